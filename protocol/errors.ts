@@ -1,0 +1,65 @@
+// JSON-RPC 2.0 errors, the codes MCP uses, and the one place where an unexpected
+// exception is turned into something safe to send.
+//
+// JSON-RPC 2.0 §5.1 reserves -32768..-32000; MCP adds its own codes in -32000..-32099.
+// REQUIREMENTS.md §1.5 lists when each is used.
+
+export const ErrorCode = {
+  /** The line is not valid JSON (or not valid UTF-8). JSON-RPC 2.0 §5.1. */
+  ParseError: -32700,
+  /** Valid JSON, but not a valid request object (bad `jsonrpc`, `method`, `id`, a batch where none is allowed). */
+  InvalidRequest: -32600,
+  /** Unknown method, or a method behind a capability the server did not declare (S/2025-03-26/server/utilities/completion.mdx). */
+  MethodNotFound: -32601,
+  /** Params that do not fit the method: wrong shape, unknown tool or prompt, bad cursor, bad log level. */
+  InvalidParams: -32602,
+  /** A fault inside the server. Never used for bad input. */
+  InternalError: -32603,
+  /** Resource not found, 2024-11-05 to 2025-11-25 (S/{v}/server/resources.mdx "Error Handling"). */
+  ResourceNotFound: -32002,
+  // The two below never go on the wire: they reject the promise of a request *we* sent.
+  // The values follow the official SDKs so logs read the same.
+  /** Our request to the client got no response in time. */
+  RequestTimeout: -32001,
+  /** The connection closed while our request was waiting. */
+  ConnectionClosed: -32000,
+} as const;
+
+/** An error that travels to the peer as a JSON-RPC `error` object. */
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+export const invalidParams = (message: string, data?: unknown): RpcError =>
+  new RpcError(ErrorCode.InvalidParams, message, data);
+
+export const invalidRequest = (message: string, data?: unknown): RpcError =>
+  new RpcError(ErrorCode.InvalidRequest, message, data);
+
+export const methodNotFound = (method: string): RpcError =>
+  new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+
+/**
+ * Anything a handler throws becomes a JSON-RPC error here. An RpcError passes as it is;
+ * anything else is a fault of ours: -32603 with a one-line message and no stack trace
+ * (the stack goes to stderr through `report`, never to the peer).
+ */
+export function toRpcError(thrown: unknown, report: (detail: string) => void): RpcError {
+  if (thrown instanceof RpcError) return thrown;
+  const detail = thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown);
+  report(detail);
+  return new RpcError(ErrorCode.InternalError, 'Internal error');
+}

@@ -1,0 +1,133 @@
+// Layer 2: lines -> JSON values -> JSON-RPC 2.0 envelopes.
+//
+// Hand-written checks, no zod: this layer only decides what kind of message a value is,
+// and it must tell "not JSON" (-32700) from "JSON, but not a request" (-32600) — the SDK,
+// which validates inside its framer, cannot (PEERS.md lesson 1).
+//
+// The invalid-input policy, row by row (REQUIREMENTS.md §1, §18):
+//   not JSON                                        -> -32700, id null
+//   JSON that is not an object                      -> -32600, id null
+//   an object with `method` and a valid `id`,
+//     but a bad `jsonrpc` or `params`               -> -32600, that id
+//   an `id` that is null, fractional, bool, object  -> -32600, id null (MCP forbids null ids)
+//   `method` present but not a string               -> -32600, the id if it is valid
+//   a malformed *notification* (string `method`,
+//     no `id`, something else wrong)                -> ignored: never answer a notification
+//   a response (`result` or `error`, no `method`)   -> handed to the peer; a malformed one is ignored
+//   no `method`, no `result`, no `error`            -> -32600, the id if it is valid
+//   an array                                        -> a batch; the session decides (§1.6)
+
+import { ErrorCode, RpcError } from './errors.js';
+
+/** MCP request ids are strings or integers; null is not allowed (S/{v}/basic/index.mdx "Requests"). */
+export type RequestId = string | number;
+export type Params = Record<string, unknown> | unknown[] | undefined;
+
+export interface Request { kind: 'request'; id: RequestId; method: string; params: Params }
+export interface Notification { kind: 'notification'; method: string; params: Params }
+export interface Response { kind: 'response'; id: RequestId; result?: unknown; error?: unknown }
+/** Not a valid message, but one we must answer: `id` is what we could recover, else null. */
+export interface Invalid { kind: 'invalid'; id: RequestId | null; error: RpcError }
+/** Not a valid message, and not one we may answer (a malformed notification or response). */
+export interface Ignored { kind: 'ignored'; reason: string }
+
+export type Incoming = Request | Notification | Response | Invalid | Ignored;
+
+export type ParsedLine =
+  | { kind: 'single'; message: Incoming }
+  | { kind: 'batch'; items: unknown[] }
+  | { kind: 'parse-error' };
+
+export function parseLine(text: string): ParsedLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'parse-error' };
+  }
+  if (Array.isArray(value)) return { kind: 'batch', items: value };
+  return { kind: 'single', message: classify(value) };
+}
+
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || Number.isSafeInteger(value);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const invalid = (id: RequestId | null, message: string): Invalid =>
+  ({ kind: 'invalid', id, error: new RpcError(ErrorCode.InvalidRequest, message) });
+
+export function classify(value: unknown): Incoming {
+  if (!isObject(value)) return invalid(null, 'Invalid Request: a message must be a JSON object');
+  const hasId = 'id' in value;
+  const id = hasId && isRequestId(value.id) ? value.id : null;
+  if (!('method' in value)) return classifyResponse(value, id);
+  if (hasId && id === null) return invalid(null, 'Invalid Request: id must be a string or an integer');
+  if (typeof value.method !== 'string') return invalid(id, 'Invalid Request: method must be a string');
+
+  // A string method and no id: a notification. Whatever else is wrong with it, we must not answer.
+  const problem = envelopeProblem(value);
+  if (!hasId) {
+    return problem
+      ? { kind: 'ignored', reason: `notification ${value.method}: ${problem}` }
+      : { kind: 'notification', method: value.method, params: value.params as Params };
+  }
+  if (problem) return invalid(id, `Invalid Request: ${problem}`);
+  return { kind: 'request', id: id as RequestId, method: value.method, params: value.params as Params };
+}
+
+function envelopeProblem(value: Record<string, unknown>): string | undefined {
+  if (value.jsonrpc !== '2.0') return 'jsonrpc must be exactly "2.0"';
+  // JSON-RPC 2.0 §4.2: params, when present, is a structured value (object or array).
+  if ('params' in value && typeof value.params !== 'object') return 'params must be an object';
+  if (value.params === null) return 'params must be an object';
+  return undefined;
+}
+
+function classifyResponse(value: Record<string, unknown>, id: RequestId | null): Incoming {
+  // Neither `method` nor `result`/`error`: not a response, so a broken request. If it
+  // carried an id the sender is waiting on it, so answer rather than drop it.
+  if (!('result' in value) && !('error' in value)) return invalid(id, 'Invalid Request: a request needs a method');
+  // A response must carry exactly one of result and error (JSON-RPC 2.0 §5). A broken
+  // response is never answered: that could start an endless exchange of errors.
+  if (id === null || value.jsonrpc !== '2.0' || ('result' in value && 'error' in value)) {
+    return { kind: 'ignored', reason: 'malformed response' };
+  }
+  return 'result' in value
+    ? { kind: 'response', id, result: value.result }
+    : { kind: 'response', id, error: value.error };
+}
+
+// ---- what we send -------------------------------------------------------------------
+
+export type OutgoingMessage =
+  | { jsonrpc: '2.0'; id: RequestId; result: unknown }
+  | { jsonrpc: '2.0'; id: RequestId | null; error: ReturnType<RpcError['toJSON']> }
+  | { jsonrpc: '2.0'; id: RequestId; method: string; params?: unknown }
+  | { jsonrpc: '2.0'; method: string; params?: unknown };
+
+export const resultMessage = (id: RequestId, result: unknown): OutgoingMessage =>
+  ({ jsonrpc: '2.0', id, result });
+
+/** JSON-RPC 2.0 §5: when the id could not be read, the error's id is null (REQUIREMENTS.md A-3). */
+export const errorMessage = (id: RequestId | null, error: RpcError): OutgoingMessage =>
+  ({ jsonrpc: '2.0', id, error: error.toJSON() });
+
+export const notificationMessage = (method: string, params?: unknown): OutgoingMessage =>
+  params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+
+export const requestMessage = (id: RequestId, method: string, params?: unknown): OutgoingMessage =>
+  params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+
+/**
+ * One message, one line: compact JSON has no raw newline (S/{v}/basic/transports.mdx).
+ * U+2028 and U+2029 are legal inside JSON strings, but some clients' line splitters
+ * (Python's str.splitlines) break lines on them, so we escape them too (REQUIREMENTS.md §4).
+ */
+export function encodeLine(message: unknown): string {
+  const json = JSON.stringify(message);
+  return (/[\u2028\u2029]/.test(json) ? json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029') : json) + '\n';
+}

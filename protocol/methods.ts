@@ -1,0 +1,173 @@
+// THE method table: every MCP method this server answers, in one declarative list.
+//
+// Each row says what the method's params look like, which server capability it belongs to
+// (without that capability the method does not exist: -32601, S/2025-03-26/server/utilities/completion.mdx
+// and REQUIREMENTS.md §1.7), whether it may run before `initialize`, and the plain function
+// that answers it. The session derives every envelope and lifecycle error from these rows;
+// handlers only ever see params that passed their schema. (The shape comes from the Go SDK's
+// `serverMethodInfos`, PEERS.md lesson 5.)
+
+import type * as z from 'zod/mini';
+import type { RequestContext } from './context.js';
+import { invalidParams } from './errors.js';
+import { paginate } from './pagination.js';
+import type { PromptRegistry } from './prompts.js';
+import type { Completer, ResourceRegistry } from './resources.js';
+import {
+  CallToolParamsSchema, CompleteParamsSchema, EmptyParamsSchema, GetPromptParamsSchema, InitializeParamsSchema,
+  type LogLevel, PaginatedParamsSchema, ResourceUriParamsSchema, SetLevelParamsSchema,
+} from './schemas.js';
+import type { ToolRegistry } from './tools.js';
+
+/** What this server serves; the advertised capabilities are derived from it, never declared by hand. */
+export type Feature = 'tools' | 'resources' | 'subscriptions' | 'resourceListChanged' | 'prompts' | 'logging' | 'completions';
+
+/** The per-connection state handlers may read and change. */
+export interface SessionState {
+  readonly features: ReadonlySet<Feature>;
+  readonly tools: ToolRegistry;
+  readonly resources: ResourceRegistry;
+  readonly prompts: PromptRegistry;
+  readonly pageSize: number;
+  readonly subscriptions: Set<string>;
+  /** Unset until logging/setLevel: until then we send no log notifications (A-21). */
+  logLevel: LogLevel | undefined;
+  /** Runs `initialize`; lives in the session because it moves the lifecycle on. */
+  initialize(params: z.infer<typeof InitializeParamsSchema>): Record<string, unknown>;
+}
+
+export interface MethodEntry<P = any> {
+  params: z.ZodMiniType<P>;
+  /** The feature the method belongs to; if we do not serve it, the method is unknown. */
+  feature?: Feature;
+  /** May be answered before `initialize` (only `ping` and `initialize` itself). */
+  beforeInitialize?: boolean;
+  run(params: P, context: RequestContext, state: SessionState): unknown;
+}
+
+const entry = <P>(row: MethodEntry<P>): MethodEntry<P> => row;
+
+export const METHODS: Readonly<Record<string, MethodEntry>> = {
+  // S/{v}/basic/lifecycle.mdx "Initialization".
+  initialize: entry({
+    params: InitializeParamsSchema,
+    beforeInitialize: true,
+    run: (params, _context, state) => state.initialize(params),
+  }),
+
+  // S/{v}/basic/utilities/ping.mdx: answer promptly with an empty result, at any time.
+  ping: entry({ params: EmptyParamsSchema, beforeInitialize: true, run: () => ({}) }),
+
+  'tools/list': entry({
+    params: PaginatedParamsSchema,
+    feature: 'tools',
+    run: (params, context, state) => listPage('tools', state.tools.describe(context.rules), params?.cursor, state.pageSize),
+  }),
+
+  'tools/call': entry({
+    params: CallToolParamsSchema,
+    feature: 'tools',
+    run: (params, context, state) => state.tools.call(params.name, params.arguments, context),
+  }),
+
+  'resources/list': entry({
+    params: PaginatedParamsSchema,
+    feature: 'resources',
+    run(params, context, state) {
+      const page = paginate(state.resources.listing, params?.cursor, state.pageSize);
+      const resources = page.items.map((info) => state.resources.describeResource(info, context.rules));
+      return page.nextCursor === undefined ? { resources } : { resources, nextCursor: page.nextCursor };
+    },
+  }),
+
+  'resources/templates/list': entry({
+    params: PaginatedParamsSchema,
+    feature: 'resources',
+    run: (params, context, state) =>
+      listPage('resourceTemplates', state.resources.describeTemplates(context.rules), params?.cursor, state.pageSize),
+  }),
+
+  'resources/read': entry({
+    params: ResourceUriParamsSchema,
+    feature: 'resources',
+    run: async (params, context, state) => ({ contents: await state.resources.read(params.uri, context) }),
+  }),
+
+  // S/{v}/server/resources.mdx "Subscriptions": only when we declared `subscribe: true`.
+  'resources/subscribe': entry({
+    params: ResourceUriParamsSchema,
+    feature: 'subscriptions',
+    async run(params, context, state) {
+      await state.resources.read(params.uri, context); // not found -> the read's error
+      state.subscriptions.add(params.uri);
+      return {};
+    },
+  }),
+
+  'resources/unsubscribe': entry({
+    params: ResourceUriParamsSchema,
+    feature: 'subscriptions',
+    run(params, _context, state) {
+      state.subscriptions.delete(params.uri);
+      return {};
+    },
+  }),
+
+  'prompts/list': entry({
+    params: PaginatedParamsSchema,
+    feature: 'prompts',
+    run: (params, context, state) => listPage('prompts', state.prompts.describe(context.rules), params?.cursor, state.pageSize),
+  }),
+
+  'prompts/get': entry({
+    params: GetPromptParamsSchema,
+    feature: 'prompts',
+    run: (params, context, state) => state.prompts.get(params.name, params.arguments ?? {}, context),
+  }),
+
+  // S/{v}/server/utilities/logging.mdx: send only messages at this level or more severe.
+  'logging/setLevel': entry({
+    params: SetLevelParamsSchema,
+    feature: 'logging',
+    run(params, _context, state) {
+      state.logLevel = params.level;
+      return {};
+    },
+  }),
+
+  // S/{v}/server/utilities/completion.mdx.
+  'completion/complete': entry({
+    params: CompleteParamsSchema,
+    feature: 'completions',
+    async run(params, context, state) {
+      const completer = findCompleter(params.ref, params.argument.name, state);
+      // `context.arguments` exists from 2025-06-18; older clients cannot send it.
+      const chosen = context.rules.completionContext ? (params.context?.arguments ?? {}) : {};
+      const values = completer ? await completer(params.argument.value, chosen) : [];
+      return { completion: completionOf(values) };
+    },
+  }),
+};
+
+function listPage(key: string, all: Record<string, unknown>[], cursor: string | undefined, pageSize: number): Record<string, unknown> {
+  const page = paginate({ count: () => all.length, slice: (offset, limit) => all.slice(offset, offset + limit) }, cursor, pageSize);
+  return page.nextCursor === undefined ? { [key]: page.items } : { [key]: page.items, nextCursor: page.nextCursor };
+}
+
+function findCompleter(
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+  argument: string,
+  state: SessionState,
+): Completer | undefined {
+  if (ref.type === 'ref/prompt') return state.prompts.completer(ref.name, argument);
+  const completer = state.resources.completer(ref.uri, argument);
+  if (!completer && !state.resources.hasTemplate(ref.uri)) {
+    throw invalidParams(`Unknown resource template: ${ref.uri}`, { uri: ref.uri });
+  }
+  return completer;
+}
+
+/** The schema caps `values` at 100; `total` and `hasMore` tell the client there are more. */
+function completionOf(values: string[]): { values: string[]; total: number; hasMore: boolean } {
+  return { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 };
+}

@@ -1,0 +1,93 @@
+// Prompts: templates the user picks, which expand into a conversation (S/{v}/server/prompts.mdx).
+//
+// - Argument values are strings on the wire (TS #250); a prompt converts them itself.
+// - A missing required argument, an argument the prompt does not have, and an unknown
+//   prompt are all -32602, naming what is wrong (the page says SHOULD validate arguments).
+// - Each message holds exactly ONE content block, not an array (trap 13); several messages
+//   make a multi-turn prompt, and the spec sets no rule on the order of roles (A-14).
+
+import type { RequestContext } from './context.js';
+import { invalidParams } from './errors.js';
+import type { Completer } from './resources.js';
+import { type ContentBlock, shapeContentBlock } from './tools.js';
+import type { VersionRules } from './versions.js';
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  complete?: Completer;
+}
+
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock;
+}
+
+export interface PromptResult {
+  description?: string;
+  messages: PromptMessage[];
+}
+
+export interface PromptDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: PromptArgument[];
+  get(args: Readonly<Record<string, string>>, context: RequestContext): PromptResult | Promise<PromptResult>;
+}
+
+export interface PromptRegistry {
+  readonly isEmpty: boolean;
+  readonly hasCompleters: boolean;
+  describe(rules: VersionRules): Record<string, unknown>[];
+  get(name: string, args: Record<string, string>, context: RequestContext): Promise<PromptResult>;
+  /** The completer for one argument; throws -32602 for an unknown prompt. */
+  completer(prompt: string, argument: string): Completer | undefined;
+}
+
+export function createPromptRegistry(prompts: readonly PromptDefinition[]): PromptRegistry {
+  const byName = new Map(prompts.map((prompt) => [prompt.name, prompt]));
+
+  function find(name: string): PromptDefinition {
+    const prompt = byName.get(name);
+    if (!prompt) throw invalidParams(`Unknown prompt: ${name}`, { name, known: [...byName.keys()] });
+    return prompt;
+  }
+
+  async function get(name: string, args: Record<string, string>, context: RequestContext): Promise<PromptResult> {
+    const prompt = find(name);
+    const accepted = prompt.arguments.map((a) => a.name);
+    const unknown = Object.keys(args).filter((key) => !accepted.includes(key));
+    if (unknown.length > 0) {
+      throw invalidParams(`Unknown argument ${unknown.join(', ')} for prompt ${name}; it takes: ${accepted.join(', ') || 'no arguments'}`, { unknown, accepted });
+    }
+    const missing = prompt.arguments.filter((a) => a.required && !args[a.name]?.trim()).map((a) => a.name);
+    if (missing.length > 0) {
+      throw invalidParams(`Missing required argument ${missing.join(', ')} for prompt ${name}`, { missing });
+    }
+    const result = await prompt.get(args, context);
+    return {
+      ...result,
+      messages: result.messages.map((m) => ({ role: m.role, content: shapeContentBlock(m.content, context.rules) })),
+    };
+  }
+
+  return {
+    isEmpty: byName.size === 0,
+    hasCompleters: prompts.some((p) => p.arguments.some((a) => a.complete)),
+    describe: (rules) => prompts.map((prompt) => describePrompt(prompt, rules)),
+    get,
+    completer: (prompt, argument) => find(prompt).arguments.find((a) => a.name === argument)?.complete,
+  };
+}
+
+function describePrompt(prompt: PromptDefinition, rules: VersionRules): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: prompt.name };
+  if (rules.titles && prompt.title) out.title = prompt.title;
+  if (prompt.description) out.description = prompt.description;
+  out.arguments = prompt.arguments.map(({ complete: _complete, title, ...argument }) =>
+    rules.titles && title ? { ...argument, title } : argument);
+  return out;
+}

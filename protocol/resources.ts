@@ -1,0 +1,126 @@
+// Resources: nouns the host decides to read, without side effects (S/{v}/server/resources.mdx).
+//
+// Three kinds of definitions:
+// - fixed resources with a known URI (jira://projects);
+// - templates (RFC 6570, see uri-template.ts) that resolve any matching URI on read, may
+//   list the concrete resources they currently produce, and may complete their variables;
+// - subscriptions: the session remembers which URIs a client subscribed to, and the
+//   application says when a URI's content changed (`resourceUpdated`).
+//
+// Not found is -32002 with the URI in `data` up to 2025-11-25 (the code comes from the
+// version table), never an empty `contents` array (REQUIREMENTS.md §5.3, trap 14).
+
+import type { RequestContext } from './context.js';
+import { RpcError } from './errors.js';
+import { type PagedSource, arraySource, concatSources } from './pagination.js';
+import type { Annotations } from './tools.js';
+import { type UriTemplate, type Variables, compileUriTemplate } from './uri-template.js';
+import type { VersionRules } from './versions.js';
+
+export type ResourceContents =
+  | { uri: string; mimeType?: string; text: string }
+  | { uri: string; mimeType?: string; blob: string };
+
+/** What resources/list shows for one resource. */
+export interface ResourceInfo {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+  size?: number;
+}
+
+export interface ResourceDefinition extends ResourceInfo {
+  read(context: RequestContext): ResourceContents[] | Promise<ResourceContents[]>;
+}
+
+/** Suggests values for a variable or argument from what was typed so far and what is already chosen. */
+export type Completer = (value: string, chosen: Readonly<Record<string, string>>) => string[] | Promise<string[]>;
+
+export interface ResourceTemplateDefinition {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  /** Only if every resource the template produces has this type (schema `ResourceTemplate`). */
+  mimeType?: string;
+  annotations?: Annotations;
+  /** Contents of a matching URI, or null when nothing exists there (-> not found). */
+  read(variables: Variables, uri: string, context: RequestContext): ResourceContents[] | null | Promise<ResourceContents[] | null>;
+  /** The concrete resources this template produces now, for resources/list. */
+  list?: PagedSource<ResourceInfo>;
+  complete?: Record<string, Completer>;
+}
+
+export interface ResourceRegistry {
+  readonly isEmpty: boolean;
+  /** Fixed resources first, then each template's listed ones, in a stable order. */
+  readonly listing: PagedSource<ResourceInfo>;
+  describeResource(info: ResourceInfo, rules: VersionRules): ResourceInfo;
+  describeTemplates(rules: VersionRules): Record<string, unknown>[];
+  read(uri: string, context: RequestContext): Promise<ResourceContents[]>;
+  hasTemplate(uriTemplate: string): boolean;
+  completer(uriTemplate: string, variable: string): Completer | undefined;
+  readonly hasCompleters: boolean;
+}
+
+interface CompiledTemplate { definition: ResourceTemplateDefinition; template: UriTemplate }
+
+export function createResourceRegistry(
+  resources: readonly ResourceDefinition[],
+  templates: readonly ResourceTemplateDefinition[],
+): ResourceRegistry {
+  const byUri = new Map(resources.map((resource) => [resource.uri, resource]));
+  const compiled: CompiledTemplate[] = templates.map((definition) => ({ definition, template: compileUriTemplate(definition.uriTemplate) }));
+  const listing = concatSources<ResourceInfo>([
+    arraySource(resources.map(({ read: _read, ...info }) => info)),
+    ...templates.flatMap((t) => (t.list ? [t.list] : [])),
+  ]);
+
+  function findTemplate(uri: string): { definition: ResourceTemplateDefinition; variables: Variables } | undefined {
+    for (const { definition, template } of compiled) {
+      const variables = template.match(uri);
+      if (variables) return { definition, variables };
+    }
+    return undefined;
+  }
+
+  async function read(uri: string, context: RequestContext): Promise<ResourceContents[]> {
+    const fixed = byUri.get(uri);
+    if (fixed) return fixed.read(context);
+    const found = findTemplate(uri);
+    const contents = found ? await found.definition.read(found.variables, uri, context) : null;
+    if (!contents || contents.length === 0) {
+      throw new RpcError(context.rules.resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
+    }
+    return contents;
+  }
+
+  return {
+    isEmpty: resources.length === 0 && templates.length === 0,
+    listing,
+    describeResource: (info, rules) => shapeInfo(info, rules),
+    describeTemplates: (rules) =>
+      templates.map(({ read: _read, list: _list, complete: _complete, ...info }) => shapeInfo(info, rules)),
+    read,
+    hasTemplate: (uriTemplate) => templates.some((t) => t.uriTemplate === uriTemplate),
+    completer: (uriTemplate, variable) => templates.find((t) => t.uriTemplate === uriTemplate)?.complete?.[variable],
+    hasCompleters: templates.some((t) => t.complete && Object.keys(t.complete).length > 0),
+  };
+}
+
+/** `title` exists from 2025-06-18, `lastModified` in annotations likewise. */
+function shapeInfo<T extends { title?: string; annotations?: Annotations }>(info: T, rules: VersionRules): T {
+  let shaped = info;
+  if (!rules.titles && shaped.title !== undefined) {
+    const { title: _title, ...rest } = shaped;
+    shaped = rest as T;
+  }
+  if (!rules.lastModified && shaped.annotations?.lastModified !== undefined) {
+    const { lastModified: _lm, ...annotations } = shaped.annotations;
+    shaped = { ...shaped, annotations };
+  }
+  return shaped;
+}

@@ -1,0 +1,70 @@
+// The params of every method we accept, as zod schemas: one source for validation and
+// for the TypeScript types the handlers see. Shapes follow schema/{v}/schema.ts; where
+// revisions differ, the schema accepts the union and the handler reads the version table.
+//
+// Objects are `looseObject`: unknown keys pass through. The spec lets every params object
+// carry `_meta` and lets newer clients add fields; rejecting them would break the next
+// revision's clients (PEERS.md traps: "strict envelope schemas that reject harmless extra keys").
+
+import * as z from 'zod/mini';
+
+/** S/{v}/basic/index.mdx: ids and progress tokens are strings or integers. */
+export const RequestIdSchema = z.union([z.string(), z.int()]);
+export const ProgressTokenSchema = RequestIdSchema;
+
+const MetaSchema = z.optional(z.looseObject({ progressToken: z.optional(ProgressTokenSchema) }));
+
+/** Any request's params, when the method defines none of its own. */
+export const EmptyParamsSchema = z.optional(z.looseObject({ _meta: MetaSchema }));
+
+export const InitializeParamsSchema = z.looseObject({
+  _meta: MetaSchema,
+  protocolVersion: z.string(),
+  capabilities: z.looseObject({
+    roots: z.optional(z.looseObject({ listChanged: z.optional(z.boolean()) })),
+    sampling: z.optional(z.looseObject({})),
+    elicitation: z.optional(z.looseObject({})),
+    experimental: z.optional(z.looseObject({})),
+  }),
+  clientInfo: z.looseObject({ name: z.string(), version: z.string(), title: z.optional(z.string()) }),
+});
+export type InitializeParams = z.infer<typeof InitializeParamsSchema>;
+export type ClientCapabilities = InitializeParams['capabilities'];
+export type ClientInfo = InitializeParams['clientInfo'];
+
+/** S/{v}/server/utilities/pagination.mdx: the cursor is an opaque string. */
+export const PaginatedParamsSchema = z.optional(z.looseObject({ _meta: MetaSchema, cursor: z.optional(z.string()) }));
+
+export const CallToolParamsSchema = z.looseObject({
+  _meta: MetaSchema,
+  name: z.string(),
+  arguments: z.optional(z.record(z.string(), z.unknown())),
+});
+
+/** S/{v}/server/prompts.mdx: prompt argument values are strings on the wire. */
+export const GetPromptParamsSchema = z.looseObject({
+  _meta: MetaSchema,
+  name: z.string(),
+  arguments: z.optional(z.record(z.string(), z.string())),
+});
+
+export const ResourceUriParamsSchema = z.looseObject({ _meta: MetaSchema, uri: z.string() });
+
+/** RFC 5424 severities, lowest first (S/{v}/server/utilities/logging.mdx). */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export const LogLevelSchema = z.enum(LOG_LEVELS);
+export type LogLevel = z.infer<typeof LogLevelSchema>;
+export const SetLevelParamsSchema = z.looseObject({ _meta: MetaSchema, level: LogLevelSchema });
+
+export const CompleteParamsSchema = z.looseObject({
+  _meta: MetaSchema,
+  ref: z.union([
+    z.looseObject({ type: z.literal('ref/prompt'), name: z.string() }),
+    z.looseObject({ type: z.literal('ref/resource'), uri: z.string() }),
+  ]),
+  argument: z.looseObject({ name: z.string(), value: z.string() }),
+  context: z.optional(z.looseObject({ arguments: z.optional(z.record(z.string(), z.string())) })),
+});
+export type CompleteParams = z.infer<typeof CompleteParamsSchema>;
+
+export const CancelledParamsSchema = z.looseObject({ requestId: RequestIdSchema, reason: z.optional(z.string()) });

@@ -1,0 +1,313 @@
+// The MCP session: the lifecycle state machine on top of the peer, driven by the method table.
+//
+//   awaiting-initialize --initialize--> ready
+//
+// - Before `initialize`, only `ping` is answered normally; any other request gets -32600
+//   with a clear message (A-6; never code 0 as go-sdk, never -32002 which means "resource
+//   not found"). A second `initialize` gets -32600 too.
+// - `initialize` runs synchronously, so the next line is not dispatched before the version
+//   is settled (PEERS.md lesson 6).
+// - Notifications are handled in arrival order and never answered (S/{v}/basic/index.mdx).
+// - A JSON array is a batch only in a 2025-03-26 session (REQUIREMENTS.md §1.6); otherwise
+//   it gets a single -32600 with id null.
+//
+// The session does no I/O: it is handed lines and a `send` function.
+
+import type { RequestContext } from './context.js';
+import { ErrorCode, RpcError, invalidRequest, methodNotFound } from './errors.js';
+import { type Incoming, type OutgoingMessage, type Request, classify, errorMessage, notificationMessage, parseLine } from './json-rpc.js';
+import type { Frame } from './line-framer.js';
+import { type Feature, METHODS, type SessionState } from './methods.js';
+import { createPeer } from './peer.js';
+import { type PromptDefinition, createPromptRegistry } from './prompts.js';
+import { type ResourceDefinition, type ResourceTemplateDefinition, createResourceRegistry } from './resources.js';
+import { CancelledParamsSchema, type ClientCapabilities, type ClientInfo, LOG_LEVELS, type LogLevel } from './schemas.js';
+import { type ToolDefinition, createToolRegistry } from './tools.js';
+import { parseOrThrow } from './validation.js';
+import { LATEST_VERSION, type VersionRules, negotiateVersion, rulesFor } from './versions.js';
+
+export interface ServerDefinition {
+  /** `serverInfo` in the initialize result. */
+  info: { name: string; version: string; title?: string };
+  instructions?: string;
+  tools?: ToolDefinition[];
+  resources?: ResourceDefinition[];
+  resourceTemplates?: ResourceTemplateDefinition[];
+  prompts?: PromptDefinition[];
+  /** We will send notifications/resources/updated for subscribed URIs. */
+  subscriptions?: boolean;
+  /** We will send notifications/resources/list_changed. */
+  resourceListChanged?: boolean;
+  /** We will send notifications/message. */
+  logging?: boolean;
+  /** Items per page in every list (default 100). */
+  pageSize?: number;
+}
+
+export interface SessionIo {
+  send(message: OutgoingMessage | OutgoingMessage[]): void;
+  /** Diagnostics for stderr. */
+  report(detail: string): void;
+  /** A request finished (answered or cancelled): the reader may take more input. */
+  settled(): void;
+}
+
+export interface Session {
+  /** One line from the framer, or the framer's complaint about one. */
+  receive(frame: Frame): void;
+  /** The application says what a URI returns has changed; subscribers are told. */
+  resourceUpdated(uri: string): void;
+  resourceListChanged(): void;
+  /** A log message for the client, if its level lets it through. */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+  readonly inFlight: number;
+  /** Resolves when no request is running. */
+  idle(): Promise<void>;
+  /** Shutdown: abort all running work. */
+  abortAll(): void;
+}
+
+const OUTGOING_REQUEST_TIMEOUT_MS = 60_000;
+
+export function createSession(definition: ServerDefinition, io: SessionIo): Session {
+  const features = servedFeatures(definition);
+  let phase: 'awaiting-initialize' | 'ready' = 'awaiting-initialize';
+  let clientInitialized = false; // notifications/initialized received
+  let rules: VersionRules = rulesFor(LATEST_VERSION);
+  let client: { capabilities: ClientCapabilities; info: ClientInfo } = { capabilities: {}, info: { name: 'unknown', version: 'unknown' } };
+  const running = new Set<Promise<unknown>>();
+
+  const state: SessionState = {
+    features,
+    tools: createToolRegistry(definition.tools ?? [], io.report),
+    resources: createResourceRegistry(definition.resources ?? [], definition.resourceTemplates ?? []),
+    prompts: createPromptRegistry(definition.prompts ?? []),
+    pageSize: definition.pageSize ?? 100,
+    subscriptions: new Set(),
+    logLevel: undefined,
+    initialize(params) {
+      const version = negotiateVersion(params.protocolVersion);
+      rules = rulesFor(version);
+      client = { capabilities: params.capabilities, info: params.clientInfo };
+      phase = 'ready';
+      const result: Record<string, unknown> = {
+        protocolVersion: version,
+        capabilities: capabilitiesFor(features, rules),
+        serverInfo: rules.titles ? definition.info : { name: definition.info.name, version: definition.info.version },
+      };
+      if (definition.instructions) result.instructions = definition.instructions;
+      return result;
+    },
+  };
+
+  const peer = createPeer({
+    send: (message) => io.send(message),
+    onRequest: (request, signal) => runMethod(request, signal),
+    // S/{v}/basic/lifecycle.mdx "Timeouts": on expiry, cancel the request and stop waiting.
+    onOutgoingTimeout: (id, method) =>
+      io.send(notificationMessage('notifications/cancelled', { requestId: id, reason: `${method} timed out` })),
+    report: io.report,
+  });
+
+  function runMethod(request: Request, signal: AbortSignal): unknown {
+    const method = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
+    if (!method || (method.feature && !features.has(method.feature))) throw methodNotFound(request.method);
+    if (phase === 'awaiting-initialize' && !method.beforeInitialize) {
+      throw invalidRequest(`Invalid Request: ${request.method} before initialize; send initialize first`);
+    }
+    if (phase === 'ready' && request.method === 'initialize') {
+      throw invalidRequest('Invalid Request: the session is already initialized');
+    }
+    const params = parseOrThrow(method.params, request.params, request.method);
+    return method.run(params, contextFor(request, signal), state);
+  }
+
+  function contextFor(request: Request, signal: AbortSignal): RequestContext {
+    const meta = (request.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
+    const token = meta?.progressToken;
+    let lastProgress = -Infinity;
+    return {
+      requestId: request.id,
+      rules,
+      client,
+      signal,
+      progress(progress, total, message) {
+        // S/{v}/basic/utilities/progress.mdx: only with a token, strictly increasing, never after the response.
+        if (token === undefined || progress <= lastProgress || !peer.isActive(request.id)) return;
+        lastProgress = progress;
+        const params: Record<string, unknown> = { progressToken: token, progress };
+        if (total !== undefined) params.total = total;
+        if (message !== undefined && rules.progressMessage) params.message = message;
+        io.send(notificationMessage('notifications/progress', params));
+      },
+      log: (level, data, logger) => log(level, data, logger),
+      request: (method, params, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS) => requestClient(method, params, timeoutMs),
+    };
+  }
+
+  /** S/{v}/basic/lifecycle.mdx "Operation": use only capabilities the client declared; nothing before `initialized`. */
+  function requestClient(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
+    const needed = CLIENT_CAPABILITY_FOR[method];
+    if (!clientInitialized) return Promise.reject(new RpcError(ErrorCode.InternalError, `${method}: the client has not sent notifications/initialized yet`));
+    if (needed && client.capabilities[needed] === undefined) {
+      return Promise.reject(new RpcError(ErrorCode.InternalError, `${method}: the client did not declare the ${needed} capability`));
+    }
+    return peer.request(method, params, timeoutMs);
+  }
+
+  function log(level: LogLevel, data: unknown, logger?: string): void {
+    if (!features.has('logging') || state.logLevel === undefined) return;
+    if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(state.logLevel)) return;
+    io.send(notificationMessage('notifications/message', logger === undefined ? { level, data } : { level, logger, data }));
+  }
+
+  function handleNotification(method: string, params: unknown): void {
+    switch (method) {
+      case 'notifications/initialized':
+        clientInitialized = true;
+        return;
+      case 'notifications/cancelled': {
+        // Malformed or unknown cancellations are ignored silently (S/{v}/basic/utilities/cancellation.mdx).
+        const parsed = CancelledParamsSchema.safeParse(params);
+        if (parsed.success) peer.cancel(parsed.data.requestId);
+        return;
+      }
+      default:
+        // Unknown notifications (roots/list_changed, progress for requests we never sent, future ones): ignore.
+        return;
+    }
+  }
+
+  /** Handles one message; resolves with its response, or null when there is none to send. */
+  function handle(message: Incoming): Promise<OutgoingMessage | null> | OutgoingMessage | null {
+    switch (message.kind) {
+      case 'request':
+        return track(peer.answer(message));
+      case 'notification':
+        handleNotification(message.method, message.params);
+        return null;
+      case 'response':
+        peer.receiveResponse(message);
+        return null;
+      case 'invalid':
+        return errorMessage(message.id, message.error);
+      case 'ignored':
+        io.report(`ignored: ${message.reason}`);
+        return null;
+    }
+  }
+
+  function track(outcome: OutgoingMessage | null | Promise<OutgoingMessage | null>): typeof outcome {
+    if (!(outcome instanceof Promise)) {
+      io.settled();
+      return outcome;
+    }
+    running.add(outcome);
+    void outcome.finally(() => {
+      running.delete(outcome);
+      io.settled();
+    });
+    return outcome;
+  }
+
+  function sendWhenReady(outcome: Promise<OutgoingMessage | null> | OutgoingMessage | null): void {
+    if (outcome === null) return;
+    if (!(outcome instanceof Promise)) return io.send(outcome);
+    void outcome.then((message) => message && io.send(message));
+  }
+
+  /** JSON-RPC 2.0 §6, for 2025-03-26 sessions: one array of responses, none for notifications, nothing at all if empty. */
+  function handleBatch(items: unknown[]): void {
+    if (!rules.batches || phase !== 'ready') {
+      io.send(errorMessage(null, invalidRequest('Invalid Request: batches are not supported in this protocol version')));
+      return;
+    }
+    if (items.length === 0) {
+      io.send(errorMessage(null, invalidRequest('Invalid Request: empty batch')));
+      return;
+    }
+    const outcomes = items.map((item) => {
+      const message = classify(item);
+      // S/2025-03-26/basic/lifecycle.mdx: initialize MUST NOT be part of a batch.
+      if (message.kind === 'request' && message.method === 'initialize') {
+        return errorMessage(message.id, invalidRequest('Invalid Request: initialize cannot be part of a batch'));
+      }
+      return handle(message);
+    });
+    void Promise.all(outcomes).then((responses) => {
+      const present = responses.filter((r): r is OutgoingMessage => r !== null);
+      if (present.length > 0) io.send(present);
+    });
+  }
+
+  return {
+    receive(frame) {
+      if (frame.kind === 'too-long') {
+        io.send(errorMessage(null, invalidRequest(`Invalid Request: message longer than ${frame.limitBytes} bytes, discarded`)));
+        return;
+      }
+      if (frame.kind === 'not-utf8') {
+        io.send(errorMessage(null, new RpcError(ErrorCode.ParseError, 'Parse error: message is not valid UTF-8')));
+        return;
+      }
+      const parsed = parseLine(frame.text);
+      if (parsed.kind === 'parse-error') io.send(errorMessage(null, new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON')));
+      else if (parsed.kind === 'batch') handleBatch(parsed.items);
+      else sendWhenReady(handle(parsed.message));
+    },
+    resourceUpdated(uri) {
+      // Only for URIs the client subscribed to (schema ResourceUpdatedNotification).
+      if (phase === 'ready' && state.subscriptions.has(uri)) io.send(notificationMessage('notifications/resources/updated', { uri }));
+    },
+    resourceListChanged() {
+      if (phase === 'ready' && features.has('resourceListChanged')) io.send(notificationMessage('notifications/resources/list_changed'));
+    },
+    log,
+    get inFlight() {
+      return peer.inFlight;
+    },
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+    abortAll: () => peer.abortAll(),
+  };
+}
+
+const CLIENT_CAPABILITY_FOR: Record<string, keyof ClientCapabilities> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+};
+
+function servedFeatures(definition: ServerDefinition): Set<Feature> {
+  const features = new Set<Feature>();
+  const resources = (definition.resources?.length ?? 0) + (definition.resourceTemplates?.length ?? 0) > 0;
+  if (definition.tools?.length) features.add('tools');
+  if (resources) features.add('resources');
+  if (resources && definition.subscriptions) features.add('subscriptions');
+  if (resources && definition.resourceListChanged) features.add('resourceListChanged');
+  if (definition.prompts?.length) features.add('prompts');
+  if (definition.logging) features.add('logging');
+  const completes = definition.prompts?.some((p) => p.arguments.some((a) => a.complete))
+    || definition.resourceTemplates?.some((t) => t.complete && Object.keys(t.complete).length > 0);
+  if (completes) features.add('completions');
+  return features;
+}
+
+/** Capabilities advertised exactly as served (REQUIREMENTS.md §2.4, trap 7). */
+function capabilitiesFor(features: ReadonlySet<Feature>, rules: VersionRules): Record<string, unknown> {
+  const capabilities: Record<string, unknown> = {};
+  if (features.has('tools')) capabilities.tools = {};
+  if (features.has('resources')) {
+    const resources: Record<string, boolean> = {};
+    if (features.has('subscriptions')) resources.subscribe = true;
+    if (features.has('resourceListChanged')) resources.listChanged = true;
+    capabilities.resources = resources;
+  }
+  if (features.has('prompts')) capabilities.prompts = {};
+  if (features.has('logging')) capabilities.logging = {};
+  // 2024-11-05 had completion/complete but no capability flag for it.
+  if (features.has('completions') && rules.completionsCapability) capabilities.completions = {};
+  return capabilities;
+}
+

@@ -1,0 +1,42 @@
+// An in-process client for session tests: write what the client sends, read what the server sent.
+import type { OutgoingMessage } from '../json-rpc.js';
+import { type ServerDefinition, type Session, createSession } from '../session.js';
+
+export interface Transcript {
+  session: Session;
+  /** The client writes a message (an object is encoded as one line; a string is sent as the line). */
+  client(message: unknown): void;
+  /** Everything the server wrote since the last call, once pending work has settled. */
+  server(waitMs?: number): Promise<unknown[]>;
+  /** Initializes with the given version and drains the answer. */
+  initialize(version?: string, capabilities?: Record<string, unknown>): Promise<unknown>;
+}
+
+export function transcript(definition: ServerDefinition): Transcript {
+  let outbox: (OutgoingMessage | OutgoingMessage[])[] = [];
+  const session = createSession(definition, {
+    send: (message) => outbox.push(JSON.parse(JSON.stringify(message)) as OutgoingMessage),
+    report: () => {},
+    settled: () => {},
+  });
+  const self: Transcript = {
+    session,
+    client(message) {
+      session.receive({ kind: 'line', text: typeof message === 'string' ? message : JSON.stringify(message) });
+    },
+    async server(waitMs = 0) {
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      await new Promise((resolve) => setImmediate(resolve));
+      const out = outbox;
+      outbox = [];
+      return out;
+    },
+    async initialize(version = '2025-11-25', capabilities = {}) {
+      self.client({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: version, capabilities, clientInfo: { name: 'test', version: '1' } } });
+      self.client({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      const [answer] = await self.server();
+      return answer;
+    },
+  };
+  return self;
+}

@@ -1,0 +1,156 @@
+// Tools: verbs the model decides to call (S/{v}/server/tools.mdx).
+//
+// The error split is the part most servers get wrong (REQUIREMENTS.md §7.4, trap 5):
+// - a problem *finding* the tool, or params that are not a tools/call at all, is a protocol
+//   error: -32602, in a JSON-RPC `error`;
+// - a problem *inside* the tool — arguments that fail its inputSchema, an unknown issue, an
+//   exception — is a result with `isError: true` and text the model can read and act on
+//   (SEP-1303, 2025-11-25; we use it for every revision, which A-8 allows for older ones).
+
+import * as z from 'zod/mini';
+import type { RequestContext } from './context.js';
+import { invalidParams } from './errors.js';
+import type { VersionRules } from './versions.js';
+import { describeIssues } from './validation.js';
+
+export type ContentBlock =
+  | { type: 'text'; text: string; annotations?: Annotations }
+  | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: Annotations }
+  | { type: 'resource'; resource: EmbeddedResource; annotations?: Annotations }
+  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string; annotations?: Annotations };
+
+export type EmbeddedResource = { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+
+export interface Annotations {
+  audience?: ('user' | 'assistant')[];
+  priority?: number;
+  /** ISO 8601; exists from 2025-06-18. */
+  lastModified?: string;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolResult {
+  content: ContentBlock[];
+  /** Must conform to the tool's output schema; only sent from 2025-06-18. */
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface ToolDefinition<Input = any> {
+  /** S/2025-11-25/server/tools.mdx "Tool Names": 1-128 of A-Z a-z 0-9 _ - . */
+  name: string;
+  title?: string;
+  description: string;
+  input: z.ZodMiniType<Input>;
+  output?: z.ZodMiniType;
+  annotations?: ToolAnnotations;
+  run(args: Input, context: RequestContext): ToolResult | Promise<ToolResult>;
+}
+
+/** A failure the model can fix by calling differently; its message is shown to the model. */
+export class ToolError extends Error {}
+
+/** A successful result with structured data and the same data as JSON text (S/2025-06-18/server/tools.mdx "Structured Content"). */
+export function structuredResult(data: Record<string, unknown>, extra: ContentBlock[] = []): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(data) }, ...extra], structuredContent: data };
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export interface ToolRegistry {
+  readonly isEmpty: boolean;
+  describe(rules: VersionRules): Record<string, unknown>[];
+  call(name: string, args: Record<string, unknown> | undefined, context: RequestContext): Promise<ToolResult>;
+}
+
+export function createToolRegistry(tools: readonly ToolDefinition[], report: (detail: string) => void): ToolRegistry {
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of tools) {
+    if (!TOOL_NAME.test(tool.name)) throw new Error(`Tool name ${JSON.stringify(tool.name)} breaks the naming rule`);
+    if (byName.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`);
+    byName.set(tool.name, tool);
+  }
+  // JSON Schema generation is not free: do it once per dialect, on first tools/list.
+  const described = new Map<VersionRules, Record<string, unknown>[]>();
+
+  async function call(name: string, args: Record<string, unknown> | undefined, context: RequestContext): Promise<ToolResult> {
+    const tool = byName.get(name);
+    if (!tool) throw invalidParams(`Unknown tool: ${name}`, { name, known: [...byName.keys()] });
+    const parsed = tool.input.safeParse(args ?? {}, { reportInput: true });
+    if (!parsed.success) {
+      return errorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}. Fix the arguments to match the tool's inputSchema and call it again.`);
+    }
+    let result: ToolResult;
+    try {
+      result = await tool.run(parsed.data, context);
+    } catch (thrown) {
+      // Whatever went wrong inside the tool — even a failed request to the client — is the
+      // tool's failure, reported to the model, not a protocol error.
+      if (thrown instanceof ToolError) return errorResult(thrown.message);
+      report(`tool ${name} failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`);
+      return errorResult(`${name} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    }
+    return shapeResult(result, context.rules);
+  }
+
+  return {
+    isEmpty: byName.size === 0,
+    describe(rules) {
+      let list = described.get(rules);
+      if (!list) described.set(rules, (list = [...byName.values()].map((tool) => describeTool(tool, rules))));
+      return list;
+    },
+    call,
+  };
+}
+
+const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+function describeTool(tool: ToolDefinition, rules: VersionRules): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: tool.name };
+  if (rules.titles && tool.title) out.title = tool.title;
+  out.description = tool.description;
+  out.inputSchema = jsonSchema(tool.input, rules);
+  if (rules.structuredContent && tool.output) out.outputSchema = jsonSchema(tool.output, rules);
+  if (rules.toolAnnotations && tool.annotations) {
+    out.annotations = rules.titles || !tool.title ? tool.annotations : { title: tool.title, ...tool.annotations };
+  }
+  return out;
+}
+
+/**
+ * inputSchema/outputSchema: a JSON Schema object rooted at `type: "object"` (REQUIREMENTS.md §7.3).
+ * Draft-07 for the revisions whose own schemas are draft-07, 2020-12 from 2025-11-25, where a
+ * schema without `$schema` means 2020-12; so we leave `$schema` out in both cases.
+ */
+function jsonSchema(schema: z.ZodMiniType, rules: VersionRules): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: rules.jsonSchemaDialect, io: 'input' }) as Record<string, unknown>;
+  return rest;
+}
+
+/** Strips what the negotiated revision does not have: structuredContent, resource_link, lastModified. */
+function shapeResult(result: ToolResult, rules: VersionRules): ToolResult {
+  const content = result.content.map((block) => shapeContentBlock(block, rules));
+  const shaped: ToolResult = { content };
+  if (rules.structuredContent && result.structuredContent !== undefined) shaped.structuredContent = result.structuredContent;
+  if (result.isError) shaped.isError = true;
+  return shaped;
+}
+
+export function shapeContentBlock(block: ContentBlock, rules: VersionRules): ContentBlock {
+  if (block.type === 'resource_link' && !rules.resourceLinks) {
+    // Before 2025-06-18 there is no link block; a text line keeps the reference visible.
+    return { type: 'text', text: `${block.title ?? block.name}: ${block.uri}` };
+  }
+  if (block.annotations?.lastModified && !rules.lastModified) {
+    const { lastModified: _dropped, ...annotations } = block.annotations;
+    return { ...block, annotations };
+  }
+  return block;
+}

@@ -1,0 +1,46 @@
+// Tier 2 of validation: one zod parse of a method's params (tier 1, the envelope, is
+// hand-written in json-rpc.ts). We use `zod/mini`: the same schemas and types as full zod,
+// at a tenth of the bundle size and start-up cost (PEERS.md lesson 12).
+//
+// A failure is -32602 Invalid params with a one-line message; the issues go in `data`.
+// Never -32603, and never a pretty-printed ZodError as the message (the SDK's bug, TS #2284).
+
+import type * as z from 'zod/mini';
+import { invalidParams } from './errors.js';
+
+type Issue = z.core.$ZodIssue;
+
+export function parseOrThrow<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
+  // reportInput lets us tell "missing" from "wrong type"; the inputs never leave this file.
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  throw invalidParams(`Invalid params for ${what}: ${describeIssues(parsed.error.issues)}`, {
+    issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), problem: describeIssue(issue) })),
+  });
+}
+
+/** Every issue, one clause each, on one line: "name: expected string; level: expected one of a, b". */
+export function describeIssues(issues: readonly Issue[]): string {
+  return issues.map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : 'value'}: ${describeIssue(issue)}`).join('; ');
+}
+
+function describeIssue(issue: Issue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? `required ${issue.expected}` : `expected ${issue.expected}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'unrecognized_keys':
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : ''}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
+    case 'invalid_union':
+      return 'matches none of the allowed shapes';
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    default:
+      return issue.message;
+  }
+}
