@@ -12,7 +12,7 @@ import type { RequestContext } from './context.js';
 import { invalidParams } from './errors.js';
 import { paginate } from './pagination.js';
 import type { PromptRegistry } from './prompts.js';
-import type { Completer, ResourceRegistry } from './resources.js';
+import type { Completer, ResourceRegistry, Suggestions } from './resources.js';
 import {
   CallToolParamsSchema, CompleteParamsSchema, EmptyParamsSchema, GetPromptParamsSchema, InitializeParamsSchema,
   type LogLevel, PaginatedParamsSchema, ResourceUriParamsSchema, SetLevelParamsSchema,
@@ -143,8 +143,8 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
       const completer = findCompleter(params.ref, params.argument.name, state);
       // `context.arguments` exists from 2025-06-18; older clients cannot send it.
       const chosen = context.rules.completionContext ? (params.context?.arguments ?? {}) : {};
-      const values = completer ? await completer(params.argument.value, chosen) : [];
-      return { completion: completionOf(values) };
+      const suggestions = completer ? await completer(params.argument.value, chosen) : { values: [] };
+      return { completion: completionOf(suggestions) };
     },
   }),
 };
@@ -168,6 +168,8 @@ function findCompleter(
 }
 
 /** The schema caps `values` at 100; `total` and `hasMore` tell the client there are more. */
-function completionOf(values: string[]): { values: string[]; total: number; hasMore: boolean } {
-  return { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 };
+function completionOf({ values, total }: Suggestions): { values: string[]; total: number; hasMore: boolean } {
+  const known = Math.max(total ?? 0, values.length);
+  const sent = values.slice(0, 100);
+  return { values: sent, total: known, hasMore: known > sent.length };
 }

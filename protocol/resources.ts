@@ -36,8 +36,11 @@ export interface ResourceDefinition extends ResourceInfo {
   read(context: RequestContext): ResourceContents[] | Promise<ResourceContents[]>;
 }
 
+/** Suggestions, best first; `total` when the completer knows of more than it returns. */
+export interface Suggestions { values: readonly string[]; total?: number }
+
 /** Suggests values for a variable or argument from what was typed so far and what is already chosen. */
-export type Completer = (value: string, chosen: Readonly<Record<string, string>>) => string[] | Promise<string[]>;
+export type Completer = (value: string, chosen: Readonly<Record<string, string>>) => Suggestions | Promise<Suggestions>;
 
 export interface ResourceTemplateDefinition {
   uriTemplate: string;
@@ -89,9 +92,10 @@ export function createResourceRegistry(
 
   async function read(uri: string, context: RequestContext): Promise<ResourceContents[]> {
     const fixed = byUri.get(uri);
-    if (fixed) return fixed.read(context);
-    const found = findTemplate(uri);
-    const contents = found ? await found.definition.read(found.variables, uri, context) : null;
+    const found = fixed ? undefined : findTemplate(uri);
+    const contents = fixed
+      ? await fixed.read(context)
+      : found ? await found.definition.read(found.variables, uri, context) : null;
     if (!contents || contents.length === 0) {
       throw new RpcError(context.rules.resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
     }

@@ -58,6 +58,8 @@ export interface Session {
   /** The application says what a URI returns has changed; subscribers are told. */
   resourceUpdated(uri: string): void;
   resourceListChanged(): void;
+  /** The URIs the client is subscribed to now. */
+  subscribedUris(): string[];
   /** A log message for the client, if its level lets it through. */
   log(level: LogLevel, data: unknown, logger?: string): void;
   readonly inFlight: number;
@@ -262,6 +264,7 @@ export function createSession(definition: ServerDefinition, io: SessionIo): Sess
     resourceListChanged() {
       if (phase === 'ready' && features.has('resourceListChanged')) io.send(notificationMessage('notifications/resources/list_changed'));
     },
+    subscribedUris: () => [...state.subscriptions],
     log,
     get inFlight() {
       return peer.inFlight;

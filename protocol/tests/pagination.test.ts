@@ -2,11 +2,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RpcError } from '../errors.js';
-import { arraySource, concatSources, encodeCursor, paginate } from '../pagination.js';
+import { type PagedSource, arraySource, concatSources, encodeCursor, paginate } from '../pagination.js';
 
 const letters = arraySource(['a', 'b', 'c', 'd', 'e']);
 
-function walk<T>(source = letters, pageSize = 2): T[][] {
+function walk<T>(source: PagedSource<T>, pageSize = 2): T[][] {
   const pages: T[][] = [];
   let cursor: string | undefined;
   do {
@@ -18,7 +18,7 @@ function walk<T>(source = letters, pageSize = 2): T[][] {
 }
 
 test('walking the cursors visits every item once, in order', () => {
-  assert.equal(walk(), [['a', 'b'], ['c', 'd'], ['e']]);
+  assert.equal(walk(letters), [['a', 'b'], ['c', 'd'], ['e']]);
 });
 
 test('the last page has no nextCursor key at all', () => {

@@ -49,7 +49,7 @@ function definition(): ServerDefinition {
     resourceTemplates: [{
       uriTemplate: 'test://item/{id}', name: 'item',
       read: (vars, uri) => (vars.id === '1' ? [{ uri, text: 'one' }] : null),
-      complete: { id: (value) => Array.from({ length: 150 }, (_, i) => String(i)).filter((v) => v.startsWith(value)) },
+      complete: { id: (value) => ({ values: Array.from({ length: 150 }, (_, i) => String(i)).filter((v) => v.startsWith(value)) }) },
     }],
     prompts: [{ name: 'greet', arguments: [{ name: 'who', required: true }], get: (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Hello ${args.who}` } }] }) }],
     subscriptions: true,

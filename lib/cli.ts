@@ -1,0 +1,65 @@
+// The command line of mcp-tracker. Errors here go to stderr with exit code 2: stdout belongs
+// to the protocol even before the server starts.
+
+export const USAGE = `Usage:
+  mcp-tracker [options]          serve the sprint tracker over MCP on stdin/stdout
+  mcp-tracker demo [--trace]     run a scripted client against the server and show what happens
+
+Options:
+  --data PATH                the data file (default: $MCP_TRACKER_DATA, else
+                             $XDG_DATA_HOME/mcp-tracker/tracker.jsonl); created with demo data if missing
+  --ephemeral                use a fresh demo data file in a temporary folder, removed on exit
+  --page-size N              items per page in list results (default 100)
+  --max-message-bytes N      longest accepted message (default 33554432, 32 MiB)
+  --max-in-flight N          requests run at once before reading pauses (default 64)
+  --trace                    (demo) print every wire message with its direction
+  --version                  print the version
+  --help                     print this help`;
+
+export interface CommandLine {
+  command: 'serve' | 'demo' | 'help' | 'version';
+  data?: string;
+  ephemeral: boolean;
+  pageSize?: number;
+  maxMessageBytes?: number;
+  maxInFlight?: number;
+  trace: boolean;
+}
+
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const line: CommandLine = { command: 'serve', ephemeral: false, trace: false };
+  const args = [...argv];
+  if (args[0] === 'demo' || args[0] === 'serve') line.command = args.shift() as 'demo' | 'serve';
+  while (args.length > 0) {
+    const [flag, inlineValue] = splitFlag(args.shift() ?? '');
+    const value = (): string => {
+      const next = inlineValue ?? args.shift();
+      if (next === undefined || next === '') throw new Error(`${flag} needs a value`);
+      return next;
+    };
+    switch (flag) {
+      case '--data': line.data = value(); break;
+      case '--ephemeral': line.ephemeral = true; break;
+      case '--page-size': line.pageSize = positiveInteger(flag, value()); break;
+      case '--max-message-bytes': line.maxMessageBytes = positiveInteger(flag, value()); break;
+      case '--max-in-flight': line.maxInFlight = positiveInteger(flag, value()); break;
+      case '--trace': line.trace = true; break;
+      case '--help': case '-h': line.command = 'help'; break;
+      case '--version': case '-v': line.command = 'version'; break;
+      default: throw new Error(`unknown option ${flag}`);
+    }
+  }
+  if (line.data !== undefined && line.ephemeral) throw new Error('--data and --ephemeral exclude each other');
+  return line;
+}
+
+function splitFlag(arg: string): [string, string | undefined] {
+  const equals = arg.indexOf('=');
+  return arg.startsWith('--') && equals !== -1 ? [arg.slice(0, equals), arg.slice(equals + 1)] : [arg, undefined];
+}
+
+function positiveInteger(flag: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${flag} needs a positive integer, got ${text}`);
+  return value;
+}

@@ -1,0 +1,79 @@
+// mcp-tracker: the entry point of the bundled server (dist/mcp-tracker.mjs).
+//
+// The first import redirects console.* and process.stdout.write to stderr, before any other
+// module runs: from then on only the protocol's writer can reach stdout.
+import '../protocol/stdout-guard.js';
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serveStdio } from '../protocol/stdio.js';
+import { claimStdout } from '../protocol/stdout-guard.js';
+import { USAGE, parseCommandLine, type CommandLine } from './cli.js';
+import { runDemo } from './demo/demo.js';
+import { resolveDataPath } from './store/data-path.js';
+import { isStoreFileError } from './store/errors.js';
+import { stderrLogger } from './store/log.js';
+import { openStore } from './store/store.js';
+import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
+
+const report = (line: string): void => {
+  process.stderr.write(`[mcp-tracker] ${line}\n`);
+};
+
+async function main(): Promise<void> {
+  let line: CommandLine;
+  try {
+    line = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    report(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (line.command !== 'serve') {
+    // Not serving: stdout is ours to print on.
+    const write = claimStdout();
+    const print = (text: string) => write(`${text}\n`);
+    if (line.command === 'help') print(USAGE);
+    else if (line.command === 'version') print(SERVER_INFO.version);
+    else process.exitCode = await runDemo({ trace: line.trace, serverScript: process.argv[1] ?? '', print });
+    return;
+  }
+  await serve(line);
+}
+
+async function serve(line: CommandLine): Promise<void> {
+  const temporary = line.ephemeral ? mkdtempSync(join(tmpdir(), 'mcp-tracker-')) : undefined;
+  const dataPath = temporary
+    ? join(temporary, 'tracker.jsonl')
+    : resolveDataPath({ argv: line.data ? ['--data', line.data] : [], env: process.env, home: homedir(), cwd: process.cwd() }).path;
+
+  let store;
+  try {
+    store = await openStore({ path: dataPath, log: stderrLogger });
+  } catch (error) {
+    // A data file we cannot read is reported with where it is, and left as it is.
+    report(isStoreFileError(error) ? error.message : `cannot open ${dataPath}: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  report(`serving ${dataPath}`);
+
+  const tracker = createTrackerServer(store, { pageSize: line.pageSize });
+  let disconnect = (): void => {};
+  const session = serveStdio(tracker.definition, {
+    maxMessageBytes: line.maxMessageBytes,
+    maxInFlight: line.maxInFlight,
+    report,
+    onShutdown() {
+      disconnect();
+      store.close();
+      if (temporary) rmSync(temporary, { recursive: true, force: true });
+    },
+  });
+  disconnect = tracker.connect(session, report);
+}
+
+// A bug must not take the server down with a request half-answered: report it and go on.
+process.on('uncaughtException', (error) => report(`internal error: ${error.stack ?? error.message}`));
+process.on('unhandledRejection', (reason) => report(`internal error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
+
+void main();

@@ -1,0 +1,126 @@
+// Turning a validated request into the journal record that performs it.
+//
+// Each plan* function runs under the journal lock against the current state
+// (after catching up on other processes' appends), enforces the domain rules,
+// and returns the record to append, or null when the request changes nothing
+// (e.g. setting the status an issue already has: nothing is written).
+//
+// Workflow: any status may move to any other. Trackers that enforce a
+// workflow surprise people who reopen or skip review; this one keeps the
+// rule simple and records every transition with its `from`.
+import {
+  parseHandle,
+  parseIssueType,
+  parseLabels,
+  parseOptionalHandle,
+  parsePriority,
+  parseProjectKey,
+  parseSprintId,
+  parseStoryPoints,
+  parseText,
+} from './args.js'
+import { domainError } from './errors.js'
+import { describeSprints, requireIssue, requireProject, requireSprint } from './lookup.js'
+import { LIMITS, type Issue, type IssueType, type Priority, type RecordDraft, type Status } from './schema.js'
+import { sortedSprints, type TrackerState } from './state.js'
+
+export interface CreateIssueInput {
+  readonly project: string
+  readonly title: string
+  readonly description?: string
+  /** Default: task. */
+  readonly type?: string
+  /** Default: P2. */
+  readonly priority?: string
+  readonly assignee?: string | null
+  /** Default: the store's `actor`. */
+  readonly reporter?: string
+  readonly story_points?: number | null
+  /** A sprint of the same project that is not closed; null or absent for the backlog. */
+  readonly sprint?: string | null
+  readonly labels?: readonly string[]
+}
+
+/** A CreateIssueInput whose values have passed their format checks. */
+export interface CreateIssueRequest {
+  readonly project: string
+  readonly title: string
+  readonly description: string
+  readonly type: IssueType
+  readonly priority: Priority
+  readonly assignee: string | null
+  readonly reporter: string
+  readonly story_points: number | null
+  readonly sprint: string | null
+  readonly labels: readonly string[]
+}
+
+/** Format checks only: cheap, and done before taking the lock. */
+export function parseCreateIssue(input: CreateIssueInput, actor: string): CreateIssueRequest {
+  return {
+    project: parseProjectKey(input.project),
+    title: parseText(input.title, 'Title', 1, LIMITS.titleMax),
+    description: input.description === undefined ? '' : parseText(input.description, 'Description', 0, LIMITS.descriptionMax),
+    type: input.type === undefined ? 'task' : parseIssueType(input.type),
+    priority: input.priority === undefined ? 'P2' : parsePriority(input.priority),
+    assignee: parseOptionalHandle(input.assignee, 'assignee'),
+    reporter: input.reporter === undefined ? actor : parseHandle(input.reporter, 'reporter'),
+    story_points: parseStoryPoints(input.story_points),
+    sprint: input.sprint === undefined || input.sprint === null ? null : parseSprintId(input.sprint),
+    labels: parseLabels(input.labels),
+  }
+}
+
+/** Allocates the next key of the project: safe because it runs under the lock. */
+export function planCreateIssue(state: TrackerState, request: CreateIssueRequest, at: string): RecordDraft {
+  requireProject(state, request.project)
+  if (request.sprint !== null) requireOpenSprintOf(state, request.sprint, request.project, 'the new issue')
+  const number = state.nextIssueNumber.get(request.project) ?? 1
+  const issue: Issue = {
+    key: `${request.project}-${number}`,
+    ...request,
+    status: 'todo',
+    comments: [],
+    created_at: at,
+    updated_at: at,
+  }
+  return { type: 'issue.created', issue }
+}
+
+export function planStatusChange(state: TrackerState, key: string, status: Status): RecordDraft | null {
+  const issue = requireIssue(state, key)
+  if (issue.status === status) return null
+  return { type: 'issue.status_changed', key, from: issue.status, to: status }
+}
+
+export function planAssignment(state: TrackerState, key: string, assignee: string | null): RecordDraft | null {
+  const issue = requireIssue(state, key)
+  if (issue.assignee === assignee) return null
+  return { type: 'issue.assigned', key, from: issue.assignee, to: assignee }
+}
+
+export function planComment(state: TrackerState, key: string, author: string, body: string, at: string): RecordDraft {
+  const issue = requireIssue(state, key)
+  const comment = { id: issue.comments.length + 1, author, body, created_at: at }
+  return { type: 'issue.commented', key, comment }
+}
+
+export function planSprintMove(state: TrackerState, key: string, sprint: string | null): RecordDraft | null {
+  const issue = requireIssue(state, key)
+  if (sprint !== null) requireOpenSprintOf(state, sprint, issue.project, key)
+  if (issue.sprint === sprint) return null
+  return { type: 'issue.sprint_changed', key, from: issue.sprint, to: sprint }
+}
+
+/** Issues go into active or future sprints of their own project. */
+function requireOpenSprintOf(state: TrackerState, id: string, project: string, what: string): void {
+  const sprint = requireSprint(state, id)
+  const open = sortedSprints(state, project).filter((s) => s.state !== 'closed')
+  const alternatives = `Use a sprint of ${project} that is not closed (${describeSprints(open)}), or null for the backlog.`
+  if (sprint.project !== project) {
+    throw domainError('invalid_argument', `Sprint ${id} belongs to project ${sprint.project}, but ${what} is in ${project}. ${alternatives}`)
+  }
+  if (sprint.state === 'closed') {
+    throw domainError('invalid_argument', `Sprint ${id} (${sprint.name}) is closed. ${alternatives}`)
+  }
+}

@@ -1,0 +1,259 @@
+// The tracker through the bundled binary, as a host would use it, under every protocol
+// revision we speak. Every message the server sends is validated against the official JSON
+// Schema of the negotiated revision.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { type StdioClient, spawnStdioClient } from '../demo/stdio-client.js';
+import { SchemaValidator } from '../../spec-tests/runner/schema-validator.js';
+import type { JsonObject, JsonValue } from '../../spec-tests/runner/json-types.js';
+
+const VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+const schemas = SchemaValidator.load('../shared/spec');
+
+function server(...args: string[]): StdioClient {
+  return spawnStdioClient(process.execPath, ['dist/mcp-tracker.mjs', ...(args.length ? args : ['--ephemeral'])]);
+}
+
+/** Ends the session and checks every message the server sent against the negotiated revision's schema. */
+async function finish(client: StdioClient, version: string, sent: Map<unknown, JsonObject>): Promise<void> {
+  assert.is(await client.close(), 0, 'clean exit');
+  const validator = await schemas;
+  const problems = client.received.flatMap((message) =>
+    validator.validate(message as JsonValue, version, (id) => sent.get(id)).map((v) => `${JSON.stringify(message).slice(0, 200)}: ${v.problem}`));
+  assert.equal(problems, [], 'schema violations');
+}
+
+/** A client that remembers its requests, so responses can be checked against the right result type. */
+function recording(client: StdioClient) {
+  const sent = new Map<unknown, JsonObject>();
+  let id = 1000;
+  const call = async (method: string, params?: Record<string, unknown>) => {
+    const answer = await client.request(method, params);
+    sent.set(answer.id, { jsonrpc: '2.0', id: answer.id as number, method, ...(params ? { params: params as JsonObject } : {}) });
+    return answer as any;
+  };
+  return { sent, call, nextId: () => id++ };
+}
+
+async function listAll(call: (method: string, params?: Record<string, unknown>) => Promise<any>, method: string, key: string) {
+  const items: any[] = [];
+  let cursor: string | undefined;
+  do {
+    const answer = await call(method, cursor ? { cursor } : {});
+    items.push(...answer.result[key]);
+    cursor = answer.result.nextCursor;
+    assert.not.equal(cursor, null);
+  } while (cursor !== undefined);
+  return items;
+}
+
+for (const version of VERSIONS) {
+  test(`${version}: lists, reads, gets and calls everything the tracker offers`, async () => {
+    const client = spawnStdioClient(process.execPath, ['dist/mcp-tracker.mjs', '--ephemeral', '--page-size', '5']);
+    const { sent, call } = recording(client);
+    const init = await client.initialize(version);
+    assert.is(init.protocolVersion, version);
+
+    const resources = await listAll(call, 'resources/list', 'resources');
+    const uris = resources.map((r) => r.uri);
+    assert.ok(uris.includes('jira://projects') && uris.includes('jira://sprint/current') && uris.includes('jira://issue/PROJ-101'), 'fixed and per-issue resources');
+    assert.is(new Set(uris).size, uris.length, 'no resource listed twice across pages');
+    for (const uri of uris) {
+      const read = await call('resources/read', { uri });
+      assert.ok(read.result?.contents?.length > 0, uri);
+      assert.is(read.result.contents[0].mimeType, 'application/json');
+      JSON.parse(read.result.contents[0].text);
+    }
+
+    const templates = await listAll(call, 'resources/templates/list', 'resourceTemplates');
+    assert.equal(templates.map((t) => t.uriTemplate).sort(), ['jira://issue/{key}', 'jira://project/{project_key}/issues{?status,assignee,priority}', 'jira://project/{project_key}/stats', 'jira://sprint/{sprint_id}']);
+    for (const uri of ['jira://project/PROJ/stats', 'jira://project/PROJ/issues?status=in_progress&priority=P0', 'jira://project/WEB/issues', 'jira://sprint/PROJ-S41']) {
+      const read = await call('resources/read', { uri });
+      assert.ok(read.result?.contents?.[0]?.text, uri);
+    }
+
+    const prompts = await listAll(call, 'prompts/list', 'prompts');
+    assert.equal(prompts.map((p) => p.name).sort(), ['sprint_review', 'standup', 'triage_issue']);
+    for (const [name, args] of [['triage_issue', { issue_key: 'PROJ-104' }], ['sprint_review', {}], ['sprint_review', { sprint: 'PROJ-S41' }], ['standup', {}], ['standup', { assignee: 'alice' }]] as const) {
+      const got = await call('prompts/get', { name, arguments: args });
+      const messages = got.result.messages;
+      assert.ok(messages.length >= 4, `${name} is multi-turn`);
+      assert.ok(messages.some((m: any) => m.role === 'assistant'), `${name} has an assistant turn`);
+      const embedded = messages.filter((m: any) => m.content.type === 'resource');
+      assert.ok(embedded.length >= 1 && embedded.every((m: any) => m.content.resource.mimeType === 'application/json'), `${name} embeds live resources`);
+    }
+
+    const tools = await listAll(call, 'tools/list', 'tools');
+    assert.equal(tools.map((t) => t.name).sort(), ['add_comment', 'assign_issue', 'bulk_update_status', 'create_issue', 'get_issue', 'move_to_sprint', 'search_issues', 'update_status']);
+    const structured = version >= '2025-06-18';
+    for (const tool of tools) {
+      assert.is(tool.inputSchema.type, 'object', tool.name);
+      assert.is('outputSchema' in tool, structured, `${tool.name} outputSchema only from 2025-06-18`);
+      assert.is('annotations' in tool, version >= '2025-03-26', `${tool.name} annotations only from 2025-03-26`);
+    }
+    const calls: [string, Record<string, unknown>][] = [
+      ['create_issue', { project: 'PROJ', title: 'Flaky checkout test', type: 'bug', priority: 'P1', labels: ['checkout'] }],
+      ['get_issue', { key: 'PROJ-101' }],
+      ['update_status', { key: 'PROJ-104', status: 'in_progress' }],
+      ['assign_issue', { key: 'PROJ-104', assignee: 'dmitri' }],
+      ['add_comment', { key: 'PROJ-104', body: 'Started on this.' }],
+      ['move_to_sprint', { key: 'PROJ-110', sprint: 'PROJ-S42' }],
+      ['search_issues', { project: 'PROJ', status: ['todo', 'in_progress'], limit: 3 }],
+      ['bulk_update_status', { keys: ['PROJ-106', 'PROJ-108'], status: 'in_review' }],
+    ];
+    for (const [name, args] of calls) {
+      const answer = await call('tools/call', { name, arguments: args });
+      assert.is(answer.result?.isError, undefined, `${name}: ${JSON.stringify(answer.result ?? answer.error)}`);
+      assert.is('structuredContent' in answer.result, structured, `${name} structuredContent only from 2025-06-18`);
+      const text = answer.result.content[0].text;
+      if (structured) assert.equal(JSON.parse(text), answer.result.structuredContent, `${name}: text copy of the structured result`);
+    }
+    const created = await call('tools/call', { name: 'get_issue', arguments: { key: 'PROJ-115' } });
+    assert.match(created.result.content[0].text, /Flaky checkout test/);
+    await finish(client, version, sent);
+  });
+
+  test(`${version}: error paths answer with the right kind of error`, async () => {
+    const client = server();
+    const { sent, call } = recording(client);
+    await client.initialize(version);
+    const unknownIssue = await call('tools/call', { name: 'get_issue', arguments: { key: 'PROJ-9999' } });
+    assert.is(unknownIssue.result.isError, true);
+    assert.match(unknownIssue.result.content[0].text, /PROJ-9999/);
+    const badStatus = await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-101', status: 'finished' } });
+    assert.is(badStatus.result.isError, true);
+    assert.match(badStatus.result.content[0].text, /todo/, 'the message lists the valid statuses');
+    const missingArg = await call('tools/call', { name: 'create_issue', arguments: { project: 'PROJ' } });
+    assert.is(missingArg.result.isError, true);
+    assert.match(missingArg.result.content[0].text, /title/);
+    const unknownTool = await call('tools/call', { name: 'delete_everything', arguments: {} });
+    assert.is(unknownTool.error.code, -32602);
+    const unknownUri = await call('resources/read', { uri: 'jira://issue/PROJ-9999' });
+    assert.equal(unknownUri.error.code, -32002);
+    assert.equal(unknownUri.error.data, { uri: 'jira://issue/PROJ-9999' });
+    const otherScheme = await call('resources/read', { uri: 'file:///etc/passwd' });
+    assert.equal(otherScheme.error.code, -32002);
+    const traversal = await call('resources/read', { uri: 'jira://issue/..%2F..%2Fetc%2Fpasswd' });
+    assert.equal(traversal.error.code, -32002);
+    const noArg = await call('prompts/get', { name: 'triage_issue', arguments: {} });
+    assert.is(noArg.error.code, -32602);
+    assert.match(noArg.error.message, /issue_key/);
+    const unknownPrompt = await call('prompts/get', { name: 'retro' });
+    assert.is(unknownPrompt.error.code, -32602);
+    const badCursor = await call('resources/list', { cursor: 'not-a-cursor' });
+    assert.is(badCursor.error.code, -32602);
+    await finish(client, version, sent);
+  });
+}
+
+test('completion: template variables and prompt arguments, narrowed by context.arguments', async () => {
+  const client = server();
+  const { sent, call } = recording(client);
+  await client.initialize('2025-11-25');
+  const complete = async (ref: Record<string, unknown>, name: string, value: string, context?: Record<string, string>) =>
+    (await call('completion/complete', { ref, argument: { name, value }, ...(context ? { context: { arguments: context } } : {}) })).result.completion;
+  const issue = { type: 'ref/resource', uri: 'jira://issue/{key}' };
+  assert.ok((await complete(issue, 'key', 'PROJ-10')).values.includes('PROJ-101'));
+  assert.ok((await complete({ type: 'ref/resource', uri: 'jira://project/{project_key}/stats' }, 'project_key', 'w')).values.includes('WEB'));
+  const query = { type: 'ref/resource', uri: 'jira://project/{project_key}/issues{?status,assignee,priority}' };
+  assert.equal([...(await complete(query, 'status', 'in')).values].sort(), ['in_progress', 'in_review']);
+  assert.ok((await complete(query, 'assignee', 'al')).values.includes('alice'));
+  assert.ok((await complete(query, 'priority', 'P')).values.includes('P0'));
+  const sprints = await complete({ type: 'ref/resource', uri: 'jira://sprint/{sprint_id}' }, 'sprint_id', '', { project_key: 'WEB' });
+  assert.ok(sprints.values.length > 0 && sprints.values.every((v: string) => v.startsWith('WEB-')), JSON.stringify(sprints));
+  assert.ok((await complete({ type: 'ref/prompt', name: 'triage_issue' }, 'issue_key', 'PROJ-11')).values.includes('PROJ-110'));
+  assert.ok((await complete({ type: 'ref/prompt', name: 'standup' }, 'assignee', 'b')).values.includes('bob'));
+  await finish(client, '2025-11-25', sent);
+});
+
+test('subscriptions: updated exactly for the URIs whose content changed; list_changed on create; logs at the set level', async () => {
+  const client = server();
+  const { sent, call } = recording(client);
+  await client.initialize('2025-11-25');
+  for (const uri of ['jira://sprint/current', 'jira://issue/PROJ-101', 'jira://issue/PROJ-102', 'jira://project/WEB/stats']) {
+    assert.equal((await call('resources/subscribe', { uri })).result, {});
+  }
+  assert.is((await call('resources/subscribe', { uri: 'jira://issue/NOPE-1' })).error.code, -32002);
+  await call('logging/setLevel', { level: 'info' });
+  const before = JSON.parse((await call('resources/read', { uri: 'jira://sprint/current' })).result.contents[0].text);
+  await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-101', status: 'done' } });
+  const updates = [await client.nextNotification('notifications/resources/updated'), await client.nextNotification('notifications/resources/updated')];
+  assert.equal(updates.map((n: any) => n.params.uri).sort(), ['jira://issue/PROJ-101', 'jira://sprint/current']);
+  const log = (await client.nextNotification('notifications/message')) as any;
+  assert.is(log.params.level, 'info');
+  assert.match(JSON.stringify(log.params.data), /PROJ-101/);
+  const after = JSON.parse((await call('resources/read', { uri: 'jira://sprint/current' })).result.contents[0].text);
+  assert.ok(after.progress_pct > before.progress_pct, `${before.progress_pct} -> ${after.progress_pct}`);
+  assert.not.equal(after.last_updated, before.last_updated);
+
+  // Setting the same status again changes nothing, so nothing is notified.
+  await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-101', status: 'done' } });
+  await call('resources/unsubscribe', { uri: 'jira://issue/PROJ-101' });
+  await call('tools/call', { name: 'add_comment', arguments: { key: 'PROJ-101', body: 'ship it' } });
+  await call('tools/call', { name: 'create_issue', arguments: { project: 'PROJ', title: 'New thing' } });
+  await client.nextNotification('notifications/resources/list_changed');
+  await call('ping');
+  const uris = client.received.filter((m: any) => m.method === 'notifications/resources/updated').map((m: any) => m.params.uri);
+  assert.equal(uris.filter((u: string) => u === 'jira://issue/PROJ-101').length, 1, 'no update for a no-op, none after unsubscribe');
+  assert.not.ok(uris.includes('jira://issue/PROJ-102') || uris.includes('jira://project/WEB/stats'), 'nothing for URIs that did not change');
+  await finish(client, '2025-11-25', sent);
+});
+
+test('bulk_update_status: progress strictly increasing before the response; a cancel stops it silently', async () => {
+  const client = server();
+  const { sent, call } = recording(client);
+  await client.initialize('2025-11-25');
+  const keys = ['PROJ-101', 'PROJ-102', 'PROJ-103', 'PROJ-104'];
+  const answer = await call('tools/call', { name: 'bulk_update_status', arguments: { keys, status: 'in_review' }, _meta: { progressToken: 'bulk-1' } });
+  const progress = client.received.filter((m: any) => m.method === 'notifications/progress').map((m: any) => m.params);
+  assert.equal(progress.map((p: any) => p.progress), [1, 2, 3, 4]);
+  assert.ok(progress.every((p: any) => p.progressToken === 'bulk-1' && p.total === 4));
+  const responseIndex = client.received.indexOf(client.received.find((m: any) => m.id === answer.id)!);
+  const lastProgressIndex = client.received.findLastIndex((m: any) => m.method === 'notifications/progress');
+  assert.ok(lastProgressIndex < responseIndex, 'no progress after the response');
+  assert.is(answer.result.structuredContent.changed, 3, 'PROJ-103 was already in review');
+
+  const many = Array.from({ length: 400 }, (_, i) => `PROJ-${101 + (i % 14)}`);
+  client.writeRaw(JSON.stringify({ jsonrpc: '2.0', id: 'bulk-2', method: 'tools/call', params: { name: 'bulk_update_status', arguments: { keys: many, status: 'todo' }, _meta: { progressToken: 7 } } }) + '\n');
+  await client.nextNotification('notifications/progress');
+  client.notify('notifications/cancelled', { requestId: 'bulk-2', reason: 'user pressed stop' });
+  const countAfterCancel = client.received.length;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await call('ping');
+  const progressAfter = client.received.slice(countAfterCancel).filter((m: any) => m.params?.progressToken === 7);
+  assert.ok(progressAfter.length <= 3, `only progress already in flight when the cancel landed, got ${progressAfter.length}`);
+  assert.not.ok(client.received.some((m: any) => m.id === 'bulk-2'), 'no response for a cancelled request');
+  await finish(client, '2025-11-25', sent);
+});
+
+test('data survives a restart; a second process sees the first one\'s changes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tracker-test-'));
+  const data = join(dir, 'tracker.jsonl');
+  try {
+    const first = server('--data', data);
+    await first.initialize();
+    const created = (await first.request('tools/call', { name: 'create_issue', arguments: { project: 'WEB', title: 'Persist me' } })) as any;
+    const key = created.result.structuredContent.issue.key;
+    const second = server('--data', data);
+    await second.initialize();
+    await second.request('resources/subscribe', { uri: `jira://issue/${key}` });
+    await first.request('tools/call', { name: 'update_status', arguments: { key, status: 'in_progress' } });
+    const seen = (await second.nextNotification('notifications/resources/updated', 2000)) as any;
+    assert.is(seen.params.uri, `jira://issue/${key}`, 'another process\'s change is noticed within a second or two');
+    assert.is(await first.close(), 0);
+    assert.is(await second.close(), 0);
+
+    const again = server('--data', data);
+    await again.initialize();
+    const read = (await again.request('tools/call', { name: 'get_issue', arguments: { key } })) as any;
+    assert.is(read.result.structuredContent.issue.status, 'in_progress');
+    assert.is(await again.close(), 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();

@@ -1,0 +1,172 @@
+// Resources: the nouns of the tracker, read by the host, with no side effects.
+//
+//   jira://projects                                    every project, with counts
+//   jira://sprint/current                              the default project's active sprint: live numbers
+//   jira://issue/{key}                                 one issue (also listed, one resource per issue)
+//   jira://project/{project_key}/stats                 counts by status and priority, points
+//   jira://project/{project_key}/issues{?status,assignee,priority}   a query, as a resource
+//   jira://sprint/{sprint_id}                          any sprint's stats
+//
+// Every read is computed from the store at that moment (dynamic resources). `readUri` is the
+// single place a URI becomes content: resources/read, prompts that embed resources, and the
+// change watcher that decides when a subscribed URI really changed all go through it.
+
+import type { Completer, ResourceContents, ResourceDefinition, ResourceInfo, ResourceTemplateDefinition } from '../../protocol/resources.js';
+import { compileUriTemplate } from '../../protocol/uri-template.js';
+import type { Issue } from '../store/schema.js';
+import type { TrackerStore } from '../store/store.js';
+import { isDomainError } from '../store/errors.js';
+
+export const JSON_MIME = 'application/json';
+export const PROJECTS_URI = 'jira://projects';
+export const CURRENT_SPRINT_URI = 'jira://sprint/current';
+
+export const TEMPLATES = {
+  issue: compileUriTemplate('jira://issue/{key}'),
+  projectStats: compileUriTemplate('jira://project/{project_key}/stats'),
+  projectIssues: compileUriTemplate('jira://project/{project_key}/issues{?status,assignee,priority}'),
+  sprint: compileUriTemplate('jira://sprint/{sprint_id}'),
+};
+
+export const issueUri = (key: string): string => TEMPLATES.issue.expand({ key });
+
+/** The project `jira://sprint/current` describes: the first by key (PROJ in the demo data). */
+export function defaultProject(store: TrackerStore): string | undefined {
+  return store.listProjects()[0]?.key;
+}
+
+/**
+ * The content of a URI now, as a JSON value, or null when nothing exists there.
+ * `read_at` is the one field that changes without the data changing; the change watcher
+ * leaves it out when it compares reads.
+ */
+export function readUri(store: TrackerStore, uri: string): Record<string, unknown> | null {
+  try {
+    return readKnownUri(store, uri);
+  } catch (error) {
+    if (isDomainError(error) && error.code !== 'conflict') return null; // unknown key, bad filter: nothing there
+    throw error;
+  }
+}
+
+function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown> | null {
+  if (uri === PROJECTS_URI) return { projects: store.listProjects().map((p) => ({ ...p, ...countsOf(store, p.key) })) };
+  if (uri === CURRENT_SPRINT_URI) {
+    const project = defaultProject(store);
+    return project === undefined ? null : { ...store.getCurrentSprintStats(project), read_at: new Date().toISOString() };
+  }
+  let vars = TEMPLATES.issue.match(uri);
+  if (vars) return { issue: store.getIssue(vars.key ?? '') };
+  if ((vars = TEMPLATES.projectStats.match(uri))) return { ...store.getProjectStats(vars.project_key ?? ''), read_at: new Date().toISOString() };
+  if ((vars = TEMPLATES.sprint.match(uri))) return { ...store.getSprintStats(vars.sprint_id ?? ''), read_at: new Date().toISOString() };
+  if ((vars = TEMPLATES.projectIssues.match(uri))) {
+    const query = { project: vars.project_key, status: vars.status, priority: vars.priority, assignee: assigneeFilter(vars.assignee), limit: 100 };
+    const page = store.searchIssues(query);
+    return { filters: { ...vars }, total: page.total, shown: page.items.length, issues: page.items.map(issueSummary) };
+  }
+  return null;
+}
+
+/** `assignee=none` asks for unassigned issues (a query string cannot carry null). */
+const assigneeFilter = (value: string | undefined): string | null | undefined => (value === 'none' ? null : value);
+
+function countsOf(store: TrackerStore, project: string): { issue_count: number; active_sprint: string | null } {
+  const stats = store.getProjectStats(project);
+  return { issue_count: stats.issue_count, active_sprint: stats.active_sprint };
+}
+
+export function issueSummary(issue: Issue): Record<string, unknown> {
+  const { key, title, status, priority, assignee, story_points, sprint, type } = issue;
+  return { key, title, type, status, priority, assignee, story_points, sprint, uri: issueUri(key) };
+}
+
+const asContents = (uri: string, value: Record<string, unknown>): ResourceContents[] =>
+  [{ uri, mimeType: JSON_MIME, text: JSON.stringify(value, null, 2) }];
+
+/** P0 matters most to whoever reads the list: priority annotations run from 1.0 down. */
+const PRIORITY_WEIGHT: Record<Issue['priority'], number> = { P0: 1, P1: 0.75, P2: 0.5, P3: 0.25 };
+
+function issueInfo(issue: Issue): ResourceInfo {
+  return {
+    uri: issueUri(issue.key),
+    name: issue.key,
+    title: `${issue.key}: ${issue.title}`,
+    description: `${issue.type}, ${issue.status}, ${issue.priority}, ${issue.assignee ? `assigned to ${issue.assignee}` : 'unassigned'}`,
+    mimeType: JSON_MIME,
+    annotations: { audience: ['user', 'assistant'], priority: PRIORITY_WEIGHT[issue.priority], lastModified: issue.updated_at },
+  };
+}
+
+const suggestions = (completion: { values: readonly string[]; total: number }) => ({ values: completion.values, total: completion.total });
+
+export function completers(store: TrackerStore): Record<string, Completer> {
+  return {
+    // context.arguments (2025-06-18→): a chosen project narrows the keys and sprints offered.
+    issueKey: (value, chosen) => suggestions(store.completeIssueKeys(chosen.project_key && !value ? `${chosen.project_key}-` : value)),
+    projectKey: (value) => suggestions(store.completeProjectKeys(value)),
+    status: (value) => suggestions(store.completeStatuses(value)),
+    priority: (value) => suggestions(store.completePriorities(value)),
+    assignee: (value) => suggestions(store.completeAssignees(value)),
+    sprintId: (value, chosen) => suggestions(store.completeSprintIds(value, chosen.project_key)),
+  };
+}
+
+/** `onRead` sees every value served, so the change watcher knows what the client last saw. */
+export function trackerResources(
+  store: TrackerStore,
+  onRead: (uri: string, value: Record<string, unknown> | null) => void,
+): { resources: ResourceDefinition[]; templates: ResourceTemplateDefinition[] } {
+  const complete = completers(store);
+  const readAs = (uri: string) => {
+    const value = readUri(store, uri);
+    onRead(uri, value);
+    return value === null ? null : asContents(uri, value);
+  };
+  const fixed = (info: ResourceInfo): ResourceDefinition => ({ ...info, read: () => readAs(info.uri) ?? [] });
+  const templated = (definition: Omit<ResourceTemplateDefinition, 'read'>): ResourceTemplateDefinition =>
+    ({ ...definition, read: (_vars, uri) => readAs(uri) });
+
+  return {
+    resources: [
+      fixed({
+        uri: PROJECTS_URI, name: 'projects', title: 'Projects', mimeType: JSON_MIME,
+        description: 'Every project with its lead, issue count and active sprint.',
+        annotations: { audience: ['user', 'assistant'], priority: 0.5 },
+      }),
+      fixed({
+        uri: CURRENT_SPRINT_URI, name: 'current-sprint', title: 'Current sprint (live)', mimeType: JSON_MIME,
+        description: 'LIVE: the active sprint as of this read: progress_pct (done story points / total), counts by status, '
+          + 'open P0s, days_remaining and last_updated. It changes whenever issues change; re-read it for fresh numbers '
+          + 'instead of relying on an earlier copy.',
+        annotations: { audience: ['user', 'assistant'], priority: 1 },
+      }),
+    ],
+    templates: [
+      templated({
+        uriTemplate: TEMPLATES.issue.template, name: 'issue', title: 'Issue', mimeType: JSON_MIME,
+        description: 'One issue with its comments, e.g. jira://issue/PROJ-101. Same data as the get_issue tool.',
+        complete: { key: complete.issueKey! },
+        list: {
+          count: () => store.listIssues({ limit: 1 }).total,
+          slice: (offset, limit) => store.listIssues({ offset, limit: Math.min(limit, 100) }).items.map(issueInfo),
+        },
+      }),
+      templated({
+        uriTemplate: TEMPLATES.projectStats.template, name: 'project-stats', title: 'Project statistics (live)', mimeType: JSON_MIME,
+        description: 'LIVE: counts by status and priority, story points and open P0s for a project, computed on every read.',
+        complete: { project_key: complete.projectKey! },
+      }),
+      templated({
+        uriTemplate: TEMPLATES.projectIssues.template, name: 'project-issues', title: 'Issues of a project, filtered', mimeType: JSON_MIME,
+        description: 'Up to 100 issues of a project, optionally filtered by status, assignee (a handle, or "none" for unassigned) '
+          + 'and priority, e.g. jira://project/PROJ/issues?status=in_progress&priority=P0. For more, use the search_issues tool.',
+        complete: { project_key: complete.projectKey!, status: complete.status!, assignee: complete.assignee!, priority: complete.priority! },
+      }),
+      templated({
+        uriTemplate: TEMPLATES.sprint.template, name: 'sprint', title: 'Sprint statistics (live)', mimeType: JSON_MIME,
+        description: 'LIVE: progress and counts of any sprint, e.g. jira://sprint/PROJ-S42.',
+        complete: { sprint_id: complete.sprintId! },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,181 @@
+// Tools: the verbs of the tracker, called when the model decides to. Some change data.
+//
+// Each tool has a title, an input schema (published as JSON Schema), an output schema with
+// `structuredContent` (2025-06-18→; the engine strips it for older revisions) and honest
+// annotations (S/{v}/server/tools.mdx; REQUIREMENTS.md §7.5):
+//   readOnlyHint     true only for get_issue and search_issues;
+//   destructiveHint  true for tools that overwrite a field (status, assignee, sprint), false
+//                    for tools that only add (create_issue, add_comment);
+//   idempotentHint   true when repeating the call changes nothing more;
+//   openWorldHint    false: the tracker is a closed world, its own data file.
+//
+// Domain errors (unknown issue, bad status) come from the store with a message that says
+// how to fix the call; they become `isError: true` results the model can read.
+
+import * as z from 'zod/mini';
+import type { RequestContext } from '../../protocol/context.js';
+import { type ContentBlock, type ToolDefinition, ToolError, structuredResult } from '../../protocol/tools.js';
+import { isDomainError } from '../store/errors.js';
+import { IssueSchema, PRIORITIES, STATUSES, ISSUE_TYPES, type Issue } from '../store/schema.js';
+import type { IssueMutation, TrackerStore } from '../store/store.js';
+import { issueSummary, issueUri } from './resources.js';
+
+const text = (description: string) => z.string().check(z.describe(description));
+const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
+
+const KEY = text('Issue key, e.g. PROJ-101.');
+const STATUS = z.enum(STATUSES as [string, ...string[]]).check(z.describe(`One of: ${STATUSES.join(', ')}.`));
+const PRIORITY = z.enum(PRIORITIES as [string, ...string[]]);
+
+const IssueSummarySchema = z.object({
+  key: z.string(), title: z.string(), type: z.string(), status: z.string(), priority: z.string(),
+  assignee: z.nullable(z.string()), story_points: z.nullable(z.number()), sprint: z.nullable(z.string()), uri: z.string(),
+});
+const IssueOutput = z.object({ issue: IssueSchema, uri: z.string() });
+const MutationOutput = z.object({ issue: IssueSchema, uri: z.string(), changed: z.boolean(), change: z.string() });
+
+const link = (issue: Issue): ContentBlock =>
+  ({ type: 'resource_link', uri: issueUri(issue.key), name: issue.key, title: `${issue.key}: ${issue.title}`, mimeType: 'application/json' });
+
+/** Runs store work; a domain error becomes a tool error whose message the model can act on. */
+async function domain<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isDomainError(error)) throw new ToolError(error.message);
+    throw error;
+  }
+}
+
+function mutationResult(mutation: IssueMutation) {
+  const changed = mutation.change.issues.length > 0;
+  return structuredResult(
+    { issue: mutation.issue, uri: issueUri(mutation.issue.key), changed, change: mutation.change.description },
+    [link(mutation.issue)],
+  );
+}
+
+export function trackerTools(store: TrackerStore): ToolDefinition[] {
+  const createIssue: ToolDefinition = {
+    name: 'create_issue',
+    title: 'Create issue',
+    description: 'Creates an issue in a project and returns it with its new key (PROJ-123). '
+      + 'Only project and title are required; priority defaults to P2, type to task.',
+    input: z.object({
+      project: text('Project key, e.g. PROJ. See the jira://projects resource.'),
+      title: text('One line saying what is wrong or what to do.'),
+      description: optional(z.string(), 'Details, steps to reproduce, acceptance criteria.'),
+      type: optional(z.enum(ISSUE_TYPES as [string, ...string[]]), `One of: ${ISSUE_TYPES.join(', ')}.`),
+      priority: optional(PRIORITY, 'P0 (drop everything) to P3 (whenever).'),
+      assignee: optional(z.nullable(z.string()), 'Handle of the person, e.g. alice; null or absent for unassigned.'),
+      story_points: optional(z.nullable(z.int()), 'Estimate in story points, 0-100.'),
+      sprint: optional(z.nullable(z.string()), 'Sprint id, e.g. PROJ-S42; absent for the backlog.'),
+      labels: optional(z.array(z.string()), 'Lower-case labels, e.g. ["checkout", "backend"].'),
+    }),
+    output: IssueOutput,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: (args) => domain(async () => {
+      const { issue } = await store.createIssue(args);
+      return structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]);
+    }),
+  };
+
+  const getIssue: ToolDefinition = {
+    name: 'get_issue',
+    title: 'Get issue',
+    description: 'Returns one issue with its description and comments. The same data is the resource jira://issue/{key}.',
+    input: z.object({ key: KEY }),
+    output: IssueOutput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: (args) => domain(() => {
+      const issue = store.getIssue(args.key);
+      return structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]);
+    }),
+  };
+
+  const updateStatus: ToolDefinition = {
+    name: 'update_status',
+    title: 'Update status',
+    description: `Moves an issue to another status (${STATUSES.join(' → ')}). Setting the status it already has changes nothing.`,
+    input: z.object({ key: KEY, status: STATUS }),
+    output: MutationOutput,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: (args) => domain(async () => mutationResult(await store.updateStatus(args.key, args.status))),
+  };
+
+  const assignIssue: ToolDefinition = {
+    name: 'assign_issue',
+    title: 'Assign issue',
+    description: 'Assigns an issue to a person by handle (e.g. alice), or unassigns it with null.',
+    input: z.object({ key: KEY, assignee: z.nullable(z.string()).check(z.describe('Handle, e.g. alice; null to unassign.')) }),
+    output: MutationOutput,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: (args) => domain(async () => mutationResult(await store.assignIssue(args.key, args.assignee))),
+  };
+
+  const addComment: ToolDefinition = {
+    name: 'add_comment',
+    title: 'Add comment',
+    description: 'Adds a comment to an issue. Each call adds another comment.',
+    input: z.object({ key: KEY, body: text('The comment text.'), author: optional(z.string(), 'Handle of the author; default: assistant.') }),
+    output: MutationOutput,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: (args) => domain(async () => mutationResult(await store.addComment(args.key, { body: args.body, author: args.author }))),
+  };
+
+  const moveToSprint: ToolDefinition = {
+    name: 'move_to_sprint',
+    title: 'Move to sprint',
+    description: 'Moves an issue into a sprint of its project (e.g. PROJ-S43), or to the backlog with null.',
+    input: z.object({ key: KEY, sprint: z.nullable(z.string()).check(z.describe('Sprint id, e.g. PROJ-S42; null for the backlog.')) }),
+    output: MutationOutput,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: (args) => domain(async () => mutationResult(await store.moveToSprint(args.key, args.sprint))),
+  };
+
+  const searchIssues: ToolDefinition = {
+    name: 'search_issues',
+    title: 'Search issues',
+    description: 'Finds issues by filters and words (all must occur in title, description or comments), '
+      + 'in key order, a page at a time. Pass next_offset back as offset for the next page.',
+    input: z.object({
+      project: optional(z.string(), 'Project key, e.g. PROJ.'),
+      status: optional(z.union([STATUS, z.array(STATUS)]), 'A status or a list of them.'),
+      priority: optional(z.union([PRIORITY, z.array(PRIORITY)]), 'A priority or a list of them.'),
+      assignee: optional(z.nullable(z.string()), 'A handle; null for unassigned issues.'),
+      sprint: optional(z.nullable(z.string()), 'A sprint id; null for the backlog.'),
+      label: optional(z.string(), 'Issues carrying this label.'),
+      text: optional(z.string(), 'Words to look for, case-insensitive.'),
+      offset: optional(z.int(), 'Where the page starts; default 0.'),
+      limit: optional(z.int(), 'Page size, 1-100; default 20.'),
+    }),
+    output: z.object({ issues: z.array(IssueSummarySchema), total: z.int(), offset: z.int(), next_offset: z.nullable(z.int()) }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: (args) => domain(() => {
+      const page = store.searchIssues(args);
+      return structuredResult({ issues: page.items.map(issueSummary), total: page.total, offset: page.offset, next_offset: page.next_offset });
+    }),
+  };
+
+  const bulkUpdateStatus: ToolDefinition = {
+    name: 'bulk_update_status',
+    title: 'Update status of many issues',
+    description: 'Sets one status on many issues, one at a time; each change is saved as it is made. '
+      + 'Reports progress when asked and stops when cancelled, saying which issues were not attempted.',
+    input: z.object({ keys: z.array(z.string()).check(z.describe('Issue keys, e.g. ["PROJ-101", "PROJ-102"].')), status: STATUS }),
+    output: z.object({
+      results: z.array(z.object({ key: z.string(), ok: z.boolean(), changed: z.optional(z.boolean()), description: z.optional(z.string()), error: z.optional(z.string()) })),
+      changed: z.int(), failed: z.int(), not_attempted: z.array(z.string()), cancelled: z.boolean(),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: (args, context: RequestContext) => domain(async () => {
+      const result = await store.bulkUpdateStatus(args.keys, args.status, {
+        signal: context.signal,
+        onProgress: (done, total) => context.progress(done, total, `${done} of ${total} issues updated`),
+      });
+      return structuredResult({ ...result, results: [...result.results], not_attempted: [...result.not_attempted] });
+    }),
+  };
+
+  return [createIssue, getIssue, updateStatus, assignIssue, addComment, moveToSprint, searchIssues, bulkUpdateStatus];
+}

@@ -1,0 +1,145 @@
+// Parses the mcp-conform command line. Mistakes are reported as UsageError (exit code 2).
+import { availableParallelism } from "node:os";
+import type { ReporterName } from "./reporter.js";
+import { REPORTER_NAMES } from "./reporter.js";
+
+export const USAGE = `Usage:
+  mcp-conform run --server "CMD ARGS" [options] [FIXTURE_FILES_OR_DIRS...]
+  mcp-conform record --out FILE -- CMD [ARGS...]
+
+run options:
+  --server CMD               command line that starts the stdio server (run through the shell)
+  --schema-dir DIR           validate every server message against DIR/<negotiated version>/schema.json
+  --reporter text|json|junit report format on stdout (default text)
+  --filter SUBSTRING         only fixtures whose name contains SUBSTRING
+  --update                   rewrite the server sections of the fixtures from this run
+  --expected-failures FILE   fixtures known to fail, one "name: reason" per line
+  --timeout MS               how long each step waits for the server (default 5000)
+  --jobs N                   fixtures run at the same time (default ${defaultJobs()})
+Without FIXTURE_FILES_OR_DIRS the generic fixtures are run.
+NO_COLOR (non-empty) turns colours off.`;
+
+export class UsageError extends Error {}
+
+export interface RunArguments {
+  command: "run";
+  server: string;
+  schemaDir: string | undefined;
+  reporter: ReporterName;
+  filter: string | undefined;
+  update: boolean;
+  expectedFailures: string | undefined;
+  timeoutMs: number;
+  jobs: number;
+  paths: string[];
+}
+
+export interface RecordArguments {
+  command: "record";
+  out: string;
+  serverArgv: string[];
+}
+
+export type Arguments = RunArguments | RecordArguments | { command: "help" } | { command: "version" };
+
+export function parseArguments(argv: string[]): Arguments {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") return { command: "help" };
+  if (command === "--version") return { command: "version" };
+  if (command === "run") return parseRun(rest);
+  if (command === "record") return parseRecord(rest);
+  throw new UsageError(`unknown command "${command}"`);
+}
+
+function parseRun(argv: string[]): RunArguments {
+  const result: RunArguments = {
+    command: "run",
+    server: "",
+    schemaDir: undefined,
+    reporter: "text",
+    filter: undefined,
+    update: false,
+    expectedFailures: undefined,
+    timeoutMs: 5000,
+    jobs: defaultJobs(),
+    paths: [],
+  };
+  const options = new OptionReader(argv);
+  for (let option = options.next(); option !== undefined; option = options.next()) {
+    if (!option.startsWith("--")) result.paths.push(option);
+    else if (option === "--update") result.update = true;
+    else applyValueOption(result, option, options.value(option));
+  }
+  if (result.server === "") throw new UsageError("run needs --server \"CMD ARGS\"");
+  return result;
+}
+
+function applyValueOption(result: RunArguments, option: string, value: string): void {
+  if (option === "--server") result.server = value;
+  else if (option === "--schema-dir") result.schemaDir = value;
+  else if (option === "--reporter") result.reporter = parseReporter(value);
+  else if (option === "--filter") result.filter = value;
+  else if (option === "--expected-failures") result.expectedFailures = value;
+  else if (option === "--timeout") result.timeoutMs = parsePositive(option, value);
+  else if (option === "--jobs") result.jobs = parsePositive(option, value);
+  else throw new UsageError(`unknown option ${option}`);
+}
+
+function parseRecord(argv: string[]): RecordArguments {
+  const separator = argv.indexOf("--");
+  if (separator === -1 || separator === argv.length - 1) throw new UsageError("record needs -- CMD [ARGS...] after its options");
+  const options = new OptionReader(argv.slice(0, separator));
+  let out: string | undefined;
+  for (let option = options.next(); option !== undefined; option = options.next()) {
+    if (option !== "--out") throw new UsageError(`unknown record option ${option}`);
+    out = options.value(option);
+  }
+  if (out === undefined) throw new UsageError("record needs --out FILE");
+  return { command: "record", out, serverArgv: argv.slice(separator + 1) };
+}
+
+/** Reads `--name value` and `--name=value` alike. */
+class OptionReader {
+  private index = 0;
+  private inlineValue: string | undefined;
+
+  constructor(private readonly argv: string[]) {}
+
+  next(): string | undefined {
+    this.inlineValue = undefined;
+    const argument = this.argv[this.index];
+    this.index += 1;
+    if (argument === undefined) return undefined;
+    const equals = argument.indexOf("=");
+    if (!argument.startsWith("--") || equals === -1) return argument;
+    this.inlineValue = argument.slice(equals + 1);
+    return argument.slice(0, equals);
+  }
+
+  value(option: string): string {
+    if (this.inlineValue !== undefined) {
+      const value = this.inlineValue;
+      this.inlineValue = undefined;
+      return value;
+    }
+    const value = this.argv[this.index];
+    this.index += 1;
+    if (value === undefined) throw new UsageError(`${option} needs a value`);
+    return value;
+  }
+}
+
+function parseReporter(value: string): ReporterName {
+  const reporter = REPORTER_NAMES.find((name) => name === value);
+  if (!reporter) throw new UsageError(`--reporter must be one of ${REPORTER_NAMES.join(", ")}`);
+  return reporter;
+}
+
+function parsePositive(option: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) === 0) throw new UsageError(`${option} needs a positive whole number, got "${value}"`);
+  return Number(value);
+}
+
+function defaultJobs(): number {
+  return Math.min(4, availableParallelism());
+}

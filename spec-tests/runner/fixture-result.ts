@@ -1,0 +1,35 @@
+// What running one fixture produced, before expected failures are applied.
+import type { JsonValue } from "./json-types.js";
+import type { Mismatch } from "./matchers.js";
+
+export interface Failure {
+  /** Where in the fixture: "server section at line 14", "handshake", "end of fixture". */
+  where: string;
+  /** One line: what went wrong, e.g. "response to id 3 differs". */
+  summary: string;
+  mismatch?: Mismatch;
+  /** The whole message the mismatch was found in, when there was one. */
+  received?: string;
+  /** The spec page and rule that the failed check enforces. */
+  rule: string[];
+}
+
+/** For --update: what the server actually sent for one expectation, or instead of nothing. */
+export interface Observation {
+  sectionIndex: number;
+  expected: JsonValue | undefined;
+  actual: JsonValue | undefined;
+}
+
+export interface FixtureResult {
+  name: string;
+  path: string;
+  outcome: "passed" | "failed" | "skipped";
+  skipReason?: string;
+  failures: Failure[];
+  stderr: string;
+  durationMs: number;
+  observations: Observation[];
+  /** True when every step ran to the end, which --update requires before rewriting. */
+  completed: boolean;
+}

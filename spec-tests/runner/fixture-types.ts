@@ -1,0 +1,53 @@
+// What a parsed fixture looks like. FORMAT.md documents the text form these types come from.
+import type { JsonValue } from "./json-types.js";
+
+/** How the runner opens the session before the fixture's own steps run. */
+export type ProtocolMode =
+  | { kind: "handshake"; version: string } // initialize with this version; skip if the server picks another
+  | { kind: "any" } // initialize with the runner's newest version; accept whatever the server picks
+  | { kind: "none" }; // no automatic handshake: the fixture drives the lifecycle itself
+
+/** A `requires:` line, checked against the first initialize result of the session. */
+export interface Requirement {
+  text: string;
+  path: string[];
+  condition: { kind: "present" } | { kind: "absent" } | { kind: "equals"; value: JsonValue };
+}
+
+export interface FixtureHeader {
+  prose: string;
+  spec: string[];
+  covers: string[];
+  protocol: ProtocolMode;
+  requires: Requirement[];
+  timeoutMs: number | undefined;
+}
+
+export interface ExpectedMessage {
+  value: JsonValue;
+  line: number;
+}
+
+export type Step =
+  | { kind: "send-json"; line: number; messages: { value: JsonValue; line: number }[] }
+  | { kind: "send-raw"; line: number; chunks: Buffer[] }
+  | { kind: "expect"; line: number; optional: boolean; messages: ExpectedMessage[]; sectionIndex: number }
+  | { kind: "silence"; line: number; ms: number }
+  | { kind: "close-stdin"; line: number }
+  | { kind: "exit"; line: number; code: number | undefined; withinMs: number };
+
+/** One `-- name --` section exactly as written, kept so --update can rewrite a file faithfully. */
+export interface Section {
+  name: string;
+  body: string;
+  line: number;
+}
+
+export interface Fixture {
+  path: string;
+  name: string;
+  headerText: string;
+  header: FixtureHeader;
+  sections: Section[];
+  steps: Step[];
+}

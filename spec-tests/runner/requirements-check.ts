@@ -1,0 +1,31 @@
+// Decides from the server's initialize result whether a fixture applies to this server, e.g.
+// `requires: capabilities.prompts` skips prompt fixtures for a server without prompts.
+import type { Requirement } from "./fixture-types.js";
+import type { JsonValue } from "./json-types.js";
+import { isJsonObject } from "./json-types.js";
+import { describe } from "./matchers.js";
+
+/** The reason to skip, or undefined when every requirement holds. */
+export function unmetRequirement(requirements: Requirement[], initializeResult: JsonValue): string | undefined {
+  for (const requirement of requirements) {
+    const value = valueAt(initializeResult, requirement.path);
+    if (!holds(requirement, value)) return `requires ${requirement.text}, but the initialize result has ${describe(value)} there`;
+  }
+  return undefined;
+}
+
+function holds(requirement: Requirement, value: JsonValue | undefined): boolean {
+  const condition = requirement.condition;
+  if (condition.kind === "present") return value !== undefined;
+  if (condition.kind === "absent") return value === undefined;
+  return JSON.stringify(value) === JSON.stringify(condition.value);
+}
+
+function valueAt(root: JsonValue, path: string[]): JsonValue | undefined {
+  let current: JsonValue | undefined = root;
+  for (const key of path) {
+    if (!isJsonObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}

@@ -1,0 +1,55 @@
+// Turns fixture results into verdicts with the expected-failures list applied, and counts
+// them. A listed fixture that fails is an expected failure; one that passes is stale and
+// fails the run, so the list can never silently hide a fixed bug.
+import type { FixtureResult } from "./fixture-result.js";
+import type { ExpectedFailure } from "./expected-failures.js";
+import { entryFor } from "./expected-failures.js";
+
+export type Verdict = "passed" | "failed" | "skipped" | "expected-failure" | "stale";
+
+export interface JudgedFixture {
+  result: FixtureResult;
+  verdict: Verdict;
+  expectedFailureReason?: string;
+  /** Set by --update when the fixture file was rewritten. */
+  updated?: boolean;
+}
+
+export interface Summary {
+  passed: number;
+  failed: number;
+  skipped: number;
+  expectedFailures: number;
+  /** Expected-failure entries that named no fixture of this run. */
+  unmatchedEntries: ExpectedFailure[];
+}
+
+export function judge(result: FixtureResult, entries: ExpectedFailure[]): JudgedFixture {
+  const entry = entryFor(entries, result.name);
+  if (!entry || result.outcome === "skipped") return { result, verdict: result.outcome };
+  const verdict = result.outcome === "failed" ? "expected-failure" : "stale";
+  return { result, verdict, expectedFailureReason: entry.reason };
+}
+
+export function summarize(judged: JudgedFixture[], unmatchedEntries: ExpectedFailure[]): Summary {
+  const count = (verdict: Verdict): number => judged.filter((item) => item.verdict === verdict).length;
+  return {
+    passed: count("passed"),
+    failed: count("failed") + count("stale") + unmatchedEntries.length,
+    skipped: count("skipped"),
+    expectedFailures: count("expected-failure"),
+    unmatchedEntries,
+  };
+}
+
+export function unmatchedEntries(entries: ExpectedFailure[], fixtureNames: string[]): ExpectedFailure[] {
+  return entries.filter((entry) => !fixtureNames.some((name) => entryFor([entry], name)));
+}
+
+/** The report's last line: exactly "N passed, N failed", then skipped / expected failures if any. */
+export function summaryLine(summary: Summary): string {
+  const parts = [`${summary.passed} passed`, `${summary.failed} failed`];
+  if (summary.skipped > 0) parts.push(`${summary.skipped} skipped`);
+  if (summary.expectedFailures > 0) parts.push(`${summary.expectedFailures} expected failures`);
+  return parts.join(", ");
+}
