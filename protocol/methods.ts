@@ -2,8 +2,9 @@
 //
 // Each row says what the method's params look like, which server capability it belongs to
 // (without that capability the method does not exist: -32601, S/2025-03-26/server/utilities/completion.mdx
-// and REQUIREMENTS.md §1.7), whether it may run before `initialize`, and the plain function
-// that answers it. The session derives every envelope and lifecycle error from these rows;
+// and REQUIREMENTS.md §1.7), whether it may run before `initialize`, which era has it (the
+// handshake revisions, the stateless 2026-07-28, or both), how long a 2026-07-28 client may
+// cache its result, and the plain function that answers it. The session derives every envelope and lifecycle error from these rows;
 // handlers only ever see params that passed their schema. (The shape comes from the Go SDK's
 // `serverMethodInfos`, PEERS.md lesson 5.)
 
@@ -15,7 +16,7 @@ import type { PromptRegistry } from './prompts.js';
 import type { Completer, ResourceRegistry, Suggestions } from './resources.js';
 import {
   CallToolParamsSchema, CompleteParamsSchema, EmptyParamsSchema, GetPromptParamsSchema, InitializeParamsSchema,
-  type LogLevel, PaginatedParamsSchema, ResourceUriParamsSchema, SetLevelParamsSchema,
+  type ListenFilter, ListenParamsSchema, type LogLevel, PaginatedParamsSchema, ResourceUriParamsSchema, SetLevelParamsSchema,
 } from './schemas.js';
 import type { ToolRegistry } from './tools.js';
 
@@ -34,7 +35,24 @@ export interface SessionState {
   logLevel: LogLevel | undefined;
   /** Runs `initialize`; lives in the session because it moves the lifecycle on. */
   initialize(params: z.infer<typeof InitializeParamsSchema>): Record<string, unknown>;
+  /** The `server/discover` result (2026-07-28). */
+  discover(): Record<string, unknown>;
+  /** Adds a resources/subscribe subscription. */
+  subscribe(uri: string): void;
+  /** Opens a `subscriptions/listen` stream; settles when the stream ends. */
+  listen(filter: ListenFilter, context: RequestContext): Promise<Record<string, unknown>>;
 }
+
+/** S/2026-07-28/server/utilities/caching.mdx: how long the result stays fresh, and for whom. */
+export interface CacheHint {
+  ttlMs: number;
+  scope: 'public' | 'private';
+}
+
+// Capabilities, tools, prompts and templates never change while a process runs; the issue
+// list and the resources' content do, so those are never served from a cache (ttl 0).
+const STABLE: CacheHint = { ttlMs: 3_600_000, scope: 'public' };
+const LIVE: CacheHint = { ttlMs: 0, scope: 'private' };
 
 export interface MethodEntry<P = any> {
   params: z.ZodMiniType<P>;
@@ -42,6 +60,10 @@ export interface MethodEntry<P = any> {
   feature?: Feature;
   /** May be answered before `initialize` (only `ping` and `initialize` itself). */
   beforeInitialize?: boolean;
+  /** The era the method exists in; absent means both (S/2026-07-28/changelog.mdx lists the removals). */
+  era?: 'handshake' | 'stateless';
+  /** 2026-07-28 caching hint for a complete result (REQUIREMENTS.md §15.3). */
+  cache?: CacheHint;
   run(params: P, context: RequestContext, state: SessionState): unknown;
 }
 
@@ -52,15 +74,32 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   initialize: entry({
     params: InitializeParamsSchema,
     beforeInitialize: true,
+    era: 'handshake',
     run: (params, _context, state) => state.initialize(params),
   }),
 
   // S/{v}/basic/utilities/ping.mdx: answer promptly with an empty result, at any time.
-  ping: entry({ params: EmptyParamsSchema, beforeInitialize: true, run: () => ({}) }),
+  ping: entry({ params: EmptyParamsSchema, beforeInitialize: true, era: 'handshake', run: () => ({}) }),
+
+  // S/2026-07-28/server/discover.mdx: servers MUST implement it.
+  'server/discover': entry({
+    params: EmptyParamsSchema,
+    era: 'stateless',
+    cache: STABLE,
+    run: (_params, _context, state) => state.discover(),
+  }),
+
+  // S/2026-07-28/basic/patterns/subscriptions.mdx: a long-lived request that carries notifications.
+  'subscriptions/listen': entry({
+    params: ListenParamsSchema,
+    era: 'stateless',
+    run: (params, context, state) => state.listen(params.notifications, context),
+  }),
 
   'tools/list': entry({
     params: PaginatedParamsSchema,
     feature: 'tools',
+    cache: STABLE,
     run: (params, context, state) => listPage('tools', state.tools.describe(context.rules), params?.cursor, state.pageSize),
   }),
 
@@ -73,6 +112,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   'resources/list': entry({
     params: PaginatedParamsSchema,
     feature: 'resources',
+    cache: LIVE,
     run(params, context, state) {
       const page = paginate(state.resources.listing, params?.cursor, state.pageSize);
       const resources = page.items.map((info) => state.resources.describeResource(info, context.rules));
@@ -83,6 +123,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   'resources/templates/list': entry({
     params: PaginatedParamsSchema,
     feature: 'resources',
+    cache: STABLE,
     run: (params, context, state) =>
       listPage('resourceTemplates', state.resources.describeTemplates(context.rules), params?.cursor, state.pageSize),
   }),
@@ -90,6 +131,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   'resources/read': entry({
     params: ResourceUriParamsSchema,
     feature: 'resources',
+    cache: LIVE,
     run: async (params, context, state) => ({ contents: await state.resources.read(params.uri, context) }),
   }),
 
@@ -97,9 +139,10 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   'resources/subscribe': entry({
     params: ResourceUriParamsSchema,
     feature: 'subscriptions',
+    era: 'handshake',
     async run(params, context, state) {
       await state.resources.read(params.uri, context); // not found -> the read's error
-      state.subscriptions.add(params.uri);
+      state.subscribe(params.uri);
       return {};
     },
   }),
@@ -107,6 +150,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   'resources/unsubscribe': entry({
     params: ResourceUriParamsSchema,
     feature: 'subscriptions',
+    era: 'handshake',
     run(params, _context, state) {
       state.subscriptions.delete(params.uri);
       return {};
@@ -116,6 +160,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   'prompts/list': entry({
     params: PaginatedParamsSchema,
     feature: 'prompts',
+    cache: STABLE,
     run: (params, context, state) => listPage('prompts', state.prompts.describe(context.rules), params?.cursor, state.pageSize),
   }),
 
@@ -126,9 +171,11 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   }),
 
   // S/{v}/server/utilities/logging.mdx: send only messages at this level or more severe.
+  // Removed in 2026-07-28: the level travels in each request's `_meta` instead.
   'logging/setLevel': entry({
     params: SetLevelParamsSchema,
     feature: 'logging',
+    era: 'handshake',
     run(params, _context, state) {
       state.logLevel = params.level;
       return {};

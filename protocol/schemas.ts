@@ -17,16 +17,19 @@ const MetaSchema = z.optional(z.looseObject({ progressToken: z.optional(Progress
 /** Any request's params, when the method defines none of its own. */
 export const EmptyParamsSchema = z.optional(z.looseObject({ _meta: MetaSchema }));
 
+const ClientCapabilitiesSchema = z.looseObject({
+  roots: z.optional(z.looseObject({ listChanged: z.optional(z.boolean()) })),
+  sampling: z.optional(z.looseObject({})),
+  elicitation: z.optional(z.looseObject({})),
+  experimental: z.optional(z.looseObject({})),
+});
+const ClientInfoSchema = z.looseObject({ name: z.string(), version: z.string(), title: z.optional(z.string()) });
+
 export const InitializeParamsSchema = z.looseObject({
   _meta: MetaSchema,
   protocolVersion: z.string(),
-  capabilities: z.looseObject({
-    roots: z.optional(z.looseObject({ listChanged: z.optional(z.boolean()) })),
-    sampling: z.optional(z.looseObject({})),
-    elicitation: z.optional(z.looseObject({})),
-    experimental: z.optional(z.looseObject({})),
-  }),
-  clientInfo: z.looseObject({ name: z.string(), version: z.string(), title: z.optional(z.string()) }),
+  capabilities: ClientCapabilitiesSchema,
+  clientInfo: ClientInfoSchema,
 });
 export type InitializeParams = z.infer<typeof InitializeParamsSchema>;
 export type ClientCapabilities = InitializeParams['capabilities'];
@@ -66,5 +69,36 @@ export const CompleteParamsSchema = z.looseObject({
   context: z.optional(z.looseObject({ arguments: z.optional(z.record(z.string(), z.string())) })),
 });
 export type CompleteParams = z.infer<typeof CompleteParamsSchema>;
+
+// ---- 2026-07-28: each request carries the version and the client in `_meta` ----------------
+
+/** The reserved `_meta` keys of S/2026-07-28/basic/index.mdx ("Per-request fields", "Per-response fields"). */
+export const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const;
+
+/** Required on every 2026-07-28 request: the version and the capabilities; a missing one is -32602. */
+export const StatelessMetaSchema = z.looseObject({
+  [META.protocolVersion]: z.string(),
+  [META.clientCapabilities]: ClientCapabilitiesSchema,
+  [META.clientInfo]: z.optional(ClientInfoSchema),
+  [META.logLevel]: z.optional(LogLevelSchema),
+});
+
+/** S/2026-07-28/basic/patterns/subscriptions.mdx: what the client opts in to on a listen stream. */
+export const ListenParamsSchema = z.looseObject({
+  notifications: z.looseObject({
+    toolsListChanged: z.optional(z.boolean()),
+    promptsListChanged: z.optional(z.boolean()),
+    resourcesListChanged: z.optional(z.boolean()),
+    resourceSubscriptions: z.optional(z.array(z.string())),
+  }),
+});
+export type ListenFilter = z.infer<typeof ListenParamsSchema>['notifications'];
 
 export const CancelledParamsSchema = z.looseObject({ requestId: RequestIdSchema, reason: z.optional(z.string()) });

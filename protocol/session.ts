@@ -1,6 +1,14 @@
 // The MCP session: the lifecycle state machine on top of the peer, driven by the method table.
 //
-//   awaiting-initialize --initialize--> ready
+//   awaiting-initialize --initialize--> ready                 (2024-11-05 .. 2025-11-25)
+//   awaiting-initialize --a request with 2026 _meta--> stateless
+//
+// One process serves whichever era the client speaks, as S/2026-07-28/basic/versioning.mdx
+// allows (REQUIREMENTS.md §0.1, option 3). A request is served statelessly when its `_meta`
+// names a protocol version, or when its method exists only in 2026-07-28 (`server/discover`,
+// `subscriptions/listen`); otherwise by the handshake rules. The first of `initialize` and a
+// stateless request fixes the era of the process: after `initialize`, a stateless request is
+// -32600; after a stateless request, `initialize` is -32600. Until then `ping` works for both.
 //
 // - Before `initialize`, only `ping` is answered normally; any other request gets -32600
 //   with a clear message (A-6; never code 0 as go-sdk, never -32002 which means "resource
@@ -17,14 +25,15 @@ import type { RequestContext } from './context.js';
 import { ErrorCode, RpcError, invalidRequest, methodNotFound } from './errors.js';
 import { type Incoming, type OutgoingMessage, type Request, classify, errorMessage, notificationMessage, parseLine } from './json-rpc.js';
 import type { Frame } from './line-framer.js';
-import { type Feature, METHODS, type SessionState } from './methods.js';
+import { type Feature, METHODS, type MethodEntry, type SessionState } from './methods.js';
 import { createPeer } from './peer.js';
 import { type PromptDefinition, createPromptRegistry } from './prompts.js';
 import { type ResourceDefinition, type ResourceTemplateDefinition, createResourceRegistry } from './resources.js';
-import { CancelledParamsSchema, type ClientCapabilities, type ClientInfo, LOG_LEVELS, type LogLevel } from './schemas.js';
+import { CancelledParamsSchema, type ClientCapabilities, type ClientInfo, type ListenFilter, LOG_LEVELS, type LogLevel } from './schemas.js';
+import { carriesStatelessMeta, completeResult, createListenStreams, readStatelessMeta } from './stateless.js';
 import { type ToolDefinition, createToolRegistry } from './tools.js';
 import { parseOrThrow } from './validation.js';
-import { LATEST_VERSION, type VersionRules, negotiateVersion, rulesFor } from './versions.js';
+import { LATEST_HANDSHAKE_VERSION, STATELESS_VERSIONS, type VersionRules, negotiateVersion, rulesFor } from './versions.js';
 
 export interface ServerDefinition {
   /** `serverInfo` in the initialize result. */
@@ -36,6 +45,8 @@ export interface ServerDefinition {
   prompts?: PromptDefinition[];
   /** We will send notifications/resources/updated for subscribed URIs. */
   subscriptions?: boolean;
+  /** Called when a client subscribes to URIs (resources/subscribe or subscriptions/listen), e.g. to note what they hold now. */
+  onSubscribe?(uris: readonly string[]): void;
   /** We will send notifications/resources/list_changed. */
   resourceListChanged?: boolean;
   /** We will send notifications/message. */
@@ -63,7 +74,7 @@ export interface Session {
   /** A log message for the client, if its level lets it through. */
   log(level: LogLevel, data: unknown, logger?: string): void;
   readonly inFlight: number;
-  /** Resolves when no request is running. */
+  /** Ends open subscription streams gracefully, then resolves when no request is running. */
   idle(): Promise<void>;
   /** Shutdown: abort all running work. */
   abortAll(): void;
@@ -73,11 +84,13 @@ const OUTGOING_REQUEST_TIMEOUT_MS = 60_000;
 
 export function createSession(definition: ServerDefinition, io: SessionIo): Session {
   const features = servedFeatures(definition);
-  let phase: 'awaiting-initialize' | 'ready' = 'awaiting-initialize';
+  let phase: 'awaiting-initialize' | 'ready' | 'stateless' = 'awaiting-initialize';
   let clientInitialized = false; // notifications/initialized received
-  let rules: VersionRules = rulesFor(LATEST_VERSION);
-  let client: { capabilities: ClientCapabilities; info: ClientInfo } = { capabilities: {}, info: { name: 'unknown', version: 'unknown' } };
+  // The handshake era's negotiated rules and client; stateless requests bring their own.
+  let rules: VersionRules = rulesFor(LATEST_HANDSHAKE_VERSION);
+  let client: Client = { capabilities: {}, info: { name: 'unknown', version: 'unknown' } };
   const running = new Set<Promise<unknown>>();
+  const streams = createListenStreams((message) => io.send(message));
 
   const state: SessionState = {
     features,
@@ -100,6 +113,23 @@ export function createSession(definition: ServerDefinition, io: SessionIo): Sess
       if (definition.instructions) result.instructions = definition.instructions;
       return result;
     },
+    discover() {
+      const result: Record<string, unknown> = {
+        supportedVersions: [...STATELESS_VERSIONS],
+        capabilities: capabilitiesFor(features, rulesFor(STATELESS_VERSIONS[0])),
+      };
+      if (definition.instructions) result.instructions = definition.instructions;
+      return result;
+    },
+    listen(filter, context) {
+      const honoured = honouredFilter(filter, features);
+      definition.onSubscribe?.(honoured.resourceSubscriptions ?? []);
+      return streams.open(context.requestId, honoured, context.signal);
+    },
+    subscribe(uri) {
+      definition.onSubscribe?.([uri]);
+      state.subscriptions.add(uri);
+    },
   };
 
   const peer = createPeer({
@@ -112,8 +142,13 @@ export function createSession(definition: ServerDefinition, io: SessionIo): Sess
   });
 
   function runMethod(request: Request, signal: AbortSignal): unknown {
-    const method = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
-    if (!method || (method.feature && !features.has(method.feature))) throw methodNotFound(request.method);
+    const known = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
+    const method = known && (!known.feature || features.has(known.feature)) ? known : undefined;
+    if (carriesStatelessMeta(request.params) || method?.era === 'stateless') return runStateless(request, method, signal);
+    if (!method) throw methodNotFound(request.method);
+    if (phase === 'stateless' && request.method === 'initialize') {
+      throw invalidRequest('Invalid Request: this process already serves 2026-07-28 requests; start a new one to use initialize');
+    }
     if (phase === 'awaiting-initialize' && !method.beforeInitialize) {
       throw invalidRequest(`Invalid Request: ${request.method} before initialize; send initialize first`);
     }
@@ -121,10 +156,23 @@ export function createSession(definition: ServerDefinition, io: SessionIo): Sess
       throw invalidRequest('Invalid Request: the session is already initialized');
     }
     const params = parseOrThrow(method.params, request.params, request.method);
-    return method.run(params, contextFor(request, signal), state);
+    return method.run(params, contextFor(request, signal, rules, client, () => state.logLevel), state);
   }
 
-  function contextFor(request: Request, signal: AbortSignal): RequestContext {
+  function runStateless(request: Request, method: MethodEntry | undefined, signal: AbortSignal): unknown {
+    const { version, client: caller, logLevel } = readStatelessMeta(request.params);
+    if (phase === 'ready') {
+      throw invalidRequest('Invalid Request: this process was initialized for the handshake era; start a new one for 2026-07-28 requests');
+    }
+    if (!method || method.era === 'handshake') throw methodNotFound(request.method);
+    phase = 'stateless';
+    const params = parseOrThrow(method.params, request.params, request.method);
+    const result = method.run(params, contextFor(request, signal, rulesFor(version), caller, () => logLevel), state);
+    const complete = (value: unknown) => completeResult(value, method.cache, definition.info);
+    return result instanceof Promise ? result.then(complete) : complete(result);
+  }
+
+  function contextFor(request: Request, signal: AbortSignal, rules: VersionRules, client: Client, logLevel: () => LogLevel | undefined): RequestContext {
     const meta = (request.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
     const token = meta?.progressToken;
     let lastProgress = -Infinity;
@@ -142,8 +190,17 @@ export function createSession(definition: ServerDefinition, io: SessionIo): Sess
         if (message !== undefined && rules.progressMessage) params.message = message;
         io.send(notificationMessage('notifications/progress', params));
       },
-      log: (level, data, logger) => log(level, data, logger),
-      request: (method, params, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS) => requestClient(method, params, timeoutMs),
+      // 2026-07-28 (S/2026-07-28/server/utilities/logging.mdx): only when this request's _meta asked for
+      // it, and only before its response.
+      log(level, data, logger) {
+        if (rules.era === 'stateless' && !peer.isActive(request.id)) return;
+        sendLog(logLevel(), level, data, logger);
+      },
+      request: (method, params, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS) =>
+        rules.era === 'stateless'
+          // S/2026-07-28/basic/transports/stdio.mdx: the server MUST NOT send requests; use MRTR instead.
+          ? Promise.reject(new RpcError(ErrorCode.InternalError, `${method}: a 2026-07-28 server cannot send requests to the client`))
+          : requestClient(method, params, timeoutMs),
     };
   }
 
@@ -157,10 +214,15 @@ export function createSession(definition: ServerDefinition, io: SessionIo): Sess
     return peer.request(method, params, timeoutMs);
   }
 
-  function log(level: LogLevel, data: unknown, logger?: string): void {
-    if (!features.has('logging') || state.logLevel === undefined) return;
-    if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(state.logLevel)) return;
+  function sendLog(threshold: LogLevel | undefined, level: LogLevel, data: unknown, logger?: string): void {
+    if (!features.has('logging') || threshold === undefined) return;
+    if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return;
     io.send(notificationMessage('notifications/message', logger === undefined ? { level, data } : { level, logger, data }));
+  }
+
+  /** A log not tied to a request: only the handshake era has a session-wide level for it. */
+  function log(level: LogLevel, data: unknown, logger?: string): void {
+    if (phase === 'ready') sendLog(state.logLevel, level, data, logger);
   }
 
   function handleNotification(method: string, params: unknown): void {
@@ -260,20 +322,37 @@ export function createSession(definition: ServerDefinition, io: SessionIo): Sess
     resourceUpdated(uri) {
       // Only for URIs the client subscribed to (schema ResourceUpdatedNotification).
       if (phase === 'ready' && state.subscriptions.has(uri)) io.send(notificationMessage('notifications/resources/updated', { uri }));
+      streams.resourceUpdated(uri);
     },
     resourceListChanged() {
       if (phase === 'ready' && features.has('resourceListChanged')) io.send(notificationMessage('notifications/resources/list_changed'));
+      streams.resourceListChanged();
     },
-    subscribedUris: () => [...state.subscriptions],
+    subscribedUris: () => [...new Set([...state.subscriptions, ...streams.uris()])],
     log,
     get inFlight() {
       return peer.inFlight;
     },
     async idle() {
+      streams.closeAll();
       while (running.size > 0) await Promise.allSettled([...running]);
     },
     abortAll: () => peer.abortAll(),
   };
+}
+
+type Client = { capabilities: ClientCapabilities; info: ClientInfo };
+
+/**
+ * What a listen stream will carry: the requested types we actually send (the acknowledgement
+ * "only includes notification types the server actually supports", schema
+ * SubscriptionsAcknowledgedNotificationParams). Our tool and prompt lists never change.
+ */
+function honouredFilter(requested: ListenFilter, features: ReadonlySet<Feature>): ListenFilter {
+  const honoured: ListenFilter = {};
+  if (requested.resourcesListChanged && features.has('resourceListChanged')) honoured.resourcesListChanged = true;
+  if (requested.resourceSubscriptions && features.has('subscriptions')) honoured.resourceSubscriptions = requested.resourceSubscriptions;
+  return honoured;
 }
 
 const CLIENT_CAPABILITY_FOR: Record<string, keyof ClientCapabilities> = {

@@ -5,12 +5,23 @@
 // Sources: each revision's changelog (S/{v}/changelog.mdx) and schema (schema/{v}/schema.ts);
 // REQUIREMENTS.md §1.6 (batches), §2.4 (capabilities), §5, §7, §9.
 
-export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-export type ProtocolVersion = (typeof SUPPORTED_VERSIONS)[number];
-export const LATEST_VERSION: ProtocolVersion = SUPPORTED_VERSIONS[0];
+/** The revisions negotiated by `initialize`, newest first (S/{v}/basic/lifecycle.mdx). */
+export const HANDSHAKE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+/** The revisions served statelessly, version and capabilities in each request's `_meta` (S/2026-07-28/basic/index.mdx). */
+export const STATELESS_VERSIONS = ['2026-07-28'] as const;
+export type HandshakeVersion = (typeof HANDSHAKE_VERSIONS)[number];
+export type StatelessVersion = (typeof STATELESS_VERSIONS)[number];
+export type ProtocolVersion = HandshakeVersion | StatelessVersion;
+export const LATEST_HANDSHAKE_VERSION: HandshakeVersion = HANDSHAKE_VERSIONS[0];
 
 export interface VersionRules {
   version: ProtocolVersion;
+  /** How a session is opened: `initialize` once, or nothing and `_meta` on every request. */
+  era: 'handshake' | 'stateless';
+  /** Every result carries `resultType` and `_meta` serverInfo (2026-07-28, S/2026-07-28/basic/index.mdx). */
+  resultType: boolean;
+  /** Lists, reads and discover carry `ttlMs` and `cacheScope` (S/2026-07-28/server/utilities/caching.mdx). */
+  cacheHints: boolean;
   /** A JSON array of messages on one line is a batch (2025-03-26 only; removed in 2025-06-18). */
   batches: boolean;
   /** `completions` is a declared server capability (2025-03-26→); before, the method had no flag. */
@@ -31,35 +42,47 @@ export interface VersionRules {
   completionContext: boolean;
   /** JSON Schema dialect for inputSchema/outputSchema: 2020-12 is the default from 2025-11-25 (A-11). */
   jsonSchemaDialect: 'draft-7' | 'draft-2020-12';
-  /** Resource not found: -32002 up to 2025-11-25 (S/{v}/server/resources.mdx "Error Handling"). */
+  /** Resource not found: -32002 up to 2025-11-25 (S/{v}/server/resources.mdx "Error Handling"), -32602 from 2026-07-28 (A-24). */
   resourceNotFoundCode: number;
 }
 
+const HANDSHAKE = { era: 'handshake', resultType: false, cacheHints: false } as const;
+
 const RULES: Record<ProtocolVersion, VersionRules> = {
   '2024-11-05': {
-    version: '2024-11-05', batches: false, completionsCapability: false, toolAnnotations: false,
+    ...HANDSHAKE, version: '2024-11-05', batches: false, completionsCapability: false, toolAnnotations: false,
     progressMessage: false, titles: false, structuredContent: false, resourceLinks: false,
     lastModified: false, completionContext: false, jsonSchemaDialect: 'draft-7', resourceNotFoundCode: -32002,
   },
   '2025-03-26': {
-    version: '2025-03-26', batches: true, completionsCapability: true, toolAnnotations: true,
+    ...HANDSHAKE, version: '2025-03-26', batches: true, completionsCapability: true, toolAnnotations: true,
     progressMessage: true, titles: false, structuredContent: false, resourceLinks: false,
     lastModified: false, completionContext: false, jsonSchemaDialect: 'draft-7', resourceNotFoundCode: -32002,
   },
   '2025-06-18': {
-    version: '2025-06-18', batches: false, completionsCapability: true, toolAnnotations: true,
+    ...HANDSHAKE, version: '2025-06-18', batches: false, completionsCapability: true, toolAnnotations: true,
     progressMessage: true, titles: true, structuredContent: true, resourceLinks: true,
     lastModified: true, completionContext: true, jsonSchemaDialect: 'draft-7', resourceNotFoundCode: -32002,
   },
   '2025-11-25': {
-    version: '2025-11-25', batches: false, completionsCapability: true, toolAnnotations: true,
+    ...HANDSHAKE, version: '2025-11-25', batches: false, completionsCapability: true, toolAnnotations: true,
     progressMessage: true, titles: true, structuredContent: true, resourceLinks: true,
     lastModified: true, completionContext: true, jsonSchemaDialect: 'draft-2020-12', resourceNotFoundCode: -32002,
   },
+  '2026-07-28': {
+    version: '2026-07-28', era: 'stateless', resultType: true, cacheHints: true, batches: false,
+    completionsCapability: true, toolAnnotations: true, progressMessage: true, titles: true, structuredContent: true,
+    resourceLinks: true, lastModified: true, completionContext: true, jsonSchemaDialect: 'draft-2020-12',
+    resourceNotFoundCode: -32602,
+  },
 };
 
-export function isSupportedVersion(version: string): version is ProtocolVersion {
-  return (SUPPORTED_VERSIONS as readonly string[]).includes(version);
+export function isHandshakeVersion(version: string): version is HandshakeVersion {
+  return (HANDSHAKE_VERSIONS as readonly string[]).includes(version);
+}
+
+export function isStatelessVersion(version: string): version is StatelessVersion {
+  return (STATELESS_VERSIONS as readonly string[]).includes(version);
 }
 
 export function rulesFor(version: ProtocolVersion): VersionRules {
@@ -71,6 +94,6 @@ export function rulesFor(version: ProtocolVersion): VersionRules {
  * version the client asked for, we answer with that same string; otherwise with our latest.
  * Either way it is a result, not an error: the client decides whether it can go on (A-5).
  */
-export function negotiateVersion(requested: string): ProtocolVersion {
-  return isSupportedVersion(requested) ? requested : LATEST_VERSION;
+export function negotiateVersion(requested: string): HandshakeVersion {
+  return isHandshakeVersion(requested) ? requested : LATEST_HANDSHAKE_VERSION;
 }

@@ -229,6 +229,35 @@ test('bulk_update_status: progress strictly increasing before the response; a ca
   await finish(client, '2025-11-25', sent);
 });
 
+test('2026-07-28 on the same binary: discover, stateless calls, a listen stream fed by a tool call', async () => {
+  const client = server();
+  const { sent, call } = recording(client);
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const discover = await call('server/discover', { _meta: meta });
+  assert.equal(discover.result.supportedVersions, ['2026-07-28']);
+  assert.is(discover.result._meta['io.modelcontextprotocol/serverInfo'].name, 'mcp-tracker');
+  const read = await call('resources/read', { uri: 'jira://sprint/current', _meta: meta });
+  assert.equal([read.result.resultType, read.result.ttlMs, read.result.cacheScope], ['complete', 0, 'private']);
+  const missing = await call('resources/read', { uri: 'jira://issue/PROJ-9999', _meta: meta });
+  assert.is(missing.error.code, -32602, 'not found is -32602 in 2026-07-28');
+
+  client.writeRaw(JSON.stringify({ jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { _meta: meta, notifications: { resourceSubscriptions: ['jira://sprint/current', 'jira://issue/PROJ-102'], resourcesListChanged: true } } }) + '\n');
+  sent.set('listen', { jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen' });
+  const ack = (await client.nextNotification('notifications/subscriptions/acknowledged')) as any;
+  assert.is(ack.params._meta['io.modelcontextprotocol/subscriptionId'], 'listen');
+  const changed = await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-101', status: 'done' }, _meta: meta });
+  assert.is(changed.result.resultType, 'complete');
+  const update = (await client.nextNotification('notifications/resources/updated')) as any;
+  assert.equal(update.params, { uri: 'jira://sprint/current', _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen' } });
+  await call('tools/call', { name: 'create_issue', arguments: { project: 'PROJ', title: 'Stateless issue' }, _meta: meta });
+  await client.nextNotification('notifications/resources/list_changed');
+  const issueUpdates = client.received.filter((m: any) => m.params?.uri === 'jira://issue/PROJ-102');
+  assert.equal(issueUpdates, [], 'PROJ-102 did not change');
+  await finish(client, '2026-07-28', sent);
+  const closing = client.received.find((m: any) => m.id === 'listen') as any;
+  assert.is(closing.result._meta['io.modelcontextprotocol/subscriptionId'], 'listen', 'the stream ends with a result on shutdown');
+});
+
 test('data survives a restart; a second process sees the first one\'s changes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tracker-test-'));
   const data = join(dir, 'tracker.jsonl');

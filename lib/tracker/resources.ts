@@ -111,15 +111,10 @@ export function completers(store: TrackerStore): Record<string, Completer> {
   };
 }
 
-/** `onRead` sees every value served, so the change watcher knows what the client last saw. */
-export function trackerResources(
-  store: TrackerStore,
-  onRead: (uri: string, value: Record<string, unknown> | null) => void,
-): { resources: ResourceDefinition[]; templates: ResourceTemplateDefinition[] } {
+export function trackerResources(store: TrackerStore): { resources: ResourceDefinition[]; templates: ResourceTemplateDefinition[] } {
   const complete = completers(store);
   const readAs = (uri: string) => {
     const value = readUri(store, uri);
-    onRead(uri, value);
     return value === null ? null : asContents(uri, value);
   };
   const fixed = (info: ResourceInfo): ResourceDefinition => ({ ...info, read: () => readAs(info.uri) ?? [] });

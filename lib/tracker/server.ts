@@ -29,9 +29,9 @@ export interface TrackerServer {
 }
 
 export function createTrackerServer(store: TrackerStore, options: { pageSize?: number } = {}): TrackerServer {
-  // What each URI returned when it was last read or notified, without `read_at`.
+  // What each subscribed URI returned when it was subscribed or last notified, without `read_at`.
   const lastSeen = new Map<string, string>();
-  const { resources, templates } = trackerResources(store, (uri, value) => lastSeen.set(uri, fingerprint(value)));
+  const { resources, templates } = trackerResources(store);
 
   const definition: ServerDefinition = {
     info: SERVER_INFO,
@@ -41,6 +41,7 @@ export function createTrackerServer(store: TrackerStore, options: { pageSize?: n
     resourceTemplates: templates,
     prompts: trackerPrompts(store),
     subscriptions: true,
+    onSubscribe: (uris) => uris.forEach((uri) => lastSeen.set(uri, fingerprint(readUri(store, uri)))),
     resourceListChanged: true,
     logging: true,
     pageSize: options.pageSize,
@@ -53,7 +54,7 @@ export function createTrackerServer(store: TrackerStore, options: { pageSize?: n
         session.log('info', { source: event.source, change: change.description, issues: change.issues }, 'tracker');
       }
       if (event.issueSetChanged) session.resourceListChanged();
-      // Subscribing reads the URI first, so every subscribed URI has a baseline here.
+      // onSubscribe took a baseline for every subscribed URI.
       for (const uri of session.subscribedUris()) {
         const now = fingerprint(readUri(store, uri));
         if (lastSeen.get(uri) === now) continue;

@@ -1,0 +1,121 @@
+// The stateless era, protocol 2026-07-28: what a request must carry, what a result must carry,
+// and the one place where a 2026 client can receive notifications outside a request.
+//
+// "Each request is self-contained": the version, the client's capabilities and identity come
+// from that request's `_meta`, never from earlier traffic (S/2026-07-28/basic/index.mdx,
+// "Statelessness"; REQUIREMENTS.md §3). There is no `initialize`, no `ping`, no
+// `logging/setLevel`, no `resources/subscribe`; `subscriptions/listen` replaces the last.
+
+import { RpcError, invalidParams } from './errors.js';
+import { type OutgoingMessage, type RequestId, notificationMessage } from './json-rpc.js';
+import type { CacheHint } from './methods.js';
+import { type ClientCapabilities, type ClientInfo, type ListenFilter, type LogLevel, META, StatelessMetaSchema } from './schemas.js';
+import { describeIssues } from './validation.js';
+import { STATELESS_VERSIONS, type StatelessVersion, isStatelessVersion } from './versions.js';
+
+/** S/2026-07-28/basic/versioning.mdx: the version a request asked for is not one we serve. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+export interface StatelessRequest {
+  version: StatelessVersion;
+  client: { capabilities: ClientCapabilities; info: ClientInfo };
+  logLevel: LogLevel | undefined;
+}
+
+/** True when a request speaks 2026-07-28: it names its protocol version in `_meta`. */
+export function carriesStatelessMeta(params: unknown): boolean {
+  const meta = (params as { _meta?: unknown } | undefined)?._meta;
+  return typeof meta === 'object' && meta !== null && Object.hasOwn(meta, META.protocolVersion);
+}
+
+/**
+ * Reads a 2026-07-28 request's `_meta`. A missing or malformed required field is -32602
+ * (S/2026-07-28/basic/index.mdx "_meta"); a version we do not serve is -32022 with what we
+ * support and what was asked (S/2026-07-28/basic/versioning.mdx).
+ */
+export function readStatelessMeta(params: unknown): StatelessRequest {
+  const meta = (params as { _meta?: unknown } | undefined)?._meta;
+  const parsed = StatelessMetaSchema.safeParse(meta ?? {}, { reportInput: true });
+  if (!parsed.success) {
+    throw invalidParams(`Invalid params: a 2026-07-28 request needs _meta ${META.protocolVersion} and ${META.clientCapabilities} (${describeIssues(parsed.error.issues)})`);
+  }
+  const version = parsed.data[META.protocolVersion];
+  if (!isStatelessVersion(version)) {
+    throw new RpcError(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version}`, { supported: [...STATELESS_VERSIONS], requested: version });
+  }
+  return {
+    version,
+    client: {
+      capabilities: parsed.data[META.clientCapabilities],
+      info: parsed.data[META.clientInfo] ?? { name: 'unknown', version: 'unknown' },
+    },
+    logLevel: parsed.data[META.logLevel],
+  };
+}
+
+/**
+ * Every 2026-07-28 result says what it is (`resultType`, "complete" unless a handler returned
+ * an interim "input_required"), who made it (`_meta` serverInfo, SHOULD), and, for the
+ * cacheable methods, how long it stays fresh (`ttlMs`, `cacheScope`; MRTR interim results are
+ * never cacheable, REQUIREMENTS.md §15.2).
+ */
+export function completeResult(result: unknown, cache: CacheHint | undefined, serverInfo: object): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(result as Record<string, unknown>) };
+  out.resultType ??= 'complete';
+  if (cache && out.resultType === 'complete') {
+    out.ttlMs = cache.ttlMs;
+    out.cacheScope = cache.scope;
+  }
+  out._meta = { ...(out._meta as object | undefined), [META.serverInfo]: serverInfo };
+  return out;
+}
+
+// ---- subscriptions/listen -----------------------------------------------------------------
+
+export interface ListenStreams {
+  /** Acknowledges and opens a stream; resolves with its closing result when the server ends it. */
+  open(id: RequestId, honoured: ListenFilter, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** Ends every open stream gracefully: each gets its success result (A-17). */
+  closeAll(): void;
+  resourceUpdated(uri: string): void;
+  resourceListChanged(): void;
+  uris(): string[];
+}
+
+interface Stream { filter: ListenFilter; close(): void }
+
+export function createListenStreams(send: (message: OutgoingMessage) => void): ListenStreams {
+  const streams = new Map<RequestId, Stream>();
+  // S/2026-07-28/basic/patterns/subscriptions.mdx: every notification on a stream carries its id.
+  const tagged = (id: RequestId, params: Record<string, unknown> = {}) => ({ ...params, _meta: { [META.subscriptionId]: id } });
+
+  return {
+    open(id, honoured, signal) {
+      // The acknowledgement comes first, before any other notification of this stream.
+      send(notificationMessage('notifications/subscriptions/acknowledged', tagged(id, { notifications: honoured })));
+      return new Promise((resolve) => {
+        const end = () => {
+          streams.delete(id);
+          resolve({ _meta: { [META.subscriptionId]: id } });
+        };
+        // A cancelled stream sends nothing more; the peer drops the result of an aborted request.
+        signal.addEventListener('abort', end, { once: true });
+        streams.set(id, { filter: honoured, close: end });
+      });
+    },
+    closeAll() {
+      for (const stream of [...streams.values()]) stream.close();
+    },
+    resourceUpdated(uri) {
+      for (const [id, stream] of streams) {
+        if (stream.filter.resourceSubscriptions?.includes(uri)) send(notificationMessage('notifications/resources/updated', tagged(id, { uri })));
+      }
+    },
+    resourceListChanged() {
+      for (const [id, stream] of streams) {
+        if (stream.filter.resourcesListChanged) send(notificationMessage('notifications/resources/list_changed', tagged(id)));
+      }
+    },
+    uris: () => [...streams.values()].flatMap((stream) => stream.filter.resourceSubscriptions ?? []),
+  };
+}

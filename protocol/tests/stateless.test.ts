@@ -1,0 +1,187 @@
+// The 2026-07-28 era on the same session: no initialize, everything in each request's _meta.
+// Every message the server sends here is checked against the official 2026-07-28 schema.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import * as z from 'zod/mini';
+import { SchemaValidator } from '../../spec-tests/runner/schema-validator.js';
+import type { JsonObject, JsonValue } from '../../spec-tests/runner/json-types.js';
+import type { ServerDefinition } from '../session.js';
+import { structuredResult } from '../tools.js';
+import { transcript } from './harness.js';
+
+const schemas = SchemaValidator.load('../shared/spec');
+
+const definition = (): ServerDefinition => ({
+  info: { name: 'test-server', version: '1.0.0' },
+  tools: [{
+    name: 'echo', description: 'Echoes.', input: z.object({ text: z.string() }), output: z.object({ text: z.string() }),
+    run(args, context) {
+      context.log('info', `echo ${args.text}`);
+      context.progress(1, 1);
+      return structuredResult({ text: args.text });
+    },
+  }],
+  resources: [{ uri: 'test://a', name: 'a', read: () => [{ uri: 'test://a', text: 'A' }] }],
+  subscriptions: true,
+  resourceListChanged: true,
+  logging: true,
+});
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'test-client', version: '1' },
+};
+const req = (id: unknown, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = META) =>
+  ({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
+const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'test-server', version: '1.0.0' } };
+
+/** Runs a transcript and checks every server message against the 2026-07-28 schema. */
+async function validated(messages: unknown[], sent: unknown[]): Promise<void> {
+  const validator = await schemas;
+  const byId = new Map((sent as JsonObject[]).map((m) => [m.id, m]));
+  const problems = messages.flatMap((m) => validator.validate(m as JsonValue, '2026-07-28', (id) => byId.get(id as never)).map((v) => v.problem));
+  assert.equal(problems, []);
+}
+
+test('M16: server/discover advertises versions, capabilities and caching hints', async () => {
+  const t = transcript(definition());
+  const sent = [req(1, 'server/discover')];
+  sent.forEach((m) => t.client(m));
+  const out = await t.server();
+  assert.equal(out, [{
+    jsonrpc: '2.0', id: 1,
+    result: {
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, logging: {} },
+      resultType: 'complete', ttlMs: 3600000, cacheScope: 'public', _meta: SERVER_INFO,
+    },
+  }]);
+  await validated(out, sent);
+});
+
+test('M14: a stateless request without its required _meta fields is -32602', async () => {
+  const t = transcript(definition());
+  t.client({ jsonrpc: '2.0', id: 1, method: 'server/discover' });
+  t.client(req(2, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' }));
+  const out = (await t.server()) as any[];
+  assert.equal(out.map((m) => [m.id, m.error.code]), [[1, -32602], [2, -32602]]);
+  assert.match(out[1].error.message, /clientCapabilities/);
+});
+
+test('M15: an unknown version is -32022 with what we support and what was asked', async () => {
+  const t = transcript(definition());
+  const sent = [req(1, 'tools/list', {}, { ...META, 'io.modelcontextprotocol/protocolVersion': '1900-01-01' })];
+  sent.forEach((m) => t.client(m));
+  const out = (await t.server()) as any[];
+  assert.equal(out[0].error.code, -32022);
+  assert.equal(out[0].error.data, { supported: ['2026-07-28'], requested: '1900-01-01' });
+  await validated(out, sent);
+});
+
+test('every result has resultType and serverInfo; lists and reads have ttlMs and cacheScope', async () => {
+  const t = transcript(definition());
+  const sent = [
+    req(1, 'tools/list'),
+    req(2, 'resources/read', { uri: 'test://a' }),
+    req(3, 'tools/call', { name: 'echo', arguments: { text: 'hi' } }),
+    req(4, 'resources/list'),
+    req(5, 'resources/templates/list'),
+  ];
+  sent.forEach((m) => t.client(m));
+  const out = ((await t.server()) as any[]).sort((a, b) => a.id - b.id);
+  for (const message of out) {
+    assert.is(message.result.resultType, 'complete');
+    assert.equal(message.result._meta, SERVER_INFO);
+  }
+  assert.equal([out[0].result.ttlMs, out[0].result.cacheScope], [3600000, 'public']);
+  assert.equal([out[1].result.ttlMs, out[1].result.cacheScope], [0, 'private']);
+  assert.is('ttlMs' in out[2].result, false, 'tools/call is not cacheable');
+  assert.equal(out[2].result.structuredContent, { text: 'hi' });
+  await validated(out, sent);
+});
+
+test('a missing resource is -32602 in 2026-07-28, not -32002', async () => {
+  const t = transcript(definition());
+  t.client(req(1, 'resources/read', { uri: 'test://missing' }));
+  const [answer] = (await t.server()) as any[];
+  assert.equal(answer.error, { code: -32602, message: 'Resource not found: test://missing', data: { uri: 'test://missing' } });
+});
+
+test('methods removed in 2026-07-28 are -32601 when asked statelessly', async () => {
+  const t = transcript(definition());
+  for (const [id, method] of ['ping', 'initialize', 'logging/setLevel', 'resources/subscribe'].entries()) t.client(req(id, method, { uri: 'test://a', level: 'info' }));
+  assert.equal(((await t.server()) as any[]).map((m) => m.error.code), [-32601, -32601, -32601, -32601]);
+});
+
+test('eras do not mix: initialize after a stateless request, or the reverse, is -32600', async () => {
+  const stateless = transcript(definition());
+  stateless.client(req(1, 'tools/list'));
+  await stateless.server();
+  await stateless.initialize();
+  stateless.client({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+  const [late] = (await stateless.server()) as any[];
+  assert.is(late.error.code, -32600);
+
+  const handshake = transcript(definition());
+  await handshake.initialize();
+  handshake.client(req(3, 'tools/list'));
+  const [mixed] = (await handshake.server()) as any[];
+  assert.is(mixed.error.code, -32600);
+});
+
+test('logs only when the request asks for a level, and progress, both before the response', async () => {
+  const t = transcript(definition());
+  t.client(req(1, 'tools/call', { name: 'echo', arguments: { text: 'quiet' } }));
+  assert.equal(((await t.server()) as any[]).map((m) => m.id), [1], 'no logLevel in _meta: no log');
+  const sent = [req(2, 'tools/call', { name: 'echo', arguments: { text: 'loud' } }, { ...META, 'io.modelcontextprotocol/logLevel': 'debug', progressToken: 'p' })];
+  sent.forEach((m) => t.client(m));
+  const out = (await t.server()) as any[];
+  assert.equal(out.map((m) => m.method ?? m.id), ['notifications/message', 'notifications/progress', 2]);
+  assert.equal(out[0].params, { level: 'info', data: 'echo loud' });
+  t.session.log('error', 'not tied to a request');
+  assert.equal(await t.server(), [], 'no session-wide log in 2026-07-28');
+  await validated(out, sent);
+});
+
+test('subscriptions/listen: acknowledged first, tagged notifications, silent on cancel, a result on shutdown', async () => {
+  const t = transcript(definition());
+  const sent = [req('listen-1', 'subscriptions/listen', { notifications: { resourceSubscriptions: ['test://a'], resourcesListChanged: true, toolsListChanged: true } })];
+  sent.forEach((m) => t.client(m));
+  const tag = { 'io.modelcontextprotocol/subscriptionId': 'listen-1' };
+  const ack = await t.server();
+  assert.equal(ack, [{ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { resourcesListChanged: true, resourceSubscriptions: ['test://a'] }, _meta: tag } }], 'toolsListChanged is not honoured: our tools never change');
+  assert.equal(t.session.subscribedUris(), ['test://a']);
+  t.session.resourceUpdated('test://a');
+  t.session.resourceUpdated('test://other');
+  t.session.resourceListChanged();
+  const notes = await t.server();
+  assert.equal(notes, [
+    { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://a', _meta: tag } },
+    { jsonrpc: '2.0', method: 'notifications/resources/list_changed', params: { _meta: tag } },
+  ]);
+
+  t.client({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } });
+  assert.equal(await t.server(10), [], 'a cancelled stream ends without a response');
+  t.session.resourceUpdated('test://a');
+  assert.equal(await t.server(), []);
+
+  sent.push(req('listen-2', 'subscriptions/listen', { notifications: { resourceSubscriptions: ['test://a'] } }));
+  t.client(sent.at(-1));
+  await t.server();
+  await t.session.idle();
+  const closing = await t.server();
+  assert.equal(closing, [{ jsonrpc: '2.0', id: 'listen-2', result: { _meta: { ...SERVER_INFO, 'io.modelcontextprotocol/subscriptionId': 'listen-2' }, resultType: 'complete' } }]);
+  await validated([...ack, ...notes, ...closing], sent);
+});
+
+test('the handshake era on the same engine is unchanged', async () => {
+  const t = transcript(definition());
+  const init = (await t.initialize('2025-11-25')) as any;
+  assert.is(init.result.protocolVersion, '2025-11-25');
+  t.client({ jsonrpc: '2.0', id: 9, method: 'tools/list' });
+  const [list] = (await t.server()) as any[];
+  assert.is('resultType' in list.result, false);
+});
+
+test.run();
