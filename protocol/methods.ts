@@ -106,7 +106,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   'tools/call': entry({
     params: CallToolParamsSchema,
     feature: 'tools',
-    run: (params, context, state) => state.tools.call(params.name, params.arguments, context),
+    run: (params, context, state) => state.tools.call(params, context),
   }),
 
   'resources/list': entry({

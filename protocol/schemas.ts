@@ -42,7 +42,11 @@ export const CallToolParamsSchema = z.looseObject({
   _meta: MetaSchema,
   name: z.string(),
   arguments: z.optional(z.record(z.string(), z.unknown())),
+  // 2026-07-28 retries of a multi round-trip request (S/2026-07-28/basic/patterns/mrtr.mdx).
+  inputResponses: z.optional(z.record(z.string(), z.unknown())),
+  requestState: z.optional(z.string()),
 });
+export type CallToolParams = z.infer<typeof CallToolParamsSchema>;
 
 /** S/{v}/server/prompts.mdx: prompt argument values are strings on the wire. */
 export const GetPromptParamsSchema = z.looseObject({

@@ -10,6 +10,8 @@
 import * as z from 'zod/mini';
 import type { RequestContext } from './context.js';
 import { invalidParams } from './errors.js';
+import { type AskForMissing, FORM_KEY, type InputRequiredResult, canElicitForm, createStateSealer, formRequest } from './mrtr.js';
+import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
 
@@ -50,6 +52,8 @@ export interface ToolDefinition<Input = any> {
   input: z.ZodMiniType<Input>;
   output?: z.ZodMiniType;
   annotations?: ToolAnnotations;
+  /** 2026-07-28: arguments to ask the user for, instead of failing, when a call leaves them out. */
+  ask?: AskForMissing;
   run(args: Input, context: RequestContext): ToolResult | Promise<ToolResult>;
 }
 
@@ -66,8 +70,11 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 export interface ToolRegistry {
   readonly isEmpty: boolean;
   describe(rules: VersionRules): Record<string, unknown>[];
-  call(name: string, args: Record<string, unknown> | undefined, context: RequestContext): Promise<ToolResult>;
+  call(params: CallToolParams, context: RequestContext): Promise<ToolResult | InputRequiredResult>;
 }
+
+/** What a requestState of ours carries: the call being completed. */
+interface PendingCall { tool: string; args: Record<string, unknown> }
 
 export function createToolRegistry(tools: readonly ToolDefinition[], report: (detail: string) => void): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
@@ -79,11 +86,22 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
   // JSON Schema generation is not free: do it once per dialect, on first tools/list.
   const described = new Map<VersionRules, Record<string, unknown>[]>();
 
-  async function call(name: string, args: Record<string, unknown> | undefined, context: RequestContext): Promise<ToolResult> {
+  const sealer = createStateSealer<PendingCall>();
+
+  async function call(params: CallToolParams, context: RequestContext): Promise<ToolResult | InputRequiredResult> {
+    const { name } = params;
     const tool = byName.get(name);
     if (!tool) throw invalidParams(`Unknown tool: ${name}`, { name, known: [...byName.keys()] });
-    const parsed = tool.input.safeParse(args ?? {}, { reportInput: true });
+    const stateless = context.rules.era === 'stateless';
+    const resumed = stateless && params.requestState !== undefined ? resume(tool, params) : { args: params.arguments ?? {} };
+    if (resumed.declined) return errorResult(`The user chose not to answer (${resumed.declined}); ${name} was not run.`);
+    const { args } = resumed;
+    const parsed = tool.input.safeParse(args, { reportInput: true });
     if (!parsed.success) {
+      const missing = missingAskable(tool, parsed.error.issues);
+      if (stateless && missing && canElicitForm(context.client.capabilities)) {
+        return formRequest(tool.ask!, missing, sealer.seal({ tool: name, args }));
+      }
       return errorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}. Fix the arguments to match the tool's inputSchema and call it again.`);
     }
     let result: ToolResult;
@@ -99,6 +117,24 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
     return shapeResult(result, context.rules);
   }
 
+  /**
+   * A retry: the arguments of the sealed call plus what the user filled in. With no answer
+   * the same question is asked again (the spec prefers that to an error); a declined or
+   * cancelled form ends the call.
+   */
+  function resume(tool: ToolDefinition, params: CallToolParams): { args: Record<string, unknown>; declined?: string } {
+    const pending = sealer.open(params.requestState ?? '');
+    if (!pending || pending.tool !== tool.name) {
+      throw invalidParams('Invalid params: requestState is not valid (altered, expired or already used); call the tool again without it');
+    }
+    const answer = params.inputResponses?.[FORM_KEY] as { action?: string; content?: Record<string, unknown> } | undefined;
+    if (answer === undefined) return { args: pending.args };
+    if (answer.action !== 'accept') return { args: pending.args, declined: String(answer.action) };
+    // Only the fields we asked for; anything else in the answer is ignored (§15.2: ignore unexpected keys).
+    const filled = Object.fromEntries(Object.entries(answer.content ?? {}).filter(([key]) => Object.hasOwn(tool.ask?.fields ?? {}, key)));
+    return { args: { ...pending.args, ...filled } };
+  }
+
   return {
     isEmpty: byName.size === 0,
     describe(rules) {
@@ -111,6 +147,14 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
 }
 
 const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** The top-level arguments that are simply absent and that the tool can ask for; undefined if anything else is wrong. */
+function missingAskable(tool: ToolDefinition, issues: readonly z.core.$ZodIssue[]): string[] | undefined {
+  if (!tool.ask) return undefined;
+  const missing = issues.map((issue) =>
+    issue.code === 'invalid_type' && issue.input === undefined && issue.path.length === 1 ? String(issue.path[0]) : undefined);
+  return missing.every((name) => name !== undefined && Object.hasOwn(tool.ask!.fields, name)) ? (missing as string[]) : undefined;
+}
 
 function describeTool(tool: ToolDefinition, rules: VersionRules): Record<string, unknown> {
   const out: Record<string, unknown> = { name: tool.name };

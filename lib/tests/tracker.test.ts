@@ -253,6 +253,15 @@ test('2026-07-28 on the same binary: discover, stateless calls, a listen stream 
   await client.nextNotification('notifications/resources/list_changed');
   const issueUpdates = client.received.filter((m: any) => m.params?.uri === 'jira://issue/PROJ-102');
   assert.equal(issueUpdates, [], 'PROJ-102 did not change');
+  const eliciting = { ...meta, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
+  const asked = await call('tools/call', { name: 'create_issue', arguments: { project: 'WEB' }, _meta: eliciting });
+  assert.is(asked.result.resultType, 'input_required', 'a missing title is asked for with a form');
+  assert.equal(Object.keys(asked.result.inputRequests.missing_arguments.params.requestedSchema.properties), ['title']);
+  const done = await call('tools/call', {
+    name: 'create_issue', arguments: { project: 'WEB' }, requestState: asked.result.requestState,
+    inputResponses: { missing_arguments: { action: 'accept', content: { title: 'Asked for politely' } } }, _meta: eliciting,
+  });
+  assert.is(done.result.structuredContent.issue.title, 'Asked for politely');
   await finish(client, '2026-07-28', sent);
   const closing = client.received.find((m: any) => m.id === 'listen') as any;
   assert.is(closing.result._meta['io.modelcontextprotocol/subscriptionId'], 'listen', 'the stream ends with a result on shutdown');

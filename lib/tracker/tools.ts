@@ -74,6 +74,14 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     }),
     output: IssueOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    // 2026-07-28: a call without a project or title asks the user with a form (MRTR) instead of failing.
+    ask: {
+      message: 'A new issue needs a project and a one-line title.',
+      fields: {
+        project: { type: 'string', title: 'Project', description: 'Project key, e.g. PROJ.', enum: store.listProjects().map((p) => p.key) },
+        title: { type: 'string', title: 'Title', description: 'One line saying what is wrong or what to do.' },
+      },
+    },
     run: (args) => domain(async () => {
       const { issue } = await store.createIssue(args);
       return structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]);

@@ -175,6 +175,58 @@ test('subscriptions/listen: acknowledged first, tagged notifications, silent on 
   await validated([...ack, ...notes, ...closing], sent);
 });
 
+const asking = (): ServerDefinition => ({
+  info: { name: 'test-server', version: '1.0.0' },
+  tools: [{
+    name: 'create', description: 'Creates a thing.', input: z.object({ title: z.string(), size: z.optional(z.int()) }),
+    ask: { message: 'What should it be called?', fields: { title: { type: 'string', title: 'Title' } } },
+    run: (args) => ({ content: [{ type: 'text', text: `created ${args.title} (${args.size ?? 'no size'})` }] }),
+  }],
+});
+const ELICITING = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+
+test('MRTR: a missing argument becomes a form; the retry with the answer and the requestState completes', async () => {
+  const t = transcript(asking());
+  const sent: unknown[] = [req(1, 'tools/call', { name: 'create', arguments: { size: 3 } }, ELICITING)];
+  t.client(sent[0]);
+  const [first] = (await t.server()) as any[];
+  assert.is(first.result.resultType, 'input_required');
+  assert.is('ttlMs' in first.result, false, 'interim results are not cacheable');
+  const form = first.result.inputRequests.missing_arguments;
+  assert.equal(form, { method: 'elicitation/create', params: { mode: 'form', message: 'What should it be called?', requestedSchema: { type: 'object', properties: { title: { type: 'string', title: 'Title' } }, required: ['title'] } } });
+
+  const retry = req(2, 'tools/call', {
+    name: 'create', arguments: { size: 3 }, requestState: first.result.requestState,
+    inputResponses: { missing_arguments: { action: 'accept', content: { title: 'Widget', size: 999 } } },
+  }, ELICITING);
+  sent.push(retry);
+  t.client(retry);
+  const [second] = (await t.server()) as any[];
+  assert.equal(second.result.content, [{ type: 'text', text: 'created Widget (3)' }], 'only asked-for fields are taken from the answer');
+  assert.is(second.result.resultType, 'complete');
+  await validated([first, second], sent);
+
+  t.client(retry);
+  const [replayed] = (await t.server()) as any[];
+  assert.is(replayed.error.code, -32602, 'a requestState is good for one retry');
+});
+
+test('MRTR: altered state is refused, a declined form ends the call, and no form without the capability', async () => {
+  const t = transcript(asking());
+  t.client(req(1, 'tools/call', { name: 'create', arguments: {} }, ELICITING));
+  const [first] = (await t.server()) as any[];
+  const state: string = first.result.requestState;
+  const altered = state.slice(0, 5) + (state[5] === 'A' ? 'B' : 'A') + state.slice(6);
+  t.client(req(2, 'tools/call', { name: 'create', requestState: altered, inputResponses: { missing_arguments: { action: 'accept', content: { title: 'x' } } } }, ELICITING));
+  t.client(req(3, 'tools/call', { name: 'create', requestState: state, inputResponses: { missing_arguments: { action: 'decline' } } }, ELICITING));
+  t.client(req(4, 'tools/call', { name: 'create', arguments: {} }));
+  const [tampered, declined, plain] = ((await t.server()) as any[]).sort((a, b) => a.id - b.id);
+  assert.is(tampered.error.code, -32602);
+  assert.is(declined.result.isError, true);
+  assert.match(declined.result.content[0].text, /decline/);
+  assert.is(plain.result.isError, true, 'without elicitation in the request\'s capabilities: an ordinary tool error');
+});
+
 test('the handshake era on the same engine is unchanged', async () => {
   const t = transcript(definition());
   const init = (await t.initialize('2025-11-25')) as any;
