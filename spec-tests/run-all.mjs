@@ -29,7 +29,7 @@ if (existsSync('dist/mcp-conform.mjs') && existsSync('dist/mcp-tracker.mjs')) {
     console.log(`\n== mcp-conform: ${name}`);
     const run = spawnSync(
       process.execPath,
-      ['dist/mcp-conform.mjs', 'run', '--server', `${process.execPath} dist/mcp-tracker.mjs --ephemeral`, '--schema-dir', '../shared/spec', ...args],
+      ['dist/mcp-conform.mjs', 'run', '--server', `${process.execPath} dist/mcp-tracker.mjs --ephemeral`, '--schema-dir', '../shared/spec', '--timeout', '5000', ...args],
       { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
     );
     process.stdout.write(run.stdout);

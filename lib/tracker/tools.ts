@@ -47,8 +47,13 @@ async function domain<T>(work: () => T | Promise<T>): Promise<T> {
   }
 }
 
-function mutationResult(mutation: IssueMutation) {
+/**
+ * A change, as a tool result, logged to the client on the request that made it: in 2026-07-28
+ * logs exist only for a request that asked for them (S/2026-07-28/server/utilities/logging.mdx).
+ */
+function mutationResult(mutation: IssueMutation, context: RequestContext) {
   const changed = mutation.change.issues.length > 0;
+  if (changed) context.log('info', { change: mutation.change.description, issues: mutation.change.issues }, 'tracker');
   return structuredResult(
     { issue: mutation.issue, uri: issueUri(mutation.issue.key), changed, change: mutation.change.description },
     [link(mutation.issue)],
@@ -82,8 +87,9 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
         title: { type: 'string', title: 'Title', description: 'One line saying what is wrong or what to do.' },
       },
     },
-    run: (args) => domain(async () => {
-      const { issue } = await store.createIssue(args);
+    run: (args, context) => domain(async () => {
+      const { issue, change } = await store.createIssue(args);
+      context.log('info', { change: change.description, issues: change.issues }, 'tracker');
       return structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]);
     }),
   };
@@ -108,7 +114,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     input: z.object({ key: KEY, status: STATUS }),
     output: MutationOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (args) => domain(async () => mutationResult(await store.updateStatus(args.key, args.status))),
+    run: (args, context) => domain(async () => mutationResult(await store.updateStatus(args.key, args.status), context)),
   };
 
   const assignIssue: ToolDefinition = {
@@ -118,7 +124,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     input: z.object({ key: KEY, assignee: z.nullable(z.string()).check(z.describe('Handle, e.g. alice; null to unassign.')) }),
     output: MutationOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (args) => domain(async () => mutationResult(await store.assignIssue(args.key, args.assignee))),
+    run: (args, context) => domain(async () => mutationResult(await store.assignIssue(args.key, args.assignee), context)),
   };
 
   const addComment: ToolDefinition = {
@@ -128,7 +134,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     input: z.object({ key: KEY, body: text('The comment text.'), author: optional(z.string(), 'Handle of the author; default: assistant.') }),
     output: MutationOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: (args) => domain(async () => mutationResult(await store.addComment(args.key, { body: args.body, author: args.author }))),
+    run: (args, context) => domain(async () => mutationResult(await store.addComment(args.key, { body: args.body, author: args.author }), context)),
   };
 
   const moveToSprint: ToolDefinition = {
@@ -138,7 +144,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     input: z.object({ key: KEY, sprint: z.nullable(z.string()).check(z.describe('Sprint id, e.g. PROJ-S42; null for the backlog.')) }),
     output: MutationOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (args) => domain(async () => mutationResult(await store.moveToSprint(args.key, args.sprint))),
+    run: (args, context) => domain(async () => mutationResult(await store.moveToSprint(args.key, args.sprint), context)),
   };
 
   const searchIssues: ToolDefinition = {
@@ -181,6 +187,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
         signal: context.signal,
         onProgress: (done, total) => context.progress(done, total, `${done} of ${total} issues updated`),
       });
+      context.log('info', { change: `bulk status ${args.status}: ${result.changed} changed, ${result.failed} failed` }, 'tracker');
       return structuredResult({ ...result, results: [...result.results], not_attempted: [...result.not_attempted] });
     }),
   };

@@ -1,5 +1,6 @@
 // Turns fixture text (FORMAT.md) into a Fixture: a prose header with `key: value` lines, then
 // txtar-style `-- name --` sections that become the steps the runner plays in order.
+import { STATELESS_VERSIONS } from "./handshake.js";
 import type { ExpectedMessage, Fixture, FixtureHeader, ProtocolMode, Requirement, Section, Step } from "./fixture-types.js";
 import type { JsonValue } from "./json-types.js";
 import { isJsonObject } from "./json-types.js";
@@ -71,6 +72,7 @@ function splitList(value: string): string[] {
 function parseProtocol(value: string, line: number): ProtocolMode {
   if (value === "any") return { kind: "any" };
   if (value === "none") return { kind: "none" };
+  if (STATELESS_VERSIONS.includes(value)) return { kind: "stateless", version: value };
   if (VERSION.test(value)) return { kind: "handshake", version: value };
   throw new FixtureSyntaxError(`protocol must be YYYY-MM-DD, any or none, got "${value}"`, line);
 }

@@ -5,7 +5,8 @@ import type { JsonValue } from "./json-types.js";
 export type ProtocolMode =
   | { kind: "handshake"; version: string } // initialize with this version; skip if the server picks another
   | { kind: "any" } // initialize with the runner's newest version; accept whatever the server picks
-  | { kind: "none" }; // no automatic handshake: the fixture drives the lifecycle itself
+  | { kind: "none" } // no automatic handshake: the fixture drives the lifecycle itself
+  | { kind: "stateless"; version: string }; // 2026-07-28 and later: no handshake; requests carry `_meta`
 
 /** A `requires:` line, checked against the first initialize result of the session. */
 export interface Requirement {

@@ -7,13 +7,19 @@ const HANDSHAKE_REQUEST_ID = "mcp-conform:initialize";
 /** The newest revision with an initialize handshake; also the schema used before negotiation. */
 export const NEWEST_HANDSHAKE_VERSION = "2025-11-25";
 export const RUNNER_VERSION = "0.1.0";
+/**
+ * Revisions without a handshake (S/2026-07-28/basic/index.mdx): each request carries its version
+ * and client capabilities in `_meta`, so the fixture's requests spell them out and the runner
+ * sends nothing first.
+ */
+export const STATELESS_VERSIONS: readonly string[] = ["2026-07-28"];
 
 export const HANDSHAKE_RULE = [
   "S/2025-06-18/basic/lifecycle.mdx: the server MUST answer initialize with protocolVersion, capabilities and serverInfo {name, version} (REQUIREMENTS.md 2.2)",
 ];
 
 export function handshakeSteps(mode: ProtocolMode): Step[] {
-  if (mode.kind === "none") return [];
+  if (mode.kind === "none" || mode.kind === "stateless") return [];
   const version = mode.kind === "handshake" ? mode.version : NEWEST_HANDSHAKE_VERSION;
   const initialize: JsonValue = {
     jsonrpc: "2.0",

@@ -79,6 +79,8 @@ export class Session {
     private readonly options: SessionOptions,
   ) {
     this.plan = planSteps(fixture);
+    // A stateless fixture has no initialize to learn the version from: its header names it.
+    if (fixture.header.protocol.kind === "stateless") this.negotiatedVersion = fixture.header.protocol.version;
   }
 
   async run(): Promise<Omit<FixtureResult, "durationMs">> {
@@ -280,12 +282,16 @@ export class Session {
     return id === undefined ? undefined : this.sentRequests.get(JSON.stringify(id));
   }
 
-  /** The first initialize result fixes the schema version and decides `requires:` lines. */
+  /**
+   * The first initialize result fixes the schema version and decides `requires:` lines; in a
+   * stateless fixture the first server/discover result decides them (it lists the capabilities).
+   */
   private noticeInitializeResult(value: JsonValue): void {
     if (!isJsonObject(value) || !isJsonObject(value.result)) return;
-    if (this.sentRequest(value.id)?.method !== "initialize") return;
+    const method = this.sentRequest(value.id)?.method;
+    if (method !== "initialize" && !(method === "server/discover" && this.fixture.header.protocol.kind === "stateless")) return;
     const version = value.result.protocolVersion;
-    if (typeof version === "string") this.negotiatedVersion = version;
+    if (method === "initialize" && typeof version === "string") this.negotiatedVersion = version;
     if (this.requirementsChecked) return;
     this.requirementsChecked = true;
     const requirements = [...handshakeRequirements(this.fixture.header.protocol), ...this.fixture.header.requires];
