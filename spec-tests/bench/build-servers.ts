@@ -1,0 +1,45 @@
+// Bundles the three candidates, each into one file, the way build.mjs bundles ours:
+// esbuild, ESM, minified, node20. Ours is built by build.mjs itself, so the benchmark
+// measures exactly what ships; the SDK peer and the floor go to dist/bench/.
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+export interface Bundles {
+  ours: string;
+  sdk: string;
+  floor: string;
+}
+
+export const BENCH_DIST = 'dist/bench';
+
+export async function buildBundles(root: string): Promise<Bundles> {
+  const built = spawnSync(process.execPath, ['build.mjs'], { cwd: root, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`node build.mjs failed:\n${built.stdout}${built.stderr}`);
+  mkdirSync(join(root, BENCH_DIST), { recursive: true });
+  const sdk = await bundle(root, 'spec-tests/bench/sdk-tracker.ts', `${BENCH_DIST}/sdk-tracker.mjs`);
+  const floor = await bundle(root, 'spec-tests/bench/floor-server.ts', `${BENCH_DIST}/floor.mjs`);
+  return { ours: join(root, 'dist/mcp-tracker.mjs'), sdk, floor };
+}
+
+async function bundle(root: string, entry: string, out: string): Promise<string> {
+  await build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    minify: true,
+    legalComments: 'none',
+    // Some of the SDK's dependencies are CommonJS and call require() for Node built-ins.
+    banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  return join(root, out);
+}
+
+export const fileSize = (path: string): number => statSync(path).size;

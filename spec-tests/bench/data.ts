@@ -1,0 +1,98 @@
+// The data files the servers are benchmarked on, made through the store's own API
+// (openStore + createIssue / addComment), so they are journals any version of the server
+// accepts. Mutations are durable (fsync each), which is slow, so the files are cached in
+// the temp folder; bump DATA_VERSION when what is generated here changes.
+//
+// - `issues`: the demo data grown to 1,000 issues, for every latency and throughput figure.
+// - `big`: the demo data plus one issue whose comments make `resources/read` of it about
+//   5 MiB on the wire. Descriptions and comments are capped at 10,000 characters by the
+//   store, so size comes from many full-length comments; it lives in its own file so the
+//   1,000-issue searches do not scan it.
+
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, silentLogger, type TrackerStore } from '../../lib/store/index.js';
+
+const DATA_VERSION = 1;
+export const CACHE_DIR = join(tmpdir(), 'mcp-by-hand-bench');
+export const ISSUE_COUNT = 1_000;
+/** 520 comments of 10,000 characters: the read is just over 5 MiB. */
+const BIG_COMMENTS = 520;
+const COMMENT_LENGTH = 10_000;
+
+const WORDS = ['checkout', 'payment', 'webhook', 'latency', 'refund', 'mobile', 'search', 'cache', 'login', 'export'];
+const PEOPLE = ['alice', 'bob', 'carol', 'dmitri', 'priya', 'sam'];
+const PRIORITIES = ['P0', 'P1', 'P2', 'P3'];
+const TYPES = ['task', 'bug', 'story'];
+
+export interface DataFiles {
+  issues: string;
+  big: string;
+  /** The key of the issue whose read is ~5 MiB. */
+  bigKey: string;
+}
+
+export async function ensureDataFiles(log: (line: string) => void): Promise<DataFiles> {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const issues = await cached(`issues-${ISSUE_COUNT}-v${DATA_VERSION}.jsonl`, log, fillIssues);
+  let bigKey = '';
+  const big = await cached(`big-v${DATA_VERSION}.jsonl`, log, async (store) => { bigKey = await fillBig(store); });
+  // The key is deterministic: the demo's last PROJ issue is PROJ-114, so the next is PROJ-115.
+  return { issues, big, bigKey: bigKey || 'PROJ-115' };
+}
+
+/** A private copy for one server process, so no run can see another's lock or changes. */
+export function copyForRun(source: string, directory: string, name: string): string {
+  const target = join(directory, name);
+  copyFileSync(source, target);
+  return target;
+}
+
+async function cached(name: string, log: (line: string) => void, fill: (store: TrackerStore) => Promise<void>): Promise<string> {
+  const path = join(CACHE_DIR, name);
+  if (existsSync(path)) return path;
+  log(`generating ${path} (once; cached afterwards)`);
+  const partial = `${path}.partial`;
+  rmSync(partial, { force: true });
+  rmSync(`${partial}.lock`, { force: true });
+  const store = await openStore({ path: partial, log: silentLogger, watch: false });
+  try {
+    await fill(store);
+  } finally {
+    store.close();
+  }
+  renameSync(partial, path); // only a complete file is ever found in the cache
+  return path;
+}
+
+async function fillIssues(store: TrackerStore): Promise<void> {
+  const existing = store.listIssues({ limit: 1 }).total;
+  for (let n = existing; n < ISSUE_COUNT; n++) {
+    await store.createIssue({
+      project: n % 7 === 0 ? 'WEB' : 'PROJ',
+      title: `Improve ${pick(WORDS, n)} handling for ${pick(WORDS, n * 7)} (${n})`,
+      description: `When the ${pick(WORDS, n * 3)} service is slow, the ${pick(WORDS, n * 5)} page times out. Steps and logs attached.`,
+      type: pick(TYPES, n),
+      priority: pick(PRIORITIES, n),
+      assignee: n % 5 === 0 ? null : pick(PEOPLE, n),
+      story_points: n % 4 === 0 ? null : (n % 8) + 1,
+      sprint: n % 7 === 0 ? (n % 2 === 0 ? 'WEB-S7' : null) : n % 3 === 0 ? null : pick(['PROJ-S42', 'PROJ-S43'], n),
+      labels: [pick(WORDS, n), pick(WORDS, n + 1)],
+    });
+  }
+}
+
+async function fillBig(store: TrackerStore): Promise<string> {
+  const { issue } = await store.createIssue({ project: 'PROJ', title: 'An issue with a very long discussion', labels: ['bench'] });
+  const line = 'The quick brown fox jumps over the lazy dog. ';
+  const body = line.repeat(Math.ceil(COMMENT_LENGTH / line.length)).slice(0, COMMENT_LENGTH - 8);
+  for (let i = 0; i < BIG_COMMENTS; i++) {
+    await store.addComment(issue.key, { body: `${String(i).padStart(6, '0')}: ${body}`, author: pick(PEOPLE, i) });
+  }
+  return issue.key;
+}
+
+function pick<T>(items: readonly T[], n: number): T {
+  return items[n % items.length] as T;
+}

@@ -1,0 +1,51 @@
+// The floor: the least a Node stdio JSON-RPC server can do. It frames lines without
+// re-concatenating, parses each one, and writes a canned result with the request's id.
+// No validation, no state, no routing beyond a table lookup.
+//
+// So that the floor moves the same bytes as the real servers, its canned results are the
+// tracker's own answers, captured by the benchmark (see canned.ts): one file per request
+// signature, read the first time that signature is asked for. A signature it has no file
+// for gets `{}`.
+//
+//   node dist/bench/floor.mjs --canned DIR
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cannedFileName, signatureOf } from './signature.js';
+
+const cannedIndex = process.argv.indexOf('--canned');
+const cannedDir = cannedIndex === -1 ? undefined : process.argv[cannedIndex + 1];
+const results = new Map<string, string>();
+
+function cannedResult(message: { method?: unknown; params?: unknown }): string {
+  const signature = signatureOf(message.method, message.params);
+  let result = results.get(signature);
+  if (result === undefined) {
+    try {
+      result = cannedDir ? readFileSync(join(cannedDir, cannedFileName(signature)), 'utf8') : '{}';
+    } catch {
+      result = '{}';
+    }
+    results.set(signature, result);
+  }
+  return result;
+}
+
+function answer(line: string): void {
+  const message = JSON.parse(line) as { id?: unknown; method?: unknown; params?: unknown };
+  if (message.id === undefined) return; // a notification
+  process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${cannedResult(message)}}\n`);
+}
+
+let parts: Buffer[] = [];
+process.stdin.on('data', (chunk: Buffer) => {
+  let start = 0;
+  for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+    const piece = chunk.subarray(start, nl);
+    answer(parts.length === 0 ? piece.toString('utf8') : Buffer.concat([...parts, piece]).toString('utf8'));
+    parts = [];
+    start = nl + 1;
+  }
+  if (start < chunk.length) parts.push(chunk.subarray(start));
+});
+process.stdin.on('end', () => process.exit(0));

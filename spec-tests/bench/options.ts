@@ -1,0 +1,44 @@
+// Command-line options and the two run sizes.
+
+export interface Options {
+  quick: boolean;
+  rounds: number;
+  coldStarts: number;
+  warmup: number;
+  latencyCount: number;
+  pingThroughput: number;
+  mixedThroughput: number;
+  largeReads: number;
+  rssRequests: number;
+  storeSizes: number[];
+  out: string;
+}
+
+const FULL = { rounds: 5, coldStarts: 3, warmup: 500, latencyCount: 1000, pingThroughput: 20_000, mixedThroughput: 10_000, largeReads: 5, rssRequests: 100_000, storeSizes: [1_000, 100_000] };
+const QUICK = { rounds: 2, coldStarts: 2, warmup: 200, latencyCount: 200, pingThroughput: 5_000, mixedThroughput: 3_000, largeReads: 2, rssRequests: 20_000, storeSizes: [1_000] };
+
+export const USAGE = `Usage: npx tsx spec-tests/bench/main.ts [--quick] [--rounds N] [--out FILE] [--no-store]
+  --quick      a short run (~1 minute): fewer rounds and requests, store figures at 1,000 issues only
+  --rounds N   rounds of A B C interleaving (default 5, quick 2)
+  --out FILE   where to write the JSON results (default spec-tests/bench/results/latest.json)
+  --no-store   skip the store figures (lib/store/bench.ts)`;
+
+export function parseOptions(argv: readonly string[]): Options {
+  const quick = argv.includes('--quick');
+  const options: Options = { quick, ...(quick ? QUICK : FULL), out: 'spec-tests/bench/results/latest.json' };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') continue;
+    else if (arg === '--rounds') options.rounds = positive(argv[++i]);
+    else if (arg === '--out') options.out = argv[++i] ?? options.out;
+    else if (arg === '--no-store') options.storeSizes = [];
+    else throw new Error(`unknown option ${arg}\n${USAGE}`);
+  }
+  return options;
+}
+
+function positive(text: string | undefined): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--rounds needs a positive integer, got ${text}`);
+  return n;
+}

@@ -1,0 +1,83 @@
+// Where our server's time goes, per workload: bundles lib/main.ts unminified (names intact),
+// runs it under `node --cpu-prof` through one workload, and prints the heaviest functions
+// by self time and the heaviest call paths from our own code. The .cpuprofile files stay in
+// dist/bench/profiles/ for Chrome DevTools.
+//
+//   npx tsx spec-tests/bench/profile.ts [ping|get_issue|search|mixed|large|startup] ...
+
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { copyForRun, ensureDataFiles } from './data.js';
+import { largeRead, pipelined, sequential } from './measure.js';
+import { openSession } from './session.js';
+import { LATENCY_OPS, mixed } from './workload.js';
+
+interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
+interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[] }
+
+const WORKLOADS: Record<string, (server: Awaited<ReturnType<typeof openSession>>, bigKey: string) => Promise<unknown>> = {
+  startup: async () => {},
+  ping: (s) => pipelined(s, () => ({ method: 'ping' }), 100_000),
+  get_issue: (s) => sequential(s, LATENCY_OPS.get_issue!, 10_000),
+  search: (s) => sequential(s, LATENCY_OPS.search_issues!, 5_000),
+  mixed: (s) => pipelined(s, mixed, 50_000),
+  large: (s, bigKey) => largeRead(s, `jira://issue/${bigKey}`, 20),
+};
+
+async function main(): Promise<void> {
+  const root = process.cwd();
+  const out = resolve(root, 'dist/bench/mcp-tracker.profile.mjs');
+  await build({ absWorkingDir: root, entryPoints: ['lib/main.ts'], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'warning' });
+  const files = await ensureDataFiles(() => {});
+  const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(WORKLOADS);
+  for (const name of names) {
+    const workload = WORKLOADS[name];
+    if (!workload) throw new Error(`unknown workload ${name}; one of ${Object.keys(WORKLOADS).join(', ')}`);
+    const dir = resolve(root, 'dist/bench/profiles', name);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const data = copyForRun(name === 'large' ? files.big : files.issues, dir, 'data.jsonl');
+    const server = await openSession([process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, out, '--data', data]);
+    await workload(server, files.bigKey);
+    await server.close();
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error(`no profile written for ${name}`);
+    process.stdout.write(`\n== ${name} (${join('dist/bench/profiles', name, file)})\n${summarize(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile)}`);
+  }
+}
+
+/** Self time per function, and inclusive time of our own functions (lib/, protocol/). */
+function summarize(profile: Profile): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    total += dt;
+    const node = byId.get(id);
+    if (!node) return;
+    const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-1)[0] ?? ''}:${n.callFrame.lineNumber + 1}`;
+    self.set(label(node), (self.get(label(node)) ?? 0) + dt);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const n = byId.get(at);
+      if (!n || !n.callFrame.functionName) continue;
+      const key = label(n);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + dt);
+    }
+  });
+  const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k)
+    .map(([name, ms]) => `  ${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / total).toFixed(1).padStart(5)}%  ${name}`).join('\n');
+  return `total ${total.toFixed(0)} ms\n self time:\n${top(self, 15)}\n inclusive:\n${top(inclusive, 25)}\n`;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

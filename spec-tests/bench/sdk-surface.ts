@@ -1,0 +1,73 @@
+// Resources and prompts for the SDK peer. Their definitions (URIs, metadata, contents,
+// completions, prompt conversations) come straight from lib/tracker, so both servers serve
+// the same things; only the registration and the wire handling are the SDK's.
+
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { RequestContext } from '../../protocol/context.js';
+import type { Completer, ResourceInfo, ResourceTemplateDefinition } from '../../protocol/resources.js';
+import type { TrackerStore } from '../../lib/store/index.js';
+import { trackerPrompts } from '../../lib/tracker/prompts.js';
+import { trackerResources } from '../../lib/tracker/resources.js';
+
+/** The tracker's reads and prompts never look at the request context; the SDK has none of ours to give. */
+const NO_CONTEXT = {} as RequestContext;
+
+export function registerResources(server: McpServer, store: TrackerStore): void {
+  const { resources, templates } = trackerResources(store);
+  for (const { read, uri, name, ...metadata } of resources) {
+    server.registerResource(name, uri, metadata, async () => ({ contents: await read(NO_CONTEXT) }));
+  }
+  for (const template of templates) registerTemplate(server, template);
+}
+
+function registerTemplate(server: McpServer, definition: ResourceTemplateDefinition): void {
+  const { uriTemplate, name, read, list, complete, ...metadata } = definition;
+  const source = list;
+  const template = new ResourceTemplate(uriTemplate, {
+    // The SDK lists everything at once: gather our pages of at most 100.
+    list: source ? async () => ({ resources: allOf(source).map(toSdkResource) }) : undefined,
+    complete: Object.fromEntries(Object.entries(complete ?? {}).map(([variable, completer]) => [variable, sdkCompleter(completer)])),
+  });
+  server.registerResource(name, template, metadata, async (url, variables) => {
+    const uri = url.href;
+    const flat = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
+    const contents = await read(flat, uri, NO_CONTEXT);
+    if (contents === null) throw new Error(`Resource ${uri} not found`);
+    return { contents };
+  });
+}
+
+function allOf(source: { count(): number; slice(offset: number, limit: number): ResourceInfo[] }): ResourceInfo[] {
+  const items: ResourceInfo[] = [];
+  for (let offset = 0, total = source.count(); offset < total; offset += 100) items.push(...source.slice(offset, 100));
+  return items;
+}
+
+const toSdkResource = (info: ResourceInfo) => ({ ...info, annotations: info.annotations ? { ...info.annotations } : undefined });
+
+function sdkCompleter(completer: Completer) {
+  return async (value: string | undefined, context?: { arguments?: Record<string, string> }) =>
+    [...(await completer(value ?? '', context?.arguments ?? {})).values];
+}
+
+export function registerPrompts(server: McpServer, store: TrackerStore): void {
+  for (const prompt of trackerPrompts(store)) {
+    const argsSchema: Record<string, z.ZodTypeAny> = {};
+    for (const argument of prompt.arguments) {
+      const base = argument.required ? z.string() : z.string().optional();
+      const described = argument.description ? base.describe(argument.description) : base;
+      argsSchema[argument.name] = argument.complete ? completable(described, sdkCompleter(argument.complete)) : described;
+    }
+    server.registerPrompt(
+      prompt.name,
+      { title: prompt.title, description: prompt.description, argsSchema },
+      async (args: Record<string, unknown>) => {
+        const given = Object.fromEntries(Object.entries(args).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+        const result = await prompt.get(given, NO_CONTEXT);
+        return { description: result.description, messages: result.messages };
+      },
+    );
+  }
+}

@@ -1,0 +1,40 @@
+// The tracker served by the official SDK: McpServer + zod + StdioServerTransport, written the
+// way the SDK's documentation shows. The benchmark's "what you would get otherwise".
+//
+// Same surface as dist/mcp-tracker.mjs: the same store (lib/store) on the same data file, the
+// same URIs, tools, prompts and answers. Everything that is application rather than protocol
+// is reused from lib/tracker (resource contents and metadata, prompt bodies), so that a
+// difference in the numbers is a difference in the protocol layer. Tool schemas are written
+// in full zod, as an SDK user would; their shapes mirror lib/tracker/tools.ts.
+//
+//   node dist/bench/sdk-tracker.mjs --data PATH
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { openStore, stderrLogger } from '../../lib/store/index.js';
+import { registerPrompts, registerResources } from './sdk-surface.js';
+import { registerTools } from './sdk-tools.js';
+
+const dataIndex = process.argv.indexOf('--data');
+const dataPath = dataIndex === -1 ? undefined : process.argv[dataIndex + 1];
+if (!dataPath) {
+  process.stderr.write('usage: sdk-tracker --data PATH\n');
+  process.exit(2);
+}
+
+const store = await openStore({ path: dataPath, log: stderrLogger });
+const server = new McpServer(
+  { name: 'mcp-tracker-sdk', version: '0.1.0', title: 'Sprint Tracker (official SDK)' },
+  { capabilities: { logging: {} } },
+);
+registerTools(server, store);
+registerResources(server, store);
+registerPrompts(server, store);
+
+const transport = new StdioServerTransport();
+// The SDK does not notice stdin's end by itself (TS #2002): close on EOF so runs end cleanly.
+process.stdin.once('end', () => {
+  store.close();
+  void server.close().then(() => process.exit(0));
+});
+await server.connect(transport);
