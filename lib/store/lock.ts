@@ -2,11 +2,16 @@
 //
 // Rules:
 // - Creating the file is taking the lock; deleting it is releasing it.
-// - The critical section is synchronous. Within one process no two critical
-//   sections can overlap, so a lock file carrying our own pid is always a
-//   leftover (e.g. from an earlier process that had the same pid in a
-//   container), never a live holder. (Worker threads sharing a data file
-//   would break this rule; the store does not support that.)
+// - Within one process, lock use is queued: one acquire-section-release at a
+//   time. Without the queue, two pipelined mutations would both be in
+//   acquire(), and the second would take the first's live lock for a
+//   leftover (its pid is ours) and remove it, letting another process in
+//   while the first still appends: two writers, one file, a corrupt journal
+//   (found by spec-tests/tests/two-writers.test.ts). With it, a lock file
+//   carrying our own pid while we are not holding it is always a leftover
+//   (e.g. from an earlier process that had the same pid in a container).
+//   (Worker threads sharing a data file would break this rule; the store
+//   does not support that.)
 // - A lock is stale when its pid is dead, or it is older than `staleMs`
 //   (critical sections take milliseconds; a pid may have been reused).
 // - Breaking a stale lock is itself guarded by `<lock>.break`, so two
@@ -46,14 +51,24 @@ interface Observed {
 const BREAK_GUARD_STALE_MS = 2_000
 const MAX_SLEEP_MS = 16
 
-/** Runs `criticalSection` while holding the lock at `lockFile`. */
-export async function withFileLock<T>(lockFile: string, options: LockOptions, criticalSection: () => T): Promise<T> {
-  const nonce = await acquire(lockFile, options)
-  try {
-    return criticalSection()
-  } finally {
-    release(lockFile, nonce)
+/** The last queued use of each lock file in this process. */
+const queues = new Map<string, Promise<unknown>>()
+
+/** Runs `criticalSection` while holding the lock at `lockFile`, after this process's earlier uses of it. */
+export function withFileLock<T>(lockFile: string, options: LockOptions, criticalSection: () => T): Promise<T> {
+  const run = async (): Promise<T> => {
+    const nonce = await acquire(lockFile, options)
+    try {
+      return criticalSection()
+    } finally {
+      release(lockFile, nonce)
+    }
   }
+  const previous = queues.get(lockFile) ?? Promise.resolve()
+  const next = previous.then(run, run)
+  // The queue goes on after a failure (a timeout, a domain error): the next use runs regardless.
+  queues.set(lockFile, next.catch(() => undefined))
+  return next
 }
 
 async function acquire(lockFile: string, options: LockOptions): Promise<string> {
