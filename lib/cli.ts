@@ -12,6 +12,7 @@ Options:
   --page-size N              items per page in list results (default 100)
   --max-message-bytes N      longest accepted message (default 33554432, 32 MiB)
   --max-in-flight N          requests run at once before reading pauses (default 64)
+  --max-depth N              deepest accepted nesting of arrays and objects (default 1000)
   --trace                    (demo) print every wire message with its direction
   --version                  print the version
   --help                     print this help`;
@@ -23,6 +24,7 @@ export interface CommandLine {
   pageSize?: number;
   maxMessageBytes?: number;
   maxInFlight?: number;
+  maxDepth?: number;
   trace: boolean;
 }
 
@@ -43,6 +45,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case '--page-size': line.pageSize = positiveInteger(flag, value()); break;
       case '--max-message-bytes': line.maxMessageBytes = positiveInteger(flag, value()); break;
       case '--max-in-flight': line.maxInFlight = positiveInteger(flag, value()); break;
+      case '--max-depth': line.maxDepth = positiveInteger(flag, value()); break;
       case '--trace': line.trace = true; break;
       case '--help': case '-h': line.command = 'help'; break;
       case '--version': case '-v': line.command = 'version'; break;

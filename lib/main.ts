@@ -62,6 +62,7 @@ async function serve(line: CommandLine): Promise<void> {
   const session = serveStdio(tracker.definition, {
     maxMessageBytes: line.maxMessageBytes,
     maxInFlight: line.maxInFlight,
+    maxDepth: line.maxDepth,
     report,
     onShutdown() {
       disconnect();

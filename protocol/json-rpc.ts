@@ -36,9 +36,15 @@ export type Incoming = Request | Notification | Response | Invalid | Ignored;
 export type ParsedLine =
   | { kind: 'single'; message: Incoming }
   | { kind: 'batch'; items: unknown[] }
-  | { kind: 'parse-error' };
+  | { kind: 'parse-error' }
+  | { kind: 'too-deep'; maxDepth: number };
 
-export function parseLine(text: string): ParsedLine {
+/** Nesting deeper than any MCP message needs; deeper input costs memory out of all proportion. */
+export const DEFAULT_MAX_DEPTH = 1000;
+
+export function parseLine(text: string, maxDepth = DEFAULT_MAX_DEPTH): ParsedLine {
+  // A line shorter than the limit cannot nest deeper than it: skip the scan for most messages.
+  if (text.length > maxDepth && nestingExceeds(text, maxDepth)) return { kind: 'too-deep', maxDepth };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -47,6 +53,27 @@ export function parseLine(text: string): ParsedLine {
   }
   if (Array.isArray(value)) return { kind: 'batch', items: value };
   return { kind: 'single', message: classify(value) };
+}
+
+/**
+ * One pass over the text, counting brackets outside strings. JSON.parse itself accepts
+ * millions of levels, and 32 MiB of "[[[[..." took 2.6 GB and 26 s to parse and walk
+ * (found by spec-tests/fuzz); this check costs one scan of the line.
+ */
+function nestingExceeds(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 export function isRequestId(value: unknown): value is RequestId {

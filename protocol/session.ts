@@ -82,7 +82,12 @@ export interface Session {
 
 const OUTGOING_REQUEST_TIMEOUT_MS = 60_000;
 
-export function createSession(definition: ServerDefinition, io: SessionIo): Session {
+export interface SessionLimits {
+  /** Deepest accepted nesting of arrays and objects in a message (default 1000). */
+  maxDepth?: number;
+}
+
+export function createSession(definition: ServerDefinition, io: SessionIo, limits: SessionLimits = {}): Session {
   const features = servedFeatures(definition);
   let phase: 'awaiting-initialize' | 'ready' | 'stateless' = 'awaiting-initialize';
   let clientInitialized = false; // notifications/initialized received
@@ -314,8 +319,9 @@ export function createSession(definition: ServerDefinition, io: SessionIo): Sess
         io.send(errorMessage(null, new RpcError(ErrorCode.ParseError, 'Parse error: message is not valid UTF-8')));
         return;
       }
-      const parsed = parseLine(frame.text);
+      const parsed = parseLine(frame.text, limits.maxDepth);
       if (parsed.kind === 'parse-error') io.send(errorMessage(null, new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON')));
+      else if (parsed.kind === 'too-deep') io.send(errorMessage(null, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`)));
       else if (parsed.kind === 'batch') handleBatch(parsed.items);
       else sendWhenReady(handle(parsed.message));
     },

@@ -22,6 +22,8 @@ export interface StdioOptions {
   maxMessageBytes?: number;
   /** Requests running at once before we stop reading stdin (default 64). */
   maxInFlight?: number;
+  /** Deepest accepted nesting in a message (default 1000); deeper is answered with an error. */
+  maxDepth?: number;
   /** How long running requests get to finish on shutdown (default 1500 ms; SIGTERM must end within 2 s). */
   shutdownGraceMs?: number;
   /** Diagnostics (default: stderr). */
@@ -58,7 +60,7 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
     },
     report,
     settled: () => resumeIfRoom(),
-  });
+  }, { maxDepth: options.maxDepth });
 
   const framer = createLineFramer(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (frame) => session.receive(frame));
 

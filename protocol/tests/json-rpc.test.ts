@@ -77,6 +77,13 @@ test('extra top-level keys are tolerated', () => {
   assert.is(classify({ jsonrpc: '2.0', id: 1, method: 'ping', extra: true }).kind, 'request');
 });
 
+test('nesting deeper than the limit is refused before parsing; brackets inside strings do not count', () => {
+  assert.is(parseLine('['.repeat(11) + ']'.repeat(11), 10).kind, 'too-deep');
+  assert.is(parseLine('['.repeat(10) + ']'.repeat(10), 10).kind, 'batch');
+  const text = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'x', params: { s: '[[[[[[[[[[[[[[["\\' } });
+  assert.is(parseLine(text, 5).kind, 'single');
+});
+
 test('encodeLine: one compact line, U+2028 and U+2029 escaped, round-trips', () => {
   const message = { jsonrpc: '2.0', id: 1, result: { text: 'a\nb\u2028c\u2029d' } };
   const line = encodeLine(message);
