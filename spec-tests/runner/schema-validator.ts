@@ -73,7 +73,9 @@ export class SchemaValidator {
     if (!request || typeof request.method !== "string") return undefined;
     const result = isJsonObject(response.result) ? response.result : {};
     if (result.resultType === "input_required" && "InputRequiredResult" in schema.definitions) return "InputRequiredResult";
-    if (isJsonObject(request.params) && "task" in request.params && "CreateTaskResult" in schema.definitions) return "CreateTaskResult";
+    // A server without the tasks capability MUST process a task-augmented request normally
+    // (S/2025-11-25/basic/utilities/tasks.mdx), so only a result holding a task is a CreateTaskResult.
+    if (isJsonObject(request.params) && "task" in request.params && "task" in result && "CreateTaskResult" in schema.definitions) return "CreateTaskResult";
     const requestDefinition = schema.methodDefinitions.get(`ClientRequest:${request.method}`);
     if (requestDefinition === undefined) return undefined;
     const named = requestDefinition.replace(/Request$/, "Result");
