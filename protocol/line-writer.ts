@@ -21,9 +21,11 @@ export interface LineWriter {
   /** Resolves when every line sent so far has been handed to the operating system. */
   flush(): Promise<void>;
   /**
-   * Collects what is sent until the event loop's next turn into one write. A client that
-   * pipelines requests gets its answers in one system call instead of one per answer (the
-   * write call was a third of the time of a ping, measured with `npm run bench`).
+   * Collects what is sent until the current input has been handled into one write. A client
+   * that pipelines requests gets the answers to one read in one system call instead of one
+   * per answer (the write call was a third of the time of a ping, measured with `npm run bench`).
+   * It lets go on `nextTick`, not a later turn of the event loop, so a lone request waits for
+   * nothing.
    */
   gather(): void;
 }
@@ -70,7 +72,7 @@ export function createLineWriter(
       if (gathering || closed) return;
       gathering = true;
       stream.cork();
-      setImmediate(() => {
+      process.nextTick(() => {
         gathering = false;
         stream.uncork();
       });

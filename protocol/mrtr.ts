@@ -34,6 +34,9 @@ export interface InputRequiredResult {
   requestState: string;
 }
 
+/** S/2026-07-28/basic/index.mdx: a request that cannot be served without a client capability it lacks. */
+export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+
 /** The key of our one question in `inputRequests` / `inputResponses`. */
 export const FORM_KEY = 'missing_arguments';
 

@@ -9,8 +9,8 @@
 
 import * as z from 'zod/mini';
 import type { RequestContext } from './context.js';
-import { invalidParams } from './errors.js';
-import { type AskForMissing, FORM_KEY, type InputRequiredResult, canElicitForm, createStateSealer, formRequest } from './mrtr.js';
+import { RpcError, invalidParams } from './errors.js';
+import { type AskForMissing, FORM_KEY, type InputRequiredResult, MISSING_REQUIRED_CLIENT_CAPABILITY, canElicitForm, createStateSealer, formRequest } from './mrtr.js';
 import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
@@ -101,6 +101,13 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
       const missing = missingAskable(tool, parsed.error.issues);
       if (stateless && missing && canElicitForm(context.client.capabilities)) {
         return formRequest(tool.ask!, missing, sealer.seal({ tool: name, args }));
+      }
+      // A retry that still lacks the answers, from a request that can no longer be asked: the
+      // form this call is waiting for cannot be served without the capability (S/2026-07-28/basic/index.mdx).
+      if (stateless && missing && params.requestState !== undefined) {
+        throw new RpcError(MISSING_REQUIRED_CLIENT_CAPABILITY, 'Missing required client capability: elicitation (form)', {
+          requiredCapabilities: { elicitation: { form: {} } },
+        });
       }
       return errorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}. Fix the arguments to match the tool's inputSchema and call it again.`);
     }

@@ -227,6 +227,18 @@ test('MRTR: altered state is refused, a declined form ends the call, and no form
   assert.is(plain.result.isError, true, 'without elicitation in the request\'s capabilities: an ordinary tool error');
 });
 
+test('-32021: a retry still waiting for its form, from a request without form elicitation', async () => {
+  const t = transcript(asking());
+  t.client(req(1, 'tools/call', { name: 'create', arguments: {} }, ELICITING));
+  const [first] = (await t.server()) as any[];
+  const sent = [req(2, 'tools/call', { name: 'create', arguments: {}, requestState: first.result.requestState })];
+  t.client(sent[0]);
+  const out = (await t.server()) as any[];
+  assert.equal(out[0].error.code, -32021);
+  assert.equal(out[0].error.data, { requiredCapabilities: { elicitation: { form: {} } } });
+  await validated(out, sent);
+});
+
 test('the handshake era on the same engine is unchanged', async () => {
   const t = transcript(definition());
   const init = (await t.initialize('2025-11-25')) as any;

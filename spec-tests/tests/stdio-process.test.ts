@@ -97,4 +97,23 @@ test('a message over the size limit is answered with an error, and the session g
   assert.is(await client.close(), 0);
 });
 
+/** Index of the response with this id among everything the server sent. */
+const indexOf = (received: unknown[], id: unknown) => received.findIndex((m: any) => m.id === id && !('method' in m));
+
+for (const limit of [1, 64]) {
+  test(`--max-in-flight ${limit}: ${limit === 1 ? 'a saturated server stops reading stdin' : 'below the limit requests run side by side'}`, async () => {
+    const client = start('--max-in-flight', String(limit));
+    await client.initialize();
+    const keys = Array.from({ length: 300 }, (_, i) => `PROJ-${101 + (i % 14)}`);
+    client.writeRaw(JSON.stringify({ jsonrpc: '2.0', id: 'bulk', method: 'tools/call', params: { name: 'bulk_update_status', arguments: { keys, status: 'todo' }, _meta: { progressToken: 1 } } }) + '\n');
+    await client.nextNotification('notifications/progress');
+    const ping = await client.request('ping', undefined, 20_000);
+    const pingAt = indexOf(client.received, ping.id);
+    const bulkAt = indexOf(client.received, 'bulk');
+    if (limit === 1) assert.ok(bulkAt !== -1 && bulkAt < pingAt, 'the ping waited in the pipe until the bulk update finished');
+    else assert.ok(bulkAt === -1 || pingAt < bulkAt, 'the ping was answered while the bulk update ran');
+    assert.is(await client.close(), 0);
+  });
+}
+
 test.run();
