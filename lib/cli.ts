@@ -40,16 +40,37 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       return next;
     };
     switch (flag) {
-      case '--data': line.data = value(); break;
-      case '--ephemeral': line.ephemeral = true; break;
-      case '--page-size': line.pageSize = positiveInteger(flag, value()); break;
-      case '--max-message-bytes': line.maxMessageBytes = positiveInteger(flag, value()); break;
-      case '--max-in-flight': line.maxInFlight = positiveInteger(flag, value()); break;
-      case '--max-depth': line.maxDepth = positiveInteger(flag, value()); break;
-      case '--trace': line.trace = true; break;
-      case '--help': case '-h': line.command = 'help'; break;
-      case '--version': case '-v': line.command = 'version'; break;
-      default: throw new Error(`unknown option ${flag}`);
+      case '--data':
+        line.data = value();
+        break;
+      case '--ephemeral':
+        line.ephemeral = true;
+        break;
+      case '--page-size':
+        line.pageSize = positiveInteger(flag, value());
+        break;
+      case '--max-message-bytes':
+        line.maxMessageBytes = positiveInteger(flag, value());
+        break;
+      case '--max-in-flight':
+        line.maxInFlight = positiveInteger(flag, value());
+        break;
+      case '--max-depth':
+        line.maxDepth = positiveInteger(flag, value());
+        break;
+      case '--trace':
+        line.trace = true;
+        break;
+      case '--help':
+      case '-h':
+        line.command = 'help';
+        break;
+      case '--version':
+      case '-v':
+        line.command = 'version';
+        break;
+      default:
+        throw new Error(`unknown option ${flag}`);
     }
   }
   if (line.data !== undefined && line.ephemeral) throw new Error('--data and --ephemeral exclude each other');

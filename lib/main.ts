@@ -45,7 +45,8 @@ async function serve(line: CommandLine): Promise<void> {
   const temporary = line.ephemeral ? mkdtempSync(join(tmpdir(), 'mcp-tracker-')) : undefined;
   const dataPath = temporary
     ? join(temporary, 'tracker.jsonl')
-    : resolveDataPath({ argv: line.data ? ['--data', line.data] : [], env: process.env, home: homedir(), cwd: process.cwd() }).path;
+    : resolveDataPath({ argv: line.data ? ['--data', line.data] : [], env: process.env, home: homedir(), cwd: process.cwd() })
+        .path;
 
   let store;
   try {
@@ -75,6 +76,8 @@ async function serve(line: CommandLine): Promise<void> {
 
 // A bug must not take the server down with a request half-answered: report it and go on.
 process.on('uncaughtException', (error) => report(`internal error: ${error.stack ?? error.message}`));
-process.on('unhandledRejection', (reason) => report(`internal error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
+process.on('unhandledRejection', (reason) =>
+  report(`internal error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
+);
 
 void main();

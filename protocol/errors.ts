@@ -43,14 +43,12 @@ export class RpcError extends Error {
   }
 }
 
-export const invalidParams = (message: string, data?: unknown): RpcError =>
-  new RpcError(ErrorCode.InvalidParams, message, data);
+export const invalidParams = (message: string, data?: unknown): RpcError => new RpcError(ErrorCode.InvalidParams, message, data);
 
 export const invalidRequest = (message: string, data?: unknown): RpcError =>
   new RpcError(ErrorCode.InvalidRequest, message, data);
 
-export const methodNotFound = (method: string): RpcError =>
-  new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+export const methodNotFound = (method: string): RpcError => new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
 
 /**
  * Anything a handler throws becomes a JSON-RPC error here. An RpcError passes as it is;

@@ -23,13 +23,34 @@ import { ErrorCode, RpcError } from './errors.js';
 export type RequestId = string | number;
 export type Params = Record<string, unknown> | unknown[] | undefined;
 
-export interface Request { kind: 'request'; id: RequestId; method: string; params: Params }
-export interface Notification { kind: 'notification'; method: string; params: Params }
-export interface Response { kind: 'response'; id: RequestId; result?: unknown; error?: unknown }
+export interface Request {
+  kind: 'request';
+  id: RequestId;
+  method: string;
+  params: Params;
+}
+export interface Notification {
+  kind: 'notification';
+  method: string;
+  params: Params;
+}
+export interface Response {
+  kind: 'response';
+  id: RequestId;
+  result?: unknown;
+  error?: unknown;
+}
 /** Not a valid message, but one we must answer: `id` is what we could recover, else null. */
-export interface Invalid { kind: 'invalid'; id: RequestId | null; error: RpcError }
+export interface Invalid {
+  kind: 'invalid';
+  id: RequestId | null;
+  error: RpcError;
+}
 /** Not a valid message, and not one we may answer (a malformed notification or response). */
-export interface Ignored { kind: 'ignored'; reason: string }
+export interface Ignored {
+  kind: 'ignored';
+  reason: string;
+}
 
 export type Incoming = Request | Notification | Response | Invalid | Ignored;
 
@@ -66,7 +87,8 @@ function nestingExceeds(text: string, maxDepth: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -84,8 +106,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const invalid = (id: RequestId | null, message: string): Invalid =>
-  ({ kind: 'invalid', id, error: new RpcError(ErrorCode.InvalidRequest, message) });
+const invalid = (id: RequestId | null, message: string): Invalid => ({
+  kind: 'invalid',
+  id,
+  error: new RpcError(ErrorCode.InvalidRequest, message),
+});
 
 export function classify(value: unknown): Incoming {
   if (!isObject(value)) return invalid(null, 'Invalid Request: a message must be a JSON object');
@@ -123,9 +148,7 @@ function classifyResponse(value: Record<string, unknown>, id: RequestId | null):
   if (id === null || value.jsonrpc !== '2.0' || ('result' in value && 'error' in value)) {
     return { kind: 'ignored', reason: 'malformed response' };
   }
-  return 'result' in value
-    ? { kind: 'response', id, result: value.result }
-    : { kind: 'response', id, error: value.error };
+  return 'result' in value ? { kind: 'response', id, result: value.result } : { kind: 'response', id, error: value.error };
 }
 
 // ---- what we send -------------------------------------------------------------------
@@ -136,12 +159,14 @@ export type OutgoingMessage =
   | { jsonrpc: '2.0'; id: RequestId; method: string; params?: unknown }
   | { jsonrpc: '2.0'; method: string; params?: unknown };
 
-export const resultMessage = (id: RequestId, result: unknown): OutgoingMessage =>
-  ({ jsonrpc: '2.0', id, result });
+export const resultMessage = (id: RequestId, result: unknown): OutgoingMessage => ({ jsonrpc: '2.0', id, result });
 
 /** JSON-RPC 2.0 §5: when the id could not be read, the error's id is null (REQUIREMENTS.md A-3). */
-export const errorMessage = (id: RequestId | null, error: RpcError): OutgoingMessage =>
-  ({ jsonrpc: '2.0', id, error: error.toJSON() });
+export const errorMessage = (id: RequestId | null, error: RpcError): OutgoingMessage => ({
+  jsonrpc: '2.0',
+  id,
+  error: error.toJSON(),
+});
 
 export const notificationMessage = (method: string, params?: unknown): OutgoingMessage =>
   params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };

@@ -15,8 +15,17 @@ import { paginate } from './pagination.js';
 import type { PromptRegistry } from './prompts.js';
 import type { Completer, ResourceRegistry, Suggestions } from './resources.js';
 import {
-  CallToolParamsSchema, CompleteParamsSchema, EmptyParamsSchema, GetPromptParamsSchema, InitializeParamsSchema,
-  type ListenFilter, ListenParamsSchema, type LogLevel, PaginatedParamsSchema, ResourceUriParamsSchema, SetLevelParamsSchema,
+  CallToolParamsSchema,
+  CompleteParamsSchema,
+  EmptyParamsSchema,
+  GetPromptParamsSchema,
+  InitializeParamsSchema,
+  type ListenFilter,
+  ListenParamsSchema,
+  type LogLevel,
+  PaginatedParamsSchema,
+  ResourceUriParamsSchema,
+  SetLevelParamsSchema,
 } from './schemas.js';
 import type { ToolRegistry } from './tools.js';
 
@@ -196,8 +205,17 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   }),
 };
 
-function listPage(key: string, all: Record<string, unknown>[], cursor: string | undefined, pageSize: number): Record<string, unknown> {
-  const page = paginate({ count: () => all.length, slice: (offset, limit) => all.slice(offset, offset + limit) }, cursor, pageSize);
+function listPage(
+  key: string,
+  all: Record<string, unknown>[],
+  cursor: string | undefined,
+  pageSize: number,
+): Record<string, unknown> {
+  const page = paginate(
+    { count: () => all.length, slice: (offset, limit) => all.slice(offset, offset + limit) },
+    cursor,
+    pageSize,
+  );
   return page.nextCursor === undefined ? { [key]: page.items } : { [key]: page.items, nextCursor: page.nextCursor };
 }
 

@@ -72,7 +72,9 @@ export function createStateSealer<T>(key: Uint8Array = randomBytes(32), ttlMs = 
 
   return {
     seal(payload) {
-      const body = Buffer.from(JSON.stringify({ payload, expires: Date.now() + ttlMs, nonce: randomBytes(12).toString('base64url') })).toString('base64url');
+      const body = Buffer.from(
+        JSON.stringify({ payload, expires: Date.now() + ttlMs, nonce: randomBytes(12).toString('base64url') }),
+      ).toString('base64url');
       return `${body}.${mac(body).toString('base64url')}`;
     },
     open(token) {
@@ -81,7 +83,11 @@ export function createStateSealer<T>(key: Uint8Array = randomBytes(32), ttlMs = 
       const expected = mac(body);
       const given = Buffer.from(signature, 'base64url');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-      const { payload, expires, nonce } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { payload: T; expires: number; nonce: string };
+      const { payload, expires, nonce } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as {
+        payload: T;
+        expires: number;
+        nonce: string;
+      };
       const now = Date.now();
       for (const [seen, until] of used) if (until < now) used.delete(seen);
       if (expires < now || used.has(nonce)) return null;

@@ -43,7 +43,12 @@ export interface Peer {
   abortAll(): void;
 }
 
-interface Pending { method: string; resolve(value: unknown): void; reject(error: RpcError): void; timer: NodeJS.Timeout }
+interface Pending {
+  method: string;
+  resolve(value: unknown): void;
+  reject(error: RpcError): void;
+  timer: NodeJS.Timeout;
+}
 
 export function createPeer(options: PeerOptions): Peer {
   const running = new Map<RequestId, AbortController>();
@@ -56,7 +61,10 @@ export function createPeer(options: PeerOptions): Peer {
     const { id } = request;
     // A second request with the id of one still running would make both unanswerable by id.
     if (running.has(id)) {
-      return errorMessage(id, invalidRequest(`Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`));
+      return errorMessage(
+        id,
+        invalidRequest(`Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`),
+      );
     }
     const controller = new AbortController();
     running.set(id, controller);

@@ -61,7 +61,10 @@ export function createPromptRegistry(prompts: readonly PromptDefinition[]): Prom
     const accepted = prompt.arguments.map((a) => a.name);
     const unknown = Object.keys(args).filter((key) => !accepted.includes(key));
     if (unknown.length > 0) {
-      throw invalidParams(`Unknown argument ${unknown.join(', ')} for prompt ${name}; it takes: ${accepted.join(', ') || 'no arguments'}`, { unknown, accepted });
+      throw invalidParams(
+        `Unknown argument ${unknown.join(', ')} for prompt ${name}; it takes: ${accepted.join(', ') || 'no arguments'}`,
+        { unknown, accepted },
+      );
     }
     const missing = prompt.arguments.filter((a) => a.required && !args[a.name]?.trim()).map((a) => a.name);
     if (missing.length > 0) {
@@ -88,6 +91,7 @@ function describePrompt(prompt: PromptDefinition, rules: VersionRules): Record<s
   if (rules.titles && prompt.title) out.title = prompt.title;
   if (prompt.description) out.description = prompt.description;
   out.arguments = prompt.arguments.map(({ complete: _complete, title, ...argument }) =>
-    rules.titles && title ? { ...argument, title } : argument);
+    rules.titles && title ? { ...argument, title } : argument,
+  );
   return out;
 }

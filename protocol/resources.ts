@@ -18,8 +18,7 @@ import { type UriTemplate, type Variables, compileUriTemplate } from './uri-temp
 import type { VersionRules } from './versions.js';
 
 export type ResourceContents =
-  | { uri: string; mimeType?: string; text: string }
-  | { uri: string; mimeType?: string; blob: string };
+  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
 
 /** What resources/list shows for one resource. */
 export interface ResourceInfo {
@@ -37,7 +36,10 @@ export interface ResourceDefinition extends ResourceInfo {
 }
 
 /** Suggestions, best first; `total` when the completer knows of more than it returns. */
-export interface Suggestions { values: readonly string[]; total?: number }
+export interface Suggestions {
+  values: readonly string[];
+  total?: number;
+}
 
 /** Suggests values for a variable or argument from what was typed so far and what is already chosen. */
 export type Completer = (value: string, chosen: Readonly<Record<string, string>>) => Suggestions | Promise<Suggestions>;
@@ -51,7 +53,11 @@ export interface ResourceTemplateDefinition {
   mimeType?: string;
   annotations?: Annotations;
   /** Contents of a matching URI, or null when nothing exists there (-> not found). */
-  read(variables: Variables, uri: string, context: RequestContext): ResourceContents[] | null | Promise<ResourceContents[] | null>;
+  read(
+    variables: Variables,
+    uri: string,
+    context: RequestContext,
+  ): ResourceContents[] | null | Promise<ResourceContents[] | null>;
   /** The concrete resources this template produces now, for resources/list. */
   list?: PagedSource<ResourceInfo>;
   complete?: Record<string, Completer>;
@@ -69,14 +75,20 @@ export interface ResourceRegistry {
   readonly hasCompleters: boolean;
 }
 
-interface CompiledTemplate { definition: ResourceTemplateDefinition; template: UriTemplate }
+interface CompiledTemplate {
+  definition: ResourceTemplateDefinition;
+  template: UriTemplate;
+}
 
 export function createResourceRegistry(
   resources: readonly ResourceDefinition[],
   templates: readonly ResourceTemplateDefinition[],
 ): ResourceRegistry {
   const byUri = new Map(resources.map((resource) => [resource.uri, resource]));
-  const compiled: CompiledTemplate[] = templates.map((definition) => ({ definition, template: compileUriTemplate(definition.uriTemplate) }));
+  const compiled: CompiledTemplate[] = templates.map((definition) => ({
+    definition,
+    template: compileUriTemplate(definition.uriTemplate),
+  }));
   const listing = concatSources<ResourceInfo>([
     arraySource(resources.map(({ read: _read, ...info }) => info)),
     ...templates.flatMap((t) => (t.list ? [t.list] : [])),
@@ -95,7 +107,9 @@ export function createResourceRegistry(
     const found = fixed ? undefined : findTemplate(uri);
     const contents = fixed
       ? await fixed.read(context)
-      : found ? await found.definition.read(found.variables, uri, context) : null;
+      : found
+        ? await found.definition.read(found.variables, uri, context)
+        : null;
     if (!contents || contents.length === 0) {
       throw new RpcError(context.rules.resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
     }

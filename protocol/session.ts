@@ -23,13 +23,28 @@
 
 import type { RequestContext } from './context.js';
 import { ErrorCode, RpcError, invalidRequest, methodNotFound } from './errors.js';
-import { type Incoming, type OutgoingMessage, type Request, classify, errorMessage, notificationMessage, parseLine } from './json-rpc.js';
+import {
+  type Incoming,
+  type OutgoingMessage,
+  type Request,
+  classify,
+  errorMessage,
+  notificationMessage,
+  parseLine,
+} from './json-rpc.js';
 import type { Frame } from './line-framer.js';
 import { type Feature, METHODS, type MethodEntry, type SessionState } from './methods.js';
 import { createPeer } from './peer.js';
 import { type PromptDefinition, createPromptRegistry } from './prompts.js';
 import { type ResourceDefinition, type ResourceTemplateDefinition, createResourceRegistry } from './resources.js';
-import { CancelledParamsSchema, type ClientCapabilities, type ClientInfo, type ListenFilter, LOG_LEVELS, type LogLevel } from './schemas.js';
+import {
+  CancelledParamsSchema,
+  type ClientCapabilities,
+  type ClientInfo,
+  type ListenFilter,
+  LOG_LEVELS,
+  type LogLevel,
+} from './schemas.js';
 import { carriesStatelessMeta, completeResult, createListenStreams, readStatelessMeta } from './stateless.js';
 import { type ToolDefinition, createToolRegistry } from './tools.js';
 import { parseOrThrow } from './validation.js';
@@ -161,23 +176,39 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
       throw invalidRequest('Invalid Request: the session is already initialized');
     }
     const params = parseOrThrow(method.params, request.params, request.method);
-    return method.run(params, contextFor(request, signal, rules, client, () => state.logLevel), state);
+    return method.run(
+      params,
+      contextFor(request, signal, rules, client, () => state.logLevel),
+      state,
+    );
   }
 
   function runStateless(request: Request, method: MethodEntry | undefined, signal: AbortSignal): unknown {
     const { version, client: caller, logLevel } = readStatelessMeta(request.params);
     if (phase === 'ready') {
-      throw invalidRequest('Invalid Request: this process was initialized for the handshake era; start a new one for 2026-07-28 requests');
+      throw invalidRequest(
+        'Invalid Request: this process was initialized for the handshake era; start a new one for 2026-07-28 requests',
+      );
     }
     if (!method || method.era === 'handshake') throw methodNotFound(request.method);
     phase = 'stateless';
     const params = parseOrThrow(method.params, request.params, request.method);
-    const result = method.run(params, contextFor(request, signal, rulesFor(version), caller, () => logLevel), state);
+    const result = method.run(
+      params,
+      contextFor(request, signal, rulesFor(version), caller, () => logLevel),
+      state,
+    );
     const complete = (value: unknown) => completeResult(value, method.cache, definition.info);
     return result instanceof Promise ? result.then(complete) : complete(result);
   }
 
-  function contextFor(request: Request, signal: AbortSignal, rules: VersionRules, client: Client, logLevel: () => LogLevel | undefined): RequestContext {
+  function contextFor(
+    request: Request,
+    signal: AbortSignal,
+    rules: VersionRules,
+    client: Client,
+    logLevel: () => LogLevel | undefined,
+  ): RequestContext {
     const meta = (request.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
     const token = meta?.progressToken;
     let lastProgress = -Infinity;
@@ -203,8 +234,10 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
       },
       request: (method, params, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS) =>
         rules.era === 'stateless'
-          // S/2026-07-28/basic/transports/stdio.mdx: the server MUST NOT send requests; use MRTR instead.
-          ? Promise.reject(new RpcError(ErrorCode.InternalError, `${method}: a 2026-07-28 server cannot send requests to the client`))
+          ? // S/2026-07-28/basic/transports/stdio.mdx: the server MUST NOT send requests; use MRTR instead.
+            Promise.reject(
+              new RpcError(ErrorCode.InternalError, `${method}: a 2026-07-28 server cannot send requests to the client`),
+            )
           : requestClient(method, params, timeoutMs),
     };
   }
@@ -212,9 +245,14 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
   /** S/{v}/basic/lifecycle.mdx "Operation": use only capabilities the client declared; nothing before `initialized`. */
   function requestClient(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     const needed = CLIENT_CAPABILITY_FOR[method];
-    if (!clientInitialized) return Promise.reject(new RpcError(ErrorCode.InternalError, `${method}: the client has not sent notifications/initialized yet`));
+    if (!clientInitialized)
+      return Promise.reject(
+        new RpcError(ErrorCode.InternalError, `${method}: the client has not sent notifications/initialized yet`),
+      );
     if (needed && client.capabilities[needed] === undefined) {
-      return Promise.reject(new RpcError(ErrorCode.InternalError, `${method}: the client did not declare the ${needed} capability`));
+      return Promise.reject(
+        new RpcError(ErrorCode.InternalError, `${method}: the client did not declare the ${needed} capability`),
+      );
     }
     return peer.request(method, params, timeoutMs);
   }
@@ -320,18 +358,22 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
         return;
       }
       const parsed = parseLine(frame.text, limits.maxDepth);
-      if (parsed.kind === 'parse-error') io.send(errorMessage(null, new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON')));
-      else if (parsed.kind === 'too-deep') io.send(errorMessage(null, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`)));
+      if (parsed.kind === 'parse-error')
+        io.send(errorMessage(null, new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON')));
+      else if (parsed.kind === 'too-deep')
+        io.send(errorMessage(null, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`)));
       else if (parsed.kind === 'batch') handleBatch(parsed.items);
       else sendWhenReady(handle(parsed.message));
     },
     resourceUpdated(uri) {
       // Only for URIs the client subscribed to (schema ResourceUpdatedNotification).
-      if (phase === 'ready' && state.subscriptions.has(uri)) io.send(notificationMessage('notifications/resources/updated', { uri }));
+      if (phase === 'ready' && state.subscriptions.has(uri))
+        io.send(notificationMessage('notifications/resources/updated', { uri }));
       streams.resourceUpdated(uri);
     },
     resourceListChanged() {
-      if (phase === 'ready' && features.has('resourceListChanged')) io.send(notificationMessage('notifications/resources/list_changed'));
+      if (phase === 'ready' && features.has('resourceListChanged'))
+        io.send(notificationMessage('notifications/resources/list_changed'));
       streams.resourceListChanged();
     },
     subscribedUris: () => [...new Set([...state.subscriptions, ...streams.uris()])],
@@ -357,7 +399,8 @@ type Client = { capabilities: ClientCapabilities; info: ClientInfo };
 function honouredFilter(requested: ListenFilter, features: ReadonlySet<Feature>): ListenFilter {
   const honoured: ListenFilter = {};
   if (requested.resourcesListChanged && features.has('resourceListChanged')) honoured.resourcesListChanged = true;
-  if (requested.resourceSubscriptions && features.has('subscriptions')) honoured.resourceSubscriptions = requested.resourceSubscriptions;
+  if (requested.resourceSubscriptions && features.has('subscriptions'))
+    honoured.resourceSubscriptions = requested.resourceSubscriptions;
   return honoured;
 }
 
@@ -376,8 +419,9 @@ function servedFeatures(definition: ServerDefinition): Set<Feature> {
   if (resources && definition.resourceListChanged) features.add('resourceListChanged');
   if (definition.prompts?.length) features.add('prompts');
   if (definition.logging) features.add('logging');
-  const completes = definition.prompts?.some((p) => p.arguments.some((a) => a.complete))
-    || definition.resourceTemplates?.some((t) => t.complete && Object.keys(t.complete).length > 0);
+  const completes =
+    definition.prompts?.some((p) => p.arguments.some((a) => a.complete)) ||
+    definition.resourceTemplates?.some((t) => t.complete && Object.keys(t.complete).length > 0);
   if (completes) features.add('completions');
   return features;
 }
@@ -398,4 +442,3 @@ function capabilitiesFor(features: ReadonlySet<Feature>, rules: VersionRules): R
   if (features.has('completions') && rules.completionsCapability) capabilities.completions = {};
   return capabilities;
 }
-

@@ -9,7 +9,14 @@
 import { RpcError, invalidParams } from './errors.js';
 import { type OutgoingMessage, type RequestId, notificationMessage } from './json-rpc.js';
 import type { CacheHint } from './methods.js';
-import { type ClientCapabilities, type ClientInfo, type ListenFilter, type LogLevel, META, StatelessMetaSchema } from './schemas.js';
+import {
+  type ClientCapabilities,
+  type ClientInfo,
+  type ListenFilter,
+  type LogLevel,
+  META,
+  StatelessMetaSchema,
+} from './schemas.js';
 import { describeIssues } from './validation.js';
 import { STATELESS_VERSIONS, type StatelessVersion, isStatelessVersion } from './versions.js';
 
@@ -37,11 +44,16 @@ export function readStatelessMeta(params: unknown): StatelessRequest {
   const meta = (params as { _meta?: unknown } | undefined)?._meta;
   const parsed = StatelessMetaSchema.safeParse(meta ?? {}, { reportInput: true });
   if (!parsed.success) {
-    throw invalidParams(`Invalid params: a 2026-07-28 request needs _meta ${META.protocolVersion} and ${META.clientCapabilities} (${describeIssues(parsed.error.issues)})`);
+    throw invalidParams(
+      `Invalid params: a 2026-07-28 request needs _meta ${META.protocolVersion} and ${META.clientCapabilities} (${describeIssues(parsed.error.issues)})`,
+    );
   }
   const version = parsed.data[META.protocolVersion];
   if (!isStatelessVersion(version)) {
-    throw new RpcError(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version}`, { supported: [...STATELESS_VERSIONS], requested: version });
+    throw new RpcError(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version}`, {
+      supported: [...STATELESS_VERSIONS],
+      requested: version,
+    });
   }
   return {
     version,
@@ -82,7 +94,10 @@ export interface ListenStreams {
   uris(): string[];
 }
 
-interface Stream { filter: ListenFilter; close(): void }
+interface Stream {
+  filter: ListenFilter;
+  close(): void;
+}
 
 export function createListenStreams(send: (message: OutgoingMessage) => void): ListenStreams {
   const streams = new Map<RequestId, Stream>();
@@ -108,7 +123,8 @@ export function createListenStreams(send: (message: OutgoingMessage) => void): L
     },
     resourceUpdated(uri) {
       for (const [id, stream] of streams) {
-        if (stream.filter.resourceSubscriptions?.includes(uri)) send(notificationMessage('notifications/resources/updated', tagged(id, { uri })));
+        if (stream.filter.resourceSubscriptions?.includes(uri))
+          send(notificationMessage('notifications/resources/updated', tagged(id, { uri })));
       }
     },
     resourceListChanged() {

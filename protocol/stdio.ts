@@ -53,14 +53,18 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
     (chunk, callback) => stdoutWrite(chunk, callback),
   );
 
-  const session = createSession(definition, {
-    send: (message) => {
-      writer.send(message);
-      if (writer.backedUp) stdin.pause();
+  const session = createSession(
+    definition,
+    {
+      send: (message) => {
+        writer.send(message);
+        if (writer.backedUp) stdin.pause();
+      },
+      report,
+      settled: () => resumeIfRoom(),
     },
-    report,
-    settled: () => resumeIfRoom(),
-  }, { maxDepth: options.maxDepth });
+    { maxDepth: options.maxDepth },
+  );
 
   const framer = createLineFramer(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (frame) => session.receive(frame));
 

@@ -10,7 +10,15 @@
 import * as z from 'zod/mini';
 import type { RequestContext } from './context.js';
 import { RpcError, invalidParams } from './errors.js';
-import { type AskForMissing, FORM_KEY, type InputRequiredResult, MISSING_REQUIRED_CLIENT_CAPABILITY, canElicitForm, createStateSealer, formRequest } from './mrtr.js';
+import {
+  type AskForMissing,
+  FORM_KEY,
+  type InputRequiredResult,
+  MISSING_REQUIRED_CLIENT_CAPABILITY,
+  canElicitForm,
+  createStateSealer,
+  formRequest,
+} from './mrtr.js';
 import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
@@ -19,9 +27,18 @@ export type ContentBlock =
   | { type: 'text'; text: string; annotations?: Annotations }
   | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: Annotations }
   | { type: 'resource'; resource: EmbeddedResource; annotations?: Annotations }
-  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string; annotations?: Annotations };
+  | {
+      type: 'resource_link';
+      uri: string;
+      name: string;
+      title?: string;
+      description?: string;
+      mimeType?: string;
+      annotations?: Annotations;
+    };
 
-export type EmbeddedResource = { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+export type EmbeddedResource =
+  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
 
 export interface Annotations {
   audience?: ('user' | 'assistant')[];
@@ -74,7 +91,10 @@ export interface ToolRegistry {
 }
 
 /** What a requestState of ours carries: the call being completed. */
-interface PendingCall { tool: string; args: Record<string, unknown> }
+interface PendingCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
 
 export function createToolRegistry(tools: readonly ToolDefinition[], report: (detail: string) => void): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
@@ -109,7 +129,9 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
           requiredCapabilities: { elicitation: { form: {} } },
         });
       }
-      return errorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}. Fix the arguments to match the tool's inputSchema and call it again.`);
+      return errorResult(
+        `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}. Fix the arguments to match the tool's inputSchema and call it again.`,
+      );
     }
     let result: ToolResult;
     try {
@@ -132,13 +154,17 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
   function resume(tool: ToolDefinition, params: CallToolParams): { args: Record<string, unknown>; declined?: string } {
     const pending = sealer.open(params.requestState ?? '');
     if (!pending || pending.tool !== tool.name) {
-      throw invalidParams('Invalid params: requestState is not valid (altered, expired or already used); call the tool again without it');
+      throw invalidParams(
+        'Invalid params: requestState is not valid (altered, expired or already used); call the tool again without it',
+      );
     }
     const answer = params.inputResponses?.[FORM_KEY] as { action?: string; content?: Record<string, unknown> } | undefined;
     if (answer === undefined) return { args: pending.args };
     if (answer.action !== 'accept') return { args: pending.args, declined: String(answer.action) };
     // Only the fields we asked for; anything else in the answer is ignored (§15.2: ignore unexpected keys).
-    const filled = Object.fromEntries(Object.entries(answer.content ?? {}).filter(([key]) => Object.hasOwn(tool.ask?.fields ?? {}, key)));
+    const filled = Object.fromEntries(
+      Object.entries(answer.content ?? {}).filter(([key]) => Object.hasOwn(tool.ask?.fields ?? {}, key)),
+    );
     return { args: { ...pending.args, ...filled } };
   }
 
@@ -159,7 +185,8 @@ const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', t
 function missingAskable(tool: ToolDefinition, issues: readonly z.core.$ZodIssue[]): string[] | undefined {
   if (!tool.ask) return undefined;
   const missing = issues.map((issue) =>
-    issue.code === 'invalid_type' && issue.input === undefined && issue.path.length === 1 ? String(issue.path[0]) : undefined);
+    issue.code === 'invalid_type' && issue.input === undefined && issue.path.length === 1 ? String(issue.path[0]) : undefined,
+  );
   return missing.every((name) => name !== undefined && Object.hasOwn(tool.ask!.fields, name)) ? (missing as string[]) : undefined;
 }
 
@@ -181,7 +208,10 @@ function describeTool(tool: ToolDefinition, rules: VersionRules): Record<string,
  * schema without `$schema` means 2020-12; so we leave `$schema` out in both cases.
  */
 function jsonSchema(schema: z.ZodMiniType, rules: VersionRules): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: rules.jsonSchemaDialect, io: 'input' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: rules.jsonSchemaDialect, io: 'input' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }
 

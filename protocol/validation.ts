@@ -21,7 +21,9 @@ export function parseOrThrow<T>(schema: z.ZodMiniType<T>, value: unknown, what: 
 
 /** Every issue, one clause each, on one line: "name: expected string; level: expected one of a, b". */
 export function describeIssues(issues: readonly Issue[]): string {
-  return issues.map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : 'value'}: ${describeIssue(issue)}`).join('; ');
+  return issues
+    .map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : 'value'}: ${describeIssue(issue)}`)
+    .join('; ');
 }
 
 function describeIssue(issue: Issue): string {

@@ -46,35 +46,58 @@ export interface VersionRules {
   resourceNotFoundCode: number;
 }
 
-const HANDSHAKE = { era: 'handshake', resultType: false, cacheHints: false } as const;
+// Each revision is the one before it plus what its changelog added (S/{v}/changelog.mdx).
+const V2024_11_05: VersionRules = {
+  version: '2024-11-05',
+  era: 'handshake',
+  resultType: false,
+  cacheHints: false,
+  batches: false,
+  completionsCapability: false,
+  toolAnnotations: false,
+  progressMessage: false,
+  titles: false,
+  structuredContent: false,
+  resourceLinks: false,
+  lastModified: false,
+  completionContext: false,
+  jsonSchemaDialect: 'draft-7',
+  resourceNotFoundCode: -32002,
+};
+const V2025_03_26: VersionRules = {
+  ...V2024_11_05,
+  version: '2025-03-26',
+  batches: true,
+  completionsCapability: true,
+  toolAnnotations: true,
+  progressMessage: true,
+};
+const V2025_06_18: VersionRules = {
+  ...V2025_03_26,
+  version: '2025-06-18',
+  batches: false, // removed again (changelog item 1)
+  titles: true,
+  structuredContent: true,
+  resourceLinks: true,
+  lastModified: true,
+  completionContext: true,
+};
+const V2025_11_25: VersionRules = { ...V2025_06_18, version: '2025-11-25', jsonSchemaDialect: 'draft-2020-12' };
+const V2026_07_28: VersionRules = {
+  ...V2025_11_25,
+  version: '2026-07-28',
+  era: 'stateless',
+  resultType: true,
+  cacheHints: true,
+  resourceNotFoundCode: -32602,
+};
 
 const RULES: Record<ProtocolVersion, VersionRules> = {
-  '2024-11-05': {
-    ...HANDSHAKE, version: '2024-11-05', batches: false, completionsCapability: false, toolAnnotations: false,
-    progressMessage: false, titles: false, structuredContent: false, resourceLinks: false,
-    lastModified: false, completionContext: false, jsonSchemaDialect: 'draft-7', resourceNotFoundCode: -32002,
-  },
-  '2025-03-26': {
-    ...HANDSHAKE, version: '2025-03-26', batches: true, completionsCapability: true, toolAnnotations: true,
-    progressMessage: true, titles: false, structuredContent: false, resourceLinks: false,
-    lastModified: false, completionContext: false, jsonSchemaDialect: 'draft-7', resourceNotFoundCode: -32002,
-  },
-  '2025-06-18': {
-    ...HANDSHAKE, version: '2025-06-18', batches: false, completionsCapability: true, toolAnnotations: true,
-    progressMessage: true, titles: true, structuredContent: true, resourceLinks: true,
-    lastModified: true, completionContext: true, jsonSchemaDialect: 'draft-7', resourceNotFoundCode: -32002,
-  },
-  '2025-11-25': {
-    ...HANDSHAKE, version: '2025-11-25', batches: false, completionsCapability: true, toolAnnotations: true,
-    progressMessage: true, titles: true, structuredContent: true, resourceLinks: true,
-    lastModified: true, completionContext: true, jsonSchemaDialect: 'draft-2020-12', resourceNotFoundCode: -32002,
-  },
-  '2026-07-28': {
-    version: '2026-07-28', era: 'stateless', resultType: true, cacheHints: true, batches: false,
-    completionsCapability: true, toolAnnotations: true, progressMessage: true, titles: true, structuredContent: true,
-    resourceLinks: true, lastModified: true, completionContext: true, jsonSchemaDialect: 'draft-2020-12',
-    resourceNotFoundCode: -32602,
-  },
+  '2024-11-05': V2024_11_05,
+  '2025-03-26': V2025_03_26,
+  '2025-06-18': V2025_06_18,
+  '2025-11-25': V2025_11_25,
+  '2026-07-28': V2026_07_28,
 };
 
 export function isHandshakeVersion(version: string): version is HandshakeVersion {

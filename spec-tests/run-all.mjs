@@ -11,7 +11,10 @@ let failed = 0;
 for (const dir of uvuSuites) {
   if (!existsSync(dir)) continue;
   console.log(`\n== uvu ${dir}`);
-  const run = spawnSync('npx', ['uvu', '-r', 'tsx', dir, '\\.test\\.ts$'], { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+  const run = spawnSync('npx', ['uvu', '-r', 'tsx', dir, '\\.test\\.ts$'], {
+    encoding: 'utf8',
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   process.stdout.write(run.stdout);
   process.stderr.write(run.stderr);
   const total = Number(/Total:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0);
@@ -21,15 +24,23 @@ for (const dir of uvuSuites) {
   failed += run.status === 0 ? total - ok : Math.max(total - ok, 1);
 }
 
-const conformance = [
-  { name: 'generic + ours fixtures, with schema validation', args: ['spec-tests/fixtures'] },
-];
+const conformance = [{ name: 'generic + ours fixtures, with schema validation', args: ['spec-tests/fixtures'] }];
 if (existsSync('dist/mcp-conform.mjs') && existsSync('dist/mcp-tracker.mjs')) {
   for (const { name, args } of conformance) {
     console.log(`\n== mcp-conform: ${name}`);
     const run = spawnSync(
       process.execPath,
-      ['dist/mcp-conform.mjs', 'run', '--server', `${process.execPath} dist/mcp-tracker.mjs --ephemeral`, '--schema-dir', '../shared/spec', '--timeout', '5000', ...args],
+      [
+        'dist/mcp-conform.mjs',
+        'run',
+        '--server',
+        `${process.execPath} dist/mcp-tracker.mjs --ephemeral`,
+        '--schema-dir',
+        '../shared/spec',
+        '--timeout',
+        '5000',
+        ...args,
+      ],
       { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
     );
     process.stdout.write(run.stdout);

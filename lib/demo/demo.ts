@@ -12,7 +12,13 @@ export interface DemoOptions {
   print(line: string): void;
 }
 
-interface SprintNumbers { name: string; progress_pct: number; by_status: Record<string, number>; last_updated: string; read_at: string }
+interface SprintNumbers {
+  name: string;
+  progress_pct: number;
+  by_status: Record<string, number>;
+  last_updated: string;
+  read_at: string;
+}
 
 export async function runDemo(options: DemoOptions): Promise<number> {
   const { print } = options;
@@ -31,7 +37,9 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       return JSON.parse(contents[0]?.text ?? '{}') as SprintNumbers;
     };
     const show = (label: string, s: SprintNumbers) =>
-      print(`${label}: ${s.name} is ${s.progress_pct}% done (done: ${s.by_status.done ?? 0}, in progress: ${s.by_status.in_progress ?? 0}); last_updated ${s.last_updated}, read at ${s.read_at}`);
+      print(
+        `${label}: ${s.name} is ${s.progress_pct}% done (done: ${s.by_status.done ?? 0}, in progress: ${s.by_status.in_progress ?? 0}); last_updated ${s.last_updated}, read at ${s.read_at}`,
+      );
 
     await client.request('resources/subscribe', { uri: 'jira://sprint/current' });
     print('Subscribed to jira://sprint/current.');
@@ -48,9 +56,11 @@ export async function runDemo(options: DemoOptions): Promise<number> {
 
     const after = await readSprint();
     show('Read 2', after);
-    print(after.progress_pct !== before.progress_pct || after.last_updated !== before.last_updated
-      ? `\nThe data changed: progress ${before.progress_pct}% → ${after.progress_pct}%, last_updated ${before.last_updated} → ${after.last_updated}.`
-      : '\nThe data did not change (unexpected).');
+    print(
+      after.progress_pct !== before.progress_pct || after.last_updated !== before.last_updated
+        ? `\nThe data changed: progress ${before.progress_pct}% → ${after.progress_pct}%, last_updated ${before.last_updated} → ${after.last_updated}.`
+        : '\nThe data did not change (unexpected).',
+    );
     print('Resources are nouns the host reads; tools are verbs the model calls. Same data, two doors.');
     return (await client.close()) === 0 ? 0 : 1;
   } catch (error) {

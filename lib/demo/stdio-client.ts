@@ -82,7 +82,10 @@ export function spawnStdioClient(command: string, args: string[], options: Stdio
   const withTimeout = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms\nserver stderr:\n${stderrText}`)), ms);
-      promise.then((value) => { clearTimeout(timer); resolve(value); }, reject);
+      promise.then((value) => {
+        clearTimeout(timer);
+        resolve(value);
+      }, reject);
     });
 
   const client: StdioClient = {
@@ -101,15 +104,25 @@ export function spawnStdioClient(command: string, args: string[], options: Stdio
       child.stdin.write(text);
     },
     nextNotification(method, timeoutMs = 5000) {
-      const already = received.find((m) => !consumed.has(m) && (m as { method?: string; id?: unknown }).method === method && !('id' in (m as object)));
+      const already = received.find(
+        (m) => !consumed.has(m) && (m as { method?: string; id?: unknown }).method === method && !('id' in (m as object)),
+      );
       if (already) {
         consumed.add(already);
         return Promise.resolve(already as Record<string, unknown>);
       }
-      return withTimeout(new Promise((resolve) => notificationWaiters.push({ method, resolve })), timeoutMs, `waiting for ${method}`);
+      return withTimeout(
+        new Promise((resolve) => notificationWaiters.push({ method, resolve })),
+        timeoutMs,
+        `waiting for ${method}`,
+      );
     },
     async initialize(protocolVersion = '2025-11-25', capabilities = {}) {
-      const answer = await client.request('initialize', { protocolVersion, capabilities, clientInfo: { name: 'mcp-by-hand-client', version: '1.0.0' } });
+      const answer = await client.request('initialize', {
+        protocolVersion,
+        capabilities,
+        clientInfo: { name: 'mcp-by-hand-client', version: '1.0.0' },
+      });
       if (!answer.result) throw new Error(`initialize failed: ${JSON.stringify(answer.error)}`);
       client.notify('notifications/initialized');
       return answer.result as Record<string, unknown>;

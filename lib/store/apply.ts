@@ -8,76 +8,77 @@
 //
 // Entities are replaced, never mutated, and frozen: objects handed to callers
 // are snapshots that stay valid and cannot be changed behind our back.
-import type { Comment, Issue, JournalRecord, Project, Sprint } from './schema.js'
-import { countAssignment, issueNumber, type TrackerState } from './state.js'
+import type { Comment, Issue, JournalRecord, Project, Sprint } from './schema.js';
+import { countAssignment, issueNumber, type TrackerState } from './state.js';
 
 /** What one record changed; also the change description returned by mutations. */
 export interface Change {
   /** One line for people: "PROJ-101 status: todo → in_progress". */
-  readonly description: string
+  readonly description: string;
   /** Issue keys whose content changed. */
-  readonly issues: readonly string[]
+  readonly issues: readonly string[];
   /** Sprint ids whose contents or stats changed. */
-  readonly sprints: readonly string[]
+  readonly sprints: readonly string[];
   /** Project keys whose contents or stats changed. */
-  readonly projects: readonly string[]
+  readonly projects: readonly string[];
   /** True when an issue was created (lists of issues changed, not only their contents). */
-  readonly issueSetChanged: boolean
+  readonly issueSetChanged: boolean;
 }
 
 export function applyRecord(state: TrackerState, record: JournalRecord): Change {
   if (record.seq !== state.lastSeq + 1) {
-    throw new Error(`record seq ${record.seq} is out of order; expected ${state.lastSeq + 1}`)
+    throw new Error(`record seq ${record.seq} is out of order; expected ${state.lastSeq + 1}`);
   }
-  const change = applyByType(state, record)
-  state.lastSeq = record.seq
-  return change
+  const change = applyByType(state, record);
+  state.lastSeq = record.seq;
+  return change;
 }
 
 function applyByType(state: TrackerState, record: JournalRecord): Change {
   switch (record.type) {
     case 'project.created':
-      return applyProjectCreated(state, record.project)
+      return applyProjectCreated(state, record.project);
     case 'sprint.created':
-      return applySprintCreated(state, record.sprint, record.at)
+      return applySprintCreated(state, record.sprint, record.at);
     case 'issue.created':
-      return applyIssueCreated(state, record.issue)
+      return applyIssueCreated(state, record.issue);
     case 'issue.status_changed': {
-      const issue = existingIssue(state, record.key)
-      expectCurrent('status', issue.status, record.from)
-      replaceIssue(state, { ...issue, status: record.to, updated_at: record.at })
-      return issueChange(issue, `${issue.key} status: ${record.from} → ${record.to}`)
+      const issue = existingIssue(state, record.key);
+      expectCurrent('status', issue.status, record.from);
+      replaceIssue(state, { ...issue, status: record.to, updated_at: record.at });
+      return issueChange(issue, `${issue.key} status: ${record.from} → ${record.to}`);
     }
     case 'issue.assigned': {
-      const issue = existingIssue(state, record.key)
-      expectCurrent('assignee', issue.assignee, record.from)
-      countAssignment(state, record.from, -1)
-      countAssignment(state, record.to, 1)
-      if (record.to !== null) state.people.add(record.to)
-      replaceIssue(state, { ...issue, assignee: record.to, updated_at: record.at })
-      return issueChange(issue, describeAssignment(issue.key, record.from, record.to))
+      const issue = existingIssue(state, record.key);
+      expectCurrent('assignee', issue.assignee, record.from);
+      countAssignment(state, record.from, -1);
+      countAssignment(state, record.to, 1);
+      if (record.to !== null) state.people.add(record.to);
+      replaceIssue(state, { ...issue, assignee: record.to, updated_at: record.at });
+      return issueChange(issue, describeAssignment(issue.key, record.from, record.to));
     }
     case 'issue.commented':
-      return applyCommented(state, record.key, record.comment, record.at)
+      return applyCommented(state, record.key, record.comment, record.at);
     case 'issue.sprint_changed':
-      return applySprintChanged(state, record.key, record.from, record.to, record.at)
+      return applySprintChanged(state, record.key, record.from, record.to, record.at);
   }
 }
 
 function applyProjectCreated(state: TrackerState, input: Project): Change {
-  if (state.projects.has(input.key)) throw new Error(`project ${input.key} already exists`)
-  const project = Object.freeze({ key: input.key, name: input.name, description: input.description, lead: input.lead })
-  state.projects.set(project.key, project)
-  state.issueKeysByProject.set(project.key, [])
-  state.nextIssueNumber.set(project.key, 1)
-  state.people.add(project.lead)
-  return change(`Project ${project.key} (${project.name}) created`, [], [], [project.key], false)
+  if (state.projects.has(input.key)) throw new Error(`project ${input.key} already exists`);
+  const project = Object.freeze({ key: input.key, name: input.name, description: input.description, lead: input.lead });
+  state.projects.set(project.key, project);
+  state.issueKeysByProject.set(project.key, []);
+  state.nextIssueNumber.set(project.key, 1);
+  state.people.add(project.lead);
+  return change(`Project ${project.key} (${project.name}) created`, [], [], [project.key], false);
 }
 
 function applySprintCreated(state: TrackerState, input: Sprint, at: string): Change {
-  if (state.sprints.has(input.id)) throw new Error(`sprint ${input.id} already exists`)
-  existingProject(state, input.project)
-  if (!input.id.startsWith(`${input.project}-S`)) throw new Error(`sprint ${input.id} is not named after project ${input.project}`)
+  if (state.sprints.has(input.id)) throw new Error(`sprint ${input.id} already exists`);
+  existingProject(state, input.project);
+  if (!input.id.startsWith(`${input.project}-S`))
+    throw new Error(`sprint ${input.id} is not named after project ${input.project}`);
   const sprint = Object.freeze({
     id: input.id,
     name: input.name,
@@ -86,109 +87,104 @@ function applySprintCreated(state: TrackerState, input: Sprint, at: string): Cha
     start_date: input.start_date,
     end_date: input.end_date,
     goal: input.goal,
-  })
-  state.sprints.set(sprint.id, sprint)
-  state.sprintTouchedAt.set(sprint.id, at)
-  return change(`Sprint ${sprint.id} (${sprint.name}) created in ${sprint.project}`, [], [sprint.id], [sprint.project], false)
+  });
+  state.sprints.set(sprint.id, sprint);
+  state.sprintTouchedAt.set(sprint.id, at);
+  return change(`Sprint ${sprint.id} (${sprint.name}) created in ${sprint.project}`, [], [sprint.id], [sprint.project], false);
 }
 
 function applyIssueCreated(state: TrackerState, input: Issue): Change {
-  if (state.issues.has(input.key)) throw new Error(`issue ${input.key} already exists`)
-  existingProject(state, input.project)
-  if (!input.key.startsWith(`${input.project}-`)) throw new Error(`issue ${input.key} is not named after project ${input.project}`)
-  const number = issueNumber(input.key)
-  const next = state.nextIssueNumber.get(input.project) ?? 1
-  if (number < next) throw new Error(`issue ${input.key} reuses a number; the next free number is ${next}`)
-  if (input.sprint !== null) sprintOfProject(state, input.sprint, input.project)
+  if (state.issues.has(input.key)) throw new Error(`issue ${input.key} already exists`);
+  existingProject(state, input.project);
+  if (!input.key.startsWith(`${input.project}-`))
+    throw new Error(`issue ${input.key} is not named after project ${input.project}`);
+  const number = issueNumber(input.key);
+  const next = state.nextIssueNumber.get(input.project) ?? 1;
+  if (number < next) throw new Error(`issue ${input.key} reuses a number; the next free number is ${next}`);
+  if (input.sprint !== null) sprintOfProject(state, input.sprint, input.project);
   input.comments.forEach((comment, index) => {
-    if (comment.id !== index + 1) throw new Error(`issue ${input.key} comment ids must be 1, 2, 3...`)
-  })
-  const issue = freezeIssue(input)
-  state.issues.set(issue.key, issue)
-  state.issueKeysByProject.get(issue.project)?.push(issue.key)
-  state.nextIssueNumber.set(issue.project, number + 1)
-  countAssignment(state, issue.assignee, 1)
-  notePeople(state, issue)
-  return issueChange(issue, `${issue.key} created: ${issue.title}`, true)
+    if (comment.id !== index + 1) throw new Error(`issue ${input.key} comment ids must be 1, 2, 3...`);
+  });
+  const issue = freezeIssue(input);
+  state.issues.set(issue.key, issue);
+  state.issueKeysByProject.get(issue.project)?.push(issue.key);
+  state.nextIssueNumber.set(issue.project, number + 1);
+  countAssignment(state, issue.assignee, 1);
+  notePeople(state, issue);
+  return issueChange(issue, `${issue.key} created: ${issue.title}`, true);
 }
 
 function applyCommented(state: TrackerState, key: string, input: Comment, at: string): Change {
-  const issue = existingIssue(state, key)
-  const expectedId = issue.comments.length + 1
-  if (input.id !== expectedId) throw new Error(`comment id ${input.id} on ${key}; expected ${expectedId}`)
-  const comment = freezeComment(input)
-  state.people.add(comment.author)
-  replaceIssue(state, { ...issue, comments: Object.freeze([...issue.comments, comment]), updated_at: at })
-  return issueChange(issue, `Comment #${comment.id} by ${comment.author} added to ${key}`)
+  const issue = existingIssue(state, key);
+  const expectedId = issue.comments.length + 1;
+  if (input.id !== expectedId) throw new Error(`comment id ${input.id} on ${key}; expected ${expectedId}`);
+  const comment = freezeComment(input);
+  state.people.add(comment.author);
+  replaceIssue(state, { ...issue, comments: Object.freeze([...issue.comments, comment]), updated_at: at });
+  return issueChange(issue, `Comment #${comment.id} by ${comment.author} added to ${key}`);
 }
 
 function applySprintChanged(state: TrackerState, key: string, from: string | null, to: string | null, at: string): Change {
-  const issue = existingIssue(state, key)
-  expectCurrent('sprint', issue.sprint, from)
-  if (to !== null) sprintOfProject(state, to, issue.project)
-  replaceIssue(state, { ...issue, sprint: to, updated_at: at })
+  const issue = existingIssue(state, key);
+  expectCurrent('sprint', issue.sprint, from);
+  if (to !== null) sprintOfProject(state, to, issue.project);
+  replaceIssue(state, { ...issue, sprint: to, updated_at: at });
   // Membership changed: both sprints' stats move. The sprint the issue left no
   // longer sees the issue's updated_at, so its last_updated needs this mark.
-  for (const id of [from, to]) if (id !== null) state.sprintTouchedAt.set(id, at)
-  const sprints = [from, to].filter((id): id is string => id !== null)
-  return change(`${key} moved from ${from ?? 'the backlog'} to ${to ?? 'the backlog'}`, [key], sprints, [issue.project], false)
+  for (const id of [from, to]) if (id !== null) state.sprintTouchedAt.set(id, at);
+  const sprints = [from, to].filter((id): id is string => id !== null);
+  return change(`${key} moved from ${from ?? 'the backlog'} to ${to ?? 'the backlog'}`, [key], sprints, [issue.project], false);
 }
 
 // ---------------------------------------------------------------------------
 
 function existingIssue(state: TrackerState, key: string): Issue {
-  const issue = state.issues.get(key)
-  if (issue === undefined) throw new Error(`issue ${key} does not exist`)
-  return issue
+  const issue = state.issues.get(key);
+  if (issue === undefined) throw new Error(`issue ${key} does not exist`);
+  return issue;
 }
 
 function existingProject(state: TrackerState, key: string): Project {
-  const project = state.projects.get(key)
-  if (project === undefined) throw new Error(`project ${key} does not exist`)
-  return project
+  const project = state.projects.get(key);
+  if (project === undefined) throw new Error(`project ${key} does not exist`);
+  return project;
 }
 
 function sprintOfProject(state: TrackerState, id: string, project: string): Sprint {
-  const sprint = state.sprints.get(id)
-  if (sprint === undefined) throw new Error(`sprint ${id} does not exist`)
-  if (sprint.project !== project) throw new Error(`sprint ${id} belongs to ${sprint.project}, not ${project}`)
-  return sprint
+  const sprint = state.sprints.get(id);
+  if (sprint === undefined) throw new Error(`sprint ${id} does not exist`);
+  if (sprint.project !== project) throw new Error(`sprint ${id} belongs to ${sprint.project}, not ${project}`);
+  return sprint;
 }
 
 /** `from` in a record must equal the current value, or records were lost or reordered. */
 function expectCurrent(field: string, current: string | null, from: string | null): void {
-  if (current !== from) throw new Error(`${field} was ${String(current)} but the record says it was ${String(from)}`)
+  if (current !== from) throw new Error(`${field} was ${String(current)} but the record says it was ${String(from)}`);
 }
 
 function replaceIssue(state: TrackerState, next: Issue): void {
-  state.issues.set(next.key, Object.freeze(next))
-  state.searchText.delete(next.key)
+  state.issues.set(next.key, Object.freeze(next));
+  state.searchText.delete(next.key);
 }
 
 function notePeople(state: TrackerState, issue: Issue): void {
-  state.people.add(issue.reporter)
-  if (issue.assignee !== null) state.people.add(issue.assignee)
-  for (const comment of issue.comments) state.people.add(comment.author)
+  state.people.add(issue.reporter);
+  if (issue.assignee !== null) state.people.add(issue.assignee);
+  for (const comment of issue.comments) state.people.add(comment.author);
 }
 
 function describeAssignment(key: string, from: string | null, to: string | null): string {
-  if (to === null) return `${key} unassigned (was ${from ?? 'nobody'})`
-  return `${key} assigned to ${to} (was ${from ?? 'unassigned'})`
+  if (to === null) return `${key} unassigned (was ${from ?? 'nobody'})`;
+  return `${key} assigned to ${to} (was ${from ?? 'unassigned'})`;
 }
 
 function issueChange(issue: Issue, description: string, created = false): Change {
-  const sprints = issue.sprint === null ? [] : [issue.sprint]
-  return change(description, [issue.key], sprints, [issue.project], created)
+  const sprints = issue.sprint === null ? [] : [issue.sprint];
+  return change(description, [issue.key], sprints, [issue.project], created);
 }
 
-function change(
-  description: string,
-  issues: string[],
-  sprints: string[],
-  projects: string[],
-  issueSetChanged: boolean,
-): Change {
-  return { description, issues, sprints, projects, issueSetChanged }
+function change(description: string, issues: string[], sprints: string[], projects: string[], issueSetChanged: boolean): Change {
+  return { description, issues, sprints, projects, issueSetChanged };
 }
 
 /** Copies only the known fields (as zod would strip extras) and freezes. */
@@ -209,9 +205,9 @@ function freezeIssue(input: Issue): Issue {
     comments: Object.freeze(input.comments.map(freezeComment)),
     created_at: input.created_at,
     updated_at: input.updated_at,
-  })
+  });
 }
 
 function freezeComment(input: Comment): Comment {
-  return Object.freeze({ id: input.id, author: input.author, body: input.body, created_at: input.created_at })
+  return Object.freeze({ id: input.id, author: input.author, body: input.body, created_at: input.created_at });
 }

@@ -7,53 +7,56 @@
 //
 // This is a command-line tool, not the server, so it prints its report to
 // stdout. Data goes to a temporary directory that is removed afterwards.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import v8 from 'node:v8'
-import vm from 'node:vm'
-import { createJournal } from './journal.js'
-import { silentLogger } from './log.js'
-import type { Issue, RecordDraft } from './schema.js'
-import { openStore, type TrackerStore } from './store.js'
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { createJournal } from './journal.js';
+import { silentLogger } from './log.js';
+import type { Issue, RecordDraft } from './schema.js';
+import { openStore, type TrackerStore } from './store.js';
 
 interface Row {
-  readonly issues: number
-  readonly fileMb: number
-  readonly openMs: number
-  readonly mutationP50: number
-  readonly mutationP99: number
-  readonly searchP50: number
-  readonly listP50: number
-  readonly completeP50: number
+  readonly issues: number;
+  readonly fileMb: number;
+  readonly openMs: number;
+  readonly mutationP50: number;
+  readonly mutationP99: number;
+  readonly searchP50: number;
+  readonly listP50: number;
+  readonly completeP50: number;
 }
 
-const STATUSES = ['todo', 'in_progress', 'in_review', 'done'] as const
-const PRIORITIES = ['P0', 'P1', 'P2', 'P3'] as const
-const PEOPLE = ['alice', 'bob', 'carol', 'dmitri', 'priya', 'sam', 'tomas', 'yuki']
-const WORDS = ['checkout', 'payment', 'webhook', 'latency', 'refund', 'mobile', 'search', 'cache', 'login', 'export']
+const STATUSES = ['todo', 'in_progress', 'in_review', 'done'] as const;
+const PRIORITIES = ['P0', 'P1', 'P2', 'P3'] as const;
+const PEOPLE = ['alice', 'bob', 'carol', 'dmitri', 'priya', 'sam', 'tomas', 'yuki'];
+const WORDS = ['checkout', 'payment', 'webhook', 'latency', 'refund', 'mobile', 'search', 'cache', 'login', 'export'];
 
 async function main(): Promise<void> {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
-  const rows: Row[] = []
-  for (const size of sizes.length > 0 ? sizes : [1_000, 100_000]) rows.push(await benchmark(size))
-  process.stdout.write(formatTable(rows))
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
+  const rows: Row[] = [];
+  for (const size of sizes.length > 0 ? sizes : [1_000, 100_000]) rows.push(await benchmark(size));
+  process.stdout.write(formatTable(rows));
 }
 
 async function benchmark(issueCount: number): Promise<Row> {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-bench-'))
-  const file = path.join(directory, 'tracker.jsonl')
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-bench-'));
+  const file = path.join(directory, 'tracker.jsonl');
   try {
-    createJournal(file, syntheticJournal(issueCount), new Date())
-    const fileMb = fs.statSync(file).size / 1e6
-    collectGarbage() // so the open is not charged for the generator's garbage
+    createJournal(file, syntheticJournal(issueCount), new Date());
+    const fileMb = fs.statSync(file).size / 1e6;
+    collectGarbage(); // so the open is not charged for the generator's garbage
     // One open, as a server start does: repeated opens in one process measure
     // the garbage collector cleaning up after the previous ones instead.
-    const opened = await timed(() => openStore({ path: file, log: silentLogger, watch: false }))
-    const openMs = opened.ms
-    const store = opened.value
+    const opened = await timed(() => openStore({ path: file, log: silentLogger, watch: false }));
+    const openMs = opened.ms;
+    const store = opened.value;
     try {
-      const mutations = await measureMutations(store, issueCount)
+      const mutations = await measureMutations(store, issueCount);
       return {
         issues: issueCount,
         fileMb,
@@ -63,12 +66,12 @@ async function benchmark(issueCount: number): Promise<Row> {
         searchP50: median(measureSync(50, (i) => store.searchIssues(searchQuery(i)))),
         listP50: median(measureSync(50, (i) => store.listIssues({ offset: (i * 997) % issueCount, limit: 50 }))),
         completeP50: median(measureSync(50, (i) => store.completeIssueKeys(`PROJ-${(i % 9) + 1}`))),
-      }
+      };
     } finally {
-      store.close()
+      store.close();
     }
   } finally {
-    fs.rmSync(directory, { recursive: true, force: true })
+    fs.rmSync(directory, { recursive: true, force: true });
   }
 }
 
@@ -76,21 +79,33 @@ async function benchmark(issueCount: number): Promise<Row> {
 function syntheticJournal(count: number): RecordDraft[] {
   const drafts: RecordDraft[] = [
     { type: 'project.created', project: { key: 'PROJ', name: 'Bench', description: '', lead: 'alice' } },
-  ]
+  ];
   for (let s = 1; s <= 5; s++) {
-    const state = s < 4 ? 'closed' : s === 4 ? 'active' : 'future'
+    const state = s < 4 ? 'closed' : s === 4 ? 'active' : 'future';
     drafts.push({
       type: 'sprint.created',
-      sprint: { id: `PROJ-S${s}`, name: `Sprint ${s}`, project: 'PROJ', state, start_date: '2025-01-01', end_date: '2025-01-14', goal: '' },
-    })
+      sprint: {
+        id: `PROJ-S${s}`,
+        name: `Sprint ${s}`,
+        project: 'PROJ',
+        state,
+        start_date: '2025-01-01',
+        end_date: '2025-01-14',
+        goal: '',
+      },
+    });
   }
-  const at = new Date().toISOString()
-  for (let n = 1; n <= count; n++) drafts.push({ type: 'issue.created', issue: syntheticIssue(n, at) })
+  const at = new Date().toISOString();
+  for (let n = 1; n <= count; n++) drafts.push({ type: 'issue.created', issue: syntheticIssue(n, at) });
   for (let n = 1; n <= count; n += 10) {
-    drafts.push({ type: 'issue.status_changed', key: `PROJ-${n}`, from: 'todo', to: 'in_progress' })
-    drafts.push({ type: 'issue.commented', key: `PROJ-${n}`, comment: { id: 1, author: 'bob', body: `Looked at the ${pick(WORDS, n + 3)} part.`, created_at: at } })
+    drafts.push({ type: 'issue.status_changed', key: `PROJ-${n}`, from: 'todo', to: 'in_progress' });
+    drafts.push({
+      type: 'issue.commented',
+      key: `PROJ-${n}`,
+      comment: { id: 1, author: 'bob', body: `Looked at the ${pick(WORDS, n + 3)} part.`, created_at: at },
+    });
   }
-  return drafts
+  return drafts;
 }
 
 function syntheticIssue(n: number, at: string): Issue {
@@ -110,20 +125,20 @@ function syntheticIssue(n: number, at: string): Issue {
     comments: [],
     created_at: at,
     updated_at: at,
-  }
+  };
 }
 
 async function measureMutations(store: TrackerStore, issueCount: number): Promise<number[]> {
-  const times: number[] = []
+  const times: number[] = [];
   for (let i = 0; i < 200; i++) {
-    const key = `PROJ-${((i * 7919) % issueCount) + 1}`
+    const key = `PROJ-${((i * 7919) % issueCount) + 1}`;
     const run =
       i % 2 === 0
         ? () => store.updateStatus(key, pick(STATUSES, i + 1))
-        : () => store.addComment(key, { body: `bench comment ${i}`, author: 'bob' })
-    times.push((await timed(run)).ms)
+        : () => store.addComment(key, { body: `bench comment ${i}`, author: 'bob' });
+    times.push((await timed(run)).ms);
   }
-  return times
+  return times;
 }
 
 function searchQuery(i: number) {
@@ -133,48 +148,57 @@ function searchQuery(i: number) {
     { status: ['todo', 'in_progress'], priority: 'P0' },
     { assignee: pick(PEOPLE, i), sprint: 'PROJ-S4' },
     { label: pick(WORDS, i), offset: 40 },
-  ]
-  return queries[i % queries.length] ?? {}
+  ];
+  return queries[i % queries.length] ?? {};
 }
 
 async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const start = performance.now()
-  const value = await run()
-  return { value, ms: performance.now() - start }
+  const start = performance.now();
+  const value = await run();
+  return { value, ms: performance.now() - start };
 }
 
 function measureSync(times: number, run: (i: number) => unknown): number[] {
-  const results: number[] = []
+  const results: number[] = [];
   for (let i = 0; i < times; i++) {
-    const start = performance.now()
-    run(i)
-    results.push(performance.now() - start)
+    const start = performance.now();
+    run(i);
+    results.push(performance.now() - start);
   }
-  return results
+  return results;
 }
 
 /** The bench's only trick: expose V8's gc() at run time instead of asking for --expose-gc. */
 function collectGarbage(): void {
-  v8.setFlagsFromString('--expose-gc')
-  const gc = vm.runInNewContext('gc') as () => void
-  gc()
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  gc();
 }
 
 function pick<T>(items: readonly T[], n: number): T {
-  return items[n % items.length] as T
+  return items[n % items.length] as T;
 }
 
 function median(values: readonly number[]): number {
-  return percentile(values, 50)
+  return percentile(values, 50);
 }
 
 function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
 function formatTable(rows: readonly Row[]): string {
-  const header = ['issues', 'file MB', 'open ms', 'mutation p50 ms', 'mutation p99 ms', 'search p50 ms', 'list p50 ms', 'complete p50 ms']
+  const header = [
+    'issues',
+    'file MB',
+    'open ms',
+    'mutation p50 ms',
+    'mutation p99 ms',
+    'search p50 ms',
+    'list p50 ms',
+    'complete p50 ms',
+  ];
   const cells = rows.map((r) => [
     String(r.issues),
     r.fileMb.toFixed(1),
@@ -184,10 +208,10 @@ function formatTable(rows: readonly Row[]): string {
     r.searchP50.toFixed(2),
     r.listP50.toFixed(2),
     r.completeP50.toFixed(2),
-  ])
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)))
-  const line = (values: readonly string[]): string => values.map((v, i) => v.padStart(widths[i] ?? 0)).join('  ')
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n'
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
+  const line = (values: readonly string[]): string => values.map((v, i) => v.padStart(widths[i] ?? 0)).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
 }
 
-await main()
+await main();

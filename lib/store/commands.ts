@@ -18,41 +18,41 @@ import {
   parseSprintId,
   parseStoryPoints,
   parseText,
-} from './args.js'
-import { domainError } from './errors.js'
-import { describeSprints, requireIssue, requireProject, requireSprint } from './lookup.js'
-import { LIMITS, type Issue, type IssueType, type Priority, type RecordDraft, type Status } from './schema.js'
-import { sortedSprints, type TrackerState } from './state.js'
+} from './args.js';
+import { domainError } from './errors.js';
+import { describeSprints, requireIssue, requireProject, requireSprint } from './lookup.js';
+import { LIMITS, type Issue, type IssueType, type Priority, type RecordDraft, type Status } from './schema.js';
+import { sortedSprints, type TrackerState } from './state.js';
 
 export interface CreateIssueInput {
-  readonly project: string
-  readonly title: string
-  readonly description?: string
+  readonly project: string;
+  readonly title: string;
+  readonly description?: string;
   /** Default: task. */
-  readonly type?: string
+  readonly type?: string;
   /** Default: P2. */
-  readonly priority?: string
-  readonly assignee?: string | null
+  readonly priority?: string;
+  readonly assignee?: string | null;
   /** Default: the store's `actor`. */
-  readonly reporter?: string
-  readonly story_points?: number | null
+  readonly reporter?: string;
+  readonly story_points?: number | null;
   /** A sprint of the same project that is not closed; null or absent for the backlog. */
-  readonly sprint?: string | null
-  readonly labels?: readonly string[]
+  readonly sprint?: string | null;
+  readonly labels?: readonly string[];
 }
 
 /** A CreateIssueInput whose values have passed their format checks. */
 export interface CreateIssueRequest {
-  readonly project: string
-  readonly title: string
-  readonly description: string
-  readonly type: IssueType
-  readonly priority: Priority
-  readonly assignee: string | null
-  readonly reporter: string
-  readonly story_points: number | null
-  readonly sprint: string | null
-  readonly labels: readonly string[]
+  readonly project: string;
+  readonly title: string;
+  readonly description: string;
+  readonly type: IssueType;
+  readonly priority: Priority;
+  readonly assignee: string | null;
+  readonly reporter: string;
+  readonly story_points: number | null;
+  readonly sprint: string | null;
+  readonly labels: readonly string[];
 }
 
 /** Format checks only: cheap, and done before taking the lock. */
@@ -68,14 +68,14 @@ export function parseCreateIssue(input: CreateIssueInput, actor: string): Create
     story_points: parseStoryPoints(input.story_points),
     sprint: input.sprint === undefined || input.sprint === null ? null : parseSprintId(input.sprint),
     labels: parseLabels(input.labels),
-  }
+  };
 }
 
 /** Allocates the next key of the project: safe because it runs under the lock. */
 export function planCreateIssue(state: TrackerState, request: CreateIssueRequest, at: string): RecordDraft {
-  requireProject(state, request.project)
-  if (request.sprint !== null) requireOpenSprintOf(state, request.sprint, request.project, 'the new issue')
-  const number = state.nextIssueNumber.get(request.project) ?? 1
+  requireProject(state, request.project);
+  if (request.sprint !== null) requireOpenSprintOf(state, request.sprint, request.project, 'the new issue');
+  const number = state.nextIssueNumber.get(request.project) ?? 1;
   const issue: Issue = {
     key: `${request.project}-${number}`,
     ...request,
@@ -83,44 +83,47 @@ export function planCreateIssue(state: TrackerState, request: CreateIssueRequest
     comments: [],
     created_at: at,
     updated_at: at,
-  }
-  return { type: 'issue.created', issue }
+  };
+  return { type: 'issue.created', issue };
 }
 
 export function planStatusChange(state: TrackerState, key: string, status: Status): RecordDraft | null {
-  const issue = requireIssue(state, key)
-  if (issue.status === status) return null
-  return { type: 'issue.status_changed', key, from: issue.status, to: status }
+  const issue = requireIssue(state, key);
+  if (issue.status === status) return null;
+  return { type: 'issue.status_changed', key, from: issue.status, to: status };
 }
 
 export function planAssignment(state: TrackerState, key: string, assignee: string | null): RecordDraft | null {
-  const issue = requireIssue(state, key)
-  if (issue.assignee === assignee) return null
-  return { type: 'issue.assigned', key, from: issue.assignee, to: assignee }
+  const issue = requireIssue(state, key);
+  if (issue.assignee === assignee) return null;
+  return { type: 'issue.assigned', key, from: issue.assignee, to: assignee };
 }
 
 export function planComment(state: TrackerState, key: string, author: string, body: string, at: string): RecordDraft {
-  const issue = requireIssue(state, key)
-  const comment = { id: issue.comments.length + 1, author, body, created_at: at }
-  return { type: 'issue.commented', key, comment }
+  const issue = requireIssue(state, key);
+  const comment = { id: issue.comments.length + 1, author, body, created_at: at };
+  return { type: 'issue.commented', key, comment };
 }
 
 export function planSprintMove(state: TrackerState, key: string, sprint: string | null): RecordDraft | null {
-  const issue = requireIssue(state, key)
-  if (sprint !== null) requireOpenSprintOf(state, sprint, issue.project, key)
-  if (issue.sprint === sprint) return null
-  return { type: 'issue.sprint_changed', key, from: issue.sprint, to: sprint }
+  const issue = requireIssue(state, key);
+  if (sprint !== null) requireOpenSprintOf(state, sprint, issue.project, key);
+  if (issue.sprint === sprint) return null;
+  return { type: 'issue.sprint_changed', key, from: issue.sprint, to: sprint };
 }
 
 /** Issues go into active or future sprints of their own project. */
 function requireOpenSprintOf(state: TrackerState, id: string, project: string, what: string): void {
-  const sprint = requireSprint(state, id)
-  const open = sortedSprints(state, project).filter((s) => s.state !== 'closed')
-  const alternatives = `Use a sprint of ${project} that is not closed (${describeSprints(open)}), or null for the backlog.`
+  const sprint = requireSprint(state, id);
+  const open = sortedSprints(state, project).filter((s) => s.state !== 'closed');
+  const alternatives = `Use a sprint of ${project} that is not closed (${describeSprints(open)}), or null for the backlog.`;
   if (sprint.project !== project) {
-    throw domainError('invalid_argument', `Sprint ${id} belongs to project ${sprint.project}, but ${what} is in ${project}. ${alternatives}`)
+    throw domainError(
+      'invalid_argument',
+      `Sprint ${id} belongs to project ${sprint.project}, but ${what} is in ${project}. ${alternatives}`,
+    );
   }
   if (sprint.state === 'closed') {
-    throw domainError('invalid_argument', `Sprint ${id} (${sprint.name}) is closed. ${alternatives}`)
+    throw domainError('invalid_argument', `Sprint ${id} (${sprint.name}) is closed. ${alternatives}`);
   }
 }

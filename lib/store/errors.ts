@@ -10,11 +10,11 @@
 // Plain Error objects with a `kind` tag instead of subclasses: callers switch
 // on `isDomainError(e)` / `isStoreFileError(e)` and read the fields.
 
-export type DomainErrorCode = 'not_found' | 'invalid_argument' | 'conflict'
+export type DomainErrorCode = 'not_found' | 'invalid_argument' | 'conflict';
 
 export interface DomainError extends Error {
-  readonly kind: 'domain'
-  readonly code: DomainErrorCode
+  readonly kind: 'domain';
+  readonly code: DomainErrorCode;
 }
 
 export type StoreFileErrorReason =
@@ -23,46 +23,41 @@ export type StoreFileErrorReason =
   | 'not_a_journal' // some other file
   | 'lock_timeout' // another process held the lock too long
   | 'replaced' // the file was replaced, truncated or removed under us
-  | 'closed' // the store was closed
+  | 'closed'; // the store was closed
 
 export interface StoreFileError extends Error {
-  readonly kind: 'store_file'
-  readonly reason: StoreFileErrorReason
-  readonly file: string
+  readonly kind: 'store_file';
+  readonly reason: StoreFileErrorReason;
+  readonly file: string;
   /** 1-based line in the journal, when the problem is on one line. */
-  readonly line: number | null
+  readonly line: number | null;
 }
 
 export function domainError(code: DomainErrorCode, message: string): DomainError {
-  return Object.assign(new Error(message), { name: 'DomainError', kind: 'domain' as const, code })
+  return Object.assign(new Error(message), { name: 'DomainError', kind: 'domain' as const, code });
 }
 
-export function storeFileError(
-  reason: StoreFileErrorReason,
-  file: string,
-  line: number | null,
-  message: string,
-): StoreFileError {
-  const where = line === null ? file : `${file}:${line}`
+export function storeFileError(reason: StoreFileErrorReason, file: string, line: number | null, message: string): StoreFileError {
+  const where = line === null ? file : `${file}:${line}`;
   return Object.assign(new Error(`${where}: ${message}`), {
     name: 'StoreFileError',
     kind: 'store_file' as const,
     reason,
     file,
     line,
-  })
+  });
 }
 
 export function isDomainError(error: unknown): error is DomainError {
-  return error instanceof Error && (error as Partial<DomainError>).kind === 'domain'
+  return error instanceof Error && (error as Partial<DomainError>).kind === 'domain';
 }
 
 export function isStoreFileError(error: unknown): error is StoreFileError {
-  return error instanceof Error && (error as Partial<StoreFileError>).kind === 'store_file'
+  return error instanceof Error && (error as Partial<StoreFileError>).kind === 'store_file';
 }
 
 /** Node's fs errors carry a string `code` such as 'EEXIST'. */
 export function errnoCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' ? code : undefined
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
 }

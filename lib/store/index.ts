@@ -11,7 +11,7 @@
 // StoreFileError (the data file cannot be used: file, line, what to do).
 // The store knows nothing about MCP.
 
-export { openStore, BULK_MAX } from './store.js'
+export { openStore, BULK_MAX } from './store.js';
 export type {
   OpenStoreOptions,
   TrackerStore,
@@ -21,16 +21,23 @@ export type {
   BulkOptions,
   BulkOutcome,
   BulkResult,
-} from './store.js'
-export type { Change } from './apply.js'
-export type { CreateIssueInput } from './commands.js'
-export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries.js'
-export type { ProjectStats, SprintStats, IssueCounts } from './stats.js'
-export { COMPLETION_CAP, type Completion } from './completions.js'
-export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './args.js'
+} from './store.js';
+export type { Change } from './apply.js';
+export type { CreateIssueInput } from './commands.js';
+export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries.js';
+export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';
+export { COMPLETION_CAP, type Completion } from './completions.js';
+export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './args.js';
 
-export { resolveDataPath, DATA_ENV_VAR, DATA_FILE_NAME, type DataPath, type DataPathInputs, type DataPathSource } from './data-path.js'
-export { stderrLogger, silentLogger, type Logger, type LogLevel } from './log.js'
+export {
+  resolveDataPath,
+  DATA_ENV_VAR,
+  DATA_FILE_NAME,
+  type DataPath,
+  type DataPathInputs,
+  type DataPathSource,
+} from './data-path.js';
+export { stderrLogger, silentLogger, type Logger, type LogLevel } from './log.js';
 export {
   isDomainError,
   isStoreFileError,
@@ -38,7 +45,7 @@ export {
   type DomainErrorCode,
   type StoreFileError,
   type StoreFileErrorReason,
-} from './errors.js'
+} from './errors.js';
 
 // Schemas, for callers that build tool input/output schemas from the same source.
 export {
@@ -65,4 +72,4 @@ export {
   type Priority,
   type IssueType,
   type SprintState,
-} from './schema.js'
+} from './schema.js';

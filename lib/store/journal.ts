@@ -5,33 +5,33 @@
 // applied to `state`, nothing after it has. Our own appends and other
 // processes' appends are read the same way, in file order, so every process
 // replays the same records in the same order and reaches the same state.
-import fs from 'node:fs'
-import { applyRecord, type Change } from './apply.js'
-import { storeFileError, errnoCode } from './errors.js'
-import { appendDurably, createFileAtomically, moveTornTail, readCompleteLines } from './journal-file.js'
-import { encodeHeader, encodeRecord, inconsistentLine, notAJournal, parseHeader, parseRecordLine } from './journal-format.js'
-import type { Logger } from './log.js'
-import type { JournalRecord, RecordDraft } from './schema.js'
-import { createEmptyState, type TrackerState } from './state.js'
+import fs from 'node:fs';
+import { applyRecord, type Change } from './apply.js';
+import { storeFileError, errnoCode } from './errors.js';
+import { appendDurably, createFileAtomically, moveTornTail, readCompleteLines } from './journal-file.js';
+import { encodeHeader, encodeRecord, inconsistentLine, notAJournal, parseHeader, parseRecordLine } from './journal-format.js';
+import type { Logger } from './log.js';
+import type { JournalRecord, RecordDraft } from './schema.js';
+import { createEmptyState, type TrackerState } from './state.js';
 
 export interface Journal {
-  readonly file: string
-  readonly fd: number
+  readonly file: string;
+  readonly fd: number;
   /** Identity of the file we opened, to notice it being replaced. */
-  readonly dev: number
-  readonly ino: number
+  readonly dev: number;
+  readonly ino: number;
   /** Bytes read and applied; always just after a "\n". */
-  offset: number
+  offset: number;
   /** Complete lines read, the header included: the next line's number is line + 1. */
-  line: number
-  readonly state: TrackerState
+  line: number;
+  readonly state: TrackerState;
 }
 
 /** Writes a new journal holding `drafts`. Caller holds the lock; `file` must not exist. */
 export function createJournal(file: string, drafts: readonly RecordDraft[], now: Date): void {
-  const at = now.toISOString()
-  const records = drafts.map((draft, index) => encodeRecord({ seq: index + 1, at, ...draft } as JournalRecord))
-  createFileAtomically(file, encodeHeader(at) + records.join(''))
+  const at = now.toISOString();
+  const records = drafts.map((draft, index) => encodeRecord({ seq: index + 1, at, ...draft } as JournalRecord));
+  createFileAtomically(file, encodeHeader(at) + records.join(''));
 }
 
 /**
@@ -40,31 +40,31 @@ export function createJournal(file: string, drafts: readonly RecordDraft[], now:
  * lock, see catchUp).
  */
 export function openJournal(file: string): { journal: Journal; tailBytes: number } {
-  const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND)
+  const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND);
   try {
-    const stat = fs.fstatSync(fd)
-    const { lines, end, tailBytes } = readCompleteLines(fd, 0, stat.size)
-    const [headerLine, ...recordLines] = lines
+    const stat = fs.fstatSync(fd);
+    const { lines, end, tailBytes } = readCompleteLines(fd, 0, stat.size);
+    const [headerLine, ...recordLines] = lines;
     if (headerLine === undefined) {
-      throw notAJournal(file, stat.size === 0 ? 'The file is empty' : 'The first line is incomplete')
+      throw notAJournal(file, stat.size === 0 ? 'The file is empty' : 'The first line is incomplete');
     }
-    parseHeader(headerLine, file)
-    const journal: Journal = { file, fd, dev: stat.dev, ino: stat.ino, offset: 0, line: 1, state: createEmptyState() }
+    parseHeader(headerLine, file);
+    const journal: Journal = { file, fd, dev: stat.dev, ino: stat.ino, offset: 0, line: 1, state: createEmptyState() };
     // Replay: nobody listens yet, so the changes are not collected.
-    applyLines(journal, recordLines, null)
-    journal.offset = end
-    return { journal, tailBytes }
+    applyLines(journal, recordLines, null);
+    journal.offset = end;
+    return { journal, tailBytes };
   } catch (error) {
-    fs.closeSync(fd)
-    throw error
+    fs.closeSync(fd);
+    throw error;
   }
 }
 
 /** How catchUp deals with a torn tail: only a lock holder may move it aside. */
 export interface TailPolicy {
-  readonly holdsLock: boolean
-  readonly now: Date
-  readonly log: Logger
+  readonly holdsLock: boolean;
+  readonly now: Date;
+  readonly log: Logger;
 }
 
 /**
@@ -72,60 +72,63 @@ export interface TailPolicy {
  * changes. Throws a StoreFileError if a line is corrupt or the file shrank.
  */
 export function catchUp(journal: Journal, policy: TailPolicy): Change[] {
-  const size = fs.fstatSync(journal.fd).size
-  if (size < journal.offset) throw replacedError(journal.file, 'it is shorter than what was already read')
-  if (size === journal.offset) return []
-  const { lines, end, tailBytes } = readCompleteLines(journal.fd, journal.offset, size)
-  const changes: Change[] = []
-  applyLines(journal, lines, changes)
-  journal.offset = end
+  const size = fs.fstatSync(journal.fd).size;
+  if (size < journal.offset) throw replacedError(journal.file, 'it is shorter than what was already read');
+  if (size === journal.offset) return [];
+  const { lines, end, tailBytes } = readCompleteLines(journal.fd, journal.offset, size);
+  const changes: Change[] = [];
+  applyLines(journal, lines, changes);
+  journal.offset = end;
   if (tailBytes > 0 && policy.holdsLock) {
     // We hold the lock, so nobody is writing: these bytes were cut short by a
     // crash and never acknowledged. Keep them in a side file, then drop them.
-    const sideFile = moveTornTail(journal.fd, journal.file, end, end + tailBytes, policy.now)
-    policy.log('warn', `${journal.file}:${journal.line + 1}: removed an unfinished last line (${tailBytes} bytes, from a crash mid-write; it was never acknowledged). Its bytes are kept in ${sideFile}.`)
+    const sideFile = moveTornTail(journal.fd, journal.file, end, end + tailBytes, policy.now);
+    policy.log(
+      'warn',
+      `${journal.file}:${journal.line + 1}: removed an unfinished last line (${tailBytes} bytes, from a crash mid-write; it was never acknowledged). Its bytes are kept in ${sideFile}.`,
+    );
   }
-  return changes
+  return changes;
 }
 
 /** Appends one record durably, then applies it. Caller holds the lock and has caught up. */
 export function appendRecord(journal: Journal, draft: RecordDraft, at: string): Change {
-  const record = { seq: journal.state.lastSeq + 1, at, ...draft } as JournalRecord
-  const text = encodeRecord(record)
-  journal.offset = appendDurably(journal.fd, text, journal.offset)
-  journal.line += 1
-  return applyRecord(journal.state, record)
+  const record = { seq: journal.state.lastSeq + 1, at, ...draft } as JournalRecord;
+  const text = encodeRecord(record);
+  journal.offset = appendDurably(journal.fd, text, journal.offset);
+  journal.line += 1;
+  return applyRecord(journal.state, record);
 }
 
 /** Throws if the path no longer names the file we opened (deleted, replaced, moved). */
 export function ensureSameFile(journal: Journal): void {
-  let stat: fs.Stats
+  let stat: fs.Stats;
   try {
-    stat = fs.statSync(journal.file)
+    stat = fs.statSync(journal.file);
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') throw replacedError(journal.file, 'it was deleted or moved')
-    throw error
+    if (errnoCode(error) === 'ENOENT') throw replacedError(journal.file, 'it was deleted or moved');
+    throw error;
   }
-  if (stat.ino !== journal.ino || stat.dev !== journal.dev) throw replacedError(journal.file, 'another file took its place')
+  if (stat.ino !== journal.ino || stat.dev !== journal.dev) throw replacedError(journal.file, 'another file took its place');
 }
 
 export function closeJournal(journal: Journal): void {
-  fs.closeSync(journal.fd)
+  fs.closeSync(journal.fd);
 }
 
 /** Parses, checks and applies lines in order; pushes their changes to `changes` if given. */
 function applyLines(journal: Journal, lines: readonly string[], changes: Change[] | null): void {
   for (const text of lines) {
-    const line = journal.line + 1
-    const record = parseRecordLine(text, journal.file, line)
-    let change: Change
+    const line = journal.line + 1;
+    const record = parseRecordLine(text, journal.file, line);
+    let change: Change;
     try {
-      change = applyRecord(journal.state, record)
+      change = applyRecord(journal.state, record);
     } catch (error) {
-      throw inconsistentLine(journal.file, line, (error as Error).message)
+      throw inconsistentLine(journal.file, line, (error as Error).message);
     }
-    changes?.push(change)
-    journal.line = line
+    changes?.push(change);
+    journal.line = line;
   }
 }
 
@@ -135,5 +138,5 @@ function replacedError(file: string, what: string) {
     file,
     null,
     `The data file changed under the running store: ${what}. Nothing more was written. Restart the server to open the file as it is now.`,
-  )
+  );
 }

@@ -23,162 +23,165 @@
 // Known limit: a holder that stalls for longer than `staleMs` (SIGSTOP, a
 // debugger) can lose its lock to a breaker. Local file systems only; lock
 // files on network file systems are not reliable.
-import { randomBytes } from 'node:crypto'
-import fs from 'node:fs'
-import { errnoCode, storeFileError } from './errors.js'
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { errnoCode, storeFileError } from './errors.js';
 
 export interface LockOptions {
   /** The data file the lock protects, for error messages. */
-  readonly dataFile: string
-  readonly timeoutMs: number
-  readonly staleMs: number
+  readonly dataFile: string;
+  readonly timeoutMs: number;
+  readonly staleMs: number;
   /** Told when a stale lock is broken. */
-  readonly onStaleLock: (description: string) => void
+  readonly onStaleLock: (description: string) => void;
 }
 
 interface LockContent {
-  readonly pid: number
-  readonly nonce: string
-  readonly acquired_at: string
+  readonly pid: number;
+  readonly nonce: string;
+  readonly acquired_at: string;
 }
 
 interface Observed {
-  readonly raw: string
-  readonly content: LockContent | null
-  readonly ageMs: number
+  readonly raw: string;
+  readonly content: LockContent | null;
+  readonly ageMs: number;
 }
 
-const BREAK_GUARD_STALE_MS = 2_000
-const MAX_SLEEP_MS = 16
+const BREAK_GUARD_STALE_MS = 2_000;
+const MAX_SLEEP_MS = 16;
 
 /** The last queued use of each lock file in this process. */
-const queues = new Map<string, Promise<unknown>>()
+const queues = new Map<string, Promise<unknown>>();
 
 /** Runs `criticalSection` while holding the lock at `lockFile`, after this process's earlier uses of it. */
 export function withFileLock<T>(lockFile: string, options: LockOptions, criticalSection: () => T): Promise<T> {
   const run = async (): Promise<T> => {
-    const nonce = await acquire(lockFile, options)
+    const nonce = await acquire(lockFile, options);
     try {
-      return criticalSection()
+      return criticalSection();
     } finally {
-      release(lockFile, nonce)
+      release(lockFile, nonce);
     }
-  }
-  const previous = queues.get(lockFile) ?? Promise.resolve()
-  const next = previous.then(run, run)
+  };
+  const previous = queues.get(lockFile) ?? Promise.resolve();
+  const next = previous.then(run, run);
   // The queue goes on after a failure (a timeout, a domain error): the next use runs regardless.
-  queues.set(lockFile, next.catch(() => undefined))
-  return next
+  queues.set(
+    lockFile,
+    next.catch(() => undefined),
+  );
+  return next;
 }
 
 async function acquire(lockFile: string, options: LockOptions): Promise<string> {
-  const nonce = randomBytes(8).toString('hex')
-  const deadline = Date.now() + options.timeoutMs
+  const nonce = randomBytes(8).toString('hex');
+  const deadline = Date.now() + options.timeoutMs;
   for (let attempt = 0; ; attempt++) {
-    if (tryCreate(lockFile, nonce)) return nonce
-    const observed = observe(lockFile)
-    if (observed === null) continue // released between our two calls: try again now
-    const staleBecause = staleReason(observed, options.staleMs)
+    if (tryCreate(lockFile, nonce)) return nonce;
+    const observed = observe(lockFile);
+    if (observed === null) continue; // released between our two calls: try again now
+    const staleBecause = staleReason(observed, options.staleMs);
     if (staleBecause !== null) {
-      if (breakIfUnchanged(lockFile, observed)) options.onStaleLock(`removed a stale lock ${lockFile} (${staleBecause})`)
-      continue
+      if (breakIfUnchanged(lockFile, observed)) options.onStaleLock(`removed a stale lock ${lockFile} (${staleBecause})`);
+      continue;
     }
-    if (Date.now() >= deadline) throw lockTimeout(lockFile, observed, options)
-    await sleep(Math.min(MAX_SLEEP_MS, 2 ** attempt) * (0.5 + Math.random()))
+    if (Date.now() >= deadline) throw lockTimeout(lockFile, observed, options);
+    await sleep(Math.min(MAX_SLEEP_MS, 2 ** attempt) * (0.5 + Math.random()));
   }
 }
 
 function tryCreate(lockFile: string, nonce: string): boolean {
-  let fd: number
+  let fd: number;
   try {
-    fd = fs.openSync(lockFile, 'wx')
+    fd = fs.openSync(lockFile, 'wx');
   } catch (error) {
-    if (errnoCode(error) === 'EEXIST') return false
-    throw error
+    if (errnoCode(error) === 'EEXIST') return false;
+    throw error;
   }
   try {
-    const content: LockContent = { pid: process.pid, nonce, acquired_at: new Date().toISOString() }
-    fs.writeSync(fd, JSON.stringify(content))
+    const content: LockContent = { pid: process.pid, nonce, acquired_at: new Date().toISOString() };
+    fs.writeSync(fd, JSON.stringify(content));
   } finally {
-    fs.closeSync(fd)
+    fs.closeSync(fd);
   }
-  return true
+  return true;
 }
 
 /** Deletes the lock only if it is still ours. */
 function release(lockFile: string, nonce: string): void {
-  const observed = observe(lockFile)
-  if (observed?.content?.nonce === nonce) fs.rmSync(lockFile, { force: true })
+  const observed = observe(lockFile);
+  if (observed?.content?.nonce === nonce) fs.rmSync(lockFile, { force: true });
 }
 
 /** The lock's content and age, or null if there is no lock right now. */
 function observe(lockFile: string): Observed | null {
   try {
-    const raw = fs.readFileSync(lockFile, 'utf8')
-    const ageMs = Date.now() - fs.statSync(lockFile).mtimeMs
-    return { raw, content: parseLockContent(raw), ageMs }
+    const raw = fs.readFileSync(lockFile, 'utf8');
+    const ageMs = Date.now() - fs.statSync(lockFile).mtimeMs;
+    return { raw, content: parseLockContent(raw), ageMs };
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return null
-    throw error
+    if (errnoCode(error) === 'ENOENT') return null;
+    throw error;
   }
 }
 
 /** Null while the holder is still writing its content (or for garbage). */
 function parseLockContent(raw: string): LockContent | null {
   try {
-    const value = JSON.parse(raw) as Partial<LockContent> | null
-    return typeof value?.pid === 'number' && typeof value.nonce === 'string' ? (value as LockContent) : null
+    const value = JSON.parse(raw) as Partial<LockContent> | null;
+    return typeof value?.pid === 'number' && typeof value.nonce === 'string' ? (value as LockContent) : null;
   } catch {
-    return null
+    return null;
   }
 }
 
 function staleReason(observed: Observed, staleMs: number): string | null {
-  if (observed.ageMs > staleMs) return `held for ${Math.round(observed.ageMs / 1000)} s`
-  const pid = observed.content?.pid
-  if (pid === undefined) return null
-  if (pid === process.pid) return 'left by an earlier process with our pid'
-  return isAlive(pid) ? null : `its process ${pid} is gone`
+  if (observed.ageMs > staleMs) return `held for ${Math.round(observed.ageMs / 1000)} s`;
+  const pid = observed.content?.pid;
+  if (pid === undefined) return null;
+  if (pid === process.pid) return 'left by an earlier process with our pid';
+  return isAlive(pid) ? null : `its process ${pid} is gone`;
 }
 
 function isAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0) // signal 0: existence check only
-    return true
+    process.kill(pid, 0); // signal 0: existence check only
+    return true;
   } catch (error) {
-    return errnoCode(error) === 'EPERM' // exists, but belongs to another user
+    return errnoCode(error) === 'EPERM'; // exists, but belongs to another user
   }
 }
 
 /** Removes the lock if it still is exactly the one observed. True if removed. */
 function breakIfUnchanged(lockFile: string, observed: Observed): boolean {
-  const guard = `${lockFile}.break`
+  const guard = `${lockFile}.break`;
   if (!tryCreate(guard, 'breaker')) {
-    const guardState = observe(guard)
+    const guardState = observe(guard);
     // A breaker died mid-break (a microseconds-long window): clear its guard.
-    if (guardState !== null && guardState.ageMs > BREAK_GUARD_STALE_MS) fs.rmSync(guard, { force: true })
-    return false
+    if (guardState !== null && guardState.ageMs > BREAK_GUARD_STALE_MS) fs.rmSync(guard, { force: true });
+    return false;
   }
   try {
-    const now = observe(lockFile)
-    if (now === null || now.raw !== observed.raw) return false
-    fs.rmSync(lockFile, { force: true })
-    return true
+    const now = observe(lockFile);
+    if (now === null || now.raw !== observed.raw) return false;
+    fs.rmSync(lockFile, { force: true });
+    return true;
   } finally {
-    fs.rmSync(guard, { force: true })
+    fs.rmSync(guard, { force: true });
   }
 }
 
 function lockTimeout(lockFile: string, observed: Observed, options: LockOptions) {
-  const holder = observed.content === null ? 'another process' : `process ${observed.content.pid}`
+  const holder = observed.content === null ? 'another process' : `process ${observed.content.pid}`;
   return storeFileError(
     'lock_timeout',
     options.dataFile,
     null,
     `Timed out after ${options.timeoutMs} ms waiting for ${holder} to release the lock ${lockFile}. Retry; if no other mcp-tracker is running, delete the lock file.`,
-  )
+  );
 }
 
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,35 +1,35 @@
 // Finding entities by key, with "not found" messages that offer the way out.
-import { domainError } from './errors.js'
-import type { Issue, Project, Sprint } from './schema.js'
-import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js'
+import { domainError } from './errors.js';
+import type { Issue, Project, Sprint } from './schema.js';
+import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 
 export function requireIssue(state: TrackerState, key: string): Issue {
-  const issue = state.issues.get(key)
+  const issue = state.issues.get(key);
   if (issue === undefined) {
-    throw domainError('not_found', `Issue ${key} not found. Check the key, or search issues to find the right one.`)
+    throw domainError('not_found', `Issue ${key} not found. Check the key, or search issues to find the right one.`);
   }
-  return issue
+  return issue;
 }
 
 export function requireProject(state: TrackerState, key: string): Project {
-  const project = state.projects.get(key)
+  const project = state.projects.get(key);
   if (project === undefined) {
-    throw domainError('not_found', `Project ${key} not found. Known projects: ${sortedProjectKeys(state).join(', ')}.`)
+    throw domainError('not_found', `Project ${key} not found. Known projects: ${sortedProjectKeys(state).join(', ')}.`);
   }
-  return project
+  return project;
 }
 
 export function requireSprint(state: TrackerState, id: string): Sprint {
-  const sprint = state.sprints.get(id)
+  const sprint = state.sprints.get(id);
   if (sprint === undefined) {
-    const project = id.slice(0, id.lastIndexOf('-'))
-    const known = state.projects.has(project) ? describeSprints(sortedSprints(state, project)) : 'none in that project'
-    throw domainError('not_found', `Sprint ${id} not found. Sprints of ${project}: ${known}.`)
+    const project = id.slice(0, id.lastIndexOf('-'));
+    const known = state.projects.has(project) ? describeSprints(sortedSprints(state, project)) : 'none in that project';
+    throw domainError('not_found', `Sprint ${id} not found. Sprints of ${project}: ${known}.`);
   }
-  return sprint
+  return sprint;
 }
 
 /** "PROJ-S41 (closed), PROJ-S42 (active)" */
 export function describeSprints(sprints: readonly Sprint[]): string {
-  return sprints.length === 0 ? 'none' : sprints.map((s) => `${s.id} (${s.state})`).join(', ')
+  return sprints.length === 0 ? 'none' : sprints.map((s) => `${s.id} (${s.state})`).join(', ');
 }

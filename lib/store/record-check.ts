@@ -18,85 +18,85 @@ import {
   SPRINT_STATES,
   STATUSES,
   TIMESTAMP_PATTERN,
-} from './schema.js'
+} from './schema.js';
 
 /**
  * Returns null when the value is valid, else the reason. Field paths are
  * added only on failure: building them for every field of every record would
  * cost more than the checks themselves.
  */
-type Check = (value: unknown) => string | null
+type Check = (value: unknown) => string | null;
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function text(min: number, max: number, pattern?: RegExp): Check {
   return (value) => {
-    if (typeof value !== 'string') return ': expected a string'
-    if (value.length < min || value.length > max) return `: expected ${min}..${max} characters`
-    if (pattern !== undefined && !pattern.test(value)) return `: does not match ${pattern.source}`
-    return null
-  }
+    if (typeof value !== 'string') return ': expected a string';
+    if (value.length < min || value.length > max) return `: expected ${min}..${max} characters`;
+    if (pattern !== undefined && !pattern.test(value)) return `: does not match ${pattern.source}`;
+    return null;
+  };
 }
 
 function integer(min: number, max: number = Number.MAX_SAFE_INTEGER): Check {
   return (value) =>
     Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max
       ? null
-      : `: expected an integer ${min}..${max}`
+      : `: expected an integer ${min}..${max}`;
 }
 
 function oneOf(options: readonly string[]): Check {
-  const allowed = new Set<unknown>(options)
-  return (value) => (allowed.has(value) ? null : `: expected one of ${options.join(', ')}`)
+  const allowed = new Set<unknown>(options);
+  return (value) => (allowed.has(value) ? null : `: expected one of ${options.join(', ')}`);
 }
 
 function nullable(check: Check): Check {
-  return (value) => (value === null ? null : check(value))
+  return (value) => (value === null ? null : check(value));
 }
 
 function arrayOf(check: Check, max: number = Number.MAX_SAFE_INTEGER): Check {
   return (value) => {
-    if (!Array.isArray(value)) return ': expected an array'
-    if (value.length > max) return `: expected at most ${max} items`
+    if (!Array.isArray(value)) return ': expected an array';
+    if (value.length > max) return `: expected at most ${max} items`;
     for (let i = 0; i < value.length; i++) {
-      const problem = check(value[i])
-      if (problem !== null) return `[${i}]${problem}`
+      const problem = check(value[i]);
+      if (problem !== null) return `[${i}]${problem}`;
     }
-    return null
-  }
+    return null;
+  };
 }
 
 function objectOf(fields: Readonly<Record<string, Check>>): Check {
-  const names = Object.keys(fields)
-  const checks = Object.values(fields)
+  const names = Object.keys(fields);
+  const checks = Object.values(fields);
   return (value) => {
-    if (!isPlainObject(value)) return ': expected an object'
+    if (!isPlainObject(value)) return ': expected an object';
     // An indexed loop: this runs ~20 times per record on open.
     for (let i = 0; i < names.length; i++) {
-      const name = names[i] as string
-      const problem = (checks[i] as Check)(value[name])
-      if (problem !== null) return `.${name}${problem}`
+      const name = names[i] as string;
+      const problem = (checks[i] as Check)(value[name]);
+      if (problem !== null) return `.${name}${problem}`;
     }
-    return null
-  }
+    return null;
+  };
 }
 
-const projectKey = text(0, Infinity, PROJECT_KEY_PATTERN)
-const issueKey = text(0, LIMITS.maxKeyLength, ISSUE_KEY_PATTERN)
-const sprintId = text(0, LIMITS.maxKeyLength, SPRINT_ID_PATTERN)
-const handle = text(0, Infinity, HANDLE_PATTERN)
-const timestamp = text(0, Infinity, TIMESTAMP_PATTERN)
-const date = text(0, Infinity, DATE_PATTERN)
-const status = oneOf(STATUSES)
+const projectKey = text(0, Infinity, PROJECT_KEY_PATTERN);
+const issueKey = text(0, LIMITS.maxKeyLength, ISSUE_KEY_PATTERN);
+const sprintId = text(0, LIMITS.maxKeyLength, SPRINT_ID_PATTERN);
+const handle = text(0, Infinity, HANDLE_PATTERN);
+const timestamp = text(0, Infinity, TIMESTAMP_PATTERN);
+const date = text(0, Infinity, DATE_PATTERN);
+const status = oneOf(STATUSES);
 
 const project = objectOf({
   key: projectKey,
   name: text(1, LIMITS.nameMax),
   description: text(0, LIMITS.projectDescriptionMax),
   lead: handle,
-})
+});
 
 const sprint = objectOf({
   id: sprintId,
@@ -106,14 +106,14 @@ const sprint = objectOf({
   start_date: date,
   end_date: date,
   goal: text(0, LIMITS.goalMax),
-})
+});
 
 const comment = objectOf({
   id: integer(1),
   author: handle,
   body: text(1, LIMITS.commentMax),
   created_at: timestamp,
-})
+});
 
 const issue = objectOf({
   key: issueKey,
@@ -131,9 +131,9 @@ const issue = objectOf({
   comments: arrayOf(comment),
   created_at: timestamp,
   updated_at: timestamp,
-})
+});
 
-const base = { seq: integer(1), at: timestamp }
+const base = { seq: integer(1), at: timestamp };
 
 const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
   ['project.created', objectOf({ ...base, project })],
@@ -143,16 +143,16 @@ const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
   ['issue.assigned', objectOf({ ...base, key: issueKey, from: nullable(handle), to: nullable(handle) })],
   ['issue.commented', objectOf({ ...base, key: issueKey, comment })],
   ['issue.sprint_changed', objectOf({ ...base, key: issueKey, from: nullable(sprintId), to: nullable(sprintId) })],
-])
+]);
 
-export const RECORD_TYPES: readonly string[] = [...checksByType.keys()] as string[]
+export const RECORD_TYPES: readonly string[] = [...checksByType.keys()] as string[];
 
 /** null when `value` is a valid JournalRecord; otherwise why not. */
 export function checkJournalRecord(value: unknown): string | null {
-  if (!isPlainObject(value)) return 'expected a JSON object'
-  const check = checksByType.get(value['type'])
-  if (check === undefined) return `type: expected one of ${RECORD_TYPES.join(', ')}`
-  const problem = check(value)
+  if (!isPlainObject(value)) return 'expected a JSON object';
+  const check = checksByType.get(value['type']);
+  if (check === undefined) return `type: expected one of ${RECORD_TYPES.join(', ')}`;
+  const problem = check(value);
   // ".issue.labels[2]: does not match ..." → "issue.labels[2]: does not match ..."
-  return problem === null ? null : problem.slice(1)
+  return problem === null ? null : problem.slice(1);
 }

@@ -6,23 +6,23 @@
 // costs ~300 ms, so the journal reader uses a hand-written check
 // (record-check.ts) built from the same patterns, limits and enums exported
 // here; a property test keeps the two in agreement.
-import * as z from 'zod/mini'
+import * as z from 'zod/mini';
 
 // ---------------------------------------------------------------------------
 // Patterns and limits (shared with record-check.ts and args.ts)
 // ---------------------------------------------------------------------------
 
-export const PROJECT_KEY_PATTERN = /^[A-Z][A-Z0-9]{1,9}$/
-export const ISSUE_KEY_PATTERN = /^[A-Z][A-Z0-9]{1,9}-[1-9][0-9]*$/
+export const PROJECT_KEY_PATTERN = /^[A-Z][A-Z0-9]{1,9}$/;
+export const ISSUE_KEY_PATTERN = /^[A-Z][A-Z0-9]{1,9}-[1-9][0-9]*$/;
 /** Sprint ids are scoped to a project: `PROJ-S42`. */
-export const SPRINT_ID_PATTERN = /^[A-Z][A-Z0-9]{1,9}-S[1-9][0-9]*$/
+export const SPRINT_ID_PATTERN = /^[A-Z][A-Z0-9]{1,9}-S[1-9][0-9]*$/;
 /** People are lower-case handles (`alice`, `dmitri.k`), never free text. */
-export const HANDLE_PATTERN = /^[a-z][a-z0-9._-]{0,31}$/
-export const LABEL_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/
+export const HANDLE_PATTERN = /^[a-z][a-z0-9._-]{0,31}$/;
+export const LABEL_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 /** Exactly what Date.prototype.toISOString() produces, so timestamps sort as strings. */
-export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Sprint dates are calendar days (UTC). */
-export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/
+export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 export const LIMITS = {
   /** Issue numbers stay well inside Number.MAX_SAFE_INTEGER. */
@@ -37,38 +37,38 @@ export const LIMITS = {
   projectDescriptionMax: 2_000,
   labelsMax: 10,
   storyPointsMax: 100,
-} as const
+} as const;
 
 // ---------------------------------------------------------------------------
 // Enumerations
 // ---------------------------------------------------------------------------
 
-export const StatusSchema = z.enum(['todo', 'in_progress', 'in_review', 'done'])
-export const PrioritySchema = z.enum(['P0', 'P1', 'P2', 'P3'])
-export const IssueTypeSchema = z.enum(['bug', 'story', 'task', 'epic'])
-export const SprintStateSchema = z.enum(['active', 'closed', 'future'])
+export const StatusSchema = z.enum(['todo', 'in_progress', 'in_review', 'done']);
+export const PrioritySchema = z.enum(['P0', 'P1', 'P2', 'P3']);
+export const IssueTypeSchema = z.enum(['bug', 'story', 'task', 'epic']);
+export const SprintStateSchema = z.enum(['active', 'closed', 'future']);
 
-export type Status = z.infer<typeof StatusSchema>
-export type Priority = z.infer<typeof PrioritySchema>
-export type IssueType = z.infer<typeof IssueTypeSchema>
-export type SprintState = z.infer<typeof SprintStateSchema>
+export type Status = z.infer<typeof StatusSchema>;
+export type Priority = z.infer<typeof PrioritySchema>;
+export type IssueType = z.infer<typeof IssueTypeSchema>;
+export type SprintState = z.infer<typeof SprintStateSchema>;
 
-export const STATUSES: readonly Status[] = StatusSchema.options
-export const PRIORITIES: readonly Priority[] = PrioritySchema.options
-export const ISSUE_TYPES: readonly IssueType[] = IssueTypeSchema.options
-export const SPRINT_STATES: readonly SprintState[] = SprintStateSchema.options
+export const STATUSES: readonly Status[] = StatusSchema.options;
+export const PRIORITIES: readonly Priority[] = PrioritySchema.options;
+export const ISSUE_TYPES: readonly IssueType[] = IssueTypeSchema.options;
+export const SPRINT_STATES: readonly SprintState[] = SprintStateSchema.options;
 
 // ---------------------------------------------------------------------------
 // Scalars
 // ---------------------------------------------------------------------------
 
-export const ProjectKeySchema = z.string().check(z.regex(PROJECT_KEY_PATTERN))
-export const IssueKeySchema = z.string().check(z.maxLength(LIMITS.maxKeyLength), z.regex(ISSUE_KEY_PATTERN))
-export const SprintIdSchema = z.string().check(z.maxLength(LIMITS.maxKeyLength), z.regex(SPRINT_ID_PATTERN))
-export const HandleSchema = z.string().check(z.regex(HANDLE_PATTERN))
-export const LabelSchema = z.string().check(z.regex(LABEL_PATTERN))
-export const TimestampSchema = z.string().check(z.regex(TIMESTAMP_PATTERN))
-export const DateSchema = z.string().check(z.regex(DATE_PATTERN))
+export const ProjectKeySchema = z.string().check(z.regex(PROJECT_KEY_PATTERN));
+export const IssueKeySchema = z.string().check(z.maxLength(LIMITS.maxKeyLength), z.regex(ISSUE_KEY_PATTERN));
+export const SprintIdSchema = z.string().check(z.maxLength(LIMITS.maxKeyLength), z.regex(SPRINT_ID_PATTERN));
+export const HandleSchema = z.string().check(z.regex(HANDLE_PATTERN));
+export const LabelSchema = z.string().check(z.regex(LABEL_PATTERN));
+export const TimestampSchema = z.string().check(z.regex(TIMESTAMP_PATTERN));
+export const DateSchema = z.string().check(z.regex(DATE_PATTERN));
 
 // ---------------------------------------------------------------------------
 // Entities. Objects handed out by the store are frozen: callers share them.
@@ -81,8 +81,8 @@ export const ProjectSchema = z.readonly(
     description: z.string().check(z.maxLength(LIMITS.projectDescriptionMax)),
     lead: HandleSchema,
   }),
-)
-export type Project = z.infer<typeof ProjectSchema>
+);
+export type Project = z.infer<typeof ProjectSchema>;
 
 export const SprintSchema = z.readonly(
   z.object({
@@ -94,8 +94,8 @@ export const SprintSchema = z.readonly(
     end_date: DateSchema,
     goal: z.string().check(z.maxLength(LIMITS.goalMax)),
   }),
-)
-export type Sprint = z.infer<typeof SprintSchema>
+);
+export type Sprint = z.infer<typeof SprintSchema>;
 
 export const CommentSchema = z.readonly(
   z.object({
@@ -105,8 +105,8 @@ export const CommentSchema = z.readonly(
     body: z.string().check(z.minLength(1), z.maxLength(LIMITS.commentMax)),
     created_at: TimestampSchema,
   }),
-)
-export type Comment = z.infer<typeof CommentSchema>
+);
+export type Comment = z.infer<typeof CommentSchema>;
 
 export const IssueSchema = z.readonly(
   z.object({
@@ -126,25 +126,25 @@ export const IssueSchema = z.readonly(
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   }),
-)
-export type Issue = z.infer<typeof IssueSchema>
+);
+export type Issue = z.infer<typeof IssueSchema>;
 
 // ---------------------------------------------------------------------------
 // Journal: a header line, then one record per line.
 // ---------------------------------------------------------------------------
 
-export const JOURNAL_FORMAT = 'mcp-tracker'
-export const JOURNAL_VERSION = 1
+export const JOURNAL_FORMAT = 'mcp-tracker';
+export const JOURNAL_VERSION = 1;
 
 export const JournalHeaderSchema = z.object({
   format: z.literal(JOURNAL_FORMAT),
   version: z.int().check(z.minimum(1)),
   created_at: TimestampSchema,
-})
-export type JournalHeader = z.infer<typeof JournalHeaderSchema>
+});
+export type JournalHeader = z.infer<typeof JournalHeaderSchema>;
 
 /** Every record carries its position (seq = 1 for the line after the header) and time. */
-const recordBase = { seq: z.int().check(z.minimum(1)), at: TimestampSchema }
+const recordBase = { seq: z.int().check(z.minimum(1)), at: TimestampSchema };
 
 export const JournalRecordSchema = z.discriminatedUnion('type', [
   z.object({ ...recordBase, type: z.literal('project.created'), project: ProjectSchema }),
@@ -172,11 +172,11 @@ export const JournalRecordSchema = z.discriminatedUnion('type', [
     from: z.nullable(SprintIdSchema),
     to: z.nullable(SprintIdSchema),
   }),
-])
-export type JournalRecord = z.infer<typeof JournalRecordSchema>
-export type RecordType = JournalRecord['type']
+]);
+export type JournalRecord = z.infer<typeof JournalRecordSchema>;
+export type RecordType = JournalRecord['type'];
 
 /** A record before the journal gives it a position and a time. */
-export type RecordDraft = WithoutPosition<JournalRecord>
+export type RecordDraft = WithoutPosition<JournalRecord>;
 // Distributes over the union, so each variant keeps its own fields.
-type WithoutPosition<R> = R extends unknown ? Omit<R, 'seq' | 'at'> : never
+type WithoutPosition<R> = R extends unknown ? Omit<R, 'seq' | 'at'> : never;

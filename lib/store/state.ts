@@ -5,26 +5,26 @@
 // because numbers are allocated under the journal lock (max + 1), so those
 // arrays are sorted without ever being sorted. Every map is keyed by
 // validated keys, and Maps have no prototype to pollute.
-import type { Issue, Project, Sprint } from './schema.js'
+import type { Issue, Project, Sprint } from './schema.js';
 
 export interface TrackerState {
-  readonly projects: Map<string, Project>
-  readonly sprints: Map<string, Sprint>
-  readonly issues: Map<string, Issue>
+  readonly projects: Map<string, Project>;
+  readonly sprints: Map<string, Sprint>;
+  readonly issues: Map<string, Issue>;
   /** Issue keys per project, ascending by number. */
-  readonly issueKeysByProject: Map<string, string[]>
+  readonly issueKeysByProject: Map<string, string[]>;
   /** The number the next created issue of a project gets. */
-  readonly nextIssueNumber: Map<string, number>
+  readonly nextIssueNumber: Map<string, number>;
   /** When a sprint was created or an issue last entered or left it. */
-  readonly sprintTouchedAt: Map<string, string>
+  readonly sprintTouchedAt: Map<string, string>;
   /** How many issues each person is assigned: ranks assignee completions. */
-  readonly assignmentCounts: Map<string, number>
+  readonly assignmentCounts: Map<string, number>;
   /** Everyone seen anywhere: leads, reporters, assignees, comment authors. */
-  readonly people: Set<string>
+  readonly people: Set<string>;
   /** Lower-cased searchable text per issue, filled on first search, dropped on change. */
-  readonly searchText: Map<string, string>
+  readonly searchText: Map<string, string>;
   /** seq of the last applied record (0 before the first). */
-  lastSeq: number
+  lastSeq: number;
 }
 
 export function createEmptyState(): TrackerState {
@@ -39,36 +39,36 @@ export function createEmptyState(): TrackerState {
     people: new Set(),
     searchText: new Map(),
     lastSeq: 0,
-  }
+  };
 }
 
 export function sortedProjectKeys(state: TrackerState): string[] {
-  return [...state.projects.keys()].sort()
+  return [...state.projects.keys()].sort();
 }
 
 /** The number in `PROJ-123`. Keys are validated before they get here. */
 export function issueNumber(key: string): number {
-  return Number(key.slice(key.lastIndexOf('-') + 1))
+  return Number(key.slice(key.lastIndexOf('-') + 1));
 }
 
 /** The number in `PROJ-S42`. */
 export function sprintNumber(id: string): number {
-  return Number(id.slice(id.lastIndexOf('-') + 2))
+  return Number(id.slice(id.lastIndexOf('-') + 2));
 }
 
 /** Sprints of one project (or all), ordered by project then number. */
 export function sortedSprints(state: TrackerState, project?: string): Sprint[] {
-  const sprints = [...state.sprints.values()].filter((s) => project === undefined || s.project === project)
-  return sprints.sort((a, b) => compareStrings(a.project, b.project) || sprintNumber(a.id) - sprintNumber(b.id))
+  const sprints = [...state.sprints.values()].filter((s) => project === undefined || s.project === project);
+  return sprints.sort((a, b) => compareStrings(a.project, b.project) || sprintNumber(a.id) - sprintNumber(b.id));
 }
 
 export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function countAssignment(state: TrackerState, person: string | null, delta: 1 | -1): void {
-  if (person === null) return
-  const count = (state.assignmentCounts.get(person) ?? 0) + delta
-  if (count > 0) state.assignmentCounts.set(person, count)
-  else state.assignmentCounts.delete(person)
+  if (person === null) return;
+  const count = (state.assignmentCounts.get(person) ?? 0) + delta;
+  if (count > 0) state.assignmentCounts.set(person, count);
+  else state.assignmentCounts.delete(person);
 }

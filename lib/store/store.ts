@@ -13,10 +13,10 @@
 // disk. Queries first pick up any complete lines other processes appended
 // (one fstat when there are none), and a file watcher does the same in the
 // background so change listeners hear about other processes within ~250 ms.
-import fs from 'node:fs'
-import path from 'node:path'
-import type { Change } from './apply.js'
-import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseStatus, parseText } from './args.js'
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Change } from './apply.js';
+import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseStatus, parseText } from './args.js';
 import {
   parseCreateIssue,
   planAssignment,
@@ -25,224 +25,232 @@ import {
   planSprintMove,
   planStatusChange,
   type CreateIssueInput,
-} from './commands.js'
-import { completeAssignees, completeIssueKeys, completePriorities, completeProjectKeys, completeSprintIds, completeStatuses, type Completion } from './completions.js'
-import { demoRecords } from './demo-data.js'
-import { domainError, isDomainError, isStoreFileError, storeFileError, type StoreFileError } from './errors.js'
-import { appendRecord, catchUp, closeJournal, createJournal, ensureSameFile, openJournal, type Journal } from './journal.js'
-import { withFileLock, type LockOptions } from './lock.js'
-import type { Logger } from './log.js'
-import { requireIssue, requireProject, requireSprint } from './lookup.js'
-import { getIssue, listIssues, searchIssues, type ListIssuesQuery, type Page, type SearchIssuesQuery } from './queries.js'
-import { LIMITS, type Issue, type Project, type RecordDraft, type Sprint, type SprintState } from './schema.js'
-import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js'
-import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js'
-import { watchForAppends } from './watch.js'
+} from './commands.js';
+import {
+  completeAssignees,
+  completeIssueKeys,
+  completePriorities,
+  completeProjectKeys,
+  completeSprintIds,
+  completeStatuses,
+  type Completion,
+} from './completions.js';
+import { demoRecords } from './demo-data.js';
+import { domainError, isDomainError, isStoreFileError, storeFileError, type StoreFileError } from './errors.js';
+import { appendRecord, catchUp, closeJournal, createJournal, ensureSameFile, openJournal, type Journal } from './journal.js';
+import { withFileLock, type LockOptions } from './lock.js';
+import type { Logger } from './log.js';
+import { requireIssue, requireProject, requireSprint } from './lookup.js';
+import { getIssue, listIssues, searchIssues, type ListIssuesQuery, type Page, type SearchIssuesQuery } from './queries.js';
+import { LIMITS, type Issue, type Project, type RecordDraft, type Sprint, type SprintState } from './schema.js';
+import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
+import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
+import { watchForAppends } from './watch.js';
 
 export interface OpenStoreOptions {
   /** Absolute path of the data file (see resolveDataPath). Created with demo data if missing. */
-  readonly path: string
+  readonly path: string;
   /** Where diagnostics go (never stdout). */
-  readonly log: Logger
+  readonly log: Logger;
   /** The clock; tests pass a fixed one. Default: () => new Date(). */
-  readonly now?: () => Date
+  readonly now?: () => Date;
   /** Reporter / comment author when the caller names none. Default: 'assistant'. */
-  readonly actor?: string
+  readonly actor?: string;
   /** How long a mutation waits for another process's lock. Default: 5000 ms. */
-  readonly lockTimeoutMs?: number
+  readonly lockTimeoutMs?: number;
   /** A lock held longer than this is presumed abandoned. Default: 30000 ms. */
-  readonly staleLockMs?: number
+  readonly staleLockMs?: number;
   /** Watch the file for other processes' changes. Default: true. */
-  readonly watch?: boolean
+  readonly watch?: boolean;
   /** Polling interval of the watch fallback. Default: 250 ms. */
-  readonly pollIntervalMs?: number
+  readonly pollIntervalMs?: number;
 }
 
 /** The result of a mutation on one issue. */
 export interface IssueMutation {
   /** The issue after the mutation (unchanged if the request changed nothing). */
-  readonly issue: Issue
+  readonly issue: Issue;
   /** What changed. Empty key lists and a "nothing changed" description for a no-op. */
-  readonly change: Change
+  readonly change: Change;
 }
 
 export interface ChangeEvent {
   /** 'local': this store's mutation; 'external': another process (or store) appended. */
-  readonly source: 'local' | 'external'
-  readonly changes: readonly Change[]
+  readonly source: 'local' | 'external';
+  readonly changes: readonly Change[];
   /** Union over `changes`. */
-  readonly issues: readonly string[]
-  readonly sprints: readonly string[]
-  readonly projects: readonly string[]
-  readonly issueSetChanged: boolean
+  readonly issues: readonly string[];
+  readonly sprints: readonly string[];
+  readonly projects: readonly string[];
+  readonly issueSetChanged: boolean;
 }
 
-export type ChangeListener = (event: ChangeEvent) => void
+export type ChangeListener = (event: ChangeEvent) => void;
 
 export type BulkOutcome =
   | { readonly key: string; readonly ok: true; readonly changed: boolean; readonly description: string }
-  | { readonly key: string; readonly ok: false; readonly error: string }
+  | { readonly key: string; readonly ok: false; readonly error: string };
 
 export interface BulkResult {
   /** One outcome per key attempted, in the order given. */
-  readonly results: readonly BulkOutcome[]
-  readonly changed: number
-  readonly failed: number
+  readonly results: readonly BulkOutcome[];
+  readonly changed: number;
+  readonly failed: number;
   /** Keys not attempted because the signal aborted. */
-  readonly not_attempted: readonly string[]
-  readonly cancelled: boolean
+  readonly not_attempted: readonly string[];
+  readonly cancelled: boolean;
 }
 
 export interface BulkOptions {
   /** Checked before each issue: abort to stop after the current one. */
-  readonly signal?: AbortSignal
+  readonly signal?: AbortSignal;
   /** Called after each issue. */
-  readonly onProgress?: (done: number, total: number) => void
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
-export const BULK_MAX = 500
+export const BULK_MAX = 500;
 
 export interface TrackerStore {
-  readonly path: string
+  readonly path: string;
 
   // Queries: synchronous, from memory (after picking up other processes' appends).
-  getIssue(key: string): Issue
-  listIssues(query?: ListIssuesQuery): Page<Issue>
-  searchIssues(query: SearchIssuesQuery): Page<Issue>
-  getProject(key: string): Project
-  listProjects(): readonly Project[]
-  getSprint(id: string): Sprint
-  listSprints(filter?: { readonly project?: string; readonly state?: SprintState }): readonly Sprint[]
-  getProjectStats(project: string): ProjectStats
+  getIssue(key: string): Issue;
+  listIssues(query?: ListIssuesQuery): Page<Issue>;
+  searchIssues(query: SearchIssuesQuery): Page<Issue>;
+  getProject(key: string): Project;
+  listProjects(): readonly Project[];
+  getSprint(id: string): Sprint;
+  listSprints(filter?: { readonly project?: string; readonly state?: SprintState }): readonly Sprint[];
+  getProjectStats(project: string): ProjectStats;
   /** Stats of the project's active sprint. */
-  getCurrentSprintStats(project: string): SprintStats
-  getSprintStats(sprintId: string): SprintStats
-  completeIssueKeys(prefix: string): Completion
-  completeProjectKeys(prefix: string): Completion
-  completeAssignees(prefix: string): Completion
-  completeStatuses(prefix: string): Completion
-  completePriorities(prefix: string): Completion
-  completeSprintIds(prefix: string, project?: string): Completion
+  getCurrentSprintStats(project: string): SprintStats;
+  getSprintStats(sprintId: string): SprintStats;
+  completeIssueKeys(prefix: string): Completion;
+  completeProjectKeys(prefix: string): Completion;
+  completeAssignees(prefix: string): Completion;
+  completeStatuses(prefix: string): Completion;
+  completePriorities(prefix: string): Completion;
+  completeSprintIds(prefix: string, project?: string): Completion;
 
   // Mutations: durable when the promise resolves.
-  createIssue(input: CreateIssueInput): Promise<IssueMutation>
-  updateStatus(key: string, status: string): Promise<IssueMutation>
+  createIssue(input: CreateIssueInput): Promise<IssueMutation>;
+  updateStatus(key: string, status: string): Promise<IssueMutation>;
   /** null unassigns. */
-  assignIssue(key: string, assignee: string | null): Promise<IssueMutation>
-  addComment(key: string, comment: { readonly body: string; readonly author?: string }): Promise<IssueMutation>
+  assignIssue(key: string, assignee: string | null): Promise<IssueMutation>;
+  addComment(key: string, comment: { readonly body: string; readonly author?: string }): Promise<IssueMutation>;
   /** null moves the issue to the backlog. */
-  moveToSprint(key: string, sprintId: string | null): Promise<IssueMutation>
+  moveToSprint(key: string, sprintId: string | null): Promise<IssueMutation>;
   /** Applies updateStatus to each key in turn; see BulkResult. */
-  bulkUpdateStatus(keys: readonly string[], status: string, options?: BulkOptions): Promise<BulkResult>
+  bulkUpdateStatus(keys: readonly string[], status: string, options?: BulkOptions): Promise<BulkResult>;
 
   /** Subscribes to changes; returns the unsubscribe function. */
-  onChange(listener: ChangeListener): () => void
+  onChange(listener: ChangeListener): () => void;
   /** Picks up other processes' appends now (the watcher does this on its own). */
-  refresh(): void
+  refresh(): void;
   /** Stops watching and closes the file. Further calls throw. */
-  close(): void
+  close(): void;
 }
 
-const DEFAULTS = { actor: 'assistant', lockTimeoutMs: 5_000, staleLockMs: 30_000, pollIntervalMs: 250 }
+const DEFAULTS = { actor: 'assistant', lockTimeoutMs: 5_000, staleLockMs: 30_000, pollIntervalMs: 250 };
 
 export async function openStore(options: OpenStoreOptions): Promise<TrackerStore> {
-  const file = path.resolve(options.path)
-  const now = options.now ?? (() => new Date())
-  const log = options.log
-  const actor = parseHandle(options.actor ?? DEFAULTS.actor, 'actor')
+  const file = path.resolve(options.path);
+  const now = options.now ?? (() => new Date());
+  const log = options.log;
+  const actor = parseHandle(options.actor ?? DEFAULTS.actor, 'actor');
   const lock: LockOptions = {
     dataFile: file,
     timeoutMs: options.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
     staleMs: options.staleLockMs ?? DEFAULTS.staleLockMs,
     onStaleLock: (message) => log('warn', message),
-  }
-  const lockFile = `${file}.lock`
-  const locked = <T>(section: () => T): Promise<T> => withFileLock(lockFile, lock, section)
+  };
+  const lockFile = `${file}.lock`;
+  const locked = <T>(section: () => T): Promise<T> => withFileLock(lockFile, lock, section);
 
-  await createIfMissing(file, locked, now, log)
-  const opened = openJournal(file)
-  const journal = opened.journal
-  if (opened.tailBytes > 0) await locked(() => catchUp(journal, { holdsLock: true, now: now(), log }))
+  await createIfMissing(file, locked, now, log);
+  const opened = openJournal(file);
+  const journal = opened.journal;
+  if (opened.tailBytes > 0) await locked(() => catchUp(journal, { holdsLock: true, now: now(), log }));
 
-  const listeners = new Set<ChangeListener>()
-  let failure: StoreFileError | null = null
-  let closed = false
-  let stopWatching = (): void => {}
+  const listeners = new Set<ChangeListener>();
+  let failure: StoreFileError | null = null;
+  let closed = false;
+  let stopWatching = (): void => {};
 
   /** Throws if the store can no longer be used; otherwise returns the state. */
   function usableState(): TrackerState {
-    if (closed) throw storeFileError('closed', file, null, 'The store is closed.')
-    if (failure !== null) throw failure
-    return journal.state
+    if (closed) throw storeFileError('closed', file, null, 'The store is closed.');
+    if (failure !== null) throw failure;
+    return journal.state;
   }
 
   /** Runs journal work; a StoreFileError makes the store unusable until reopened. */
   function guarded<T>(work: () => T): T {
     try {
-      return work()
+      return work();
     } catch (error) {
       if (isStoreFileError(error) && failure === null) {
-        failure = error
-        log('error', error.message)
+        failure = error;
+        log('error', error.message);
       }
-      throw error
+      throw error;
     }
   }
 
   function emit(source: ChangeEvent['source'], changes: readonly Change[]): void {
-    if (changes.length === 0) return
-    const event = mergeChanges(source, changes)
+    if (changes.length === 0) return;
+    const event = mergeChanges(source, changes);
     for (const listener of listeners) {
       try {
-        listener(event)
+        listener(event);
       } catch (error) {
-        log('error', `a change listener threw: ${(error as Error).message}`)
+        log('error', `a change listener threw: ${(error as Error).message}`);
       }
     }
   }
 
   /** Picks up complete lines other processes appended. Never touches a tail. */
   function refresh(): void {
-    usableState()
+    usableState();
     const changes = guarded(() => {
-      ensureSameFile(journal)
-      return catchUp(journal, { holdsLock: false, now: now(), log })
-    })
-    emit('external', changes)
+      ensureSameFile(journal);
+      return catchUp(journal, { holdsLock: false, now: now(), log });
+    });
+    emit('external', changes);
   }
 
   /** The watcher's refresh: errors are already logged once by guarded(). */
   function refreshInBackground(): void {
-    if (closed || failure !== null) return
+    if (closed || failure !== null) return;
     try {
-      refresh()
+      refresh();
     } catch (error) {
-      if (!isStoreFileError(error)) log('error', `refresh failed: ${(error as Error).message}`)
+      if (!isStoreFileError(error)) log('error', `refresh failed: ${(error as Error).message}`);
     }
   }
 
   /** Queries read memory after a cheap check for appends by others. */
   function read<T>(query: (state: TrackerState) => T): T {
-    refresh()
-    return query(journal.state)
+    refresh();
+    return query(journal.state);
   }
 
   /** The mutation pipeline described at the top of this file. */
   async function mutate(plan: (state: TrackerState, at: string) => RecordDraft | null): Promise<Change | null> {
-    usableState()
-    let external: Change[] = []
+    usableState();
+    let external: Change[] = [];
     const local = await locked(() =>
       guarded(() => {
-        const state = usableState() // closed while we waited?
-        ensureSameFile(journal)
-        external = catchUp(journal, { holdsLock: true, now: now(), log })
-        const at = now().toISOString()
-        const draft = plan(state, at)
-        return draft === null ? null : appendRecord(journal, draft, at)
+        const state = usableState(); // closed while we waited?
+        ensureSameFile(journal);
+        external = catchUp(journal, { holdsLock: true, now: now(), log });
+        const at = now().toISOString();
+        const draft = plan(state, at);
+        return draft === null ? null : appendRecord(journal, draft, at);
       }),
-    ).finally(() => emit('external', external))
-    if (local !== null) emit('local', [local])
-    return local
+    ).finally(() => emit('external', external));
+    if (local !== null) emit('local', [local]);
+    return local;
   }
 
   async function mutateIssue(
@@ -250,19 +258,19 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     plan: (state: TrackerState, at: string) => RecordDraft | null,
     unchanged: (issue: Issue) => string,
   ): Promise<IssueMutation> {
-    const change = await mutate(plan)
-    const issue = requireIssue(journal.state, key)
-    return { issue, change: change ?? noChange(unchanged(issue)) }
+    const change = await mutate(plan);
+    const issue = requireIssue(journal.state, key);
+    return { issue, change: change ?? noChange(unchanged(issue)) };
   }
 
   async function updateStatus(rawKey: string, rawStatus: string): Promise<IssueMutation> {
-    const key = parseIssueKey(rawKey)
-    const status = parseStatus(rawStatus)
+    const key = parseIssueKey(rawKey);
+    const status = parseStatus(rawStatus);
     return mutateIssue(
       key,
       (state) => planStatusChange(state, key, status),
       (issue) => `${key} is already ${issue.status}; nothing changed.`,
-    )
+    );
   }
 
   const store: TrackerStore = {
@@ -276,8 +284,8 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     getSprint: (id) => read((state) => requireSprint(state, parseSprintId(id))),
     listSprints: (filter = {}) =>
       read((state) => {
-        const project = filter.project === undefined ? undefined : requireProject(state, parseProjectKey(filter.project)).key
-        return sortedSprints(state, project).filter((s) => filter.state === undefined || s.state === filter.state)
+        const project = filter.project === undefined ? undefined : requireProject(state, parseProjectKey(filter.project)).key;
+        return sortedSprints(state, project).filter((s) => filter.state === undefined || s.state === filter.state);
       }),
     getProjectStats: (project) => read((state) => projectStats(state, project)),
     getCurrentSprintStats: (project) => read((state) => currentSprintStats(state, project, now())),
@@ -290,67 +298,71 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     completeSprintIds: (prefix, project) => read((state) => completeSprintIds(state, prefix, project)),
 
     async createIssue(input) {
-      const request = parseCreateIssue(input, actor)
-      const change = await mutate((state, at) => planCreateIssue(state, request, at))
+      const request = parseCreateIssue(input, actor);
+      const change = await mutate((state, at) => planCreateIssue(state, request, at));
       // A create always appends, so change is never null here.
-      const key = change?.issues[0] ?? ''
-      return { issue: requireIssue(journal.state, key), change: change ?? noChange('nothing created') }
+      const key = change?.issues[0] ?? '';
+      return { issue: requireIssue(journal.state, key), change: change ?? noChange('nothing created') };
     },
 
     updateStatus,
 
     assignIssue(rawKey, rawAssignee) {
-      const key = parseIssueKey(rawKey)
-      const assignee = rawAssignee === null ? null : parseHandle(rawAssignee, 'assignee')
+      const key = parseIssueKey(rawKey);
+      const assignee = rawAssignee === null ? null : parseHandle(rawAssignee, 'assignee');
       return mutateIssue(
         key,
         (state) => planAssignment(state, key, assignee),
         () => `${key} is already ${assignee === null ? 'unassigned' : `assigned to ${assignee}`}; nothing changed.`,
-      )
+      );
     },
 
     addComment(rawKey, comment) {
-      const key = parseIssueKey(rawKey)
-      const body = parseText(comment.body, 'Comment body', 1, LIMITS.commentMax)
-      const author = comment.author === undefined ? actor : parseHandle(comment.author, 'author')
-      return mutateIssue(key, (state, at) => planComment(state, key, author, body, at), () => 'nothing changed')
+      const key = parseIssueKey(rawKey);
+      const body = parseText(comment.body, 'Comment body', 1, LIMITS.commentMax);
+      const author = comment.author === undefined ? actor : parseHandle(comment.author, 'author');
+      return mutateIssue(
+        key,
+        (state, at) => planComment(state, key, author, body, at),
+        () => 'nothing changed',
+      );
     },
 
     moveToSprint(rawKey, rawSprint) {
-      const key = parseIssueKey(rawKey)
-      const sprint = rawSprint === null ? null : parseSprintId(rawSprint)
+      const key = parseIssueKey(rawKey);
+      const sprint = rawSprint === null ? null : parseSprintId(rawSprint);
       return mutateIssue(
         key,
         (state) => planSprintMove(state, key, sprint),
         () => `${key} is already in ${sprint ?? 'the backlog'}; nothing changed.`,
-      )
+      );
     },
 
     bulkUpdateStatus: (keys, status, bulkOptions = {}) => bulkUpdateStatus(updateStatus, keys, status, bulkOptions),
 
     onChange(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
 
     refresh,
 
     close() {
-      if (closed) return
-      closed = true
-      stopWatching()
-      listeners.clear()
-      closeJournal(journal)
+      if (closed) return;
+      closed = true;
+      stopWatching();
+      listeners.clear();
+      closeJournal(journal);
     },
-  }
+  };
 
   if (options.watch ?? true) {
     stopWatching = watchForAppends(file, refreshInBackground, {
       pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
       log,
-    })
+    });
   }
-  return store
+  return store;
 }
 
 /** First open of a missing file: create it with demo data, under the lock so two first opens agree. */
@@ -360,13 +372,13 @@ async function createIfMissing(
   now: () => Date,
   log: Logger,
 ): Promise<void> {
-  if (fs.existsSync(file)) return
-  fs.mkdirSync(path.dirname(file), { recursive: true })
+  if (fs.existsSync(file)) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   await locked(() => {
-    if (fs.existsSync(file)) return // another process created it while we waited
-    createJournal(file, demoRecords(now()), now())
-    log('info', `created ${file} with demo data (projects PROJ and WEB)`)
-  })
+    if (fs.existsSync(file)) return; // another process created it while we waited
+    createJournal(file, demoRecords(now()), now());
+    log('info', `created ${file} with demo data (projects PROJ and WEB)`);
+  });
 }
 
 /**
@@ -380,19 +392,20 @@ async function bulkUpdateStatus(
   rawStatus: string,
   options: BulkOptions,
 ): Promise<BulkResult> {
-  const status = parseStatus(rawStatus)
-  if (!Array.isArray(keys) || keys.length === 0) throw domainError('invalid_argument', 'keys must be a non-empty list of issue keys.')
+  const status = parseStatus(rawStatus);
+  if (!Array.isArray(keys) || keys.length === 0)
+    throw domainError('invalid_argument', 'keys must be a non-empty list of issue keys.');
   if (keys.length > BULK_MAX) {
-    throw domainError('invalid_argument', `At most ${BULK_MAX} issues per bulk update; got ${keys.length}. Split the list.`)
+    throw domainError('invalid_argument', `At most ${BULK_MAX} issues per bulk update; got ${keys.length}. Split the list.`);
   }
-  const results: BulkOutcome[] = []
+  const results: BulkOutcome[] = [];
   for (const key of keys) {
     // Each update settles in microtasks only; without a turn of the event loop between
     // them, a cancellation arriving on stdin could not be read until the whole run ended.
-    await new Promise((resolve) => setImmediate(resolve))
-    if (options.signal?.aborted === true) break
-    results.push(await updateOne(updateStatus, key, status))
-    options.onProgress?.(results.length, keys.length)
+    await new Promise((resolve) => setImmediate(resolve));
+    if (options.signal?.aborted === true) break;
+    results.push(await updateOne(updateStatus, key, status));
+    options.onProgress?.(results.length, keys.length);
   }
   return {
     results,
@@ -400,7 +413,7 @@ async function bulkUpdateStatus(
     failed: results.filter((r) => !r.ok).length,
     not_attempted: keys.slice(results.length),
     cancelled: results.length < keys.length,
-  }
+  };
 }
 
 /** Domain errors become the item's outcome; anything else (the file is unusable) stops the run. */
@@ -410,20 +423,20 @@ async function updateOne(
   status: string,
 ): Promise<BulkOutcome> {
   try {
-    const { change } = await updateStatus(key, status)
-    return { key, ok: true, changed: change.issues.length > 0, description: change.description }
+    const { change } = await updateStatus(key, status);
+    return { key, ok: true, changed: change.issues.length > 0, description: change.description };
   } catch (error) {
-    if (!isDomainError(error)) throw error
-    return { key: String(key), ok: false, error: error.message }
+    if (!isDomainError(error)) throw error;
+    return { key: String(key), ok: false, error: error.message };
   }
 }
 
 function noChange(description: string): Change {
-  return { description, issues: [], sprints: [], projects: [], issueSetChanged: false }
+  return { description, issues: [], sprints: [], projects: [], issueSetChanged: false };
 }
 
 function mergeChanges(source: ChangeEvent['source'], changes: readonly Change[]): ChangeEvent {
-  const union = (pick: (c: Change) => readonly string[]): string[] => [...new Set(changes.flatMap(pick))]
+  const union = (pick: (c: Change) => readonly string[]): string[] => [...new Set(changes.flatMap(pick))];
   return {
     source,
     changes,
@@ -431,5 +444,5 @@ function mergeChanges(source: ChangeEvent['source'], changes: readonly Change[])
     sprints: union((c) => c.sprints),
     projects: union((c) => c.projects),
     issueSetChanged: changes.some((c) => c.issueSetChanged),
-  }
+  };
 }

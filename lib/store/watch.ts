@@ -5,35 +5,35 @@
 // fs.watchFile polls stat() and always works. Both just "poke" the store,
 // which then reads whatever was appended; a poke with nothing new is cheap.
 // Neither keeps the process alive.
-import fs from 'node:fs'
-import type { Logger } from './log.js'
+import fs from 'node:fs';
+import type { Logger } from './log.js';
 
 export interface WatchOptions {
-  readonly pollIntervalMs: number
-  readonly log: Logger
+  readonly pollIntervalMs: number;
+  readonly log: Logger;
 }
 
 /** Calls `poke` when the file may have changed. Returns a function that stops watching. */
 export function watchForAppends(file: string, poke: () => void, options: WatchOptions): () => void {
-  const watcher = startNativeWatcher(file, poke, options.log)
-  const onStat = (): void => poke()
-  fs.watchFile(file, { interval: options.pollIntervalMs, persistent: false }, onStat)
+  const watcher = startNativeWatcher(file, poke, options.log);
+  const onStat = (): void => poke();
+  fs.watchFile(file, { interval: options.pollIntervalMs, persistent: false }, onStat);
   return () => {
-    watcher?.close()
-    fs.unwatchFile(file, onStat)
-  }
+    watcher?.close();
+    fs.unwatchFile(file, onStat);
+  };
 }
 
 function startNativeWatcher(file: string, poke: () => void, log: Logger): fs.FSWatcher | null {
   try {
-    const watcher = fs.watch(file, { persistent: false }, () => poke())
+    const watcher = fs.watch(file, { persistent: false }, () => poke());
     watcher.on('error', (error) => {
-      log('warn', `file watcher stopped (${error.message}); relying on polling`)
-      watcher.close()
-    })
-    return watcher
+      log('warn', `file watcher stopped (${error.message}); relying on polling`);
+      watcher.close();
+    });
+    return watcher;
   } catch (error) {
-    log('warn', `cannot watch ${file} (${(error as Error).message}); relying on polling`)
-    return null
+    log('warn', `cannot watch ${file} (${(error as Error).message}); relying on polling`);
+    return null;
   }
 }

@@ -24,7 +24,9 @@ function createDemo(file: string): void {
 
 function serve(file: string) {
   return spawnSync(process.execPath, ['dist/mcp-tracker.mjs', '--data', file], {
-    input: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', encoding: 'utf8', timeout: 10_000,
+    input: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
+    encoding: 'utf8',
+    timeout: 10_000,
   });
 }
 

@@ -8,7 +8,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 async function connect(): Promise<Client> {
   const client = new Client({ name: 'sdk-interop-test', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: ['dist/mcp-tracker.mjs', '--ephemeral', '--page-size', '4'], stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['dist/mcp-tracker.mjs', '--ephemeral', '--page-size', '4'],
+      stderr: 'ignore',
+    }),
+  );
   return client;
 }
 
@@ -37,12 +43,19 @@ test('the SDK client gets every prompt and completes their arguments', async () 
   const client = await connect();
   try {
     const { prompts } = await client.listPrompts();
-    const args: Record<string, Record<string, string>> = { triage_issue: { issue_key: 'PROJ-102' }, sprint_review: {}, standup: { assignee: 'bob' } };
+    const args: Record<string, Record<string, string>> = {
+      triage_issue: { issue_key: 'PROJ-102' },
+      sprint_review: {},
+      standup: { assignee: 'bob' },
+    };
     for (const prompt of prompts) {
       const got = await client.getPrompt({ name: prompt.name, arguments: args[prompt.name] ?? {} });
       assert.ok(got.messages.length >= 4, prompt.name);
     }
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'triage_issue' }, argument: { name: 'issue_key', value: 'PROJ-10' } });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'triage_issue' },
+      argument: { name: 'issue_key', value: 'PROJ-10' },
+    });
     assert.ok(completion.completion.values.includes('PROJ-102'));
   } finally {
     await client.close();

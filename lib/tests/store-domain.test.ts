@@ -1,235 +1,259 @@
 // The store's domain: demo data, every operation, every domain error, stats,
 // completions, reopening. One process, one store (see store-processes for more).
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { test } from 'uvu'
-import * as assert from 'uvu/assert'
-import { isDomainError, openStore, resolveDataPath, type TrackerStore } from '../store/index.js'
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { isDomainError, openStore, resolveDataPath, type TrackerStore } from '../store/index.js';
 
-const DAY_MS = 86_400_000
-const START = Date.parse('2025-06-15T12:00:00.000Z')
-const directories: string[] = []
+const DAY_MS = 86_400_000;
+const START = Date.parse('2025-06-15T12:00:00.000Z');
+const directories: string[] = [];
 
 function tempFile(): string {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-domain-'))
-  directories.push(directory)
-  return path.join(directory, 'data', 'tracker.jsonl')
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-domain-'));
+  directories.push(directory);
+  return path.join(directory, 'data', 'tracker.jsonl');
 }
 
 /** A clock the test moves by hand. */
 function manualClock(start = START): { now: () => Date; advance: (ms: number) => void } {
-  let time = start
-  return { now: () => new Date(time), advance: (ms) => (time += ms) }
+  let time = start;
+  return { now: () => new Date(time), advance: (ms) => (time += ms) };
 }
 
 async function openDemo(clock = manualClock(), file = tempFile()): Promise<TrackerStore> {
-  return openStore({ path: file, log: () => {}, watch: false, now: clock.now })
+  return openStore({ path: file, log: () => {}, watch: false, now: clock.now });
 }
 
 async function domainFailure(run: () => unknown): Promise<string> {
-  let failure: unknown = 'no error: the call succeeded'
+  let failure: unknown = 'no error: the call succeeded';
   try {
-    await run()
+    await run();
   } catch (error) {
-    failure = error
+    failure = error;
   }
-  assert.ok(isDomainError(failure), `expected a DomainError, got ${String(failure)}`)
-  return failure.message
+  assert.ok(isDomainError(failure), `expected a DomainError, got ${String(failure)}`);
+  return failure.message;
 }
 
 test.after(() => {
-  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true })
-})
+  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
+});
 
 // ---------------------------------------------------------------------------
 // Demo data
 // ---------------------------------------------------------------------------
 
 test('first open creates the file and its directory with demo data', async () => {
-  const file = tempFile()
-  const store = await openDemo(manualClock(), file)
-  assert.ok(fs.existsSync(file))
+  const file = tempFile();
+  const store = await openDemo(manualClock(), file);
+  assert.ok(fs.existsSync(file));
   assert.equal(
     store.listProjects().map((p) => p.key),
     ['PROJ', 'WEB'],
-  )
-  assert.is(store.getProject('PROJ').name, 'Phoenix Platform')
-  const issues = store.listIssues({ project: 'PROJ', limit: 100 })
-  assert.ok(issues.total >= 12 && issues.total <= 15, `PROJ has ${issues.total} issues`)
-  assert.is(issues.items[0]?.key, 'PROJ-101')
-  assert.equal(new Set(issues.items.map((i) => i.status)), new Set(['todo', 'in_progress', 'in_review', 'done']))
-  assert.ok(issues.items.some((i) => i.priority === 'P0' && i.status !== 'done'), 'an open P0')
-  assert.ok(new Set(issues.items.map((i) => i.assignee).filter(Boolean)).size >= 4, 'a handful of assignees')
-  assert.ok(issues.items.some((i) => i.comments.length > 0), 'some comments')
-  store.close()
-})
+  );
+  assert.is(store.getProject('PROJ').name, 'Phoenix Platform');
+  const issues = store.listIssues({ project: 'PROJ', limit: 100 });
+  assert.ok(issues.total >= 12 && issues.total <= 15, `PROJ has ${issues.total} issues`);
+  assert.is(issues.items[0]?.key, 'PROJ-101');
+  assert.equal(new Set(issues.items.map((i) => i.status)), new Set(['todo', 'in_progress', 'in_review', 'done']));
+  assert.ok(
+    issues.items.some((i) => i.priority === 'P0' && i.status !== 'done'),
+    'an open P0',
+  );
+  assert.ok(new Set(issues.items.map((i) => i.assignee).filter(Boolean)).size >= 4, 'a handful of assignees');
+  assert.ok(
+    issues.items.some((i) => i.comments.length > 0),
+    'some comments',
+  );
+  store.close();
+});
 
 test('demo Sprint 42 is active, started 9 days ago and ends in 5, relative to creation', async () => {
-  const store = await openDemo()
-  const sprint = store.getSprint('PROJ-S42')
-  assert.is(sprint.name, 'Sprint 42')
-  assert.is(sprint.state, 'active')
-  assert.is(sprint.start_date, new Date(START - 9 * DAY_MS).toISOString().slice(0, 10))
-  assert.is(sprint.end_date, new Date(START + 5 * DAY_MS).toISOString().slice(0, 10))
-  const stats = store.getCurrentSprintStats('PROJ')
-  assert.is(stats.sprint, 'PROJ-S42')
-  assert.is(stats.days_remaining, 5)
-  assert.is(stats.points_total, 25)
-  assert.is(stats.progress_pct, 16) // 4 of 25 points done
-  assert.is(stats.p0_open, 1)
-  assert.ok(store.listSprints({ project: 'PROJ' }).some((s) => s.state === 'closed'))
-  assert.ok(store.listSprints({ project: 'PROJ' }).some((s) => s.state === 'future'))
-  store.close()
-})
+  const store = await openDemo();
+  const sprint = store.getSprint('PROJ-S42');
+  assert.is(sprint.name, 'Sprint 42');
+  assert.is(sprint.state, 'active');
+  assert.is(sprint.start_date, new Date(START - 9 * DAY_MS).toISOString().slice(0, 10));
+  assert.is(sprint.end_date, new Date(START + 5 * DAY_MS).toISOString().slice(0, 10));
+  const stats = store.getCurrentSprintStats('PROJ');
+  assert.is(stats.sprint, 'PROJ-S42');
+  assert.is(stats.days_remaining, 5);
+  assert.is(stats.points_total, 25);
+  assert.is(stats.progress_pct, 16); // 4 of 25 points done
+  assert.is(stats.p0_open, 1);
+  assert.ok(store.listSprints({ project: 'PROJ' }).some((s) => s.state === 'closed'));
+  assert.ok(store.listSprints({ project: 'PROJ' }).some((s) => s.state === 'future'));
+  store.close();
+});
 
 // ---------------------------------------------------------------------------
 // createIssue
 // ---------------------------------------------------------------------------
 
 test('createIssue allocates the next key per project and fills defaults', async () => {
-  const store = await openDemo()
-  const first = await store.createIssue({ project: 'PROJ', title: '  Fix login  ', labels: ['Backend', 'backend'] })
-  const second = await store.createIssue({ project: 'proj', title: 'Second', priority: 'p0', type: 'Bug', assignee: 'Alice' })
-  const web = await store.createIssue({ project: 'WEB', title: 'Web one', sprint: 'WEB-S7', story_points: 3 })
-  assert.is(first.issue.key, 'PROJ-115')
-  assert.is(second.issue.key, 'PROJ-116')
-  assert.is(web.issue.key, 'WEB-4')
-  assert.is(first.issue.title, 'Fix login')
-  assert.equal(first.issue.labels, ['backend'])
-  assert.is(first.issue.status, 'todo')
-  assert.is(first.issue.priority, 'P2')
-  assert.is(first.issue.type, 'task')
-  assert.is(first.issue.reporter, 'assistant')
-  assert.is(second.issue.assignee, 'alice')
-  assert.is(second.issue.type, 'bug')
-  assert.is(web.issue.sprint, 'WEB-S7')
+  const store = await openDemo();
+  const first = await store.createIssue({ project: 'PROJ', title: '  Fix login  ', labels: ['Backend', 'backend'] });
+  const second = await store.createIssue({ project: 'proj', title: 'Second', priority: 'p0', type: 'Bug', assignee: 'Alice' });
+  const web = await store.createIssue({ project: 'WEB', title: 'Web one', sprint: 'WEB-S7', story_points: 3 });
+  assert.is(first.issue.key, 'PROJ-115');
+  assert.is(second.issue.key, 'PROJ-116');
+  assert.is(web.issue.key, 'WEB-4');
+  assert.is(first.issue.title, 'Fix login');
+  assert.equal(first.issue.labels, ['backend']);
+  assert.is(first.issue.status, 'todo');
+  assert.is(first.issue.priority, 'P2');
+  assert.is(first.issue.type, 'task');
+  assert.is(first.issue.reporter, 'assistant');
+  assert.is(second.issue.assignee, 'alice');
+  assert.is(second.issue.type, 'bug');
+  assert.is(web.issue.sprint, 'WEB-S7');
   assert.equal(first.change, {
     description: 'PROJ-115 created: Fix login',
     issues: ['PROJ-115'],
     sprints: [],
     projects: ['PROJ'],
     issueSetChanged: true,
-  })
-  assert.equal(store.getIssue('PROJ-116'), second.issue)
-  store.close()
-})
+  });
+  assert.equal(store.getIssue('PROJ-116'), second.issue);
+  store.close();
+});
 
 test('createIssue refuses bad input with messages that say how to fix it', async () => {
-  const store = await openDemo()
-  assert.match(await domainFailure(() => store.createIssue({ project: 'NOPE', title: 'x' })), 'Project NOPE not found. Known projects: PROJ, WEB.')
-  assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: '   ' })), 'Title must not be empty.')
+  const store = await openDemo();
+  assert.match(
+    await domainFailure(() => store.createIssue({ project: 'NOPE', title: 'x' })),
+    'Project NOPE not found. Known projects: PROJ, WEB.',
+  );
+  assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: '   ' })), 'Title must not be empty.');
   assert.match(
     await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', priority: 'high' })),
     "Unknown priority 'high'. Use one of: P0, P1, P2, P3",
-  )
-  assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', sprint: 'PROJ-S41' })), 'is closed')
-  assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', sprint: 'WEB-S7' })), 'belongs to project WEB')
-  assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', story_points: 2.5 })), 'whole number')
-  assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', labels: ['a b'] })), "Invalid label 'a b'")
-  assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x'.repeat(201) })), 'the limit is 200')
-  assert.is(store.listIssues({ project: 'PROJ' }).total, 14, 'nothing was created')
-  store.close()
-})
+  );
+  assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', sprint: 'PROJ-S41' })), 'is closed');
+  assert.match(
+    await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', sprint: 'WEB-S7' })),
+    'belongs to project WEB',
+  );
+  assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', story_points: 2.5 })), 'whole number');
+  assert.match(
+    await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', labels: ['a b'] })),
+    "Invalid label 'a b'",
+  );
+  assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x'.repeat(201) })), 'the limit is 200');
+  assert.is(store.listIssues({ project: 'PROJ' }).total, 14, 'nothing was created');
+  store.close();
+});
 
 // ---------------------------------------------------------------------------
 // updateStatus, assignIssue, addComment, moveToSprint
 // ---------------------------------------------------------------------------
 
 test('updateStatus changes the status, and is a no-op when it already has it', async () => {
-  const clock = manualClock()
-  const store = await openDemo(clock)
-  clock.advance(60_000)
-  const moved = await store.updateStatus('proj-104', 'In Progress')
-  assert.is(moved.issue.status, 'in_progress')
-  assert.is(moved.issue.updated_at, new Date(START + 60_000).toISOString())
+  const clock = manualClock();
+  const store = await openDemo(clock);
+  clock.advance(60_000);
+  const moved = await store.updateStatus('proj-104', 'In Progress');
+  assert.is(moved.issue.status, 'in_progress');
+  assert.is(moved.issue.updated_at, new Date(START + 60_000).toISOString());
   assert.equal(moved.change, {
     description: 'PROJ-104 status: todo → in_progress',
     issues: ['PROJ-104'],
     sprints: ['PROJ-S42'],
     projects: ['PROJ'],
     issueSetChanged: false,
-  })
-  const again = await store.updateStatus('PROJ-104', 'in_progress')
-  assert.equal(again.change.issues, [])
-  assert.is(again.change.description, 'PROJ-104 is already in_progress; nothing changed.')
-  store.close()
-})
+  });
+  const again = await store.updateStatus('PROJ-104', 'in_progress');
+  assert.equal(again.change.issues, []);
+  assert.is(again.change.description, 'PROJ-104 is already in_progress; nothing changed.');
+  store.close();
+});
 
 test('updateStatus errors: unknown status, unknown issue, malformed key', async () => {
-  const store = await openDemo()
+  const store = await openDemo();
   assert.is(
     await domainFailure(() => store.updateStatus('PROJ-101', 'finished')),
     "Unknown status 'finished'. Use one of: todo, in_progress, in_review, done.",
-  )
+  );
   assert.is(
     await domainFailure(() => store.updateStatus('PROJ-999', 'done')),
     'Issue PROJ-999 not found. Check the key, or search issues to find the right one.',
-  )
-  assert.match(await domainFailure(() => store.updateStatus('101', 'done')), "Invalid issue key '101'. Issue keys look like PROJ-101")
-  assert.match(await domainFailure(() => store.updateStatus('__proto__', 'done')), 'Invalid issue key')
-  store.close()
-})
+  );
+  assert.match(
+    await domainFailure(() => store.updateStatus('101', 'done')),
+    "Invalid issue key '101'. Issue keys look like PROJ-101",
+  );
+  assert.match(await domainFailure(() => store.updateStatus('__proto__', 'done')), 'Invalid issue key');
+  store.close();
+});
 
 test('assignIssue assigns, reassigns, unassigns, and refuses non-handles', async () => {
-  const store = await openDemo()
-  const assigned = await store.assignIssue('PROJ-104', 'carol')
-  assert.is(assigned.issue.assignee, 'carol')
-  assert.is(assigned.change.description, 'PROJ-104 assigned to carol (was unassigned)')
-  const unassigned = await store.assignIssue('PROJ-104', null)
-  assert.is(unassigned.issue.assignee, null)
-  assert.is(unassigned.change.description, 'PROJ-104 unassigned (was carol)')
-  assert.equal((await store.assignIssue('PROJ-104', null)).change.issues, [])
-  assert.match(await domainFailure(() => store.assignIssue('PROJ-104', 'Carol Smith')), "Invalid assignee 'Carol Smith'")
+  const store = await openDemo();
+  const assigned = await store.assignIssue('PROJ-104', 'carol');
+  assert.is(assigned.issue.assignee, 'carol');
+  assert.is(assigned.change.description, 'PROJ-104 assigned to carol (was unassigned)');
+  const unassigned = await store.assignIssue('PROJ-104', null);
+  assert.is(unassigned.issue.assignee, null);
+  assert.is(unassigned.change.description, 'PROJ-104 unassigned (was carol)');
+  assert.equal((await store.assignIssue('PROJ-104', null)).change.issues, []);
+  assert.match(await domainFailure(() => store.assignIssue('PROJ-104', 'Carol Smith')), "Invalid assignee 'Carol Smith'");
   // A handle that is also a property name of Object.prototype is just a handle.
-  assert.is((await store.assignIssue('PROJ-104', 'constructor')).issue.assignee, 'constructor')
-  assert.equal(store.completeAssignees('constr').values, ['constructor'])
-  store.close()
-})
+  assert.is((await store.assignIssue('PROJ-104', 'constructor')).issue.assignee, 'constructor');
+  assert.equal(store.completeAssignees('constr').values, ['constructor']);
+  store.close();
+});
 
 test('addComment numbers comments per issue and defaults the author', async () => {
-  const store = await openDemo()
-  const first = await store.addComment('PROJ-104', { body: 'Looking into it.' })
-  const second = await store.addComment('PROJ-104', { body: 'Done.', author: 'bob' })
+  const store = await openDemo();
+  const first = await store.addComment('PROJ-104', { body: 'Looking into it.' });
+  const second = await store.addComment('PROJ-104', { body: 'Done.', author: 'bob' });
   assert.equal(
     second.issue.comments.map((c) => [c.id, c.author, c.body]),
     [
       [1, 'assistant', 'Looking into it.'],
       [2, 'bob', 'Done.'],
     ],
-  )
-  assert.is(first.change.description, 'Comment #1 by assistant added to PROJ-104')
-  assert.is((await store.addComment('PROJ-102', { body: 'Third' })).issue.comments.at(-1)?.id, 3)
-  assert.match(await domainFailure(() => store.addComment('PROJ-104', { body: ' ' })), 'Comment body must not be empty.')
-  store.close()
-})
+  );
+  assert.is(first.change.description, 'Comment #1 by assistant added to PROJ-104');
+  assert.is((await store.addComment('PROJ-102', { body: 'Third' })).issue.comments.at(-1)?.id, 3);
+  assert.match(await domainFailure(() => store.addComment('PROJ-104', { body: ' ' })), 'Comment body must not be empty.');
+  store.close();
+});
 
 test('moveToSprint moves between sprints and to the backlog; refuses closed and foreign sprints', async () => {
-  const store = await openDemo()
-  const moved = await store.moveToSprint('PROJ-104', 'PROJ-S43')
-  assert.is(moved.issue.sprint, 'PROJ-S43')
-  assert.equal(moved.change.sprints, ['PROJ-S42', 'PROJ-S43'])
-  assert.is(moved.change.description, 'PROJ-104 moved from PROJ-S42 to PROJ-S43')
-  const backlog = await store.moveToSprint('PROJ-104', null)
-  assert.is(backlog.issue.sprint, null)
-  assert.is(backlog.change.description, 'PROJ-104 moved from PROJ-S43 to the backlog')
+  const store = await openDemo();
+  const moved = await store.moveToSprint('PROJ-104', 'PROJ-S43');
+  assert.is(moved.issue.sprint, 'PROJ-S43');
+  assert.equal(moved.change.sprints, ['PROJ-S42', 'PROJ-S43']);
+  assert.is(moved.change.description, 'PROJ-104 moved from PROJ-S42 to PROJ-S43');
+  const backlog = await store.moveToSprint('PROJ-104', null);
+  assert.is(backlog.issue.sprint, null);
+  assert.is(backlog.change.description, 'PROJ-104 moved from PROJ-S43 to the backlog');
   assert.is(
     await domainFailure(() => store.moveToSprint('PROJ-104', 'PROJ-S40')),
     'Sprint PROJ-S40 (Sprint 40) is closed. Use a sprint of PROJ that is not closed (PROJ-S42 (active), PROJ-S43 (future)), or null for the backlog.',
-  )
-  assert.match(await domainFailure(() => store.moveToSprint('PROJ-104', 'WEB-S7')), 'belongs to project WEB, but PROJ-104 is in PROJ')
-  assert.match(await domainFailure(() => store.moveToSprint('PROJ-104', 'PROJ-S99')), 'Sprint PROJ-S99 not found. Sprints of PROJ: PROJ-S40 (closed)')
-  assert.match(await domainFailure(() => store.moveToSprint('PROJ-104', 'Sprint 42')), 'Sprint ids look like PROJ-S42')
-  store.close()
-})
+  );
+  assert.match(
+    await domainFailure(() => store.moveToSprint('PROJ-104', 'WEB-S7')),
+    'belongs to project WEB, but PROJ-104 is in PROJ',
+  );
+  assert.match(
+    await domainFailure(() => store.moveToSprint('PROJ-104', 'PROJ-S99')),
+    'Sprint PROJ-S99 not found. Sprints of PROJ: PROJ-S40 (closed)',
+  );
+  assert.match(await domainFailure(() => store.moveToSprint('PROJ-104', 'Sprint 42')), 'Sprint ids look like PROJ-S42');
+  store.close();
+});
 
 // ---------------------------------------------------------------------------
 // bulkUpdateStatus
 // ---------------------------------------------------------------------------
 
 test('bulkUpdateStatus reports an outcome per issue', async () => {
-  const store = await openDemo()
-  const result = await store.bulkUpdateStatus(['PROJ-104', 'PROJ-999', 'PROJ-105', 'oops'], 'done')
+  const store = await openDemo();
+  const result = await store.bulkUpdateStatus(['PROJ-104', 'PROJ-999', 'PROJ-105', 'oops'], 'done');
   assert.equal(
     result.results.map((r) => [r.key, r.ok, r.ok ? r.changed : r.error.slice(0, 22)]),
     [
@@ -238,206 +262,213 @@ test('bulkUpdateStatus reports an outcome per issue', async () => {
       ['PROJ-105', true, false],
       ['oops', false, "Invalid issue key 'oop"],
     ],
-  )
-  assert.is(result.changed, 1)
-  assert.is(result.failed, 2)
-  assert.is(result.cancelled, false)
-  assert.is(store.getIssue('PROJ-104').status, 'done')
-  assert.match(await domainFailure(() => store.bulkUpdateStatus(['PROJ-104'], 'closed')), "Unknown status 'closed'")
-  assert.match(await domainFailure(() => store.bulkUpdateStatus([], 'done')), 'non-empty list')
-  store.close()
-})
+  );
+  assert.is(result.changed, 1);
+  assert.is(result.failed, 2);
+  assert.is(result.cancelled, false);
+  assert.is(store.getIssue('PROJ-104').status, 'done');
+  assert.match(await domainFailure(() => store.bulkUpdateStatus(['PROJ-104'], 'closed')), "Unknown status 'closed'");
+  assert.match(await domainFailure(() => store.bulkUpdateStatus([], 'done')), 'non-empty list');
+  store.close();
+});
 
 test('bulkUpdateStatus stops when cancelled and says what was not attempted', async () => {
-  const store = await openDemo()
-  const abort = new AbortController()
-  const progress: number[] = []
-  const keys = ['PROJ-101', 'PROJ-102', 'PROJ-103', 'PROJ-104']
+  const store = await openDemo();
+  const abort = new AbortController();
+  const progress: number[] = [];
+  const keys = ['PROJ-101', 'PROJ-102', 'PROJ-103', 'PROJ-104'];
   const result = await store.bulkUpdateStatus(keys, 'in_review', {
     signal: abort.signal,
     onProgress: (done) => {
-      progress.push(done)
-      if (done === 2) abort.abort()
+      progress.push(done);
+      if (done === 2) abort.abort();
     },
-  })
-  assert.equal(progress, [1, 2])
-  assert.is(result.cancelled, true)
-  assert.equal(result.not_attempted, ['PROJ-103', 'PROJ-104'])
-  assert.is(store.getIssue('PROJ-102').status, 'in_review')
-  assert.is(store.getIssue('PROJ-104').status, 'todo')
-  store.close()
-})
+  });
+  assert.equal(progress, [1, 2]);
+  assert.is(result.cancelled, true);
+  assert.equal(result.not_attempted, ['PROJ-103', 'PROJ-104']);
+  assert.is(store.getIssue('PROJ-102').status, 'in_review');
+  assert.is(store.getIssue('PROJ-104').status, 'todo');
+  store.close();
+});
 
 // ---------------------------------------------------------------------------
 // Reading: get, list, search
 // ---------------------------------------------------------------------------
 
 test('listIssues pages in a stable order: project, then number', async () => {
-  const store = await openDemo()
-  const all = store.listIssues({ limit: 100 })
-  assert.is(all.total, 17)
-  assert.equal(all.items.slice(12).map((i) => i.key), ['PROJ-113', 'PROJ-114', 'WEB-1', 'WEB-2', 'WEB-3'])
-  const page1 = store.listIssues({ limit: 10 })
-  const page2 = store.listIssues({ offset: page1.next_offset ?? -1, limit: 10 })
-  assert.is(page1.next_offset, 10)
-  assert.is(page2.next_offset, null)
-  assert.equal([...page1.items, ...page2.items], all.items)
-  assert.is(store.listIssues({ offset: 50 }).items.length, 0)
-  assert.match(await domainFailure(() => store.listIssues({ limit: 0 })), 'limit must be a whole number from 1 to 100')
-  assert.match(await domainFailure(() => store.listIssues({ offset: -1 })), 'offset must be')
-  assert.match(await domainFailure(() => store.getIssue('PROJ-0')), 'Invalid issue key')
-  store.close()
-})
+  const store = await openDemo();
+  const all = store.listIssues({ limit: 100 });
+  assert.is(all.total, 17);
+  assert.equal(
+    all.items.slice(12).map((i) => i.key),
+    ['PROJ-113', 'PROJ-114', 'WEB-1', 'WEB-2', 'WEB-3'],
+  );
+  const page1 = store.listIssues({ limit: 10 });
+  const page2 = store.listIssues({ offset: page1.next_offset ?? -1, limit: 10 });
+  assert.is(page1.next_offset, 10);
+  assert.is(page2.next_offset, null);
+  assert.equal([...page1.items, ...page2.items], all.items);
+  assert.is(store.listIssues({ offset: 50 }).items.length, 0);
+  assert.match(await domainFailure(() => store.listIssues({ limit: 0 })), 'limit must be a whole number from 1 to 100');
+  assert.match(await domainFailure(() => store.listIssues({ offset: -1 })), 'offset must be');
+  assert.match(await domainFailure(() => store.getIssue('PROJ-0')), 'Invalid issue key');
+  store.close();
+});
 
 test('searchIssues filters by project, status, assignee, priority, sprint, label and text', async () => {
-  const store = await openDemo()
-  const keys = (query: Parameters<TrackerStore['searchIssues']>[0]): string[] => store.searchIssues(query).items.map((i) => i.key)
-  assert.equal(keys({ project: 'WEB' }), ['WEB-1', 'WEB-2', 'WEB-3'])
-  assert.equal(keys({ status: 'in_review' }), ['PROJ-103'])
-  assert.equal(keys({ status: ['in_review', 'in_progress'], project: 'PROJ' }), ['PROJ-101', 'PROJ-102', 'PROJ-103', 'PROJ-109'])
-  assert.equal(keys({ priority: 'P0' }), ['PROJ-102'])
-  assert.equal(keys({ assignee: 'carol', status: 'todo' }), ['PROJ-108'])
-  assert.equal(keys({ assignee: null, project: 'PROJ' }), ['PROJ-104', 'PROJ-110', 'PROJ-111'])
-  assert.equal(keys({ sprint: null, project: 'PROJ' }), ['PROJ-109', 'PROJ-111', 'PROJ-112'])
-  assert.equal(keys({ sprint: 'PROJ-S41' }), ['PROJ-113', 'PROJ-114'])
-  assert.equal(keys({ label: 'Payments', status: 'done' }), ['PROJ-107'])
-  assert.equal(keys({ text: 'IDEMPOTENCY' }), ['PROJ-102', 'PROJ-103']) // PROJ-102 only through a comment
-  assert.equal(keys({ text: 'checkout refund' }), [])
-  assert.equal(keys({ text: 'single page' }), ['PROJ-101']) // every word, anywhere
-  const paged = store.searchIssues({ label: 'checkout', limit: 2, offset: 2 })
-  assert.is(paged.total, 6)
+  const store = await openDemo();
+  const keys = (query: Parameters<TrackerStore['searchIssues']>[0]): string[] =>
+    store.searchIssues(query).items.map((i) => i.key);
+  assert.equal(keys({ project: 'WEB' }), ['WEB-1', 'WEB-2', 'WEB-3']);
+  assert.equal(keys({ status: 'in_review' }), ['PROJ-103']);
+  assert.equal(keys({ status: ['in_review', 'in_progress'], project: 'PROJ' }), ['PROJ-101', 'PROJ-102', 'PROJ-103', 'PROJ-109']);
+  assert.equal(keys({ priority: 'P0' }), ['PROJ-102']);
+  assert.equal(keys({ assignee: 'carol', status: 'todo' }), ['PROJ-108']);
+  assert.equal(keys({ assignee: null, project: 'PROJ' }), ['PROJ-104', 'PROJ-110', 'PROJ-111']);
+  assert.equal(keys({ sprint: null, project: 'PROJ' }), ['PROJ-109', 'PROJ-111', 'PROJ-112']);
+  assert.equal(keys({ sprint: 'PROJ-S41' }), ['PROJ-113', 'PROJ-114']);
+  assert.equal(keys({ label: 'Payments', status: 'done' }), ['PROJ-107']);
+  assert.equal(keys({ text: 'IDEMPOTENCY' }), ['PROJ-102', 'PROJ-103']); // PROJ-102 only through a comment
+  assert.equal(keys({ text: 'checkout refund' }), []);
+  assert.equal(keys({ text: 'single page' }), ['PROJ-101']); // every word, anywhere
+  const paged = store.searchIssues({ label: 'checkout', limit: 2, offset: 2 });
+  assert.is(paged.total, 6);
   assert.equal(
     paged.items.map((i) => i.key),
     ['PROJ-106', 'PROJ-107'],
-  )
-  assert.is(paged.next_offset, 4)
-  assert.match(await domainFailure(() => store.searchIssues({ status: 'closed' })), "Unknown status 'closed'")
-  assert.match(await domainFailure(() => store.searchIssues({ label: '__proto__' })), 'Invalid label')
-  assert.match(await domainFailure(() => store.searchIssues({ project: 'ZZZ' })), 'Project ZZZ not found')
-  store.close()
-})
+  );
+  assert.is(paged.next_offset, 4);
+  assert.match(await domainFailure(() => store.searchIssues({ status: 'closed' })), "Unknown status 'closed'");
+  assert.match(await domainFailure(() => store.searchIssues({ label: '__proto__' })), 'Invalid label');
+  assert.match(await domainFailure(() => store.searchIssues({ project: 'ZZZ' })), 'Project ZZZ not found');
+  store.close();
+});
 
 test('search sees changes to text (the lower-cased text cache is dropped on change)', async () => {
-  const store = await openDemo()
-  assert.equal(store.searchIssues({ text: 'zebra' }).total, 0)
-  await store.addComment('PROJ-112', { body: 'A Zebra appeared' })
-  assert.equal(store.searchIssues({ text: 'zebra' }).items.map((i) => i.key), ['PROJ-112'])
-  store.close()
-})
+  const store = await openDemo();
+  assert.equal(store.searchIssues({ text: 'zebra' }).total, 0);
+  await store.addComment('PROJ-112', { body: 'A Zebra appeared' });
+  assert.equal(
+    store.searchIssues({ text: 'zebra' }).items.map((i) => i.key),
+    ['PROJ-112'],
+  );
+  store.close();
+});
 
 // ---------------------------------------------------------------------------
 // Stats
 // ---------------------------------------------------------------------------
 
 test('sprint progress_pct and last_updated follow updateStatus', async () => {
-  const clock = manualClock()
-  const store = await openDemo(clock)
-  const before = store.getCurrentSprintStats('PROJ')
-  assert.is(before.progress_pct, 16)
-  clock.advance(3_600_000)
-  await store.updateStatus('PROJ-104', 'done') // 5 more points done: 9 of 25
-  const after = store.getCurrentSprintStats('PROJ')
-  assert.is(after.progress_pct, 36)
-  assert.is(after.points_done, 9)
-  assert.is(after.by_status.done, 3)
-  assert.is(after.last_updated, new Date(START + 3_600_000).toISOString())
-  assert.ok(after.last_updated > before.last_updated)
+  const clock = manualClock();
+  const store = await openDemo(clock);
+  const before = store.getCurrentSprintStats('PROJ');
+  assert.is(before.progress_pct, 16);
+  clock.advance(3_600_000);
+  await store.updateStatus('PROJ-104', 'done'); // 5 more points done: 9 of 25
+  const after = store.getCurrentSprintStats('PROJ');
+  assert.is(after.progress_pct, 36);
+  assert.is(after.points_done, 9);
+  assert.is(after.by_status.done, 3);
+  assert.is(after.last_updated, new Date(START + 3_600_000).toISOString());
+  assert.ok(after.last_updated > before.last_updated);
   // Closing the P0 drops p0_open.
-  await store.updateStatus('PROJ-102', 'done')
-  assert.is(store.getCurrentSprintStats('PROJ').p0_open, 0)
-  store.close()
-})
+  await store.updateStatus('PROJ-102', 'done');
+  assert.is(store.getCurrentSprintStats('PROJ').p0_open, 0);
+  store.close();
+});
 
 test('progress_pct rounds down, so 100 means every point is done', async () => {
-  const store = await openDemo()
-  await store.bulkUpdateStatus(['PROJ-101', 'PROJ-102', 'PROJ-103', 'PROJ-104', 'PROJ-106'], 'done') // 22 of 25
-  assert.is(store.getCurrentSprintStats('PROJ').progress_pct, 88)
-  await store.updateStatus('PROJ-108', 'done')
-  assert.is(store.getCurrentSprintStats('PROJ').progress_pct, 100)
-  store.close()
-})
+  const store = await openDemo();
+  await store.bulkUpdateStatus(['PROJ-101', 'PROJ-102', 'PROJ-103', 'PROJ-104', 'PROJ-106'], 'done'); // 22 of 25
+  assert.is(store.getCurrentSprintStats('PROJ').progress_pct, 88);
+  await store.updateStatus('PROJ-108', 'done');
+  assert.is(store.getCurrentSprintStats('PROJ').progress_pct, 100);
+  store.close();
+});
 
 test('an issue leaving a sprint updates that sprint’s last_updated; days_remaining counts down to 0', async () => {
-  const clock = manualClock()
-  const store = await openDemo(clock)
-  clock.advance(7_200_000)
-  await store.moveToSprint('PROJ-108', null)
-  const stats = store.getSprintStats('PROJ-S42')
-  assert.is(stats.last_updated, new Date(START + 7_200_000).toISOString())
-  assert.is(stats.points_total, 22)
-  clock.advance(4 * DAY_MS)
-  assert.is(store.getSprintStats('PROJ-S42').days_remaining, 1)
-  clock.advance(10 * DAY_MS)
-  assert.is(store.getSprintStats('PROJ-S42').days_remaining, 0)
-  store.close()
-})
+  const clock = manualClock();
+  const store = await openDemo(clock);
+  clock.advance(7_200_000);
+  await store.moveToSprint('PROJ-108', null);
+  const stats = store.getSprintStats('PROJ-S42');
+  assert.is(stats.last_updated, new Date(START + 7_200_000).toISOString());
+  assert.is(stats.points_total, 22);
+  clock.advance(4 * DAY_MS);
+  assert.is(store.getSprintStats('PROJ-S42').days_remaining, 1);
+  clock.advance(10 * DAY_MS);
+  assert.is(store.getSprintStats('PROJ-S42').days_remaining, 0);
+  store.close();
+});
 
 test('project stats count by status and priority; a project without an active sprint says so', async () => {
-  const store = await openDemo()
-  const stats = store.getProjectStats('PROJ')
-  assert.is(stats.issue_count, 14)
-  assert.equal(stats.by_status, { todo: 6, in_progress: 3, in_review: 1, done: 4 })
-  assert.equal(stats.by_priority, { P0: 1, P1: 7, P2: 4, P3: 2 })
-  assert.is(stats.active_sprint, 'PROJ-S42')
-  assert.is(stats.p0_open, 1)
-  assert.is(store.getCurrentSprintStats('WEB').sprint, 'WEB-S7')
-  assert.match(await domainFailure(() => store.getProjectStats('ZZ')), 'Project ZZ not found')
-  store.close()
-})
+  const store = await openDemo();
+  const stats = store.getProjectStats('PROJ');
+  assert.is(stats.issue_count, 14);
+  assert.equal(stats.by_status, { todo: 6, in_progress: 3, in_review: 1, done: 4 });
+  assert.equal(stats.by_priority, { P0: 1, P1: 7, P2: 4, P3: 2 });
+  assert.is(stats.active_sprint, 'PROJ-S42');
+  assert.is(stats.p0_open, 1);
+  assert.is(store.getCurrentSprintStats('WEB').sprint, 'WEB-S7');
+  assert.match(await domainFailure(() => store.getProjectStats('ZZ')), 'Project ZZ not found');
+  store.close();
+});
 
 // ---------------------------------------------------------------------------
 // Completions
 // ---------------------------------------------------------------------------
 
 test('completions match a case-insensitive prefix and rank exact, then short, matches first', async () => {
-  const store = await openDemo()
-  assert.equal(store.completeIssueKeys('proj-11').values, ['PROJ-110', 'PROJ-111', 'PROJ-112', 'PROJ-113', 'PROJ-114'])
-  assert.equal(store.completeIssueKeys('web').values, ['WEB-1', 'WEB-2', 'WEB-3'])
-  assert.equal(store.completeIssueKeys('x').values, [])
-  assert.equal(store.completeProjectKeys('p').values, ['PROJ'])
-  assert.equal(store.completeProjectKeys('web sto').values, ['WEB'], 'matches names too')
-  assert.equal(store.completeStatuses('IN').values, ['in_review', 'in_progress'])
-  assert.equal(store.completePriorities('').values, ['P0', 'P1', 'P2', 'P3'])
+  const store = await openDemo();
+  assert.equal(store.completeIssueKeys('proj-11').values, ['PROJ-110', 'PROJ-111', 'PROJ-112', 'PROJ-113', 'PROJ-114']);
+  assert.equal(store.completeIssueKeys('web').values, ['WEB-1', 'WEB-2', 'WEB-3']);
+  assert.equal(store.completeIssueKeys('x').values, []);
+  assert.equal(store.completeProjectKeys('p').values, ['PROJ']);
+  assert.equal(store.completeProjectKeys('web sto').values, ['WEB'], 'matches names too');
+  assert.equal(store.completeStatuses('IN').values, ['in_review', 'in_progress']);
+  assert.equal(store.completePriorities('').values, ['P0', 'P1', 'P2', 'P3']);
   // People rank by how many issues they are assigned: bob 4, alice 3, carol 3.
-  assert.equal(store.completeAssignees('').values.slice(0, 3), ['bob', 'alice', 'carol'])
-  assert.equal(store.completeAssignees('A').values, ['alice'])
-  assert.equal(store.completeSprintIds('proj-s4').values.slice(0, 2), ['PROJ-S42', 'PROJ-S43'], 'open sprints first')
-  store.close()
-})
+  assert.equal(store.completeAssignees('').values.slice(0, 3), ['bob', 'alice', 'carol']);
+  assert.equal(store.completeAssignees('A').values, ['alice']);
+  assert.equal(store.completeSprintIds('proj-s4').values.slice(0, 2), ['PROJ-S42', 'PROJ-S43'], 'open sprints first');
+  store.close();
+});
 
 test('completions are capped at 100 and report the total', async () => {
-  const store = await openDemo()
-  for (let i = 0; i < 100; i++) await store.createIssue({ project: 'PROJ', title: `Bulk ${i}` })
-  const all = store.completeIssueKeys('PROJ-')
-  assert.is(all.values.length, 100)
-  assert.is(all.total, 114)
-  assert.is(all.hasMore, true)
-  assert.is(all.values[0], 'PROJ-101')
-  const exact = store.completeIssueKeys('PROJ-201')
-  assert.equal(exact.values, ['PROJ-201'])
-  store.close()
-})
+  const store = await openDemo();
+  for (let i = 0; i < 100; i++) await store.createIssue({ project: 'PROJ', title: `Bulk ${i}` });
+  const all = store.completeIssueKeys('PROJ-');
+  assert.is(all.values.length, 100);
+  assert.is(all.total, 114);
+  assert.is(all.hasMore, true);
+  assert.is(all.values[0], 'PROJ-101');
+  const exact = store.completeIssueKeys('PROJ-201');
+  assert.equal(exact.values, ['PROJ-201']);
+  store.close();
+});
 
 // ---------------------------------------------------------------------------
 // Reopen, close
 // ---------------------------------------------------------------------------
 
 test('reopening after close shows the same data', async () => {
-  const clock = manualClock()
-  const file = tempFile()
-  const first = await openDemo(clock, file)
-  await first.createIssue({ project: 'WEB', title: 'Persisted', labels: ['ops'], assignee: 'priya' })
-  await first.updateStatus('PROJ-101', 'done')
-  await first.addComment('PROJ-101', { body: 'Shipped.' })
-  await first.moveToSprint('PROJ-111', 'PROJ-S43')
+  const clock = manualClock();
+  const file = tempFile();
+  const first = await openDemo(clock, file);
+  await first.createIssue({ project: 'WEB', title: 'Persisted', labels: ['ops'], assignee: 'priya' });
+  await first.updateStatus('PROJ-101', 'done');
+  await first.addComment('PROJ-101', { body: 'Shipped.' });
+  await first.moveToSprint('PROJ-111', 'PROJ-S43');
   const snapshot = {
     issues: first.listIssues({ limit: 100 }),
     sprint: first.getCurrentSprintStats('PROJ'),
     project: first.getProjectStats('WEB'),
-  }
-  first.close()
-  assert.throws(() => first.getIssue('PROJ-101'), /closed/)
-  const second = await openDemo(clock, file)
+  };
+  first.close();
+  assert.throws(() => first.getIssue('PROJ-101'), /closed/);
+  const second = await openDemo(clock, file);
   assert.equal(
     {
       issues: second.listIssues({ limit: 100 }),
@@ -445,43 +476,49 @@ test('reopening after close shows the same data', async () => {
       project: second.getProjectStats('WEB'),
     },
     snapshot,
-  )
-  const next = await second.createIssue({ project: 'WEB', title: 'After reopen' })
-  assert.is(next.issue.key, 'WEB-5')
-  second.close()
-})
+  );
+  const next = await second.createIssue({ project: 'WEB', title: 'After reopen' });
+  assert.is(next.issue.key, 'WEB-5');
+  second.close();
+});
 
 test('returned entities are frozen snapshots', async () => {
-  const store = await openDemo()
-  const issue = store.getIssue('PROJ-101')
+  const store = await openDemo();
+  const issue = store.getIssue('PROJ-101');
   assert.throws(() => {
-    ;(issue as { status: string }).status = 'done'
-  })
-  assert.throws(() => (issue.labels as string[]).push('x'))
-  await store.updateStatus('PROJ-101', 'done')
-  assert.is(issue.status, 'in_progress', 'an old snapshot does not change')
-  store.close()
-})
+    (issue as { status: string }).status = 'done';
+  });
+  assert.throws(() => (issue.labels as string[]).push('x'));
+  await store.updateStatus('PROJ-101', 'done');
+  assert.is(issue.status, 'in_progress', 'an old snapshot does not change');
+  store.close();
+});
 
 // ---------------------------------------------------------------------------
 // Where the data lives
 // ---------------------------------------------------------------------------
 
 test('resolveDataPath: --data, then MCP_TRACKER_DATA, then XDG, then ~/.local/share', () => {
-  const base = { home: '/home/me', cwd: '/work' }
+  const base = { home: '/home/me', cwd: '/work' };
   assert.equal(resolveDataPath({ ...base, argv: ['--data', 'x.jsonl'], env: { MCP_TRACKER_DATA: '/env.jsonl' } }), {
     path: '/work/x.jsonl',
     source: 'flag',
-  })
-  assert.is(resolveDataPath({ ...base, argv: ['--data=/abs.jsonl'], env: {} }).path, '/abs.jsonl')
-  assert.equal(resolveDataPath({ ...base, argv: [], env: { MCP_TRACKER_DATA: 'rel.jsonl' } }), { path: '/work/rel.jsonl', source: 'env' })
+  });
+  assert.is(resolveDataPath({ ...base, argv: ['--data=/abs.jsonl'], env: {} }).path, '/abs.jsonl');
+  assert.equal(resolveDataPath({ ...base, argv: [], env: { MCP_TRACKER_DATA: 'rel.jsonl' } }), {
+    path: '/work/rel.jsonl',
+    source: 'env',
+  });
   assert.equal(resolveDataPath({ ...base, argv: [], env: { XDG_DATA_HOME: '/xdg' } }), {
     path: '/xdg/mcp-tracker/tracker.jsonl',
     source: 'xdg',
-  })
-  assert.is(resolveDataPath({ ...base, argv: [], env: {} }).path, '/home/me/.local/share/mcp-tracker/tracker.jsonl')
-  assert.is(resolveDataPath({ ...base, argv: [], env: { XDG_DATA_HOME: 'relative' } }).path, '/home/me/.local/share/mcp-tracker/tracker.jsonl')
-  assert.throws(() => resolveDataPath({ ...base, argv: ['--data'], env: {} }), /--data needs a file path/)
-})
+  });
+  assert.is(resolveDataPath({ ...base, argv: [], env: {} }).path, '/home/me/.local/share/mcp-tracker/tracker.jsonl');
+  assert.is(
+    resolveDataPath({ ...base, argv: [], env: { XDG_DATA_HOME: 'relative' } }).path,
+    '/home/me/.local/share/mcp-tracker/tracker.jsonl',
+  );
+  assert.throws(() => resolveDataPath({ ...base, argv: ['--data'], env: {} }), /--data needs a file path/);
+});
 
-test.run()
+test.run();

@@ -1,14 +1,14 @@
 // The journal reader's hand-written check must accept exactly what the zod
 // schema accepts: the schema is the source of truth, the check is its fast
 // copy. fast-check corrupts valid records in many ways and compares verdicts.
-import fc from 'fast-check'
-import { test } from 'uvu'
-import * as assert from 'uvu/assert'
-import { demoRecords } from '../store/demo-data.js'
-import { checkJournalRecord } from '../store/record-check.js'
-import { JournalRecordSchema, type JournalRecord } from '../store/schema.js'
+import fc from 'fast-check';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { demoRecords } from '../store/demo-data.js';
+import { checkJournalRecord } from '../store/record-check.js';
+import { JournalRecordSchema, type JournalRecord } from '../store/schema.js';
 
-const AT = '2025-06-15T12:00:00.000Z'
+const AT = '2025-06-15T12:00:00.000Z';
 
 /** Valid records of every type: the demo data plus one of each mutation. */
 const VALID: readonly JournalRecord[] = [
@@ -17,37 +17,78 @@ const VALID: readonly JournalRecord[] = [
   { seq: 31, at: AT, type: 'issue.assigned', key: 'PROJ-101', from: null, to: 'alice' },
   { seq: 32, at: AT, type: 'issue.commented', key: 'PROJ-101', comment: { id: 3, author: 'bob', body: 'x', created_at: AT } },
   { seq: 33, at: AT, type: 'issue.sprint_changed', key: 'PROJ-101', from: 'PROJ-S42', to: null },
-]
+];
 
 /** Values that sit on the edges of the rules. */
 const EDGE_VALUES: readonly unknown[] = [
-  null, '', ' ', 'x', 'todo', 'done', 'P0', 'p0', 'bug', 'active', 'PROJ', 'proj', 'PROJ-1', 'PROJ-0', 'PROJ-S42',
-  'alice', 'Alice', 'a'.repeat(32), 'a'.repeat(33), 'x'.repeat(200), 'x'.repeat(201), '2025-06-15', '2025-06-15T12:00:00Z',
-  AT, 0, -0, 1, -1, 1.5, 100, 101, 2 ** 53, 2 ** 60, true, [], ['backend'], ['Backend'], {}, { id: 1 },
-  'issue.created', 'A-1', 'AB-1', 'ABCDEFGHIJK-1', 'PROJ-1234567890123456789',
-]
+  null,
+  '',
+  ' ',
+  'x',
+  'todo',
+  'done',
+  'P0',
+  'p0',
+  'bug',
+  'active',
+  'PROJ',
+  'proj',
+  'PROJ-1',
+  'PROJ-0',
+  'PROJ-S42',
+  'alice',
+  'Alice',
+  'a'.repeat(32),
+  'a'.repeat(33),
+  'x'.repeat(200),
+  'x'.repeat(201),
+  '2025-06-15',
+  '2025-06-15T12:00:00Z',
+  AT,
+  0,
+  -0,
+  1,
+  -1,
+  1.5,
+  100,
+  101,
+  2 ** 53,
+  2 ** 60,
+  true,
+  [],
+  ['backend'],
+  ['Backend'],
+  {},
+  { id: 1 },
+  'issue.created',
+  'A-1',
+  'AB-1',
+  'ABCDEFGHIJK-1',
+  'PROJ-1234567890123456789',
+];
 
 /** Every path to a value inside a record: ['issue', 'labels', 0], ... */
 function pathsOf(value: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
-  if (value === null || typeof value !== 'object') return [prefix]
+  if (value === null || typeof value !== 'object') return [prefix];
   const children = Object.entries(value).flatMap(([key, child]) =>
     pathsOf(child, [...prefix, Array.isArray(value) ? Number(key) : key]),
-  )
-  return [prefix, ...children]
+  );
+  return [prefix, ...children];
 }
 
-type Edit = { kind: 'set'; value: unknown } | { kind: 'delete' } | { kind: 'extra'; value: unknown }
+type Edit = { kind: 'set'; value: unknown } | { kind: 'delete' } | { kind: 'extra'; value: unknown };
 
 function edited(record: JournalRecord, path: Array<string | number>, edit: Edit): unknown {
-  const copy = structuredClone(record) as unknown
-  if (path.length === 0) return edit.kind === 'set' ? edit.value : copy
-  let parent = copy as Record<string | number, unknown>
-  for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>
-  const last = path.at(-1) as string | number
-  if (edit.kind === 'set') parent[last] = edit.value
-  else if (edit.kind === 'delete') delete parent[last]
-  else if (typeof parent[last] === 'object' && parent[last] !== null) (parent[last] as Record<string, unknown>)['extra'] = edit.value
-  return copy
+  const copy = structuredClone(record) as unknown;
+  if (path.length === 0) return edit.kind === 'set' ? edit.value : copy;
+  let parent = copy as Record<string | number, unknown>;
+  for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
+  const last = path.at(-1) as string | number;
+  if (edit.kind === 'set') parent[last] = edit.value;
+  else if (edit.kind === 'delete') delete parent[last];
+  else if (typeof parent[last] === 'object' && parent[last] !== null)
+    (parent[last] as Record<string, unknown>)['extra'] = edit.value;
+  return copy;
 }
 
 const editArbitrary: fc.Arbitrary<Edit> = fc.oneof(
@@ -55,36 +96,41 @@ const editArbitrary: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), value: fc.jsonValue() }),
   fc.constant({ kind: 'delete' as const }),
   fc.record({ kind: fc.constant('extra' as const), value: fc.jsonValue() }),
-)
+);
 
 const caseArbitrary = fc
   .constantFrom(...VALID)
-  .chain((record) => fc.tuple(fc.constant(record), fc.constantFrom(...pathsOf(record)), fc.array(editArbitrary, { minLength: 1, maxLength: 2 })))
+  .chain((record) =>
+    fc.tuple(fc.constant(record), fc.constantFrom(...pathsOf(record)), fc.array(editArbitrary, { minLength: 1, maxLength: 2 })),
+  );
 
 test('every valid record passes both checks', () => {
   for (const record of VALID) {
-    assert.is(checkJournalRecord(record), null, JSON.stringify(record))
-    assert.ok(JournalRecordSchema.safeParse(record).success)
+    assert.is(checkJournalRecord(record), null, JSON.stringify(record));
+    assert.ok(JournalRecordSchema.safeParse(record).success);
   }
-})
+});
 
 test('the hand check and the zod schema agree on corrupted records', () => {
   fc.assert(
     fc.property(caseArbitrary, ([record, path, edits]) => {
-      const candidate = edits.reduce<unknown>((value, edit) => edited(value as JournalRecord, path, edit), record)
-      const byHand = checkJournalRecord(candidate) === null
-      const byZod = JournalRecordSchema.safeParse(candidate).success
-      return byHand === byZod
+      const candidate = edits.reduce<unknown>((value, edit) => edited(value as JournalRecord, path, edit), record);
+      const byHand = checkJournalRecord(candidate) === null;
+      const byZod = JournalRecordSchema.safeParse(candidate).success;
+      return byHand === byZod;
     }),
     { numRuns: 3_000, seed: 42 },
-  )
-})
+  );
+});
 
 test('the hand check names the field it rejects', () => {
-  const record = VALID.find((r) => r.type === 'issue.created')
-  const broken = edited(record as JournalRecord, ['issue', 'labels', 1], { kind: 'set', value: 'Not A Label' })
-  assert.match(checkJournalRecord(broken) ?? '', /^issue\.labels\[1\]: does not match/)
-  assert.is(checkJournalRecord({ type: 'issue.deleted' }), 'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed')
-})
+  const record = VALID.find((r) => r.type === 'issue.created');
+  const broken = edited(record as JournalRecord, ['issue', 'labels', 1], { kind: 'set', value: 'Not A Label' });
+  assert.match(checkJournalRecord(broken) ?? '', /^issue\.labels\[1\]: does not match/);
+  assert.is(
+    checkJournalRecord({ type: 'issue.deleted' }),
+    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed',
+  );
+});
 
-test.run()
+test.run();

@@ -22,7 +22,10 @@ async function finish(client: StdioClient, version: string, sent: Map<unknown, J
   assert.is(await client.close(), 0, 'clean exit');
   const validator = await schemas;
   const problems = client.received.flatMap((message) =>
-    validator.validate(message as JsonValue, version, (id) => sent.get(id)).map((v) => `${JSON.stringify(message).slice(0, 200)}: ${v.problem}`));
+    validator
+      .validate(message as JsonValue, version, (id) => sent.get(id))
+      .map((v) => `${JSON.stringify(message).slice(0, 200)}: ${v.problem}`),
+  );
   assert.equal(problems, [], 'schema violations');
 }
 
@@ -59,7 +62,10 @@ for (const version of VERSIONS) {
 
     const resources = await listAll(call, 'resources/list', 'resources');
     const uris = resources.map((r) => r.uri);
-    assert.ok(uris.includes('jira://projects') && uris.includes('jira://sprint/current') && uris.includes('jira://issue/PROJ-101'), 'fixed and per-issue resources');
+    assert.ok(
+      uris.includes('jira://projects') && uris.includes('jira://sprint/current') && uris.includes('jira://issue/PROJ-101'),
+      'fixed and per-issue resources',
+    );
     assert.is(new Set(uris).size, uris.length, 'no resource listed twice across pages');
     for (const uri of uris) {
       const read = await call('resources/read', { uri });
@@ -69,25 +75,56 @@ for (const version of VERSIONS) {
     }
 
     const templates = await listAll(call, 'resources/templates/list', 'resourceTemplates');
-    assert.equal(templates.map((t) => t.uriTemplate).sort(), ['jira://issue/{key}', 'jira://project/{project_key}/issues{?status,assignee,priority}', 'jira://project/{project_key}/stats', 'jira://sprint/{sprint_id}']);
-    for (const uri of ['jira://project/PROJ/stats', 'jira://project/PROJ/issues?status=in_progress&priority=P0', 'jira://project/WEB/issues', 'jira://sprint/PROJ-S41']) {
+    assert.equal(templates.map((t) => t.uriTemplate).sort(), [
+      'jira://issue/{key}',
+      'jira://project/{project_key}/issues{?status,assignee,priority}',
+      'jira://project/{project_key}/stats',
+      'jira://sprint/{sprint_id}',
+    ]);
+    for (const uri of [
+      'jira://project/PROJ/stats',
+      'jira://project/PROJ/issues?status=in_progress&priority=P0',
+      'jira://project/WEB/issues',
+      'jira://sprint/PROJ-S41',
+    ]) {
       const read = await call('resources/read', { uri });
       assert.ok(read.result?.contents?.[0]?.text, uri);
     }
 
     const prompts = await listAll(call, 'prompts/list', 'prompts');
     assert.equal(prompts.map((p) => p.name).sort(), ['sprint_review', 'standup', 'triage_issue']);
-    for (const [name, args] of [['triage_issue', { issue_key: 'PROJ-104' }], ['sprint_review', {}], ['sprint_review', { sprint: 'PROJ-S41' }], ['standup', {}], ['standup', { assignee: 'alice' }]] as const) {
+    for (const [name, args] of [
+      ['triage_issue', { issue_key: 'PROJ-104' }],
+      ['sprint_review', {}],
+      ['sprint_review', { sprint: 'PROJ-S41' }],
+      ['standup', {}],
+      ['standup', { assignee: 'alice' }],
+    ] as const) {
       const got = await call('prompts/get', { name, arguments: args });
       const messages = got.result.messages;
       assert.ok(messages.length >= 4, `${name} is multi-turn`);
-      assert.ok(messages.some((m: any) => m.role === 'assistant'), `${name} has an assistant turn`);
+      assert.ok(
+        messages.some((m: any) => m.role === 'assistant'),
+        `${name} has an assistant turn`,
+      );
       const embedded = messages.filter((m: any) => m.content.type === 'resource');
-      assert.ok(embedded.length >= 1 && embedded.every((m: any) => m.content.resource.mimeType === 'application/json'), `${name} embeds live resources`);
+      assert.ok(
+        embedded.length >= 1 && embedded.every((m: any) => m.content.resource.mimeType === 'application/json'),
+        `${name} embeds live resources`,
+      );
     }
 
     const tools = await listAll(call, 'tools/list', 'tools');
-    assert.equal(tools.map((t) => t.name).sort(), ['add_comment', 'assign_issue', 'bulk_update_status', 'create_issue', 'get_issue', 'move_to_sprint', 'search_issues', 'update_status']);
+    assert.equal(tools.map((t) => t.name).sort(), [
+      'add_comment',
+      'assign_issue',
+      'bulk_update_status',
+      'create_issue',
+      'get_issue',
+      'move_to_sprint',
+      'search_issues',
+      'update_status',
+    ]);
     const structured = version >= '2025-06-18';
     for (const tool of tools) {
       assert.is(tool.inputSchema.type, 'object', tool.name);
@@ -109,7 +146,8 @@ for (const version of VERSIONS) {
       assert.is(answer.result?.isError, undefined, `${name}: ${JSON.stringify(answer.result ?? answer.error)}`);
       assert.is('structuredContent' in answer.result, structured, `${name} structuredContent only from 2025-06-18`);
       const text = answer.result.content[0].text;
-      if (structured) assert.equal(JSON.parse(text), answer.result.structuredContent, `${name}: text copy of the structured result`);
+      if (structured)
+        assert.equal(JSON.parse(text), answer.result.structuredContent, `${name}: text copy of the structured result`);
     }
     const created = await call('tools/call', { name: 'get_issue', arguments: { key: 'PROJ-115' } });
     assert.match(created.result.content[0].text, /Flaky checkout test/);
@@ -154,15 +192,27 @@ test('completion: template variables and prompt arguments, narrowed by context.a
   const { sent, call } = recording(client);
   await client.initialize('2025-11-25');
   const complete = async (ref: Record<string, unknown>, name: string, value: string, context?: Record<string, string>) =>
-    (await call('completion/complete', { ref, argument: { name, value }, ...(context ? { context: { arguments: context } } : {}) })).result.completion;
+    (
+      await call('completion/complete', {
+        ref,
+        argument: { name, value },
+        ...(context ? { context: { arguments: context } } : {}),
+      })
+    ).result.completion;
   const issue = { type: 'ref/resource', uri: 'jira://issue/{key}' };
   assert.ok((await complete(issue, 'key', 'PROJ-10')).values.includes('PROJ-101'));
-  assert.ok((await complete({ type: 'ref/resource', uri: 'jira://project/{project_key}/stats' }, 'project_key', 'w')).values.includes('WEB'));
+  assert.ok(
+    (await complete({ type: 'ref/resource', uri: 'jira://project/{project_key}/stats' }, 'project_key', 'w')).values.includes(
+      'WEB',
+    ),
+  );
   const query = { type: 'ref/resource', uri: 'jira://project/{project_key}/issues{?status,assignee,priority}' };
   assert.equal([...(await complete(query, 'status', 'in')).values].sort(), ['in_progress', 'in_review']);
   assert.ok((await complete(query, 'assignee', 'al')).values.includes('alice'));
   assert.ok((await complete(query, 'priority', 'P')).values.includes('P0'));
-  const sprints = await complete({ type: 'ref/resource', uri: 'jira://sprint/{sprint_id}' }, 'sprint_id', '', { project_key: 'WEB' });
+  const sprints = await complete({ type: 'ref/resource', uri: 'jira://sprint/{sprint_id}' }, 'sprint_id', '', {
+    project_key: 'WEB',
+  });
   assert.ok(sprints.values.length > 0 && sprints.values.every((v: string) => v.startsWith('WEB-')), JSON.stringify(sprints));
   assert.ok((await complete({ type: 'ref/prompt', name: 'triage_issue' }, 'issue_key', 'PROJ-11')).values.includes('PROJ-110'));
   assert.ok((await complete({ type: 'ref/prompt', name: 'standup' }, 'assignee', 'b')).values.includes('bob'));
@@ -180,7 +230,10 @@ test('subscriptions: updated exactly for the URIs whose content changed; list_ch
   await call('logging/setLevel', { level: 'info' });
   const before = JSON.parse((await call('resources/read', { uri: 'jira://sprint/current' })).result.contents[0].text);
   await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-101', status: 'done' } });
-  const updates = [await client.nextNotification('notifications/resources/updated'), await client.nextNotification('notifications/resources/updated')];
+  const updates = [
+    await client.nextNotification('notifications/resources/updated'),
+    await client.nextNotification('notifications/resources/updated'),
+  ];
   assert.equal(updates.map((n: any) => n.params.uri).sort(), ['jira://issue/PROJ-101', 'jira://sprint/current']);
   const log = (await client.nextNotification('notifications/message')) as any;
   assert.is(log.params.level, 'info');
@@ -197,8 +250,15 @@ test('subscriptions: updated exactly for the URIs whose content changed; list_ch
   await client.nextNotification('notifications/resources/list_changed');
   await call('ping');
   const uris = client.received.filter((m: any) => m.method === 'notifications/resources/updated').map((m: any) => m.params.uri);
-  assert.equal(uris.filter((u: string) => u === 'jira://issue/PROJ-101').length, 1, 'no update for a no-op, none after unsubscribe');
-  assert.not.ok(uris.includes('jira://issue/PROJ-102') || uris.includes('jira://project/WEB/stats'), 'nothing for URIs that did not change');
+  assert.equal(
+    uris.filter((u: string) => u === 'jira://issue/PROJ-101').length,
+    1,
+    'no update for a no-op, none after unsubscribe',
+  );
+  assert.not.ok(
+    uris.includes('jira://issue/PROJ-102') || uris.includes('jira://project/WEB/stats'),
+    'nothing for URIs that did not change',
+  );
   await finish(client, '2025-11-25', sent);
 });
 
@@ -207,9 +267,16 @@ test('bulk_update_status: progress strictly increasing before the response; a ca
   const { sent, call } = recording(client);
   await client.initialize('2025-11-25');
   const keys = ['PROJ-101', 'PROJ-102', 'PROJ-103', 'PROJ-104'];
-  const answer = await call('tools/call', { name: 'bulk_update_status', arguments: { keys, status: 'in_review' }, _meta: { progressToken: 'bulk-1' } });
+  const answer = await call('tools/call', {
+    name: 'bulk_update_status',
+    arguments: { keys, status: 'in_review' },
+    _meta: { progressToken: 'bulk-1' },
+  });
   const progress = client.received.filter((m: any) => m.method === 'notifications/progress').map((m: any) => m.params);
-  assert.equal(progress.map((p: any) => p.progress), [1, 2, 3, 4]);
+  assert.equal(
+    progress.map((p: any) => p.progress),
+    [1, 2, 3, 4],
+  );
   assert.ok(progress.every((p: any) => p.progressToken === 'bulk-1' && p.total === 4));
   const responseIndex = client.received.indexOf(client.received.find((m: any) => m.id === answer.id)!);
   const lastProgressIndex = client.received.findLastIndex((m: any) => m.method === 'notifications/progress');
@@ -217,7 +284,14 @@ test('bulk_update_status: progress strictly increasing before the response; a ca
   assert.is(answer.result.structuredContent.changed, 3, 'PROJ-103 was already in review');
 
   const many = Array.from({ length: 400 }, (_, i) => `PROJ-${101 + (i % 14)}`);
-  client.writeRaw(JSON.stringify({ jsonrpc: '2.0', id: 'bulk-2', method: 'tools/call', params: { name: 'bulk_update_status', arguments: { keys: many, status: 'todo' }, _meta: { progressToken: 7 } } }) + '\n');
+  client.writeRaw(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'bulk-2',
+      method: 'tools/call',
+      params: { name: 'bulk_update_status', arguments: { keys: many, status: 'todo' }, _meta: { progressToken: 7 } },
+    }) + '\n',
+  );
   await client.nextNotification('notifications/progress');
   client.notify('notifications/cancelled', { requestId: 'bulk-2', reason: 'user pressed stop' });
   const countAfterCancel = client.received.length;
@@ -225,7 +299,10 @@ test('bulk_update_status: progress strictly increasing before the response; a ca
   await call('ping');
   const progressAfter = client.received.slice(countAfterCancel).filter((m: any) => m.params?.progressToken === 7);
   assert.ok(progressAfter.length <= 3, `only progress already in flight when the cancel landed, got ${progressAfter.length}`);
-  assert.not.ok(client.received.some((m: any) => m.id === 'bulk-2'), 'no response for a cancelled request');
+  assert.not.ok(
+    client.received.some((m: any) => m.id === 'bulk-2'),
+    'no response for a cancelled request',
+  );
   await finish(client, '2025-11-25', sent);
 });
 
@@ -241,11 +318,25 @@ test('2026-07-28 on the same binary: discover, stateless calls, a listen stream 
   const missing = await call('resources/read', { uri: 'jira://issue/PROJ-9999', _meta: meta });
   assert.is(missing.error.code, -32602, 'not found is -32602 in 2026-07-28');
 
-  client.writeRaw(JSON.stringify({ jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { _meta: meta, notifications: { resourceSubscriptions: ['jira://sprint/current', 'jira://issue/PROJ-102'], resourcesListChanged: true } } }) + '\n');
+  client.writeRaw(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'listen',
+      method: 'subscriptions/listen',
+      params: {
+        _meta: meta,
+        notifications: { resourceSubscriptions: ['jira://sprint/current', 'jira://issue/PROJ-102'], resourcesListChanged: true },
+      },
+    }) + '\n',
+  );
   sent.set('listen', { jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen' });
   const ack = (await client.nextNotification('notifications/subscriptions/acknowledged')) as any;
   assert.is(ack.params._meta['io.modelcontextprotocol/subscriptionId'], 'listen');
-  const changed = await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-101', status: 'done' }, _meta: meta });
+  const changed = await call('tools/call', {
+    name: 'update_status',
+    arguments: { key: 'PROJ-101', status: 'done' },
+    _meta: meta,
+  });
   assert.is(changed.result.resultType, 'complete');
   const update = (await client.nextNotification('notifications/resources/updated')) as any;
   assert.equal(update.params, { uri: 'jira://sprint/current', _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen' } });
@@ -258,29 +349,39 @@ test('2026-07-28 on the same binary: discover, stateless calls, a listen stream 
   assert.is(asked.result.resultType, 'input_required', 'a missing title is asked for with a form');
   assert.equal(Object.keys(asked.result.inputRequests.missing_arguments.params.requestedSchema.properties), ['title']);
   const done = await call('tools/call', {
-    name: 'create_issue', arguments: { project: 'WEB' }, requestState: asked.result.requestState,
-    inputResponses: { missing_arguments: { action: 'accept', content: { title: 'Asked for politely' } } }, _meta: eliciting,
+    name: 'create_issue',
+    arguments: { project: 'WEB' },
+    requestState: asked.result.requestState,
+    inputResponses: { missing_arguments: { action: 'accept', content: { title: 'Asked for politely' } } },
+    _meta: eliciting,
   });
   assert.is(done.result.structuredContent.issue.title, 'Asked for politely');
   await finish(client, '2026-07-28', sent);
   const closing = client.received.find((m: any) => m.id === 'listen') as any;
-  assert.is(closing.result._meta['io.modelcontextprotocol/subscriptionId'], 'listen', 'the stream ends with a result on shutdown');
+  assert.is(
+    closing.result._meta['io.modelcontextprotocol/subscriptionId'],
+    'listen',
+    'the stream ends with a result on shutdown',
+  );
 });
 
-test('data survives a restart; a second process sees the first one\'s changes', async () => {
+test("data survives a restart; a second process sees the first one's changes", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tracker-test-'));
   const data = join(dir, 'tracker.jsonl');
   try {
     const first = server('--data', data);
     await first.initialize();
-    const created = (await first.request('tools/call', { name: 'create_issue', arguments: { project: 'WEB', title: 'Persist me' } })) as any;
+    const created = (await first.request('tools/call', {
+      name: 'create_issue',
+      arguments: { project: 'WEB', title: 'Persist me' },
+    })) as any;
     const key = created.result.structuredContent.issue.key;
     const second = server('--data', data);
     await second.initialize();
     await second.request('resources/subscribe', { uri: `jira://issue/${key}` });
     await first.request('tools/call', { name: 'update_status', arguments: { key, status: 'in_progress' } });
     const seen = (await second.nextNotification('notifications/resources/updated', 2000)) as any;
-    assert.is(seen.params.uri, `jira://issue/${key}`, 'another process\'s change is noticed within a second or two');
+    assert.is(seen.params.uri, `jira://issue/${key}`, "another process's change is noticed within a second or two");
     assert.is(await first.close(), 0);
     assert.is(await second.close(), 0);
 

@@ -18,14 +18,25 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
   function embed(uri: string, argument: string): PromptMessage {
     const value = readUri(store, uri);
     if (value === null) throw invalidParams(`Nothing found for ${argument}: ${uri} does not exist`, { uri });
-    return { role: 'user', content: { type: 'resource', resource: { uri, mimeType: JSON_MIME, text: JSON.stringify(value, null, 2) } } };
+    return {
+      role: 'user',
+      content: { type: 'resource', resource: { uri, mimeType: JSON_MIME, text: JSON.stringify(value, null, 2) } },
+    };
   }
 
   const triage: PromptDefinition = {
     name: 'triage_issue',
     title: 'Triage an issue',
     description: 'Decide priority, owner and sprint for one issue, with the issue and the current sprint in front of you.',
-    arguments: [{ name: 'issue_key', title: 'Issue', description: 'The issue to triage, e.g. PROJ-104.', required: true, complete: complete.issueKey }],
+    arguments: [
+      {
+        name: 'issue_key',
+        title: 'Issue',
+        description: 'The issue to triage, e.g. PROJ-104.',
+        required: true,
+        complete: complete.issueKey,
+      },
+    ],
     get(args) {
       const key = (args.issue_key ?? '').trim().toUpperCase();
       return {
@@ -33,12 +44,18 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
         messages: [
           say('user', `Please triage ${key}. Here is the issue as it stands now:`),
           embed(issueUri(key), 'issue_key'),
-          say('assistant', `I have read ${key}. Before I suggest a priority and an owner, I need to know how full the current sprint is.`),
+          say(
+            'assistant',
+            `I have read ${key}. Before I suggest a priority and an owner, I need to know how full the current sprint is.`,
+          ),
           say('user', 'Here is the current sprint, live:'),
           embed(CURRENT_SPRINT_URI, 'the current sprint'),
-          say('user', 'Now recommend: (1) a priority P0-P3 with one line of reasoning, (2) an assignee, considering who already '
-            + 'carries the most open work, (3) whether it belongs in this sprint. Then ask me before you apply anything with '
-            + 'the update_status, assign_issue or move_to_sprint tools.'),
+          say(
+            'user',
+            'Now recommend: (1) a priority P0-P3 with one line of reasoning, (2) an assignee, considering who already ' +
+              'carries the most open work, (3) whether it belongs in this sprint. Then ask me before you apply anything with ' +
+              'the update_status, assign_issue or move_to_sprint tools.',
+          ),
         ],
       };
     },
@@ -48,23 +65,36 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
     name: 'sprint_review',
     title: 'Sprint review',
     description: 'Review a sprint: what got done, what is at risk, what to carry over. Defaults to the current sprint.',
-    arguments: [{ name: 'sprint', title: 'Sprint', description: 'Sprint id, e.g. PROJ-S42; default: the current sprint.', complete: complete.sprintId }],
+    arguments: [
+      {
+        name: 'sprint',
+        title: 'Sprint',
+        description: 'Sprint id, e.g. PROJ-S42; default: the current sprint.',
+        complete: complete.sprintId,
+      },
+    ],
     get(args) {
       const sprint = args.sprint?.trim();
       const statsUri = sprint ? TEMPLATES.sprint.expand({ sprint_id: sprint }) : CURRENT_SPRINT_URI;
       const stats = embed(statsUri, 'sprint');
-      const project = sprint ? sprint.split('-S')[0] ?? '' : defaultProject(store) ?? '';
+      const project = sprint ? (sprint.split('-S')[0] ?? '') : (defaultProject(store) ?? '');
       return {
         description: `Review of ${sprint ?? 'the current sprint'}`,
         messages: [
           say('user', `Let's review ${sprint ?? 'the current sprint'}. These are its numbers right now:`),
           stats,
-          say('assistant', 'Thanks. To judge what is at risk I also need the open work, especially anything still in progress or in review.'),
+          say(
+            'assistant',
+            'Thanks. To judge what is at risk I also need the open work, especially anything still in progress or in review.',
+          ),
           say('user', 'Here are the open issues of the project that are in progress or in review:'),
           embed(TEMPLATES.projectIssues.expand({ project_key: project, status: 'in_progress' }), 'sprint'),
           embed(TEMPLATES.projectIssues.expand({ project_key: project, status: 'in_review' }), 'sprint'),
-          say('user', 'Write the review: progress against the goal (quote progress_pct and days_remaining), open P0s, '
-            + 'the issues at risk of missing the sprint and why, and what you would carry over to the next sprint.'),
+          say(
+            'user',
+            'Write the review: progress against the goal (quote progress_pct and days_remaining), open P0s, ' +
+              'the issues at risk of missing the sprint and why, and what you would carry over to the next sprint.',
+          ),
         ],
       };
     },
@@ -74,7 +104,14 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
     name: 'standup',
     title: 'Daily standup',
     description: "Prepare a standup update: yesterday's progress, today's plan, blockers. For one person, or the whole team.",
-    arguments: [{ name: 'assignee', title: 'Person', description: 'Handle, e.g. alice; default: the whole team.', complete: complete.assignee }],
+    arguments: [
+      {
+        name: 'assignee',
+        title: 'Person',
+        description: 'Handle, e.g. alice; default: the whole team.',
+        complete: complete.assignee,
+      },
+    ],
     get(args) {
       const who = args.assignee?.trim();
       const project = defaultProject(store) ?? '';
@@ -86,8 +123,11 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
           embed(TEMPLATES.projectIssues.expand(filter), 'assignee'),
           say('assistant', 'Got it. Let me also look at the sprint so the update says where we stand.'),
           embed(CURRENT_SPRINT_URI, 'the current sprint'),
-          say('user', 'Write three short sections, Done / Doing / Blocked, one line per issue with its key. '
-            + 'Flag any P0 that is not in progress. Keep it under 12 lines.'),
+          say(
+            'user',
+            'Write three short sections, Done / Doing / Blocked, one line per issue with its key. ' +
+              'Flag any P0 that is not in progress. Keep it under 12 lines.',
+          ),
         ],
       };
     },

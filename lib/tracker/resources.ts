@@ -11,7 +11,13 @@
 // single place a URI becomes content: resources/read, prompts that embed resources, and the
 // change watcher that decides when a subscribed URI really changed all go through it.
 
-import type { Completer, ResourceContents, ResourceDefinition, ResourceInfo, ResourceTemplateDefinition } from '../../protocol/resources.js';
+import type {
+  Completer,
+  ResourceContents,
+  ResourceDefinition,
+  ResourceInfo,
+  ResourceTemplateDefinition,
+} from '../../protocol/resources.js';
 import { compileUriTemplate } from '../../protocol/uri-template.js';
 import type { Issue } from '../store/schema.js';
 import type { TrackerStore } from '../store/store.js';
@@ -57,10 +63,18 @@ function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown>
   }
   let vars = TEMPLATES.issue.match(uri);
   if (vars) return { issue: store.getIssue(vars.key ?? '') };
-  if ((vars = TEMPLATES.projectStats.match(uri))) return { ...store.getProjectStats(vars.project_key ?? ''), read_at: new Date().toISOString() };
-  if ((vars = TEMPLATES.sprint.match(uri))) return { ...store.getSprintStats(vars.sprint_id ?? ''), read_at: new Date().toISOString() };
+  if ((vars = TEMPLATES.projectStats.match(uri)))
+    return { ...store.getProjectStats(vars.project_key ?? ''), read_at: new Date().toISOString() };
+  if ((vars = TEMPLATES.sprint.match(uri)))
+    return { ...store.getSprintStats(vars.sprint_id ?? ''), read_at: new Date().toISOString() };
   if ((vars = TEMPLATES.projectIssues.match(uri))) {
-    const query = { project: vars.project_key, status: vars.status, priority: vars.priority, assignee: assigneeFilter(vars.assignee), limit: 100 };
+    const query = {
+      project: vars.project_key,
+      status: vars.status,
+      priority: vars.priority,
+      assignee: assigneeFilter(vars.assignee),
+      limit: 100,
+    };
     const page = store.searchIssues(query);
     return { filters: { ...vars }, total: page.total, shown: page.items.length, issues: page.items.map(issueSummary) };
   }
@@ -80,8 +94,9 @@ export function issueSummary(issue: Issue): Record<string, unknown> {
   return { key, title, type, status, priority, assignee, story_points, sprint, uri: issueUri(key) };
 }
 
-const asContents = (uri: string, value: Record<string, unknown>): ResourceContents[] =>
-  [{ uri, mimeType: JSON_MIME, text: JSON.stringify(value, null, 2) }];
+const asContents = (uri: string, value: Record<string, unknown>): ResourceContents[] => [
+  { uri, mimeType: JSON_MIME, text: JSON.stringify(value, null, 2) },
+];
 
 /** P0 matters most to whoever reads the list: priority annotations run from 1.0 down. */
 const PRIORITY_WEIGHT: Record<Issue['priority'], number> = { P0: 1, P1: 0.75, P2: 0.5, P3: 0.25 };
@@ -97,12 +112,16 @@ function issueInfo(issue: Issue): ResourceInfo {
   };
 }
 
-const suggestions = (completion: { values: readonly string[]; total: number }) => ({ values: completion.values, total: completion.total });
+const suggestions = (completion: { values: readonly string[]; total: number }) => ({
+  values: completion.values,
+  total: completion.total,
+});
 
 export function completers(store: TrackerStore): Record<string, Completer> {
   return {
     // context.arguments (2025-06-18→): a chosen project narrows the keys and sprints offered.
-    issueKey: (value, chosen) => suggestions(store.completeIssueKeys(chosen.project_key && !value ? `${chosen.project_key}-` : value)),
+    issueKey: (value, chosen) =>
+      suggestions(store.completeIssueKeys(chosen.project_key && !value ? `${chosen.project_key}-` : value)),
     projectKey: (value) => suggestions(store.completeProjectKeys(value)),
     status: (value) => suggestions(store.completeStatuses(value)),
     priority: (value) => suggestions(store.completePriorities(value)),
@@ -111,34 +130,49 @@ export function completers(store: TrackerStore): Record<string, Completer> {
   };
 }
 
-export function trackerResources(store: TrackerStore): { resources: ResourceDefinition[]; templates: ResourceTemplateDefinition[] } {
+export function trackerResources(store: TrackerStore): {
+  resources: ResourceDefinition[];
+  templates: ResourceTemplateDefinition[];
+} {
   const complete = completers(store);
   const readAs = (uri: string) => {
     const value = readUri(store, uri);
     return value === null ? null : asContents(uri, value);
   };
   const fixed = (info: ResourceInfo): ResourceDefinition => ({ ...info, read: () => readAs(info.uri) ?? [] });
-  const templated = (definition: Omit<ResourceTemplateDefinition, 'read'>): ResourceTemplateDefinition =>
-    ({ ...definition, read: (_vars, uri) => readAs(uri) });
+  const templated = (definition: Omit<ResourceTemplateDefinition, 'read'>): ResourceTemplateDefinition => ({
+    ...definition,
+    read: (_vars, uri) => readAs(uri),
+  });
 
   return {
     resources: [
       fixed({
-        uri: PROJECTS_URI, name: 'projects', title: 'Projects', mimeType: JSON_MIME,
+        uri: PROJECTS_URI,
+        name: 'projects',
+        title: 'Projects',
+        mimeType: JSON_MIME,
         description: 'Every project with its lead, issue count and active sprint.',
         annotations: { audience: ['user', 'assistant'], priority: 0.5 },
       }),
       fixed({
-        uri: CURRENT_SPRINT_URI, name: 'current-sprint', title: 'Current sprint (live)', mimeType: JSON_MIME,
-        description: 'LIVE: the active sprint as of this read: progress_pct (done story points / total), counts by status, '
-          + 'open P0s, days_remaining and last_updated. It changes whenever issues change; re-read it for fresh numbers '
-          + 'instead of relying on an earlier copy.',
+        uri: CURRENT_SPRINT_URI,
+        name: 'current-sprint',
+        title: 'Current sprint (live)',
+        mimeType: JSON_MIME,
+        description:
+          'LIVE: the active sprint as of this read: progress_pct (done story points / total), counts by status, ' +
+          'open P0s, days_remaining and last_updated. It changes whenever issues change; re-read it for fresh numbers ' +
+          'instead of relying on an earlier copy.',
         annotations: { audience: ['user', 'assistant'], priority: 1 },
       }),
     ],
     templates: [
       templated({
-        uriTemplate: TEMPLATES.issue.template, name: 'issue', title: 'Issue', mimeType: JSON_MIME,
+        uriTemplate: TEMPLATES.issue.template,
+        name: 'issue',
+        title: 'Issue',
+        mimeType: JSON_MIME,
         description: 'One issue with its comments, e.g. jira://issue/PROJ-101. Same data as the get_issue tool.',
         complete: { key: complete.issueKey! },
         list: {
@@ -147,18 +181,33 @@ export function trackerResources(store: TrackerStore): { resources: ResourceDefi
         },
       }),
       templated({
-        uriTemplate: TEMPLATES.projectStats.template, name: 'project-stats', title: 'Project statistics (live)', mimeType: JSON_MIME,
+        uriTemplate: TEMPLATES.projectStats.template,
+        name: 'project-stats',
+        title: 'Project statistics (live)',
+        mimeType: JSON_MIME,
         description: 'LIVE: counts by status and priority, story points and open P0s for a project, computed on every read.',
         complete: { project_key: complete.projectKey! },
       }),
       templated({
-        uriTemplate: TEMPLATES.projectIssues.template, name: 'project-issues', title: 'Issues of a project, filtered', mimeType: JSON_MIME,
-        description: 'Up to 100 issues of a project, optionally filtered by status, assignee (a handle, or "none" for unassigned) '
-          + 'and priority, e.g. jira://project/PROJ/issues?status=in_progress&priority=P0. For more, use the search_issues tool.',
-        complete: { project_key: complete.projectKey!, status: complete.status!, assignee: complete.assignee!, priority: complete.priority! },
+        uriTemplate: TEMPLATES.projectIssues.template,
+        name: 'project-issues',
+        title: 'Issues of a project, filtered',
+        mimeType: JSON_MIME,
+        description:
+          'Up to 100 issues of a project, optionally filtered by status, assignee (a handle, or "none" for unassigned) ' +
+          'and priority, e.g. jira://project/PROJ/issues?status=in_progress&priority=P0. For more, use the search_issues tool.',
+        complete: {
+          project_key: complete.projectKey!,
+          status: complete.status!,
+          assignee: complete.assignee!,
+          priority: complete.priority!,
+        },
       }),
       templated({
-        uriTemplate: TEMPLATES.sprint.template, name: 'sprint', title: 'Sprint statistics (live)', mimeType: JSON_MIME,
+        uriTemplate: TEMPLATES.sprint.template,
+        name: 'sprint',
+        title: 'Sprint statistics (live)',
+        mimeType: JSON_MIME,
         description: 'LIVE: progress and counts of any sprint, e.g. jira://sprint/PROJ-S42.',
         complete: { sprint_id: complete.sprintId! },
       }),

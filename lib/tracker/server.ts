@@ -53,7 +53,8 @@ export function createTrackerServer(store: TrackerStore, options: { pageSize?: n
         report(`${event.source === 'local' ? 'changed' : 'changed by another process'}: ${change.description}`);
         // Our own changes are logged by the tool that made them, on its request; another
         // process's change has no request here, so it goes out as a session-wide log.
-        if (event.source === 'external') session.log('info', { source: 'another process', change: change.description, issues: change.issues }, 'tracker');
+        if (event.source === 'external')
+          session.log('info', { source: 'another process', change: change.description, issues: change.issues }, 'tracker');
       }
       if (event.issueSetChanged) session.resourceListChanged();
       // onSubscribe took a baseline for every subscribed URI.

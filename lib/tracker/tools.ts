@@ -28,14 +28,26 @@ const STATUS = z.enum(STATUSES as [string, ...string[]]).check(z.describe(`One o
 const PRIORITY = z.enum(PRIORITIES as [string, ...string[]]);
 
 const IssueSummarySchema = z.object({
-  key: z.string(), title: z.string(), type: z.string(), status: z.string(), priority: z.string(),
-  assignee: z.nullable(z.string()), story_points: z.nullable(z.number()), sprint: z.nullable(z.string()), uri: z.string(),
+  key: z.string(),
+  title: z.string(),
+  type: z.string(),
+  status: z.string(),
+  priority: z.string(),
+  assignee: z.nullable(z.string()),
+  story_points: z.nullable(z.number()),
+  sprint: z.nullable(z.string()),
+  uri: z.string(),
 });
 const IssueOutput = z.object({ issue: IssueSchema, uri: z.string() });
 const MutationOutput = z.object({ issue: IssueSchema, uri: z.string(), changed: z.boolean(), change: z.string() });
 
-const link = (issue: Issue): ContentBlock =>
-  ({ type: 'resource_link', uri: issueUri(issue.key), name: issue.key, title: `${issue.key}: ${issue.title}`, mimeType: 'application/json' });
+const link = (issue: Issue): ContentBlock => ({
+  type: 'resource_link',
+  uri: issueUri(issue.key),
+  name: issue.key,
+  title: `${issue.key}: ${issue.title}`,
+  mimeType: 'application/json',
+});
 
 /** Runs store work; a domain error becomes a tool error whose message the model can act on. */
 async function domain<T>(work: () => T | Promise<T>): Promise<T> {
@@ -64,8 +76,9 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
   const createIssue: ToolDefinition = {
     name: 'create_issue',
     title: 'Create issue',
-    description: 'Creates an issue in a project and returns it with its new key (PROJ-123). '
-      + 'Only project and title are required; priority defaults to P2, type to task.',
+    description:
+      'Creates an issue in a project and returns it with its new key (PROJ-123). ' +
+      'Only project and title are required; priority defaults to P2, type to task.',
     input: z.object({
       project: text('Project key, e.g. PROJ. See the jira://projects resource.'),
       title: text('One line saying what is wrong or what to do.'),
@@ -83,15 +96,21 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     ask: {
       message: 'A new issue needs a project and a one-line title.',
       fields: {
-        project: { type: 'string', title: 'Project', description: 'Project key, e.g. PROJ.', enum: store.listProjects().map((p) => p.key) },
+        project: {
+          type: 'string',
+          title: 'Project',
+          description: 'Project key, e.g. PROJ.',
+          enum: store.listProjects().map((p) => p.key),
+        },
         title: { type: 'string', title: 'Title', description: 'One line saying what is wrong or what to do.' },
       },
     },
-    run: (args, context) => domain(async () => {
-      const { issue, change } = await store.createIssue(args);
-      context.log('info', { change: change.description, issues: change.issues }, 'tracker');
-      return structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]);
-    }),
+    run: (args, context) =>
+      domain(async () => {
+        const { issue, change } = await store.createIssue(args);
+        context.log('info', { change: change.description, issues: change.issues }, 'tracker');
+        return structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]);
+      }),
   };
 
   const getIssue: ToolDefinition = {
@@ -101,10 +120,11 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     input: z.object({ key: KEY }),
     output: IssueOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (args) => domain(() => {
-      const issue = store.getIssue(args.key);
-      return structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]);
-    }),
+    run: (args) =>
+      domain(() => {
+        const issue = store.getIssue(args.key);
+        return structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]);
+      }),
   };
 
   const updateStatus: ToolDefinition = {
@@ -131,17 +151,25 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     name: 'add_comment',
     title: 'Add comment',
     description: 'Adds a comment to an issue. Each call adds another comment.',
-    input: z.object({ key: KEY, body: text('The comment text.'), author: optional(z.string(), 'Handle of the author; default: assistant.') }),
+    input: z.object({
+      key: KEY,
+      body: text('The comment text.'),
+      author: optional(z.string(), 'Handle of the author; default: assistant.'),
+    }),
     output: MutationOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: (args, context) => domain(async () => mutationResult(await store.addComment(args.key, { body: args.body, author: args.author }), context)),
+    run: (args, context) =>
+      domain(async () => mutationResult(await store.addComment(args.key, { body: args.body, author: args.author }), context)),
   };
 
   const moveToSprint: ToolDefinition = {
     name: 'move_to_sprint',
     title: 'Move to sprint',
     description: 'Moves an issue into a sprint of its project (e.g. PROJ-S43), or to the backlog with null.',
-    input: z.object({ key: KEY, sprint: z.nullable(z.string()).check(z.describe('Sprint id, e.g. PROJ-S42; null for the backlog.')) }),
+    input: z.object({
+      key: KEY,
+      sprint: z.nullable(z.string()).check(z.describe('Sprint id, e.g. PROJ-S42; null for the backlog.')),
+    }),
     output: MutationOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: (args, context) => domain(async () => mutationResult(await store.moveToSprint(args.key, args.sprint), context)),
@@ -150,8 +178,9 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
   const searchIssues: ToolDefinition = {
     name: 'search_issues',
     title: 'Search issues',
-    description: 'Finds issues by filters and words (all must occur in title, description or comments), '
-      + 'in key order, a page at a time. Pass next_offset back as offset for the next page.',
+    description:
+      'Finds issues by filters and words (all must occur in title, description or comments), ' +
+      'in key order, a page at a time. Pass next_offset back as offset for the next page.',
     input: z.object({
       project: optional(z.string(), 'Project key, e.g. PROJ.'),
       status: optional(z.union([STATUS, z.array(STATUS)]), 'A status or a list of them.'),
@@ -165,31 +194,57 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     }),
     output: z.object({ issues: z.array(IssueSummarySchema), total: z.int(), offset: z.int(), next_offset: z.nullable(z.int()) }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (args) => domain(() => {
-      const page = store.searchIssues(args);
-      return structuredResult({ issues: page.items.map(issueSummary), total: page.total, offset: page.offset, next_offset: page.next_offset });
-    }),
+    run: (args) =>
+      domain(() => {
+        const page = store.searchIssues(args);
+        return structuredResult({
+          issues: page.items.map(issueSummary),
+          total: page.total,
+          offset: page.offset,
+          next_offset: page.next_offset,
+        });
+      }),
   };
 
   const bulkUpdateStatus: ToolDefinition = {
     name: 'bulk_update_status',
     title: 'Update status of many issues',
-    description: 'Sets one status on many issues, one at a time; each change is saved as it is made. '
-      + 'Reports progress when asked and stops when cancelled, saying which issues were not attempted.',
-    input: z.object({ keys: z.array(z.string()).check(z.describe('Issue keys, e.g. ["PROJ-101", "PROJ-102"].')), status: STATUS }),
+    description:
+      'Sets one status on many issues, one at a time; each change is saved as it is made. ' +
+      'Reports progress when asked and stops when cancelled, saying which issues were not attempted.',
+    input: z.object({
+      keys: z.array(z.string()).check(z.describe('Issue keys, e.g. ["PROJ-101", "PROJ-102"].')),
+      status: STATUS,
+    }),
     output: z.object({
-      results: z.array(z.object({ key: z.string(), ok: z.boolean(), changed: z.optional(z.boolean()), description: z.optional(z.string()), error: z.optional(z.string()) })),
-      changed: z.int(), failed: z.int(), not_attempted: z.array(z.string()), cancelled: z.boolean(),
+      results: z.array(
+        z.object({
+          key: z.string(),
+          ok: z.boolean(),
+          changed: z.optional(z.boolean()),
+          description: z.optional(z.string()),
+          error: z.optional(z.string()),
+        }),
+      ),
+      changed: z.int(),
+      failed: z.int(),
+      not_attempted: z.array(z.string()),
+      cancelled: z.boolean(),
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (args, context: RequestContext) => domain(async () => {
-      const result = await store.bulkUpdateStatus(args.keys, args.status, {
-        signal: context.signal,
-        onProgress: (done, total) => context.progress(done, total, `${done} of ${total} issues updated`),
-      });
-      context.log('info', { change: `bulk status ${args.status}: ${result.changed} changed, ${result.failed} failed` }, 'tracker');
-      return structuredResult({ ...result, results: [...result.results], not_attempted: [...result.not_attempted] });
-    }),
+    run: (args, context: RequestContext) =>
+      domain(async () => {
+        const result = await store.bulkUpdateStatus(args.keys, args.status, {
+          signal: context.signal,
+          onProgress: (done, total) => context.progress(done, total, `${done} of ${total} issues updated`),
+        });
+        context.log(
+          'info',
+          { change: `bulk status ${args.status}: ${result.changed} changed, ${result.failed} failed` },
+          'tracker',
+        );
+        return structuredResult({ ...result, results: [...result.results], not_attempted: [...result.not_attempted] });
+      }),
   };
 
   return [createIssue, getIssue, updateStatus, assignIssue, addComment, moveToSprint, searchIssues, bulkUpdateStatus];

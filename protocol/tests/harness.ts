@@ -32,7 +32,12 @@ export function transcript(definition: ServerDefinition): Transcript {
       return out;
     },
     async initialize(version = '2025-11-25', capabilities = {}) {
-      self.client({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: version, capabilities, clientInfo: { name: 'test', version: '1' } } });
+      self.client({
+        jsonrpc: '2.0',
+        id: 'init',
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities, clientInfo: { name: 'test', version: '1' } },
+      });
       self.client({ jsonrpc: '2.0', method: 'notifications/initialized' });
       const [answer] = await self.server();
       return answer;

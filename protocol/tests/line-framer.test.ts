@@ -23,7 +23,7 @@ function random(seed: number): () => number {
 
 function splitAtRandom(bytes: Uint8Array, next: () => number, maxChunk: number): Uint8Array[] {
   const chunks: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const size = 1 + Math.floor(next() * maxChunk);
     chunks.push(bytes.subarray(at, at + size));
     at += size;
@@ -63,14 +63,20 @@ test('a last line without a final newline is still processed at end of input', (
 });
 
 test('invalid UTF-8 is reported, and the next line is read normally', () => {
-  assert.equal(frames([new Uint8Array([0x7b, 0xff, 0xfe, 0x7d, 0x0a]), '{"ok":true}\n']), [{ kind: 'not-utf8' }, ...lines('{"ok":true}')]);
+  assert.equal(frames([new Uint8Array([0x7b, 0xff, 0xfe, 0x7d, 0x0a]), '{"ok":true}\n']), [
+    { kind: 'not-utf8' },
+    ...lines('{"ok":true}'),
+  ]);
 });
 
 test('an oversized line is reported once, dropped up to its newline, and the session goes on', () => {
   const big = 'x'.repeat(100);
   assert.equal(frames([`${big}\n{"a":1}\n`], 50), [{ kind: 'too-long', limitBytes: 50 }, ...lines('{"a":1}')]);
   // Across chunks: reported when the limit is crossed, not buffered to the end.
-  assert.equal(frames([big.slice(0, 40), big.slice(40), big, '\n{"b":2}\n'], 50), [{ kind: 'too-long', limitBytes: 50 }, ...lines('{"b":2}')]);
+  assert.equal(frames([big.slice(0, 40), big.slice(40), big, '\n{"b":2}\n'], 50), [
+    { kind: 'too-long', limitBytes: 50 },
+    ...lines('{"b":2}'),
+  ]);
 });
 
 test('a line of exactly the limit is accepted', () => {
@@ -79,7 +85,9 @@ test('a line of exactly the limit is accepted', () => {
 });
 
 test('random chunk boundaries give the same frames (seeded)', () => {
-  const texts = Array.from({ length: 40 }, (_, i) => JSON.stringify({ i, s: 'é世😀'.repeat(i % 7), pad: 'z'.repeat((i * 37) % 300) }));
+  const texts = Array.from({ length: 40 }, (_, i) =>
+    JSON.stringify({ i, s: 'é世😀'.repeat(i % 7), pad: 'z'.repeat((i * 37) % 300) }),
+  );
   const input = Buffer.from(texts.map((t, i) => (i % 3 === 0 ? `${t}\r\n` : `${t}\n`)).join(''));
   for (const seed of [1, 2, 3, 42, 1234, 99991]) {
     const next = random(seed);

@@ -32,7 +32,14 @@ test('an empty list is one empty page', () => {
 });
 
 test('a cursor we did not issue is -32602', () => {
-  for (const bad of ['garbage', '', encodeCursor(-1), Buffer.from('{"offset":"1"}').toString('base64url'), encodeCursor(5), encodeCursor(99)]) {
+  for (const bad of [
+    'garbage',
+    '',
+    encodeCursor(-1),
+    Buffer.from('{"offset":"1"}').toString('base64url'),
+    encodeCursor(5),
+    encodeCursor(99),
+  ]) {
     try {
       paginate(letters, bad, 2);
       assert.unreachable(`accepted ${bad}`);

@@ -14,13 +14,18 @@ function definition(): ServerDefinition {
     instructions: 'Use the echo tool.',
     tools: [
       {
-        name: 'echo', title: 'Echo', description: 'Echoes text.',
-        input: z.object({ text: z.string() }), output: z.object({ text: z.string() }),
+        name: 'echo',
+        title: 'Echo',
+        description: 'Echoes text.',
+        input: z.object({ text: z.string() }),
+        output: z.object({ text: z.string() }),
         annotations: { readOnlyHint: true },
         run: (args) => structuredResult({ text: args.text }),
       },
       {
-        name: 'slow', description: 'Counts to 5, with progress.', input: z.object({}),
+        name: 'slow',
+        description: 'Counts to 5, with progress.',
+        input: z.object({}),
         async run(_args, context) {
           for (let i = 1; i <= 5; i++) {
             context.progress(i, 5, `step ${i}`);
@@ -31,27 +36,56 @@ function definition(): ServerDefinition {
           return { content: [{ type: 'text', text: 'done' }] };
         },
       },
-      { name: 'fails', description: 'Throws.', input: z.object({}), run: () => { throw new Error('disk on fire\n    at secret.ts:1'); } },
-      { name: 'refuses', description: 'A domain error.', input: z.object({}), run: () => { throw new ToolError('No such issue. Call search_issues first.'); } },
       {
-        name: 'ask', description: 'Asks the client.', input: z.object({}),
+        name: 'fails',
+        description: 'Throws.',
+        input: z.object({}),
+        run: () => {
+          throw new Error('disk on fire\n    at secret.ts:1');
+        },
+      },
+      {
+        name: 'refuses',
+        description: 'A domain error.',
+        input: z.object({}),
+        run: () => {
+          throw new ToolError('No such issue. Call search_issues first.');
+        },
+      },
+      {
+        name: 'ask',
+        description: 'Asks the client.',
+        input: z.object({}),
         async run(_args, context) {
           const answer = await context.request('roots/list', {}, 50);
           return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
         },
       },
       {
-        name: 'link', description: 'Returns a link.', input: z.object({}),
+        name: 'link',
+        description: 'Returns a link.',
+        input: z.object({}),
         run: () => ({ content: [{ type: 'resource_link', uri: 'test://a', name: 'a' }] }),
       },
     ],
     resources: [{ uri: 'test://a', name: 'a', title: 'A', mimeType: 'text/plain', read: () => [{ uri: 'test://a', text: 'A' }] }],
-    resourceTemplates: [{
-      uriTemplate: 'test://item/{id}', name: 'item',
-      read: (vars, uri) => (vars.id === '1' ? [{ uri, text: 'one' }] : null),
-      complete: { id: (value) => ({ values: Array.from({ length: 150 }, (_, i) => String(i)).filter((v) => v.startsWith(value)) }) },
-    }],
-    prompts: [{ name: 'greet', arguments: [{ name: 'who', required: true }], get: (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Hello ${args.who}` } }] }) }],
+    resourceTemplates: [
+      {
+        uriTemplate: 'test://item/{id}',
+        name: 'item',
+        read: (vars, uri) => (vars.id === '1' ? [{ uri, text: 'one' }] : null),
+        complete: {
+          id: (value) => ({ values: Array.from({ length: 150 }, (_, i) => String(i)).filter((v) => v.startsWith(value)) }),
+        },
+      },
+    ],
+    prompts: [
+      {
+        name: 'greet',
+        arguments: [{ name: 'who', required: true }],
+        get: (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Hello ${args.who}` } }] }),
+      },
+    ],
     subscriptions: true,
     resourceListChanged: true,
     logging: true,
@@ -59,12 +93,14 @@ function definition(): ServerDefinition {
   };
 }
 
-const req = (id: unknown, method: string, params?: unknown) => (params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
+const req = (id: unknown, method: string, params?: unknown) =>
+  params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 const error = (id: unknown, code: number) => ({ jsonrpc: '2.0', id, error: { code } });
 /** Responses may come in any order (JSON-RPC 2.0 §6); sort them by id to read them as a list. */
 const byId = (messages: unknown[]) => [...(messages as any[])].sort((a, b) => String(a.id).localeCompare(String(b.id)));
 /** Keeps only the fields the test cares about, so messages can be compared as transcripts. */
-const codes = (messages: unknown[]) => messages.map((m: any) => (m.error ? { jsonrpc: m.jsonrpc, id: m.id, error: { code: m.error.code } } : m));
+const codes = (messages: unknown[]) =>
+  messages.map((m: any) => (m.error ? { jsonrpc: m.jsonrpc, id: m.id, error: { code: m.error.code } } : m));
 
 // ---- lifecycle -----------------------------------------------------------------------
 
@@ -72,7 +108,10 @@ test('M4: ping is answered before initialize, with ids 0 and "" echoed as sent',
   const t = transcript(definition());
   t.client(req(0, 'ping'));
   t.client(req('', 'ping'));
-  assert.equal(await t.server(), [{ jsonrpc: '2.0', id: 0, result: {} }, { jsonrpc: '2.0', id: '', result: {} }]);
+  assert.equal(await t.server(), [
+    { jsonrpc: '2.0', id: 0, result: {} },
+    { jsonrpc: '2.0', id: '', result: {} },
+  ]);
 });
 
 test('requests other than ping before initialize get -32600', async () => {
@@ -107,7 +146,11 @@ test('2024-11-05: no completions capability flag, no titles', async () => {
   assert.equal(answer.result.serverInfo, { name: 'test-server', version: '1.0.0' });
   t.client(req(2, 'tools/list'));
   const [list] = (await t.server()) as any[];
-  assert.equal(list.result.tools[0], { name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } });
+  assert.equal(list.result.tools[0], {
+    name: 'echo',
+    description: 'Echoes text.',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  });
 });
 
 test('a second initialize gets -32600; initialize with bad params gets -32602', async () => {
@@ -187,9 +230,15 @@ test('J11-J15 in a 2025-03-26 session: full JSON-RPC batch semantics', async () 
   assert.equal(codes(await t.server()), [error(null, -32600)], 'J11: empty array, one non-array error');
   t.client('[1,2,3]');
   assert.equal(codes(((await t.server()) as any[])[0]), [error(null, -32600), error(null, -32600), error(null, -32600)], 'J13');
-  t.client('[{"jsonrpc":"2.0","method":"sum","params":[1,2,4],"id":"1"},{"jsonrpc":"2.0","method":"notify_hello","params":[7]},{"jsonrpc":"2.0","method":"ping","id":"2"},{"foo":"boo"},{"jsonrpc":"2.0","method":"foo.get","params":{"name":"myself"},"id":"5"}]');
+  t.client(
+    '[{"jsonrpc":"2.0","method":"sum","params":[1,2,4],"id":"1"},{"jsonrpc":"2.0","method":"notify_hello","params":[7]},{"jsonrpc":"2.0","method":"ping","id":"2"},{"foo":"boo"},{"jsonrpc":"2.0","method":"foo.get","params":{"name":"myself"},"id":"5"}]',
+  );
   const [batch] = (await t.server()) as any[];
-  assert.equal(codes(batch), [error('1', -32601), { jsonrpc: '2.0', id: '2', result: {} }, error(null, -32600), error('5', -32601)], 'J14');
+  assert.equal(
+    codes(batch),
+    [error('1', -32601), { jsonrpc: '2.0', id: '2', result: {} }, error(null, -32600), error('5', -32601)],
+    'J14',
+  );
   t.client('[{"jsonrpc":"2.0","method":"notify_sum","params":[1,2,4]},{"jsonrpc":"2.0","method":"notify_hello","params":[7]}]');
   assert.equal(await t.server(), [], 'J15: only notifications, no output at all');
   t.client('[{"jsonrpc":"2.0","id":9,"method":"initialize","params":{}}]');
@@ -197,7 +246,18 @@ test('J11-J15 in a 2025-03-26 session: full JSON-RPC batch semantics', async () 
 });
 
 test('a handler fault is -32603 without the stack or the message', async () => {
-  const t = transcript({ ...definition(), prompts: [{ name: 'broken', arguments: [], get: () => { throw new Error('secret path /etc/x'); } }] });
+  const t = transcript({
+    ...definition(),
+    prompts: [
+      {
+        name: 'broken',
+        arguments: [],
+        get: () => {
+          throw new Error('secret path /etc/x');
+        },
+      },
+    ],
+  });
   await t.initialize();
   t.client(req(1, 'prompts/get', { name: 'broken' }));
   const [answer] = (await t.server()) as any[];
@@ -210,10 +270,20 @@ test('M13: a method of a feature we do not serve is -32601', async () => {
   const t = transcript({ info: { name: 'bare', version: '1' } });
   const answer = (await t.initialize()) as any;
   assert.equal(answer.result.capabilities, {});
-  for (const [id, method] of ['prompts/list', 'tools/list', 'resources/list', 'completion/complete', 'logging/setLevel', 'resources/subscribe'].entries()) {
+  for (const [id, method] of [
+    'prompts/list',
+    'tools/list',
+    'resources/list',
+    'completion/complete',
+    'logging/setLevel',
+    'resources/subscribe',
+  ].entries()) {
     t.client(req(id, method, {}));
   }
-  assert.equal(codes(await t.server()).map((m: any) => m.error.code), [-32601, -32601, -32601, -32601, -32601, -32601]);
+  assert.equal(
+    codes(await t.server()).map((m: any) => m.error.code),
+    [-32601, -32601, -32601, -32601, -32601, -32601],
+  );
 });
 
 // ---- tools ------------------------------------------------------------------------------
@@ -280,12 +350,19 @@ test('M12: progress only with a token, strictly increasing, all before the respo
   t.client(req(1, 'tools/call', { name: 'slow', arguments: {}, _meta: { progressToken: 0 } }));
   const messages = (await t.server(150)) as any[];
   const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params);
-  assert.equal(progress.map((p) => p.progress), [1, 2, 3, 4, 5]);
+  assert.equal(
+    progress.map((p) => p.progress),
+    [1, 2, 3, 4, 5],
+  );
   assert.ok(progress.every((p) => p.progressToken === 0 && p.total === 5));
   assert.is(messages.at(-1).id, 1);
 
   t.client(req(2, 'tools/call', { name: 'slow', arguments: {} }));
-  assert.equal(((await t.server(150)) as any[]).map((m) => m.id), [2], 'no token, no progress');
+  assert.equal(
+    ((await t.server(150)) as any[]).map((m) => m.id),
+    [2],
+    'no token, no progress',
+  );
 });
 
 test('cancelling request id 0 stops it and nothing more is sent for it', async () => {
@@ -331,7 +408,9 @@ test('subscriptions: updated only for subscribed URIs, and not after unsubscribe
   assert.equal(codes(byId(await t.server())), [{ jsonrpc: '2.0', id: 1, result: {} }, error(2, -32002)]);
   t.session.resourceUpdated('test://a');
   t.session.resourceUpdated('test://item/1');
-  assert.equal(await t.server(), [{ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://item/1' } }]);
+  assert.equal(await t.server(), [
+    { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://item/1' } },
+  ]);
   t.client(req(3, 'resources/unsubscribe', { uri: 'test://item/1' }));
   await t.server();
   t.session.resourceUpdated('test://item/1');
@@ -354,14 +433,30 @@ test('M8: prompts/get with an unknown name or a missing argument is -32602', asy
 test('completion: at most 100 values, with total and hasMore', async () => {
   const t = transcript(definition());
   await t.initialize();
-  t.client(req(1, 'completion/complete', { ref: { type: 'ref/resource', uri: 'test://item/{id}' }, argument: { name: 'id', value: '' } }));
-  t.client(req(2, 'completion/complete', { ref: { type: 'ref/resource', uri: 'test://item/{id}' }, argument: { name: 'id', value: '14' } }));
-  t.client(req(3, 'completion/complete', { ref: { type: 'ref/resource', uri: 'test://nope/{x}' }, argument: { name: 'x', value: '' } }));
+  t.client(
+    req(1, 'completion/complete', {
+      ref: { type: 'ref/resource', uri: 'test://item/{id}' },
+      argument: { name: 'id', value: '' },
+    }),
+  );
+  t.client(
+    req(2, 'completion/complete', {
+      ref: { type: 'ref/resource', uri: 'test://item/{id}' },
+      argument: { name: 'id', value: '14' },
+    }),
+  );
+  t.client(
+    req(3, 'completion/complete', { ref: { type: 'ref/resource', uri: 'test://nope/{x}' }, argument: { name: 'x', value: '' } }),
+  );
   t.client(req(4, 'completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: '' } }));
   const [all, some, unknown, none] = byId(await t.server());
   assert.is(all.result.completion.values.length, 100);
   assert.equal([all.result.completion.total, all.result.completion.hasMore], [150, true]);
-  assert.equal(some.result.completion, { values: ['14', '140', '141', '142', '143', '144', '145', '146', '147', '148', '149'], total: 11, hasMore: false });
+  assert.equal(some.result.completion, {
+    values: ['14', '140', '141', '142', '143', '144', '145', '146', '147', '148', '149'],
+    total: 11,
+    hasMore: false,
+  });
   assert.is(unknown.error.code, -32602);
   assert.equal(none.result.completion, { values: [], total: 0, hasMore: false });
 });
@@ -375,7 +470,9 @@ test('logging: nothing before setLevel, then only at or above the level', async 
   await t.server();
   t.session.log('info', 'quiet');
   t.session.log('error', { what: 'loud' }, 'tracker');
-  assert.equal(await t.server(), [{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', logger: 'tracker', data: { what: 'loud' } } }]);
+  assert.equal(await t.server(), [
+    { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', logger: 'tracker', data: { what: 'loud' } } },
+  ]);
 });
 
 // ---- server-to-client requests ----------------------------------------------------------------
@@ -403,7 +500,11 @@ test('an unanswered request to the client times out, is cancelled, and a late an
   t.client(req(1, 'tools/call', { name: 'ask' }));
   const [asked] = (await t.server()) as any[];
   const after = (await t.server(80)) as any[];
-  assert.equal(after[0], { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: asked.id, reason: 'roots/list timed out' } });
+  assert.equal(after[0], {
+    jsonrpc: '2.0',
+    method: 'notifications/cancelled',
+    params: { requestId: asked.id, reason: 'roots/list timed out' },
+  });
   assert.is(after[1].result.isError, true);
   t.client({ jsonrpc: '2.0', id: asked.id, result: { roots: [] } });
   assert.equal(await t.server(), []);

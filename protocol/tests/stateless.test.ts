@@ -13,14 +13,19 @@ const schemas = SchemaValidator.load('../shared/spec');
 
 const definition = (): ServerDefinition => ({
   info: { name: 'test-server', version: '1.0.0' },
-  tools: [{
-    name: 'echo', description: 'Echoes.', input: z.object({ text: z.string() }), output: z.object({ text: z.string() }),
-    run(args, context) {
-      context.log('info', `echo ${args.text}`);
-      context.progress(1, 1);
-      return structuredResult({ text: args.text });
+  tools: [
+    {
+      name: 'echo',
+      description: 'Echoes.',
+      input: z.object({ text: z.string() }),
+      output: z.object({ text: z.string() }),
+      run(args, context) {
+        context.log('info', `echo ${args.text}`);
+        context.progress(1, 1);
+        return structuredResult({ text: args.text });
+      },
     },
-  }],
+  ],
   resources: [{ uri: 'test://a', name: 'a', read: () => [{ uri: 'test://a', text: 'A' }] }],
   subscriptions: true,
   resourceListChanged: true,
@@ -32,15 +37,21 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'test-client', version: '1' },
 };
-const req = (id: unknown, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = META) =>
-  ({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
+const req = (id: unknown, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = META) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params: { ...params, _meta: meta },
+});
 const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'test-server', version: '1.0.0' } };
 
 /** Runs a transcript and checks every server message against the 2026-07-28 schema. */
 async function validated(messages: unknown[], sent: unknown[]): Promise<void> {
   const validator = await schemas;
   const byId = new Map((sent as JsonObject[]).map((m) => [m.id, m]));
-  const problems = messages.flatMap((m) => validator.validate(m as JsonValue, '2026-07-28', (id) => byId.get(id as never)).map((v) => v.problem));
+  const problems = messages.flatMap((m) =>
+    validator.validate(m as JsonValue, '2026-07-28', (id) => byId.get(id as never)).map((v) => v.problem),
+  );
   assert.equal(problems, []);
 }
 
@@ -49,14 +60,20 @@ test('M16: server/discover advertises versions, capabilities and caching hints',
   const sent = [req(1, 'server/discover')];
   sent.forEach((m) => t.client(m));
   const out = await t.server();
-  assert.equal(out, [{
-    jsonrpc: '2.0', id: 1,
-    result: {
-      supportedVersions: ['2026-07-28'],
-      capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, logging: {} },
-      resultType: 'complete', ttlMs: 3600000, cacheScope: 'public', _meta: SERVER_INFO,
+  assert.equal(out, [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, logging: {} },
+        resultType: 'complete',
+        ttlMs: 3600000,
+        cacheScope: 'public',
+        _meta: SERVER_INFO,
+      },
     },
-  }]);
+  ]);
   await validated(out, sent);
 });
 
@@ -65,7 +82,13 @@ test('M14: a stateless request without its required _meta fields is -32602', asy
   t.client({ jsonrpc: '2.0', id: 1, method: 'server/discover' });
   t.client(req(2, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' }));
   const out = (await t.server()) as any[];
-  assert.equal(out.map((m) => [m.id, m.error.code]), [[1, -32602], [2, -32602]]);
+  assert.equal(
+    out.map((m) => [m.id, m.error.code]),
+    [
+      [1, -32602],
+      [2, -32602],
+    ],
+  );
   assert.match(out[1].error.message, /clientCapabilities/);
 });
 
@@ -110,8 +133,12 @@ test('a missing resource is -32602 in 2026-07-28, not -32002', async () => {
 
 test('methods removed in 2026-07-28 are -32601 when asked statelessly', async () => {
   const t = transcript(definition());
-  for (const [id, method] of ['ping', 'initialize', 'logging/setLevel', 'resources/subscribe'].entries()) t.client(req(id, method, { uri: 'test://a', level: 'info' }));
-  assert.equal(((await t.server()) as any[]).map((m) => m.error.code), [-32601, -32601, -32601, -32601]);
+  for (const [id, method] of ['ping', 'initialize', 'logging/setLevel', 'resources/subscribe'].entries())
+    t.client(req(id, method, { uri: 'test://a', level: 'info' }));
+  assert.equal(
+    ((await t.server()) as any[]).map((m) => m.error.code),
+    [-32601, -32601, -32601, -32601],
+  );
 });
 
 test('eras do not mix: initialize after a stateless request, or the reverse, is -32600', async () => {
@@ -119,7 +146,12 @@ test('eras do not mix: initialize after a stateless request, or the reverse, is 
   stateless.client(req(1, 'tools/list'));
   await stateless.server();
   await stateless.initialize();
-  stateless.client({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+  stateless.client({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  });
   const [late] = (await stateless.server()) as any[];
   assert.is(late.error.code, -32600);
 
@@ -133,11 +165,25 @@ test('eras do not mix: initialize after a stateless request, or the reverse, is 
 test('logs only when the request asks for a level, and progress, both before the response', async () => {
   const t = transcript(definition());
   t.client(req(1, 'tools/call', { name: 'echo', arguments: { text: 'quiet' } }));
-  assert.equal(((await t.server()) as any[]).map((m) => m.id), [1], 'no logLevel in _meta: no log');
-  const sent = [req(2, 'tools/call', { name: 'echo', arguments: { text: 'loud' } }, { ...META, 'io.modelcontextprotocol/logLevel': 'debug', progressToken: 'p' })];
+  assert.equal(
+    ((await t.server()) as any[]).map((m) => m.id),
+    [1],
+    'no logLevel in _meta: no log',
+  );
+  const sent = [
+    req(
+      2,
+      'tools/call',
+      { name: 'echo', arguments: { text: 'loud' } },
+      { ...META, 'io.modelcontextprotocol/logLevel': 'debug', progressToken: 'p' },
+    ),
+  ];
   sent.forEach((m) => t.client(m));
   const out = (await t.server()) as any[];
-  assert.equal(out.map((m) => m.method ?? m.id), ['notifications/message', 'notifications/progress', 2]);
+  assert.equal(
+    out.map((m) => m.method ?? m.id),
+    ['notifications/message', 'notifications/progress', 2],
+  );
   assert.equal(out[0].params, { level: 'info', data: 'echo loud' });
   t.session.log('error', 'not tied to a request');
   assert.equal(await t.server(), [], 'no session-wide log in 2026-07-28');
@@ -146,11 +192,25 @@ test('logs only when the request asks for a level, and progress, both before the
 
 test('subscriptions/listen: acknowledged first, tagged notifications, silent on cancel, a result on shutdown', async () => {
   const t = transcript(definition());
-  const sent = [req('listen-1', 'subscriptions/listen', { notifications: { resourceSubscriptions: ['test://a'], resourcesListChanged: true, toolsListChanged: true } })];
+  const sent = [
+    req('listen-1', 'subscriptions/listen', {
+      notifications: { resourceSubscriptions: ['test://a'], resourcesListChanged: true, toolsListChanged: true },
+    }),
+  ];
   sent.forEach((m) => t.client(m));
   const tag = { 'io.modelcontextprotocol/subscriptionId': 'listen-1' };
   const ack = await t.server();
-  assert.equal(ack, [{ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { resourcesListChanged: true, resourceSubscriptions: ['test://a'] }, _meta: tag } }], 'toolsListChanged is not honoured: our tools never change');
+  assert.equal(
+    ack,
+    [
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { resourcesListChanged: true, resourceSubscriptions: ['test://a'] }, _meta: tag },
+      },
+    ],
+    'toolsListChanged is not honoured: our tools never change',
+  );
   assert.equal(t.session.subscribedUris(), ['test://a']);
   t.session.resourceUpdated('test://a');
   t.session.resourceUpdated('test://other');
@@ -171,17 +231,27 @@ test('subscriptions/listen: acknowledged first, tagged notifications, silent on 
   await t.server();
   await t.session.idle();
   const closing = await t.server();
-  assert.equal(closing, [{ jsonrpc: '2.0', id: 'listen-2', result: { _meta: { ...SERVER_INFO, 'io.modelcontextprotocol/subscriptionId': 'listen-2' }, resultType: 'complete' } }]);
+  assert.equal(closing, [
+    {
+      jsonrpc: '2.0',
+      id: 'listen-2',
+      result: { _meta: { ...SERVER_INFO, 'io.modelcontextprotocol/subscriptionId': 'listen-2' }, resultType: 'complete' },
+    },
+  ]);
   await validated([...ack, ...notes, ...closing], sent);
 });
 
 const asking = (): ServerDefinition => ({
   info: { name: 'test-server', version: '1.0.0' },
-  tools: [{
-    name: 'create', description: 'Creates a thing.', input: z.object({ title: z.string(), size: z.optional(z.int()) }),
-    ask: { message: 'What should it be called?', fields: { title: { type: 'string', title: 'Title' } } },
-    run: (args) => ({ content: [{ type: 'text', text: `created ${args.title} (${args.size ?? 'no size'})` }] }),
-  }],
+  tools: [
+    {
+      name: 'create',
+      description: 'Creates a thing.',
+      input: z.object({ title: z.string(), size: z.optional(z.int()) }),
+      ask: { message: 'What should it be called?', fields: { title: { type: 'string', title: 'Title' } } },
+      run: (args) => ({ content: [{ type: 'text', text: `created ${args.title} (${args.size ?? 'no size'})` }] }),
+    },
+  ],
 });
 const ELICITING = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
 
@@ -193,16 +263,34 @@ test('MRTR: a missing argument becomes a form; the retry with the answer and the
   assert.is(first.result.resultType, 'input_required');
   assert.is('ttlMs' in first.result, false, 'interim results are not cacheable');
   const form = first.result.inputRequests.missing_arguments;
-  assert.equal(form, { method: 'elicitation/create', params: { mode: 'form', message: 'What should it be called?', requestedSchema: { type: 'object', properties: { title: { type: 'string', title: 'Title' } }, required: ['title'] } } });
+  assert.equal(form, {
+    method: 'elicitation/create',
+    params: {
+      mode: 'form',
+      message: 'What should it be called?',
+      requestedSchema: { type: 'object', properties: { title: { type: 'string', title: 'Title' } }, required: ['title'] },
+    },
+  });
 
-  const retry = req(2, 'tools/call', {
-    name: 'create', arguments: { size: 3 }, requestState: first.result.requestState,
-    inputResponses: { missing_arguments: { action: 'accept', content: { title: 'Widget', size: 999 } } },
-  }, ELICITING);
+  const retry = req(
+    2,
+    'tools/call',
+    {
+      name: 'create',
+      arguments: { size: 3 },
+      requestState: first.result.requestState,
+      inputResponses: { missing_arguments: { action: 'accept', content: { title: 'Widget', size: 999 } } },
+    },
+    ELICITING,
+  );
   sent.push(retry);
   t.client(retry);
   const [second] = (await t.server()) as any[];
-  assert.equal(second.result.content, [{ type: 'text', text: 'created Widget (3)' }], 'only asked-for fields are taken from the answer');
+  assert.equal(
+    second.result.content,
+    [{ type: 'text', text: 'created Widget (3)' }],
+    'only asked-for fields are taken from the answer',
+  );
   assert.is(second.result.resultType, 'complete');
   await validated([first, second], sent);
 
@@ -217,14 +305,32 @@ test('MRTR: altered state is refused, a declined form ends the call, and no form
   const [first] = (await t.server()) as any[];
   const state: string = first.result.requestState;
   const altered = state.slice(0, 5) + (state[5] === 'A' ? 'B' : 'A') + state.slice(6);
-  t.client(req(2, 'tools/call', { name: 'create', requestState: altered, inputResponses: { missing_arguments: { action: 'accept', content: { title: 'x' } } } }, ELICITING));
-  t.client(req(3, 'tools/call', { name: 'create', requestState: state, inputResponses: { missing_arguments: { action: 'decline' } } }, ELICITING));
+  t.client(
+    req(
+      2,
+      'tools/call',
+      {
+        name: 'create',
+        requestState: altered,
+        inputResponses: { missing_arguments: { action: 'accept', content: { title: 'x' } } },
+      },
+      ELICITING,
+    ),
+  );
+  t.client(
+    req(
+      3,
+      'tools/call',
+      { name: 'create', requestState: state, inputResponses: { missing_arguments: { action: 'decline' } } },
+      ELICITING,
+    ),
+  );
   t.client(req(4, 'tools/call', { name: 'create', arguments: {} }));
   const [tampered, declined, plain] = ((await t.server()) as any[]).sort((a, b) => a.id - b.id);
   assert.is(tampered.error.code, -32602);
   assert.is(declined.result.isError, true);
   assert.match(declined.result.content[0].text, /decline/);
-  assert.is(plain.result.isError, true, 'without elicitation in the request\'s capabilities: an ordinary tool error');
+  assert.is(plain.result.isError, true, "without elicitation in the request's capabilities: an ordinary tool error");
 });
 
 test('-32021: a retry still waiting for its form, from a request without form elicitation', async () => {

@@ -28,12 +28,18 @@ test('malformed percent-encoding does not match', () => {
 
 test('query: expands only variables with a value, in template order', () => {
   assert.is(search.expand({ project_key: 'PROJ' }), 'jira://project/PROJ/issues');
-  assert.is(search.expand({ project_key: 'PROJ', priority: 'P0', status: 'todo' }), 'jira://project/PROJ/issues?status=todo&priority=P0');
+  assert.is(
+    search.expand({ project_key: 'PROJ', priority: 'P0', status: 'todo' }),
+    'jira://project/PROJ/issues?status=todo&priority=P0',
+  );
 });
 
 test('query: parameters match in any order, each optional', () => {
   assert.equal({ ...search.match('jira://project/PROJ/issues') }, { project_key: 'PROJ' });
-  assert.equal({ ...search.match('jira://project/PROJ/issues?priority=P0&status=in_progress') }, { project_key: 'PROJ', priority: 'P0', status: 'in_progress' });
+  assert.equal(
+    { ...search.match('jira://project/PROJ/issues?priority=P0&status=in_progress') },
+    { project_key: 'PROJ', priority: 'P0', status: 'in_progress' },
+  );
   assert.equal({ ...search.match('jira://project/PROJ/issues?') }, { project_key: 'PROJ' });
 });
 

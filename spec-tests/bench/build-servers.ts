@@ -36,7 +36,9 @@ async function bundle(root: string, entry: string, out: string): Promise<string>
     minify: true,
     legalComments: 'none',
     // Some of the SDK's dependencies are CommonJS and call require() for Node built-ins.
-    banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
   return join(root, out);

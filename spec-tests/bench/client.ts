@@ -41,10 +41,17 @@ export function startServer(command: readonly string[]): ServerProcess {
   let counter = 0;
   let stderr = '';
   let exited = false;
-  const exit = new Promise<void>((resolve) => child.once('exit', () => { exited = true; resolve(); }));
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
 
   child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (text: string) => { stderr = (stderr + text).slice(-4096); });
+  child.stderr?.on('data', (text: string) => {
+    stderr = (stderr + text).slice(-4096);
+  });
   child.stdin?.on('error', () => {}); // a server that died is reported by its missing replies
   splitLines(child, (line, at) => {
     const id = extractId(line);
@@ -91,7 +98,9 @@ export function startServer(command: readonly string[]): ServerProcess {
       return reply;
     },
     notify(method, params) {
-      child.stdin?.write(`${JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params })}\n`);
+      child.stdin?.write(
+        `${JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params })}\n`,
+      );
     },
     write: (bytes) => new Promise((resolve) => child.stdin?.write(bytes, () => resolve())),
     peakRss: () => readPeakRss(child.pid),

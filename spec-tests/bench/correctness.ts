@@ -30,7 +30,10 @@ export async function answers(command: readonly string[], calls: readonly Call[]
 
 export function disagreements(calls: readonly Call[], ours: readonly string[], sdk: readonly string[]): Disagreement[] {
   return calls.flatMap((call, i) =>
-    ours[i] === sdk[i] ? [] : [{ call: `${call.method} ${JSON.stringify(call.params ?? {})}`, ours: clip(ours[i]), sdk: clip(sdk[i]) }]);
+    ours[i] === sdk[i]
+      ? []
+      : [{ call: `${call.method} ${JSON.stringify(call.params ?? {})}`, ours: clip(ours[i]), sdk: clip(sdk[i]) }],
+  );
 }
 
 /** Writes ours' raw result for each call under the floor's signature for it. */
@@ -56,4 +59,5 @@ function answerOf(server: ServerProcess, call: Call): Promise<Record<string, any
   return call.method === 'resources/list' ? listAllResources(server) : ask(server, call);
 }
 
-const clip = (text: string | undefined): string => (text === undefined ? '(none)' : text.length > 400 ? `${text.slice(0, 400)}…` : text);
+const clip = (text: string | undefined): string =>
+  text === undefined ? '(none)' : text.length > 400 ? `${text.slice(0, 400)}…` : text;

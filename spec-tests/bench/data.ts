@@ -37,7 +37,9 @@ export async function ensureDataFiles(log: (line: string) => void): Promise<Data
   mkdirSync(CACHE_DIR, { recursive: true });
   const issues = await cached(`issues-${ISSUE_COUNT}-v${DATA_VERSION}.jsonl`, log, fillIssues);
   let bigKey = '';
-  const big = await cached(`big-v${DATA_VERSION}.jsonl`, log, async (store) => { bigKey = await fillBig(store); });
+  const big = await cached(`big-v${DATA_VERSION}.jsonl`, log, async (store) => {
+    bigKey = await fillBig(store);
+  });
   // The key is deterministic: the demo's last PROJ issue is PROJ-114, so the next is PROJ-115.
   return { issues, big, bigKey: bigKey || 'PROJ-115' };
 }
@@ -84,7 +86,11 @@ async function fillIssues(store: TrackerStore): Promise<void> {
 }
 
 async function fillBig(store: TrackerStore): Promise<string> {
-  const { issue } = await store.createIssue({ project: 'PROJ', title: 'An issue with a very long discussion', labels: ['bench'] });
+  const { issue } = await store.createIssue({
+    project: 'PROJ',
+    title: 'An issue with a very long discussion',
+    labels: ['bench'],
+  });
   const line = 'The quick brown fox jumps over the lazy dog. ';
   const body = line.repeat(Math.ceil(COMMENT_LENGTH / line.length)).slice(0, COMMENT_LENGTH - 8);
   for (let i = 0; i < BIG_COMMENTS; i++) {

@@ -52,7 +52,12 @@ async function main(): Promise<void> {
   }
   await captureCanned(launcher.command('ours', 'issues'), VERIFY_CALLS, canned.issues);
   await captureCanned(launcher.command('ours', 'big'), [read(largeUri)], canned.big);
-  const refs: References = { calls: VERIFY_CALLS, answers: await answers(launcher.command('ours', 'issues'), VERIFY_CALLS), largeUri, largeAnswer: oursLarge ?? '' };
+  const refs: References = {
+    calls: VERIFY_CALLS,
+    answers: await answers(launcher.command('ours', 'issues'), VERIFY_CALLS),
+    largeUri,
+    largeAnswer: oursLarge ?? '',
+  };
 
   const rounds: Round[] = [];
   for (let r = 1; r <= options.rounds; r++) {
@@ -64,7 +69,11 @@ async function main(): Promise<void> {
   const bundleBytes = { ours: fileSize(bundles.ours), sdk: fileSize(bundles.sdk), floor: fileSize(bundles.floor) };
   const figures: Figure[] = [
     ...roundFigures(rounds),
-    singleFigure(`peak RSS after ${options.rssRequests / 1000}k mixed`, 'MiB', rss, { kind: 'max', value: 1.3, sdkInIssue: '~2.5x' }),
+    singleFigure(`peak RSS after ${options.rssRequests / 1000}k mixed`, 'MiB', rss, {
+      kind: 'max',
+      value: 1.3,
+      sdkInIssue: '~2.5x',
+    }),
     singleFigure('bundle size', 'KiB', bundleBytes, { kind: 'kib', value: 180, sdkInIssue: '~726 KiB' }),
   ];
   log(`store figures at ${options.storeSizes.join(', ') || 'no'} issues (lib/store/bench.ts)`);
@@ -73,15 +82,21 @@ async function main(): Promise<void> {
   const largeBytes = rounds[0]?.ours.largeReadBytes ?? 0;
   // Other work on the machine skews absolute figures (ratios less so: rounds interleave).
   const load = loadavg()[0] ?? 0;
-  if (load > cpus().length) log(`WARNING: load average ${load.toFixed(1)} on ${cpus().length} cores: other processes ran during the benchmark`);
+  if (load > cpus().length)
+    log(`WARNING: load average ${load.toFixed(1)} on ${cpus().length} cores: other processes ran during the benchmark`);
   process.stdout.write(`\nmcp-by-hand benchmark, ${new Date().toISOString().slice(0, 10)}, ${machine()}\n`);
-  process.stdout.write(`${options.rounds} rounds${options.quick ? ' (--quick)' : ''}; ${CHECKS.length} correctness checks agreed; `
-    + `5 MiB read = ${largeUri} (${(largeBytes / 2 ** 20).toFixed(2)} MiB on the wire)\n\n`);
+  process.stdout.write(
+    `${options.rounds} rounds${options.quick ? ' (--quick)' : ''}; ${CHECKS.length} correctness checks agreed; ` +
+      `5 MiB read = ${largeUri} (${(largeBytes / 2 ** 20).toFixed(2)} MiB on the wire)\n\n`,
+  );
   process.stdout.write(figureTable(figures));
   if (store.length > 0) process.stdout.write(`\nstore (lib/store/bench.ts)\n${storeTable(store)}`);
   const out = resolve(root, options.out);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(results(options, figures, rounds, rss, bundleBytes, store, largeUri, largeBytes), null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify(results(options, figures, rounds, rss, bundleBytes, store, largeUri, largeBytes), null, 2)}\n`,
+  );
   log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
@@ -90,7 +105,16 @@ function machine(): string {
   return `${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}, load ${(loadavg()[0] ?? 0).toFixed(1)}`;
 }
 
-function results(options: Options, figures: Figure[], rounds: Round[], rss: unknown, bundles: unknown, store: unknown, largeUri: string, largeBytes: number) {
+function results(
+  options: Options,
+  figures: Figure[],
+  rounds: Round[],
+  rss: unknown,
+  bundles: unknown,
+  store: unknown,
+  largeUri: string,
+  largeBytes: number,
+) {
   return {
     date: new Date().toISOString(),
     machine: machine(),

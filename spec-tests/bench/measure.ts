@@ -72,7 +72,11 @@ export async function largeRead(server: ServerProcess, uri: string, count: numbe
  * server's framer really sees many small reads. Returns first write to response, and the
  * response (the caller checks it is `{}`).
  */
-export async function chunkedRequest(server: ServerProcess, bytes: number, chunkBytes: number): Promise<{ ms: number; line: string }> {
+export async function chunkedRequest(
+  server: ServerProcess,
+  bytes: number,
+  chunkBytes: number,
+): Promise<{ ms: number; line: string }> {
   const id = server.nextId();
   const text = Buffer.from(hugePing(id, bytes));
   const start = performance.now();

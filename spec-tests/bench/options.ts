@@ -14,8 +14,28 @@ export interface Options {
   out: string;
 }
 
-const FULL = { rounds: 5, coldStarts: 3, warmup: 500, latencyCount: 1000, pingThroughput: 20_000, mixedThroughput: 10_000, largeReads: 5, rssRequests: 100_000, storeSizes: [1_000, 100_000] };
-const QUICK = { rounds: 2, coldStarts: 2, warmup: 200, latencyCount: 200, pingThroughput: 5_000, mixedThroughput: 3_000, largeReads: 2, rssRequests: 20_000, storeSizes: [1_000] };
+const FULL = {
+  rounds: 5,
+  coldStarts: 3,
+  warmup: 500,
+  latencyCount: 1000,
+  pingThroughput: 20_000,
+  mixedThroughput: 10_000,
+  largeReads: 5,
+  rssRequests: 100_000,
+  storeSizes: [1_000, 100_000],
+};
+const QUICK = {
+  rounds: 2,
+  coldStarts: 2,
+  warmup: 200,
+  latencyCount: 200,
+  pingThroughput: 5_000,
+  mixedThroughput: 3_000,
+  largeReads: 2,
+  rssRequests: 20_000,
+  storeSizes: [1_000],
+};
 
 export const USAGE = `Usage: npx tsx spec-tests/bench/main.ts [--quick] [--rounds N] [--out FILE] [--no-store]
   --quick      a short run (~1 minute): fewer rounds and requests, store figures at 1,000 issues only

@@ -13,8 +13,17 @@ import { largeRead, pipelined, sequential } from './measure.js';
 import { openSession } from './session.js';
 import { LATENCY_OPS, mixed } from './workload.js';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
-interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 const WORKLOADS: Record<string, (server: Awaited<ReturnType<typeof openSession>>, bigKey: string) => Promise<unknown>> = {
   startup: async () => {},
@@ -28,7 +37,16 @@ const WORKLOADS: Record<string, (server: Awaited<ReturnType<typeof openSession>>
 async function main(): Promise<void> {
   const root = process.cwd();
   const out = resolve(root, 'dist/bench/mcp-tracker.profile.mjs');
-  await build({ absWorkingDir: root, entryPoints: ['lib/main.ts'], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'warning' });
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['lib/main.ts'],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    logLevel: 'warning',
+  });
   const files = await ensureDataFiles(() => {});
   const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(WORKLOADS);
   for (const name of names) {
@@ -43,7 +61,9 @@ async function main(): Promise<void> {
     await server.close();
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no profile written for ${name}`);
-    process.stdout.write(`\n== ${name} (${join('dist/bench/profiles', name, file)})\n${summarize(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile)}`);
+    process.stdout.write(
+      `\n== ${name} (${join('dist/bench/profiles', name, file)})\n${summarize(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile)}`,
+    );
   }
 }
 
@@ -60,7 +80,8 @@ function summarize(profile: Profile): string {
     total += dt;
     const node = byId.get(id);
     if (!node) return;
-    const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-1)[0] ?? ''}:${n.callFrame.lineNumber + 1}`;
+    const label = (n: Node) =>
+      `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-1)[0] ?? ''}:${n.callFrame.lineNumber + 1}`;
     self.set(label(node), (self.get(label(node)) ?? 0) + dt);
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
@@ -72,8 +93,12 @@ function summarize(profile: Profile): string {
       inclusive.set(key, (inclusive.get(key) ?? 0) + dt);
     }
   });
-  const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k)
-    .map(([name, ms]) => `  ${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / total).toFixed(1).padStart(5)}%  ${name}`).join('\n');
+  const top = (m: Map<string, number>, k: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([name, ms]) => `  ${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / total).toFixed(1).padStart(5)}%  ${name}`)
+      .join('\n');
   return `total ${total.toFixed(0)} ms\n self time:\n${top(self, 15)}\n inclusive:\n${top(inclusive, 25)}\n`;
 }
 

@@ -37,8 +37,17 @@ export interface References {
 export const CHUNKED_BYTES = 8 * 1024 * 1024;
 export const CHUNK_BYTES = 4096;
 
-export async function runRound(launcher: Launcher, refs: References, options: Options, log: (line: string) => void): Promise<Round> {
-  const cold: Record<CandidateName, { init: number[]; tools: number[] }> = { ours: { init: [], tools: [] }, sdk: { init: [], tools: [] }, floor: { init: [], tools: [] } };
+export async function runRound(
+  launcher: Launcher,
+  refs: References,
+  options: Options,
+  log: (line: string) => void,
+): Promise<Round> {
+  const cold: Record<CandidateName, { init: number[]; tools: number[] }> = {
+    ours: { init: [], tools: [] },
+    sdk: { init: [], tools: [] },
+    floor: { init: [], tools: [] },
+  };
   for (let k = 0; k < options.coldStarts; k++) {
     for (const name of CANDIDATES) {
       const { initializeMs, toolsListMs } = await coldStart(launcher.command(name, 'issues'));
@@ -103,7 +112,12 @@ export async function peakMemory(launcher: Launcher, count: number): Promise<Rec
   return peaks;
 }
 
-async function verify(server: ServerProcess, name: CandidateName, calls: readonly Call[], expected: readonly string[]): Promise<void> {
+async function verify(
+  server: ServerProcess,
+  name: CandidateName,
+  calls: readonly Call[],
+  expected: readonly string[],
+): Promise<void> {
   for (const [i, call] of calls.entries()) {
     const answer = canonical(normalize(call.method, await ask(server, call)));
     if (answer !== expected[i]) throw refusal(name, `${call.method} ${JSON.stringify(call.params ?? {})}`, answer);

@@ -28,7 +28,9 @@ function registerTemplate(server: McpServer, definition: ResourceTemplateDefinit
   const template = new ResourceTemplate(uriTemplate, {
     // The SDK lists everything at once: gather our pages of at most 100.
     list: source ? async () => ({ resources: allOf(source).map(toSdkResource) }) : undefined,
-    complete: Object.fromEntries(Object.entries(complete ?? {}).map(([variable, completer]) => [variable, sdkCompleter(completer)])),
+    complete: Object.fromEntries(
+      Object.entries(complete ?? {}).map(([variable, completer]) => [variable, sdkCompleter(completer)]),
+    ),
   });
   server.registerResource(name, template, metadata, async (url, variables) => {
     const uri = url.href;
@@ -48,8 +50,9 @@ function allOf(source: { count(): number; slice(offset: number, limit: number): 
 const toSdkResource = (info: ResourceInfo) => ({ ...info, annotations: info.annotations ? { ...info.annotations } : undefined });
 
 function sdkCompleter(completer: Completer) {
-  return async (value: string | undefined, context?: { arguments?: Record<string, string> }) =>
-    [...(await completer(value ?? '', context?.arguments ?? {})).values];
+  return async (value: string | undefined, context?: { arguments?: Record<string, string> }) => [
+    ...(await completer(value ?? '', context?.arguments ?? {})).values,
+  ];
 }
 
 export function registerPrompts(server: McpServer, store: TrackerStore): void {
@@ -64,7 +67,9 @@ export function registerPrompts(server: McpServer, store: TrackerStore): void {
       prompt.name,
       { title: prompt.title, description: prompt.description, argsSchema },
       async (args: Record<string, unknown>) => {
-        const given = Object.fromEntries(Object.entries(args).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+        const given = Object.fromEntries(
+          Object.entries(args).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+        );
         const result = await prompt.get(given, NO_CONTEXT);
         return { description: result.description, messages: result.messages };
       },

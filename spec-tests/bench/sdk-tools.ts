@@ -5,7 +5,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ISSUE_TYPES, PRIORITIES, STATUSES, isDomainError, type Issue, type IssueMutation, type TrackerStore } from '../../lib/store/index.js';
+import {
+  ISSUE_TYPES,
+  PRIORITIES,
+  STATUSES,
+  isDomainError,
+  type Issue,
+  type IssueMutation,
+  type TrackerStore,
+} from '../../lib/store/index.js';
 import { issueSummary, issueUri } from '../../lib/tracker/resources.js';
 
 const statusEnum = z.enum(STATUSES as unknown as [string, ...string[]]);
@@ -15,15 +23,34 @@ const status = statusEnum.describe(`One of: ${STATUSES.join(', ')}.`);
 
 const comment = z.object({ id: z.number().int(), author: z.string(), body: z.string(), created_at: z.string() });
 const issue = z.object({
-  key: z.string(), project: z.string(), title: z.string(), description: z.string(), type: z.string(), status: z.string(),
-  priority: z.string(), assignee: z.string().nullable(), reporter: z.string(), story_points: z.number().int().nullable(),
-  sprint: z.string().nullable(), labels: z.array(z.string()), comments: z.array(comment), created_at: z.string(), updated_at: z.string(),
+  key: z.string(),
+  project: z.string(),
+  title: z.string(),
+  description: z.string(),
+  type: z.string(),
+  status: z.string(),
+  priority: z.string(),
+  assignee: z.string().nullable(),
+  reporter: z.string(),
+  story_points: z.number().int().nullable(),
+  sprint: z.string().nullable(),
+  labels: z.array(z.string()),
+  comments: z.array(comment),
+  created_at: z.string(),
+  updated_at: z.string(),
 });
 const issueOutput = { issue, uri: z.string() };
 const mutationOutput = { issue, uri: z.string(), changed: z.boolean(), change: z.string() };
 const summary = z.object({
-  key: z.string(), title: z.string(), type: z.string(), status: z.string(), priority: z.string(),
-  assignee: z.string().nullable(), story_points: z.number().nullable(), sprint: z.string().nullable(), uri: z.string(),
+  key: z.string(),
+  title: z.string(),
+  type: z.string(),
+  status: z.string(),
+  priority: z.string(),
+  assignee: z.string().nullable(),
+  story_points: z.number().nullable(),
+  sprint: z.string().nullable(),
+  uri: z.string(),
 });
 
 const readOnly = { readOnlyHint: true, openWorldHint: false };
@@ -32,7 +59,14 @@ const adds = { readOnlyHint: false, destructiveHint: false, idempotentHint: fals
 
 function structured(data: Record<string, unknown>, about?: Issue): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(data) }];
-  if (about) content.push({ type: 'resource_link', uri: issueUri(about.key), name: about.key, title: `${about.key}: ${about.title}`, mimeType: 'application/json' });
+  if (about)
+    content.push({
+      type: 'resource_link',
+      uri: issueUri(about.key),
+      name: about.key,
+      title: `${about.key}: ${about.title}`,
+      mimeType: 'application/json',
+    });
   return { content, structuredContent: data };
 }
 
@@ -47,105 +81,181 @@ async function domain(work: () => CallToolResult | Promise<CallToolResult>): Pro
 }
 
 const mutation = (m: IssueMutation): CallToolResult =>
-  structured({ issue: m.issue, uri: issueUri(m.issue.key), changed: m.change.issues.length > 0, change: m.change.description }, m.issue);
+  structured(
+    { issue: m.issue, uri: issueUri(m.issue.key), changed: m.change.issues.length > 0, change: m.change.description },
+    m.issue,
+  );
 
 export function registerTools(server: McpServer, store: TrackerStore): void {
-  server.registerTool('create_issue', {
-    title: 'Create issue',
-    description: 'Creates an issue in a project and returns it with its new key (PROJ-123). Only project and title are required; priority defaults to P2, type to task.',
-    inputSchema: {
-      project: z.string().describe('Project key, e.g. PROJ. See the jira://projects resource.'),
-      title: z.string().describe('One line saying what is wrong or what to do.'),
-      description: z.string().optional().describe('Details, steps to reproduce, acceptance criteria.'),
-      type: z.enum(ISSUE_TYPES as unknown as [string, ...string[]]).optional().describe(`One of: ${ISSUE_TYPES.join(', ')}.`),
-      priority: priorityEnum.optional().describe('P0 (drop everything) to P3 (whenever).'),
-      assignee: z.string().nullable().optional().describe('Handle of the person, e.g. alice; null or absent for unassigned.'),
-      story_points: z.number().int().nullable().optional().describe('Estimate in story points, 0-100.'),
-      sprint: z.string().nullable().optional().describe('Sprint id, e.g. PROJ-S42; absent for the backlog.'),
-      labels: z.array(z.string()).optional().describe('Lower-case labels, e.g. ["checkout", "backend"].'),
+  server.registerTool(
+    'create_issue',
+    {
+      title: 'Create issue',
+      description:
+        'Creates an issue in a project and returns it with its new key (PROJ-123). Only project and title are required; priority defaults to P2, type to task.',
+      inputSchema: {
+        project: z.string().describe('Project key, e.g. PROJ. See the jira://projects resource.'),
+        title: z.string().describe('One line saying what is wrong or what to do.'),
+        description: z.string().optional().describe('Details, steps to reproduce, acceptance criteria.'),
+        type: z
+          .enum(ISSUE_TYPES as unknown as [string, ...string[]])
+          .optional()
+          .describe(`One of: ${ISSUE_TYPES.join(', ')}.`),
+        priority: priorityEnum.optional().describe('P0 (drop everything) to P3 (whenever).'),
+        assignee: z.string().nullable().optional().describe('Handle of the person, e.g. alice; null or absent for unassigned.'),
+        story_points: z.number().int().nullable().optional().describe('Estimate in story points, 0-100.'),
+        sprint: z.string().nullable().optional().describe('Sprint id, e.g. PROJ-S42; absent for the backlog.'),
+        labels: z.array(z.string()).optional().describe('Lower-case labels, e.g. ["checkout", "backend"].'),
+      },
+      outputSchema: issueOutput,
+      annotations: adds,
     },
-    outputSchema: issueOutput,
-    annotations: adds,
-  }, (args) => domain(async () => {
-    const created = (await store.createIssue(args)).issue;
-    return structured({ issue: created, uri: issueUri(created.key) }, created);
-  }));
+    (args) =>
+      domain(async () => {
+        const created = (await store.createIssue(args)).issue;
+        return structured({ issue: created, uri: issueUri(created.key) }, created);
+      }),
+  );
 
-  server.registerTool('get_issue', {
-    title: 'Get issue',
-    description: 'Returns one issue with its description and comments. The same data is the resource jira://issue/{key}.',
-    inputSchema: { key },
-    outputSchema: issueOutput,
-    annotations: readOnly,
-  }, (args) => domain(() => {
-    const found = store.getIssue(args.key);
-    return structured({ issue: found, uri: issueUri(found.key) }, found);
-  }));
-
-  server.registerTool('update_status', {
-    title: 'Update status',
-    description: `Moves an issue to another status (${STATUSES.join(' → ')}). Setting the status it already has changes nothing.`,
-    inputSchema: { key, status },
-    outputSchema: mutationOutput,
-    annotations: overwrites,
-  }, (args) => domain(async () => mutation(await store.updateStatus(args.key, args.status))));
-
-  server.registerTool('assign_issue', {
-    title: 'Assign issue',
-    description: 'Assigns an issue to a person by handle (e.g. alice), or unassigns it with null.',
-    inputSchema: { key, assignee: z.string().nullable().describe('Handle, e.g. alice; null to unassign.') },
-    outputSchema: mutationOutput,
-    annotations: overwrites,
-  }, (args) => domain(async () => mutation(await store.assignIssue(args.key, args.assignee))));
-
-  server.registerTool('add_comment', {
-    title: 'Add comment',
-    description: 'Adds a comment to an issue. Each call adds another comment.',
-    inputSchema: { key, body: z.string().describe('The comment text.'), author: z.string().optional().describe('Handle of the author; default: assistant.') },
-    outputSchema: mutationOutput,
-    annotations: adds,
-  }, (args) => domain(async () => mutation(await store.addComment(args.key, { body: args.body, author: args.author }))));
-
-  server.registerTool('move_to_sprint', {
-    title: 'Move to sprint',
-    description: 'Moves an issue into a sprint of its project (e.g. PROJ-S43), or to the backlog with null.',
-    inputSchema: { key, sprint: z.string().nullable().describe('Sprint id, e.g. PROJ-S42; null for the backlog.') },
-    outputSchema: mutationOutput,
-    annotations: overwrites,
-  }, (args) => domain(async () => mutation(await store.moveToSprint(args.key, args.sprint))));
-
-  server.registerTool('search_issues', {
-    title: 'Search issues',
-    description: 'Finds issues by filters and words (all must occur in title, description or comments), in key order, a page at a time. Pass next_offset back as offset for the next page.',
-    inputSchema: {
-      project: z.string().optional().describe('Project key, e.g. PROJ.'),
-      status: z.union([status, z.array(status)]).optional().describe('A status or a list of them.'),
-      priority: z.union([priorityEnum, z.array(priorityEnum)]).optional().describe('A priority or a list of them.'),
-      assignee: z.string().nullable().optional().describe('A handle; null for unassigned issues.'),
-      sprint: z.string().nullable().optional().describe('A sprint id; null for the backlog.'),
-      label: z.string().optional().describe('Issues carrying this label.'),
-      text: z.string().optional().describe('Words to look for, case-insensitive.'),
-      offset: z.number().int().optional().describe('Where the page starts; default 0.'),
-      limit: z.number().int().optional().describe('Page size, 1-100; default 20.'),
+  server.registerTool(
+    'get_issue',
+    {
+      title: 'Get issue',
+      description: 'Returns one issue with its description and comments. The same data is the resource jira://issue/{key}.',
+      inputSchema: { key },
+      outputSchema: issueOutput,
+      annotations: readOnly,
     },
-    outputSchema: { issues: z.array(summary), total: z.number().int(), offset: z.number().int(), next_offset: z.number().int().nullable() },
-    annotations: readOnly,
-  }, (args) => domain(() => {
-    const page = store.searchIssues(args);
-    return structured({ issues: page.items.map(issueSummary), total: page.total, offset: page.offset, next_offset: page.next_offset });
-  }));
+    (args) =>
+      domain(() => {
+        const found = store.getIssue(args.key);
+        return structured({ issue: found, uri: issueUri(found.key) }, found);
+      }),
+  );
 
-  server.registerTool('bulk_update_status', {
-    title: 'Update status of many issues',
-    description: 'Sets one status on many issues, one at a time; each change is saved as it is made. Reports progress when asked and stops when cancelled, saying which issues were not attempted.',
-    inputSchema: { keys: z.array(z.string()).describe('Issue keys, e.g. ["PROJ-101", "PROJ-102"].'), status },
-    outputSchema: {
-      results: z.array(z.object({ key: z.string(), ok: z.boolean(), changed: z.boolean().optional(), description: z.string().optional(), error: z.string().optional() })),
-      changed: z.number().int(), failed: z.number().int(), not_attempted: z.array(z.string()), cancelled: z.boolean(),
+  server.registerTool(
+    'update_status',
+    {
+      title: 'Update status',
+      description: `Moves an issue to another status (${STATUSES.join(' → ')}). Setting the status it already has changes nothing.`,
+      inputSchema: { key, status },
+      outputSchema: mutationOutput,
+      annotations: overwrites,
     },
-    annotations: overwrites,
-  }, (args, extra) => domain(async () => {
-    const result = await store.bulkUpdateStatus(args.keys, args.status, { signal: extra.signal });
-    return structured({ ...result, results: [...result.results], not_attempted: [...result.not_attempted] });
-  }));
+    (args) => domain(async () => mutation(await store.updateStatus(args.key, args.status))),
+  );
+
+  server.registerTool(
+    'assign_issue',
+    {
+      title: 'Assign issue',
+      description: 'Assigns an issue to a person by handle (e.g. alice), or unassigns it with null.',
+      inputSchema: { key, assignee: z.string().nullable().describe('Handle, e.g. alice; null to unassign.') },
+      outputSchema: mutationOutput,
+      annotations: overwrites,
+    },
+    (args) => domain(async () => mutation(await store.assignIssue(args.key, args.assignee))),
+  );
+
+  server.registerTool(
+    'add_comment',
+    {
+      title: 'Add comment',
+      description: 'Adds a comment to an issue. Each call adds another comment.',
+      inputSchema: {
+        key,
+        body: z.string().describe('The comment text.'),
+        author: z.string().optional().describe('Handle of the author; default: assistant.'),
+      },
+      outputSchema: mutationOutput,
+      annotations: adds,
+    },
+    (args) => domain(async () => mutation(await store.addComment(args.key, { body: args.body, author: args.author }))),
+  );
+
+  server.registerTool(
+    'move_to_sprint',
+    {
+      title: 'Move to sprint',
+      description: 'Moves an issue into a sprint of its project (e.g. PROJ-S43), or to the backlog with null.',
+      inputSchema: { key, sprint: z.string().nullable().describe('Sprint id, e.g. PROJ-S42; null for the backlog.') },
+      outputSchema: mutationOutput,
+      annotations: overwrites,
+    },
+    (args) => domain(async () => mutation(await store.moveToSprint(args.key, args.sprint))),
+  );
+
+  server.registerTool(
+    'search_issues',
+    {
+      title: 'Search issues',
+      description:
+        'Finds issues by filters and words (all must occur in title, description or comments), in key order, a page at a time. Pass next_offset back as offset for the next page.',
+      inputSchema: {
+        project: z.string().optional().describe('Project key, e.g. PROJ.'),
+        status: z
+          .union([status, z.array(status)])
+          .optional()
+          .describe('A status or a list of them.'),
+        priority: z
+          .union([priorityEnum, z.array(priorityEnum)])
+          .optional()
+          .describe('A priority or a list of them.'),
+        assignee: z.string().nullable().optional().describe('A handle; null for unassigned issues.'),
+        sprint: z.string().nullable().optional().describe('A sprint id; null for the backlog.'),
+        label: z.string().optional().describe('Issues carrying this label.'),
+        text: z.string().optional().describe('Words to look for, case-insensitive.'),
+        offset: z.number().int().optional().describe('Where the page starts; default 0.'),
+        limit: z.number().int().optional().describe('Page size, 1-100; default 20.'),
+      },
+      outputSchema: {
+        issues: z.array(summary),
+        total: z.number().int(),
+        offset: z.number().int(),
+        next_offset: z.number().int().nullable(),
+      },
+      annotations: readOnly,
+    },
+    (args) =>
+      domain(() => {
+        const page = store.searchIssues(args);
+        return structured({
+          issues: page.items.map(issueSummary),
+          total: page.total,
+          offset: page.offset,
+          next_offset: page.next_offset,
+        });
+      }),
+  );
+
+  server.registerTool(
+    'bulk_update_status',
+    {
+      title: 'Update status of many issues',
+      description:
+        'Sets one status on many issues, one at a time; each change is saved as it is made. Reports progress when asked and stops when cancelled, saying which issues were not attempted.',
+      inputSchema: { keys: z.array(z.string()).describe('Issue keys, e.g. ["PROJ-101", "PROJ-102"].'), status },
+      outputSchema: {
+        results: z.array(
+          z.object({
+            key: z.string(),
+            ok: z.boolean(),
+            changed: z.boolean().optional(),
+            description: z.string().optional(),
+            error: z.string().optional(),
+          }),
+        ),
+        changed: z.number().int(),
+        failed: z.number().int(),
+        not_attempted: z.array(z.string()),
+        cancelled: z.boolean(),
+      },
+      annotations: overwrites,
+    },
+    (args, extra) =>
+      domain(async () => {
+        const result = await store.bulkUpdateStatus(args.keys, args.status, { signal: extra.signal });
+        return structured({ ...result, results: [...result.results], not_attempted: [...result.not_attempted] });
+      }),
+  );
 }

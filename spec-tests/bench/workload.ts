@@ -26,7 +26,10 @@ const SEARCHES: Record<string, unknown>[] = [
 /** The measured search: a word scan over every issue, filtered, one page of 20. */
 export const SEARCH_QUERY = { project: 'PROJ', text: 'payment slow', status: ['todo', 'in_progress'], limit: 20 };
 
-export const tool = (name: string, args: Record<string, unknown>): Call => ({ method: 'tools/call', params: { name, arguments: args } });
+export const tool = (name: string, args: Record<string, unknown>): Call => ({
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 export const read = (uri: string): Call => ({ method: 'resources/read', params: { uri } });
 
 /** The four operations whose sequential latency is measured. */
@@ -40,12 +43,18 @@ export const LATENCY_OPS: Record<string, (i: number) => Call> = {
 /** The mixed set: what a busy client does, all read-only so every run sees the same data. */
 export function mixed(i: number): Call {
   switch (i % 6) {
-    case 0: return { method: 'ping' };
-    case 1: return tool('get_issue', { key: issueKey(i) });
-    case 2: return tool('search_issues', SEARCHES[i % SEARCHES.length] ?? {});
-    case 3: return read('jira://sprint/current');
-    case 4: return read(`jira://issue/${issueKey(i + 1)}`);
-    default: return tool('get_issue', { key: issueKey(i + 2) });
+    case 0:
+      return { method: 'ping' };
+    case 1:
+      return tool('get_issue', { key: issueKey(i) });
+    case 2:
+      return tool('search_issues', SEARCHES[i % SEARCHES.length] ?? {});
+    case 3:
+      return read('jira://sprint/current');
+    case 4:
+      return read(`jira://issue/${issueKey(i + 1)}`);
+    default:
+      return tool('get_issue', { key: issueKey(i + 2) });
   }
 }
 
@@ -72,8 +81,14 @@ export const CHECKS: Call[] = [
   { method: 'prompts/get', params: { name: 'triage_issue', arguments: { issue_key: 'PROJ-104' } } },
   { method: 'prompts/get', params: { name: 'sprint_review', arguments: {} } },
   { method: 'prompts/get', params: { name: 'standup', arguments: { assignee: 'alice' } } },
-  { method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'jira://issue/{key}' }, argument: { name: 'key', value: 'PROJ-11' } } },
-  { method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'standup' }, argument: { name: 'assignee', value: 'a' } } },
+  {
+    method: 'completion/complete',
+    params: { ref: { type: 'ref/resource', uri: 'jira://issue/{key}' }, argument: { name: 'key', value: 'PROJ-11' } },
+  },
+  {
+    method: 'completion/complete',
+    params: { ref: { type: 'ref/prompt', name: 'standup' }, argument: { name: 'assignee', value: 'a' } },
+  },
 ];
 
 /** An 8 MiB ping: the params carry padding, the answer is `{}`; what is measured is the framer. */

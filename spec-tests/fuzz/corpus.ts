@@ -10,21 +10,51 @@ export interface Example {
   readonly notification?: boolean;
 }
 
-const tool = (name: string, args: Record<string, unknown>): Example => ({ method: 'tools/call', params: { name, arguments: args } });
+const tool = (name: string, args: Record<string, unknown>): Example => ({
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 export const TOOL_EXAMPLES: readonly Example[] = [
-  tool('create_issue', { project: 'PROJ', title: 'Fuzz issue', description: 'made by the fuzzer', type: 'bug', priority: 'P1', assignee: 'alice', story_points: 3, sprint: 'PROJ-S42', labels: ['backend'] }),
+  tool('create_issue', {
+    project: 'PROJ',
+    title: 'Fuzz issue',
+    description: 'made by the fuzzer',
+    type: 'bug',
+    priority: 'P1',
+    assignee: 'alice',
+    story_points: 3,
+    sprint: 'PROJ-S42',
+    labels: ['backend'],
+  }),
   tool('get_issue', { key: 'PROJ-101' }),
   tool('update_status', { key: 'PROJ-102', status: 'in_review' }),
   tool('assign_issue', { key: 'PROJ-103', assignee: 'bob' }),
   tool('add_comment', { key: 'PROJ-104', body: 'fuzz comment', author: 'carol' }),
   tool('move_to_sprint', { key: 'PROJ-105', sprint: 'PROJ-S43' }),
-  tool('search_issues', { project: 'PROJ', status: ['todo', 'done'], priority: 'P0', assignee: 'alice', sprint: 'PROJ-S42', label: 'backend', text: 'login', offset: 0, limit: 5 }),
+  tool('search_issues', {
+    project: 'PROJ',
+    status: ['todo', 'done'],
+    priority: 'P0',
+    assignee: 'alice',
+    sprint: 'PROJ-S42',
+    label: 'backend',
+    text: 'login',
+    offset: 0,
+    limit: 5,
+  }),
   tool('bulk_update_status', { keys: ['PROJ-106', 'PROJ-107'], status: 'done' }),
 ];
 
 export const EXAMPLES: readonly Example[] = [
-  { method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true }, sampling: {} }, clientInfo: { name: 'fuzz', version: '1' } } },
+  {
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: { roots: { listChanged: true }, sampling: {} },
+      clientInfo: { name: 'fuzz', version: '1' },
+    },
+  },
   { method: 'ping' },
   { method: 'ping', params: { _meta: { progressToken: 'p1' } } },
   { method: 'tools/list', params: { cursor: 'MA' } },
@@ -40,8 +70,18 @@ export const EXAMPLES: readonly Example[] = [
   { method: 'prompts/get', params: { name: 'triage_issue', arguments: { issue_key: 'PROJ-104' } } },
   { method: 'prompts/get', params: { name: 'standup', arguments: { assignee: 'alice' } } },
   { method: 'logging/setLevel', params: { level: 'warning' } },
-  { method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'triage_issue' }, argument: { name: 'issue_key', value: 'PROJ-1' }, context: { arguments: { project_key: 'PROJ' } } } },
-  { method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'jira://issue/{key}' }, argument: { name: 'key', value: 'W' } } },
+  {
+    method: 'completion/complete',
+    params: {
+      ref: { type: 'ref/prompt', name: 'triage_issue' },
+      argument: { name: 'issue_key', value: 'PROJ-1' },
+      context: { arguments: { project_key: 'PROJ' } },
+    },
+  },
+  {
+    method: 'completion/complete',
+    params: { ref: { type: 'ref/resource', uri: 'jira://issue/{key}' }, argument: { name: 'key', value: 'W' } },
+  },
   { method: 'notifications/initialized', notification: true },
   { method: 'notifications/cancelled', params: { requestId: 'nobody', reason: 'fuzz' }, notification: true },
   { method: 'notifications/progress', params: { progressToken: 1, progress: 1 }, notification: true },
@@ -50,4 +90,11 @@ export const EXAMPLES: readonly Example[] = [
 ];
 
 /** Tools whose success appends to the journal; see `journalLinesAcknowledged` in oracle.ts. */
-export const MUTATING_TOOLS = new Set(['create_issue', 'update_status', 'assign_issue', 'add_comment', 'move_to_sprint', 'bulk_update_status']);
+export const MUTATING_TOOLS = new Set([
+  'create_issue',
+  'update_status',
+  'assign_issue',
+  'add_comment',
+  'move_to_sprint',
+  'bulk_update_status',
+]);

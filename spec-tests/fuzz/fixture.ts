@@ -21,7 +21,12 @@ export function fixtureText(input: FixtureInput): string {
   out.push('covers: fuzz', `protocol: ${input.protocol}`, '', '-- client raw --');
   const lines = splitLines(input.bytes);
   for (const line of lines) out.push(escapeRaw(line));
-  out.push('-- client --', '{"jsonrpc":"2.0","id":"fuzz-alive","method":"ping"}', '-- server --', '{"jsonrpc":"2.0","id":"fuzz-alive","result":{}}');
+  out.push(
+    '-- client --',
+    '{"jsonrpc":"2.0","id":"fuzz-alive","method":"ping"}',
+    '-- server --',
+    '{"jsonrpc":"2.0","id":"fuzz-alive","result":{}}',
+  );
   const { must, may } = expectedAnswers(lines, input.oracle);
   out.push(...must);
   if (may.length > 0) out.push('-- server may --', ...may);

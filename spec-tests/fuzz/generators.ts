@@ -42,9 +42,26 @@ const lineBytes = (message: Json): Buffer => Buffer.from(line(message), 'utf8');
 /** Values of every JSON type and then some, for putting where another type belongs. */
 export function wrongValues(bigScale: number): Json[] {
   return [
-    null, true, false, 0, -1, 1.5, '', 'x', 'PROJ-101', [], obj([]), [1, 'a', null], obj([['a', 1]]),
-    raw('1e400'), raw('-0.0'), raw('9007199254740993'), raw('1E-7'),
-    'é€😀\u2028\u0000', 'x'.repeat(Math.max(1, Math.floor(10_000 * bigScale))), nested(Math.max(2, Math.floor(1000 * bigScale))),
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    '',
+    'x',
+    'PROJ-101',
+    [],
+    obj([]),
+    [1, 'a', null],
+    obj([['a', 1]]),
+    raw('1e400'),
+    raw('-0.0'),
+    raw('9007199254740993'),
+    raw('1E-7'),
+    'é€😀\u2028\u0000',
+    'x'.repeat(Math.max(1, Math.floor(10_000 * bigScale))),
+    nested(Math.max(2, Math.floor(1000 * bigScale))),
   ];
 }
 
@@ -56,7 +73,10 @@ export function* everyWrongType(ids: IdSource, rng: Rng, options: GeneratorOptio
     const fresh = (): Json => messageOf(example, ids.next(rng));
     for (const path of paths(fresh())) {
       for (const value of values) {
-        yield { label: `wrong-type ${example.method} ${path.join('.')} = ${describe(value)}`, bytes: lineBytes(replaceAt(fresh(), path, value)) };
+        yield {
+          label: `wrong-type ${example.method} ${path.join('.')} = ${describe(value)}`,
+          bytes: lineBytes(replaceAt(fresh(), path, value)),
+        };
       }
     }
     // Missing fields count as wrong too: drop each key of params in turn.
@@ -69,9 +89,14 @@ export function* everyWrongType(ids: IdSource, rng: Rng, options: GeneratorOptio
 function dropAt(node: Json, path: readonly (string | number)[]): Json {
   const [head, ...rest] = path;
   if (isJsonObject(node)) {
-    return obj(rest.length === 0 ? node.$obj.filter(([k]) => k !== head) : node.$obj.map(([k, v]) => [k, k === head ? dropAt(v, rest) : v]));
+    return obj(
+      rest.length === 0
+        ? node.$obj.filter(([k]) => k !== head)
+        : node.$obj.map(([k, v]) => [k, k === head ? dropAt(v, rest) : v]),
+    );
   }
-  if (Array.isArray(node)) return rest.length === 0 ? node.filter((_, i) => i !== head) : node.map((v, i) => (i === head ? dropAt(v, rest) : v));
+  if (Array.isArray(node))
+    return rest.length === 0 ? node.filter((_, i) => i !== head) : node.map((v, i) => (i === head ? dropAt(v, rest) : v));
   return node;
 }
 
@@ -96,7 +121,10 @@ const wrongType: Generator1 = (rng, ids, options) => {
   const { example, message } = randomExample(rng, ids);
   const path = rng.pick(paths(message));
   const value = rng.pick(wrongValues(options.bigScale));
-  return { label: `wrong-type ${example.method} ${path.join('.')} = ${describe(value)}`, bytes: lineBytes(replaceAt(message, path, value)) };
+  return {
+    label: `wrong-type ${example.method} ${path.join('.')} = ${describe(value)}`,
+    bytes: lineBytes(replaceAt(message, path, value)),
+  };
 };
 
 const TOKENS = ['"', '{', '}', '[', ']', ',', ':', '\\', 'null', '"__proto__":', '\r', ' ', '\n'];
@@ -138,16 +166,28 @@ const deep: Generator1 = (rng, ids, options) => {
   else if (where === 1) target = replaceAt(message, ['id'], nested(depth, kind));
   else {
     const fieldPaths = paths(message).filter((p) => p[0] === 'params');
-    target = fieldPaths.length > 0 && where === 2 ? replaceAt(message, rng.pick(fieldPaths), nested(depth, kind)) : withKey(message, 'params', obj([['deep', nested(depth, kind)]]));
+    target =
+      fieldPaths.length > 0 && where === 2
+        ? replaceAt(message, rng.pick(fieldPaths), nested(depth, kind))
+        : withKey(message, 'params', obj([['deep', nested(depth, kind)]]));
   }
-  return { label: `deep ${kind} ${depth} (${['whole line', 'id', 'field', 'params'][where]}) ${example.method}`, bytes: lineBytes(target) };
+  return {
+    label: `deep ${kind} ${depth} (${['whole line', 'id', 'field', 'params'][where]}) ${example.method}`,
+    bytes: lineBytes(target),
+  };
 };
 
 /** A huge string, or a huge array, at a random field. */
 const huge: Generator1 = (rng, ids, options) => {
   const { example, message } = randomExample(rng, ids);
   const size = Math.max(10, Math.floor(rng.pick([100_000, 1_000_000]) * options.bigScale));
-  const value: Json = rng.chance(0.5) ? raw(JSON.stringify(rng.pick(['a', 'é', '\\', '😀']).repeat(size))) : raw(`[${Array(Math.floor(size / 10)).fill(rng.pick(['0', '"x"', 'null', '{}'])).join(',')}]`);
+  const value: Json = rng.chance(0.5)
+    ? raw(JSON.stringify(rng.pick(['a', 'é', '\\', '😀']).repeat(size)))
+    : raw(
+        `[${Array(Math.floor(size / 10))
+          .fill(rng.pick(['0', '"x"', 'null', '{}']))
+          .join(',')}]`,
+      );
   const path = rng.pick(paths(message));
   return { label: `huge ${example.method} ${path.join('.')}`, bytes: lineBytes(replaceAt(message, path, value)) };
 };
@@ -156,17 +196,35 @@ const huge: Generator1 = (rng, ids, options) => {
 const invalidUtf8: Generator1 = (rng, ids) => {
   const { example, message } = randomExample(rng, ids);
   const text = Buffer.from(toText(message), 'utf8');
-  const bad = rng.pick([[0xff], [0xc0, 0xaf], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0x80], [0xf0, 0x9f, 0x98]]);
+  const bad = rng.pick([
+    [0xff],
+    [0xc0, 0xaf],
+    [0xe2, 0x82],
+    [0xed, 0xa0, 0x80],
+    [0xf4, 0x90, 0x80, 0x80],
+    [0x80],
+    [0xf0, 0x9f, 0x98],
+  ]);
   const quote = text.indexOf(0x22, rng.int(text.length));
   const at = quote === -1 ? rng.int(text.length + 1) : quote + 1;
-  return { label: `invalid utf-8 ${example.method} ${Buffer.from(bad).toString('hex')}`, bytes: Buffer.concat([text.subarray(0, at), Buffer.from(bad), text.subarray(at), Buffer.from('\n')]) };
+  return {
+    label: `invalid utf-8 ${example.method} ${Buffer.from(bad).toString('hex')}`,
+    bytes: Buffer.concat([text.subarray(0, at), Buffer.from(bad), text.subarray(at), Buffer.from('\n')]),
+  };
 };
 
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'];
 /** Fields an unguarded merge would let leak into every object: the probes in harness.ts look for them. */
 const POISON = obj([
-  ['fuzzCanary', 'polluted'], ['title', 'polluted'], ['project', 'PROJ'], ['key', 'PROJ-101'], ['status', 'done'],
-  ['issue_key', 'PROJ-101'], ['name', 'polluted'], ['prototype', obj([['fuzzCanary', 1]])], ['polluted', true],
+  ['fuzzCanary', 'polluted'],
+  ['title', 'polluted'],
+  ['project', 'PROJ'],
+  ['key', 'PROJ-101'],
+  ['status', 'done'],
+  ['issue_key', 'PROJ-101'],
+  ['name', 'polluted'],
+  ['prototype', obj([['fuzzCanary', 1]])],
+  ['polluted', true],
 ]);
 
 /** A "__proto__", "constructor" or "prototype" key in some object of a message. */
@@ -195,12 +253,17 @@ const framing: Generator1 = (rng, ids) => {
   const parts = Array.from({ length: rng.range(1, 4) }, () => toText(randomExample(rng, ids).message));
   const glue = rng.pick(['\n', '\r\n', '\n\n', '\n \t\n']);
   const bom = rng.chance(0.3) ? '\uFEFF' : '';
-  return { label: `framing ${JSON.stringify(glue)}${bom ? ' with BOM' : ''} x${parts.length}`, bytes: Buffer.from(bom + parts.join(glue) + glue, 'utf8') };
+  return {
+    label: `framing ${JSON.stringify(glue)}${bom ? ' with BOM' : ''} x${parts.length}`,
+    bytes: Buffer.from(bom + parts.join(glue) + glue, 'utf8'),
+  };
 };
 
 /** A batch (an array of messages): answered as one only in a 2025-03-26 session. */
 const batch: Generator1 = (rng, ids) => {
-  const items = Array.from({ length: rng.range(0, 5) }, () => (rng.chance(0.2) ? rng.pick<Json>([1, 'x', null, []]) : randomExample(rng, ids).message));
+  const items = Array.from({ length: rng.range(0, 5) }, () =>
+    rng.chance(0.2) ? rng.pick<Json>([1, 'x', null, []]) : randomExample(rng, ids).message,
+  );
   return { label: `batch of ${items.length}`, bytes: lineBytes(items) };
 };
 
@@ -208,7 +271,17 @@ const batch: Generator1 = (rng, ids) => {
 const cancel: Generator1 = (rng, ids) => {
   const id = ids.next(rng);
   const request = messageOf(rng.pick(EXAMPLES.filter((e) => !e.notification && e.method !== 'initialize')), id);
-  const cancelled = obj([['jsonrpc', '2.0'], ['method', 'notifications/cancelled'], ['params', obj([['requestId', id], ['reason', 'fuzz']])]]);
+  const cancelled = obj([
+    ['jsonrpc', '2.0'],
+    ['method', 'notifications/cancelled'],
+    [
+      'params',
+      obj([
+        ['requestId', id],
+        ['reason', 'fuzz'],
+      ]),
+    ],
+  ]);
   return { label: 'request then cancel', bytes: Buffer.from(line(request) + line(cancelled), 'utf8') };
 };
 
@@ -217,13 +290,26 @@ const envelope: Generator1 = (rng, ids, options) => {
   const { example, message } = randomExample(rng, ids);
   const key = rng.pick(['jsonrpc', 'id', 'method', 'params', 'result', 'error']);
   const value = rng.pick(wrongValues(options.bigScale));
-  const target = isJsonObject(message) && message.$obj.some(([k]) => k === key) ? replaceAt(message, [key], value) : withKey(message, key, value);
+  const target =
+    isJsonObject(message) && message.$obj.some(([k]) => k === key)
+      ? replaceAt(message, [key], value)
+      : withKey(message, key, value);
   return { label: `envelope ${example.method} ${key} = ${describe(value)}`, bytes: lineBytes(target) };
 };
 
 const GENERATORS: [Generator1, number][] = [
-  [valid, 8], [wrongType, 20], [mutated, 20], [randomBytes, 6], [deep, 2], [huge, 2], [invalidUtf8, 6],
-  [protoKeys, 12], [framing, 5], [batch, 5], [cancel, 4], [envelope, 10],
+  [valid, 8],
+  [wrongType, 20],
+  [mutated, 20],
+  [randomBytes, 6],
+  [deep, 2],
+  [huge, 2],
+  [invalidUtf8, 6],
+  [protoKeys, 12],
+  [framing, 5],
+  [batch, 5],
+  [cancel, 4],
+  [envelope, 10],
 ];
 const TOTAL_WEIGHT = GENERATORS.reduce((sum, [, weight]) => sum + weight, 0);
 

@@ -4,8 +4,12 @@
 // `Json` nodes and `toText` writes them iteratively.
 
 export type Json = null | boolean | number | string | Json[] | JsonObject | RawJson;
-export interface JsonObject { readonly $obj: [string, Json][] }
-export interface RawJson { readonly $raw: string }
+export interface JsonObject {
+  readonly $obj: [string, Json][];
+}
+export interface RawJson {
+  readonly $raw: string;
+}
 
 export const obj = (entries: [string, Json][]): JsonObject => ({ $obj: entries });
 export const raw = (text: string): RawJson => ({ $raw: text });

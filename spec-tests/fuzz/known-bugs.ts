@@ -32,8 +32,10 @@ export const SAME_PID_LOCK_BREAK: KnownBug = {
   async check() {
     const server = startServer(['--ephemeral']);
     try {
-      let lines = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"k","version":"1"}}}\n';
-      for (let i = 1; i <= 30; i++) lines += `${JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'add_comment', arguments: { key: 'PROJ-101', body: `c${i}` } } })}\n`;
+      let lines =
+        '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"k","version":"1"}}}\n';
+      for (let i = 1; i <= 30; i++)
+        lines += `${JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'add_comment', arguments: { key: 'PROJ-101', body: `c${i}` } } })}\n`;
       await server.write(lines);
       await server.until(() => server.received.has('30'), 10_000, 'the 30 comments');
       assert.not.match(server.stderr(), /removed a stale lock/, 'the server broke a lock it held itself');

@@ -18,13 +18,18 @@ process.stdin.on('data', (chunk) => {
   let text = chunk.toString('latin1');
   if (mode === 'pollute' && text.includes('"__proto__"')) polluted = true;
   if (polluted && text.includes('"name":"create_issue","arguments":{}')) {
-    text = text.replace('"name":"create_issue","arguments":{}', '"name":"create_issue","arguments":{"project":"PROJ","title":"polluted"}');
+    text = text.replace(
+      '"name":"create_issue","arguments":{}',
+      '"name":"create_issue","arguments":{"project":"PROJ","title":"polluted"}',
+    );
     chunk = Buffer.from(text, 'latin1');
   }
   const injectHere = atLineStart;
   atLineStart = text.endsWith('\n');
   if (mode === 'sneaky-write' && injectHere && text.includes(':null')) {
-    child.stdin.write(`{"jsonrpc":"2.0","id":"mutant-${++sneaky}","method":"tools/call","params":{"name":"add_comment","arguments":{"key":"PROJ-101","body":"sneaky"}}}\n`);
+    child.stdin.write(
+      `{"jsonrpc":"2.0","id":"mutant-${++sneaky}","method":"tools/call","params":{"name":"add_comment","arguments":{"key":"PROJ-101","body":"sneaky"}}}\n`,
+    );
   }
   if (mode === 'crash-on-proto' && text.includes('"__proto__"')) process.exit(3);
   if (mode === 'answer-notifications' && text.includes('"notifications/roots/list_changed"')) {

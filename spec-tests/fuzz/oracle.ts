@@ -32,12 +32,18 @@ export interface OracleOptions {
   readonly batches: boolean;
 }
 
-export const emptyExpectation = (): Expectation =>
-  ({ byId: new Map(), nullErrors: 0, arrays: 0, cancellable: new Set(), mutating: new Map() });
+export const emptyExpectation = (): Expectation => ({
+  byId: new Map(),
+  nullErrors: 0,
+  arrays: 0,
+  cancellable: new Set(),
+  mutating: new Map(),
+});
 
 export const idKey = (id: unknown): string => JSON.stringify(id);
 const isId = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Adds what `bytes` (whole lines) calls for to `into`. */
 export function expect(bytes: Buffer, options: OracleOptions, into: Expectation = emptyExpectation()): Expectation {

@@ -85,7 +85,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const genOptions = { bigScale: options.bigScale ?? 1 };
   const exhaustive = options.exhaustive ? everyWrongType(new IdSource('w'), rng.fork(), genOptions) : undefined;
   let first = true;
-  const more = (): boolean => report.findings.length < (options.maxFindings ?? 3) && (options.maxCases === undefined || report.inputs < options.maxCases) && (options.deadline === undefined || Date.now() < options.deadline);
+  const more = (): boolean =>
+    report.findings.length < (options.maxFindings ?? 3) &&
+    (options.maxCases === undefined || report.inputs < options.maxCases) &&
+    (options.deadline === undefined || Date.now() < options.deadline);
 
   while (more()) {
     const config = { ...(SESSIONS[report.sessions % SESSIONS.length] as SessionConfig), script: options.script };
@@ -107,7 +110,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   return report;
 }
 
-async function runSession(config: SessionConfig, rng: Rng, nextCases: () => FuzzCase[], options: FuzzOptions, report: FuzzReport, more: () => boolean): Promise<void> {
+async function runSession(
+  config: SessionConfig,
+  rng: Rng,
+  nextCases: () => FuzzCase[],
+  options: FuzzOptions,
+  report: FuzzReport,
+  more: () => boolean,
+): Promise<void> {
   const session = await openSession(config);
   try {
     for (let round = 0; round < (options.roundsPerSession ?? 40) && more(); round++) {
@@ -158,7 +168,10 @@ const PROBES: [string, Record<string, unknown>][] = [
   ['tools/call', { name: 'search_issues', arguments: { text: 'fuzzCanary polluted', limit: 1 } }],
   ['prompts/get', { name: 'triage_issue' }],
   ['resources/read', { uri: 'jira://issue/fuzzCanary' }],
-  ['completion/complete', { ref: { type: 'ref/resource', uri: 'jira://project/{project_key}/stats' }, argument: { name: 'project_key', value: 'W' } }],
+  [
+    'completion/complete',
+    { ref: { type: 'ref/resource', uri: 'jira://project/{project_key}/stats' }, argument: { name: 'project_key', value: 'W' } },
+  ],
   ['logging/setLevel', { level: 'polluted' }],
 ];
 
@@ -168,9 +181,23 @@ export async function openSession(config: SessionConfig): Promise<FuzzSession> {
   const args = ['--data', dataFile, ...(config.maxMessageBytes ? ['--max-message-bytes', String(config.maxMessageBytes)] : [])];
   const server = startServer(args, config.script);
   const oracle = { maxMessageBytes: config.maxMessageBytes ?? 32 * 1024 * 1024, batches: config.protocol === '2025-03-26' };
-  const session: FuzzSession = { config, server, directory, dataFile, oracle, expected: emptyExpectation(), baseline: [], problemsSeen: 0, sentinel: 0 };
+  const session: FuzzSession = {
+    config,
+    server,
+    directory,
+    dataFile,
+    oracle,
+    expected: emptyExpectation(),
+    baseline: [],
+    problemsSeen: 0,
+    sentinel: 0,
+  };
   try {
-    const init = await call(session, 'initialize', { protocolVersion: config.protocol, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } });
+    const init = await call(session, 'initialize', {
+      protocolVersion: config.protocol,
+      capabilities: {},
+      clientInfo: { name: 'fuzz', version: '1' },
+    });
     if (!init.result) throw new Error(`initialize failed: ${JSON.stringify(init)}`);
     await session.server.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     session.baseline.push(...(await probe(session)));
@@ -207,10 +234,16 @@ async function endSession(session: FuzzSession): Promise<string[]> {
   const problems: string[] = [];
   const after = await probe(session).catch((error: Error) => [`probe failed: ${error.message}`]);
   after.forEach((answer, i) => {
-    if (answer !== session.baseline[i]) problems.push(`probe answer changed after fuzzing (prototype pollution?):\n  before ${session.baseline[i]}\n  after  ${answer}`);
+    if (answer !== session.baseline[i])
+      problems.push(
+        `probe answer changed after fuzzing (prototype pollution?):\n  before ${session.baseline[i]}\n  after  ${answer}`,
+      );
   });
   const exit = await session.server.close(5000);
-  if (exit.code !== 0) problems.push(`stdin EOF: exit code ${exit.code} (signal ${exit.signal}), expected 0; stderr: ${session.server.stderr().slice(-1000)}`);
+  if (exit.code !== 0)
+    problems.push(
+      `stdin EOF: exit code ${exit.code} (signal ${exit.signal}), expected 0; stderr: ${session.server.stderr().slice(-1000)}`,
+    );
   if (!exit.stdoutEndsWithNewline) problems.push('stdout does not end with a newline');
   problems.push(...session.server.streamProblems.slice(session.problemsSeen));
   problems.push(...(await reopenProblems(session)));
@@ -221,8 +254,12 @@ async function endSession(session: FuzzSession): Promise<string[]> {
 export async function reopenProblems(session: FuzzSession): Promise<string[]> {
   const problems: string[] = [];
   const server = startServer(['--data', session.dataFile], session.config.script);
-  server.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"r","version":"1"}}}\n');
-  server.child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_issue","arguments":{"key":"PROJ-101"}}}\n');
+  server.child.stdin.write(
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"r","version":"1"}}}\n',
+  );
+  server.child.stdin.write(
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_issue","arguments":{"key":"PROJ-101"}}}\n',
+  );
   try {
     await server.until(() => server.received.has('2'), 10_000, 'get_issue after reopening');
     const answer = server.received.get('2')?.[0] as { result?: { isError?: boolean } };
@@ -238,7 +275,12 @@ export async function reopenProblems(session: FuzzSession): Promise<string[]> {
 
 // ---- a round ------------------------------------------------------------------------
 
-export async function runRound(session: FuzzSession, cases: readonly FuzzCase[], rng: Rng, answerTimeoutMs = 10_000): Promise<string[]> {
+export async function runRound(
+  session: FuzzSession,
+  cases: readonly FuzzCase[],
+  rng: Rng,
+  answerTimeoutMs = 10_000,
+): Promise<string[]> {
   const { server } = session;
   const bytes = Buffer.concat(cases.map((c) => c.bytes));
   const before = new Map(session.expected.byId);
@@ -254,9 +296,13 @@ export async function runRound(session: FuzzSession, cases: readonly FuzzCase[],
 
   const problems: string[] = [];
   const timeoutMs = answerTimeoutMs + (bytes.length / 1e6) * 2000;
-  await server.until(() => allArrived(session), timeoutMs, 'the answers of this round').catch((error: Error) => {
-    problems.push(`${error.message}; missing: ${missing(session).slice(0, 10).join(', ')}; stderr: ${server.stderr().slice(-1500)}`);
-  });
+  await server
+    .until(() => allArrived(session), timeoutMs, 'the answers of this round')
+    .catch((error: Error) => {
+      problems.push(
+        `${error.message}; missing: ${missing(session).slice(0, 10).join(', ')}; stderr: ${server.stderr().slice(-1500)}`,
+      );
+    });
   problems.push(...overAnswered(session));
   problems.push(...server.streamProblems.slice(session.problemsSeen));
   session.problemsSeen = server.streamProblems.length;
@@ -296,8 +342,11 @@ function allArrived(session: FuzzSession): boolean {
 
 function missing(session: FuzzSession): string[] {
   const { expected, server } = session;
-  const out = [...expected.byId].filter(([key, n]) => !expected.cancellable.has(key) && (server.received.get(key)?.length ?? 0) < n).map(([key]) => `id ${key}`);
-  if (server.counts.nullErrors < expected.nullErrors) out.push(`${expected.nullErrors - server.counts.nullErrors} error(s) with id null`);
+  const out = [...expected.byId]
+    .filter(([key, n]) => !expected.cancellable.has(key) && (server.received.get(key)?.length ?? 0) < n)
+    .map(([key]) => `id ${key}`);
+  if (server.counts.nullErrors < expected.nullErrors)
+    out.push(`${expected.nullErrors - server.counts.nullErrors} error(s) with id null`);
   if (server.counts.arrays < expected.arrays) out.push(`${expected.arrays - server.counts.arrays} batch response(s)`);
   return out;
 }
@@ -308,17 +357,27 @@ function overAnswered(session: FuzzSession): string[] {
   const problems: string[] = [];
   for (const [key, list] of server.received) {
     const allowed = expected.byId.get(key) ?? 0;
-    if (list.length > allowed) problems.push(`${list.length} responses for id ${key}, expected ${allowed}: ${JSON.stringify(list).slice(0, 400)}`);
+    if (list.length > allowed)
+      problems.push(`${list.length} responses for id ${key}, expected ${allowed}: ${JSON.stringify(list).slice(0, 400)}`);
   }
-  if (server.counts.nullErrors > expected.nullErrors) problems.push(`${server.counts.nullErrors - expected.nullErrors} unexpected error(s) with id null (an answered notification?)`);
-  if (server.counts.arrays > expected.arrays) problems.push(`${server.counts.arrays - expected.arrays} unexpected batch response(s)`);
-  if (server.counts.serverRequests > 0) problems.push(`${server.counts.serverRequests} request(s) from the server, which this client never enabled`);
+  if (server.counts.nullErrors > expected.nullErrors)
+    problems.push(
+      `${server.counts.nullErrors - expected.nullErrors} unexpected error(s) with id null (an answered notification?)`,
+    );
+  if (server.counts.arrays > expected.arrays)
+    problems.push(`${server.counts.arrays - expected.arrays} unexpected batch response(s)`);
+  if (server.counts.serverRequests > 0)
+    problems.push(`${server.counts.serverRequests} request(s) from the server, which this client never enabled`);
   return problems;
 }
 
 /** The journal only grows, and by exactly the lines acknowledged in this round. */
 function journalProblems(
-  session: FuzzSession, round: Expectation, before: Map<string, number>, answeredBefore: Map<string, number>, journalBefore: Buffer,
+  session: FuzzSession,
+  round: Expectation,
+  before: Map<string, number>,
+  answeredBefore: Map<string, number>,
+  journalBefore: Buffer,
 ): string[] {
   const after = readFileSync(session.dataFile);
   if (!after.subarray(0, journalBefore.length).equals(journalBefore)) return ['the journal was rewritten, not appended to'];
@@ -334,7 +393,8 @@ function journalProblems(
     // Only the answers that arrived during this round.
     const answers = (session.server.received.get(key) ?? []).slice(answeredBefore.get(key) ?? 0);
     // A reused id, a cancelled call or an answer without structuredContent: count what is certain.
-    if ((before.get(key) ?? 0) > 0 || answers.length !== round.byId.get(key) || session.expected.cancellable.has(key)) exact = false;
+    if ((before.get(key) ?? 0) > 0 || answers.length !== round.byId.get(key) || session.expected.cancellable.has(key))
+      exact = false;
     for (const answer of answers) {
       const lines = journalLinesAcknowledged(tool, answer);
       if (lines === undefined) exact = false;
@@ -343,10 +403,18 @@ function journalProblems(
   }
   // A cancelled write from an earlier round may still land now.
   for (const [key] of session.expected.mutating) {
-    if (session.expected.cancellable.has(key) && (session.server.received.get(key)?.length ?? 0) < (session.expected.byId.get(key) ?? 0)) exact = false;
+    if (
+      session.expected.cancellable.has(key) &&
+      (session.server.received.get(key)?.length ?? 0) < (session.expected.byId.get(key) ?? 0)
+    )
+      exact = false;
   }
-  if (exact && added !== acknowledged) return [`the journal grew by ${added} line(s) but ${acknowledged} write(s) were acknowledged: a rejected request changed the data`];
-  if (!exact && added < acknowledged) return [`the journal grew by ${added} line(s) but at least ${acknowledged} write(s) were acknowledged`];
+  if (exact && added !== acknowledged)
+    return [
+      `the journal grew by ${added} line(s) but ${acknowledged} write(s) were acknowledged: a rejected request changed the data`,
+    ];
+  if (!exact && added < acknowledged)
+    return [`the journal grew by ${added} line(s) but at least ${acknowledged} write(s) were acknowledged`];
   return [];
 }
 
@@ -358,14 +426,30 @@ const countNewlines = (bytes: Buffer): number => {
 
 // ---- findings -----------------------------------------------------------------------
 
-async function recordFinding(problems: string[], cases: FuzzCase[], config: SessionConfig, rng: Rng, options: FuzzOptions, report: FuzzReport): Promise<void> {
+async function recordFinding(
+  problems: string[],
+  cases: FuzzCase[],
+  config: SessionConfig,
+  rng: Rng,
+  options: FuzzOptions,
+  report: FuzzReport,
+): Promise<void> {
   const culprit = options.isolate === false ? undefined : await isolate(cases, config, rng, options.answerTimeoutMs ?? 10_000);
   const finding: Finding = { problems, cases: culprit ?? cases, session: config, isolated: culprit !== undefined };
-  options.log?.(`FOUND: ${problems[0]?.slice(0, 300)}\n  input: ${finding.cases.map((c) => c.label).join(' | ').slice(0, 500)}`);
+  options.log?.(
+    `FOUND: ${problems[0]?.slice(0, 300)}\n  input: ${finding.cases
+      .map((c) => c.label)
+      .join(' | ')
+      .slice(0, 500)}`,
+  );
   if (options.foundDir && finding.cases.length > 0) {
     finding.fixture = writeFixture(options.foundDir, `seed-${options.seed}-${report.findings.length + 1}`, {
       title: `Fuzz finding (seed ${options.seed}): ${problems[0]?.split('\n')[0]?.slice(0, 200)}`,
-      details: [...finding.cases.map((c) => `input: ${c.label}`), ...problems.map((p) => `observed: ${p.slice(0, 500)}`), `server flags: ${config.maxMessageBytes ? `--max-message-bytes ${config.maxMessageBytes}` : '(defaults)'}`],
+      details: [
+        ...finding.cases.map((c) => `input: ${c.label}`),
+        ...problems.map((p) => `observed: ${p.slice(0, 500)}`),
+        `server flags: ${config.maxMessageBytes ? `--max-message-bytes ${config.maxMessageBytes}` : '(defaults)'}`,
+      ],
       protocol: config.protocol,
       bytes: Buffer.concat(finding.cases.map((c) => c.bytes)),
       oracle: { maxMessageBytes: config.maxMessageBytes ?? 32 * 1024 * 1024, batches: config.protocol === '2025-03-26' },

@@ -105,7 +105,8 @@ function onLine(server: WireServer, bytes: Buffer): void {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function onMessage(server: WireServer, value: unknown, inBatch: boolean): void {
   const problem = envelopeProblem(value, inBatch);
@@ -138,7 +139,7 @@ export function envelopeProblem(value: unknown, inBatch: boolean): string | unde
     if ('params' in value && !isObject(value.params)) return 'params is not an object';
     return undefined;
   }
-  if (('result' in value) === ('error' in value)) return 'a response needs exactly one of result and error';
+  if ('result' in value === 'error' in value) return 'a response needs exactly one of result and error';
   if ('result' in value && !isObject(value.result)) return 'result is not an object';
   if ('error' in value) {
     const error = value.error;
@@ -148,13 +149,23 @@ export function envelopeProblem(value: unknown, inBatch: boolean): string | unde
   return validId ? undefined : 'response id is not a string or an integer';
 }
 
-function waitUntil(server: WireServer, waiters: Set<() => void>, done: () => boolean, timeoutMs: number, what: string): Promise<void> {
+function waitUntil(
+  server: WireServer,
+  waiters: Set<() => void>,
+  done: () => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const check = (): void => {
       if (done()) finish(resolve);
-      else if (server.exit) finish(() => reject(new Error(`server exited (${server.exit?.code ?? server.exit?.signal}) while waiting for ${what}`)));
+      else if (server.exit)
+        finish(() => reject(new Error(`server exited (${server.exit?.code ?? server.exit?.signal}) while waiting for ${what}`)));
     };
-    const timer = setTimeout(() => finish(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`))), timeoutMs);
+    const timer = setTimeout(
+      () => finish(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`))),
+      timeoutMs,
+    );
     const finish = (then: () => void): void => {
       clearTimeout(timer);
       waiters.delete(check);
@@ -171,5 +182,9 @@ async function closeServer(server: WireServer, timeoutMs: number, lastByte: () =
     await server.until(() => server.exit !== null, timeoutMs, 'exit after stdin EOF').catch(() => server.kill());
     await server.until(() => server.exit !== null, 2000, 'exit after SIGKILL').catch(() => {});
   }
-  return { code: server.exit?.code ?? null, signal: server.exit?.signal ?? null, stdoutEndsWithNewline: lastByte() === 0x0a || lastByte() === -1 };
+  return {
+    code: server.exit?.code ?? null,
+    signal: server.exit?.signal ?? null,
+    stdoutEndsWithNewline: lastByte() === 0x0a || lastByte() === -1,
+  };
 }

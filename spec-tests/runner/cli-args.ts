@@ -1,7 +1,7 @@
 // Parses the mcp-conform command line. Mistakes are reported as UsageError (exit code 2).
-import { availableParallelism } from "node:os";
-import type { ReporterName } from "./reporter.js";
-import { REPORTER_NAMES } from "./reporter.js";
+import { availableParallelism } from 'node:os';
+import type { ReporterName } from './reporter.js';
+import { REPORTER_NAMES } from './reporter.js';
 
 export const USAGE = `Usage:
   mcp-conform run --server "CMD ARGS" [options] [FIXTURE_FILES_OR_DIRS...]
@@ -22,7 +22,7 @@ NO_COLOR (non-empty) turns colours off.`;
 export class UsageError extends Error {}
 
 export interface RunArguments {
-  command: "run";
+  command: 'run';
   server: string;
   schemaDir: string | undefined;
   reporter: ReporterName;
@@ -35,28 +35,28 @@ export interface RunArguments {
 }
 
 export interface RecordArguments {
-  command: "record";
+  command: 'record';
   out: string;
   serverArgv: string[];
 }
 
-export type Arguments = RunArguments | RecordArguments | { command: "help" } | { command: "version" };
+export type Arguments = RunArguments | RecordArguments | { command: 'help' } | { command: 'version' };
 
 export function parseArguments(argv: string[]): Arguments {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") return { command: "help" };
-  if (command === "--version") return { command: "version" };
-  if (command === "run") return parseRun(rest);
-  if (command === "record") return parseRecord(rest);
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
+  if (command === '--version') return { command: 'version' };
+  if (command === 'run') return parseRun(rest);
+  if (command === 'record') return parseRecord(rest);
   throw new UsageError(`unknown command "${command}"`);
 }
 
 function parseRun(argv: string[]): RunArguments {
   const result: RunArguments = {
-    command: "run",
-    server: "",
+    command: 'run',
+    server: '',
     schemaDir: undefined,
-    reporter: "text",
+    reporter: 'text',
     filter: undefined,
     update: false,
     expectedFailures: undefined,
@@ -66,36 +66,36 @@ function parseRun(argv: string[]): RunArguments {
   };
   const options = new OptionReader(argv);
   for (let option = options.next(); option !== undefined; option = options.next()) {
-    if (!option.startsWith("--")) result.paths.push(option);
-    else if (option === "--update") result.update = true;
+    if (!option.startsWith('--')) result.paths.push(option);
+    else if (option === '--update') result.update = true;
     else applyValueOption(result, option, options.value(option));
   }
-  if (result.server === "") throw new UsageError("run needs --server \"CMD ARGS\"");
+  if (result.server === '') throw new UsageError('run needs --server "CMD ARGS"');
   return result;
 }
 
 function applyValueOption(result: RunArguments, option: string, value: string): void {
-  if (option === "--server") result.server = value;
-  else if (option === "--schema-dir") result.schemaDir = value;
-  else if (option === "--reporter") result.reporter = parseReporter(value);
-  else if (option === "--filter") result.filter = value;
-  else if (option === "--expected-failures") result.expectedFailures = value;
-  else if (option === "--timeout") result.timeoutMs = parsePositive(option, value);
-  else if (option === "--jobs") result.jobs = parsePositive(option, value);
+  if (option === '--server') result.server = value;
+  else if (option === '--schema-dir') result.schemaDir = value;
+  else if (option === '--reporter') result.reporter = parseReporter(value);
+  else if (option === '--filter') result.filter = value;
+  else if (option === '--expected-failures') result.expectedFailures = value;
+  else if (option === '--timeout') result.timeoutMs = parsePositive(option, value);
+  else if (option === '--jobs') result.jobs = parsePositive(option, value);
   else throw new UsageError(`unknown option ${option}`);
 }
 
 function parseRecord(argv: string[]): RecordArguments {
-  const separator = argv.indexOf("--");
-  if (separator === -1 || separator === argv.length - 1) throw new UsageError("record needs -- CMD [ARGS...] after its options");
+  const separator = argv.indexOf('--');
+  if (separator === -1 || separator === argv.length - 1) throw new UsageError('record needs -- CMD [ARGS...] after its options');
   const options = new OptionReader(argv.slice(0, separator));
   let out: string | undefined;
   for (let option = options.next(); option !== undefined; option = options.next()) {
-    if (option !== "--out") throw new UsageError(`unknown record option ${option}`);
+    if (option !== '--out') throw new UsageError(`unknown record option ${option}`);
     out = options.value(option);
   }
-  if (out === undefined) throw new UsageError("record needs --out FILE");
-  return { command: "record", out, serverArgv: argv.slice(separator + 1) };
+  if (out === undefined) throw new UsageError('record needs --out FILE');
+  return { command: 'record', out, serverArgv: argv.slice(separator + 1) };
 }
 
 /** Reads `--name value` and `--name=value` alike. */
@@ -110,8 +110,8 @@ class OptionReader {
     const argument = this.argv[this.index];
     this.index += 1;
     if (argument === undefined) return undefined;
-    const equals = argument.indexOf("=");
-    if (!argument.startsWith("--") || equals === -1) return argument;
+    const equals = argument.indexOf('=');
+    if (!argument.startsWith('--') || equals === -1) return argument;
     this.inlineValue = argument.slice(equals + 1);
     return argument.slice(0, equals);
   }
@@ -131,12 +131,13 @@ class OptionReader {
 
 function parseReporter(value: string): ReporterName {
   const reporter = REPORTER_NAMES.find((name) => name === value);
-  if (!reporter) throw new UsageError(`--reporter must be one of ${REPORTER_NAMES.join(", ")}`);
+  if (!reporter) throw new UsageError(`--reporter must be one of ${REPORTER_NAMES.join(', ')}`);
   return reporter;
 }
 
 function parsePositive(option: string, value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) === 0) throw new UsageError(`${option} needs a positive whole number, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) === 0)
+    throw new UsageError(`${option} needs a positive whole number, got "${value}"`);
   return Number(value);
 }
 

@@ -1,7 +1,7 @@
 // Reads an expected-failures file: one fixture name per line with the reason it is known to
 // fail (`generic/jsonrpc/j8-parse-error: the SDK drops unparseable lines`), `#` comments.
 // An entry matches a fixture whose name equals it or ends with "/" + the entry.
-import { readFileSync } from "node:fs";
+import { readFileSync } from 'node:fs';
 
 export interface ExpectedFailure {
   name: string;
@@ -10,17 +10,17 @@ export interface ExpectedFailure {
 }
 
 export function readExpectedFailures(path: string): ExpectedFailure[] {
-  return parseExpectedFailures(readFileSync(path, "utf8"), path);
+  return parseExpectedFailures(readFileSync(path, 'utf8'), path);
 }
 
 export function parseExpectedFailures(text: string, source: string): ExpectedFailure[] {
   const entries: ExpectedFailure[] = [];
-  text.split("\n").forEach((raw, index) => {
+  text.split('\n').forEach((raw, index) => {
     const line = raw.trim();
-    if (line === "" || line.startsWith("#")) return;
-    const colon = line.indexOf(":");
-    const reason = colon === -1 ? "" : line.slice(colon + 1).trim();
-    if (reason === "") throw new Error(`${source}:${index + 1}: expected "fixture-name: reason"`);
+    if (line === '' || line.startsWith('#')) return;
+    const colon = line.indexOf(':');
+    const reason = colon === -1 ? '' : line.slice(colon + 1).trim();
+    if (reason === '') throw new Error(`${source}:${index + 1}: expected "fixture-name: reason"`);
     entries.push({ name: line.slice(0, colon).trim(), reason, line: index + 1 });
   });
   return entries;

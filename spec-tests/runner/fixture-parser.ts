@@ -1,12 +1,12 @@
 // Turns fixture text (FORMAT.md) into a Fixture: a prose header with `key: value` lines, then
 // txtar-style `-- name --` sections that become the steps the runner plays in order.
-import { STATELESS_VERSIONS } from "./handshake.js";
-import type { ExpectedMessage, Fixture, FixtureHeader, ProtocolMode, Requirement, Section, Step } from "./fixture-types.js";
-import type { JsonValue } from "./json-types.js";
-import { isJsonObject } from "./json-types.js";
-import { FixtureSyntaxError, parseJsonSequence } from "./json-sequence.js";
-import { parseRawChunks } from "./raw-chunks.js";
-import { checkMarkers } from "./matchers.js";
+import { STATELESS_VERSIONS } from './handshake.js';
+import type { ExpectedMessage, Fixture, FixtureHeader, ProtocolMode, Requirement, Section, Step } from './fixture-types.js';
+import type { JsonValue } from './json-types.js';
+import { isJsonObject } from './json-types.js';
+import { FixtureSyntaxError, parseJsonSequence } from './json-sequence.js';
+import { parseRawChunks } from './raw-chunks.js';
+import { checkMarkers } from './matchers.js';
 
 const SECTION_MARKER = /^-- (.+) --$/;
 const HEADER_KEY = /^(spec|covers|protocol|requires|timeout):\s*(.*)$/;
@@ -25,19 +25,19 @@ export function parseFixture(text: string, path: string, name: string): Fixture 
 /** Header and section bodies keep their line endings, so that text can be written back unchanged. */
 export function splitSections(text: string): { headerText: string; sections: Section[] } {
   const lines = text.split(/(?<=\n)/);
-  let headerText = "";
+  let headerText = '';
   const sections: Section[] = [];
   lines.forEach((lineText, index) => {
     const marker = SECTION_MARKER.exec(lineText.trimEnd());
     const current = sections[sections.length - 1];
-    if (marker) sections.push({ name: (marker[1] ?? "").trim(), line: index + 1, body: "" });
+    if (marker) sections.push({ name: (marker[1] ?? '').trim(), line: index + 1, body: '' });
     else if (current) current.body += lineText;
     else headerText += lineText;
   });
   return { headerText, sections };
 }
 
-type HeaderDraft = Omit<FixtureHeader, "prose" | "protocol"> & { protocol: ProtocolMode | undefined };
+type HeaderDraft = Omit<FixtureHeader, 'prose' | 'protocol'> & { protocol: ProtocolMode | undefined };
 
 function parseHeader(headerText: string): FixtureHeader {
   const prose: string[] = [];
@@ -48,48 +48,51 @@ function parseHeader(headerText: string): FixtureHeader {
     requires: [],
     timeoutMs: undefined,
   };
-  headerText.split("\n").forEach((text, index) => {
+  headerText.split('\n').forEach((text, index) => {
     const key = HEADER_KEY.exec(text);
-    if (key) applyHeaderKey(header, key[1] ?? "", (key[2] ?? "").trim(), index + 1);
+    if (key) applyHeaderKey(header, key[1] ?? '', (key[2] ?? '').trim(), index + 1);
     else prose.push(text);
   });
-  if (!header.protocol) throw new FixtureSyntaxError("the header needs a `protocol:` line (a version, any or none)", 1);
-  return { ...header, protocol: header.protocol, prose: prose.join("\n").trim() };
+  if (!header.protocol) throw new FixtureSyntaxError('the header needs a `protocol:` line (a version, any or none)', 1);
+  return { ...header, protocol: header.protocol, prose: prose.join('\n').trim() };
 }
 
 function applyHeaderKey(header: HeaderDraft, key: string, value: string, line: number): void {
-  if (key === "spec") header.spec.push(value);
-  if (key === "covers") header.covers.push(...splitList(value));
-  if (key === "protocol") header.protocol = parseProtocol(value, line);
-  if (key === "requires") header.requires.push(parseRequirement(value, line));
-  if (key === "timeout") header.timeoutMs = parseDuration(value, line);
+  if (key === 'spec') header.spec.push(value);
+  if (key === 'covers') header.covers.push(...splitList(value));
+  if (key === 'protocol') header.protocol = parseProtocol(value, line);
+  if (key === 'requires') header.requires.push(parseRequirement(value, line));
+  if (key === 'timeout') header.timeoutMs = parseDuration(value, line);
 }
 
 function splitList(value: string): string[] {
-  return value.split(",").map((item) => item.trim()).filter((item) => item !== "");
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function parseProtocol(value: string, line: number): ProtocolMode {
-  if (value === "any") return { kind: "any" };
-  if (value === "none") return { kind: "none" };
-  if (STATELESS_VERSIONS.includes(value)) return { kind: "stateless", version: value };
-  if (VERSION.test(value)) return { kind: "handshake", version: value };
+  if (value === 'any') return { kind: 'any' };
+  if (value === 'none') return { kind: 'none' };
+  if (STATELESS_VERSIONS.includes(value)) return { kind: 'stateless', version: value };
+  if (VERSION.test(value)) return { kind: 'handshake', version: value };
   throw new FixtureSyntaxError(`protocol must be YYYY-MM-DD, any or none, got "${value}"`, line);
 }
 
 function parseRequirement(text: string, line: number): Requirement {
   const equals = /^([\w./-]+)\s*=\s*(.+)$/.exec(text);
   if (equals) {
-    return { text, path: splitPath(equals[1] ?? ""), condition: { kind: "equals", value: parseLooseJson(equals[2] ?? "") } };
+    return { text, path: splitPath(equals[1] ?? ''), condition: { kind: 'equals', value: parseLooseJson(equals[2] ?? '') } };
   }
   const absent = /^!\s*([\w./-]+)$/.exec(text);
-  if (absent) return { text, path: splitPath(absent[1] ?? ""), condition: { kind: "absent" } };
-  if (/^[\w./-]+$/.test(text)) return { text, path: splitPath(text), condition: { kind: "present" } };
+  if (absent) return { text, path: splitPath(absent[1] ?? ''), condition: { kind: 'absent' } };
+  if (/^[\w./-]+$/.test(text)) return { text, path: splitPath(text), condition: { kind: 'present' } };
   throw new FixtureSyntaxError(`requires: expected PATH, !PATH or PATH = VALUE, got "${text}"`, line);
 }
 
 function splitPath(path: string): string[] {
-  return path.split(".");
+  return path.split('.');
 }
 
 /** `requires: protocolVersion = 2025-06-18` reads better without quotes; JSON is accepted too. */
@@ -111,15 +114,18 @@ function parseStep(section: Section, sectionIndex: number): Step {
   const bodyLine = section.line + 1;
   const words = section.name.split(/\s+/);
   const kind = words[0];
-  if (section.name === "client") return { kind: "send-json", line: section.line, messages: parseJsonSequence(section.body, bodyLine) };
-  if (section.name === "client raw") return { kind: "send-raw", line: section.line, chunks: parseRawChunks(section.body, bodyLine) };
-  if (section.name === "server" || section.name === "server may") {
+  if (section.name === 'client')
+    return { kind: 'send-json', line: section.line, messages: parseJsonSequence(section.body, bodyLine) };
+  if (section.name === 'client raw')
+    return { kind: 'send-raw', line: section.line, chunks: parseRawChunks(section.body, bodyLine) };
+  if (section.name === 'server' || section.name === 'server may') {
     const messages = parseExpectedMessages(section.body, bodyLine);
-    return { kind: "expect", line: section.line, optional: section.name === "server may", messages, sectionIndex };
+    return { kind: 'expect', line: section.line, optional: section.name === 'server may', messages, sectionIndex };
   }
-  if (kind === "silence" && words.length === 2) return { kind: "silence", line: section.line, ms: parseDuration(words[1] ?? "", section.line) };
-  if (section.name === "eof") return { kind: "close-stdin", line: section.line };
-  if (section.name === "exit") return parseExitStep(section);
+  if (kind === 'silence' && words.length === 2)
+    return { kind: 'silence', line: section.line, ms: parseDuration(words[1] ?? '', section.line) };
+  if (section.name === 'eof') return { kind: 'close-stdin', line: section.line };
+  if (section.name === 'exit') return parseExitStep(section);
   throw new FixtureSyntaxError(`unknown section "-- ${section.name} --"`, section.line);
 }
 
@@ -127,7 +133,10 @@ function parseExpectedMessages(body: string, firstLine: number): ExpectedMessage
   const messages = parseJsonSequence(body, firstLine);
   for (const message of messages) {
     if (!isExpectableMessage(message.value)) {
-      throw new FixtureSyntaxError("a server expectation must be an object with `id` or `method`, or a non-empty array of them", message.line);
+      throw new FixtureSyntaxError(
+        'a server expectation must be an object with `id` or `method`, or a non-empty array of them',
+        message.line,
+      );
     }
     try {
       checkMarkers(message.value);
@@ -140,21 +149,21 @@ function parseExpectedMessages(body: string, firstLine: number): ExpectedMessage
 
 function isExpectableMessage(value: JsonValue): boolean {
   if (Array.isArray(value)) return value.length > 0 && value.every((item) => isJsonObject(item));
-  return isJsonObject(value) && ("id" in value || "method" in value);
+  return isJsonObject(value) && ('id' in value || 'method' in value);
 }
 
 function parseExitStep(section: Section): Step {
   let code: number | undefined;
   let withinMs = DEFAULT_EXIT_WITHIN_MS;
-  section.body.split("\n").forEach((text, index) => {
+  section.body.split('\n').forEach((text, index) => {
     const line = section.line + 1 + index;
     const entry = /^(code|within):\s*(.+)$/.exec(text.trim());
-    if (text.trim() === "" || text.trim().startsWith("#")) return;
+    if (text.trim() === '' || text.trim().startsWith('#')) return;
     if (!entry) throw new FixtureSyntaxError(`exit section: expected "code: N" or "within: Nms", got "${text}"`, line);
-    if (entry[1] === "code") code = parseExitCode(entry[2] ?? "", line);
-    else withinMs = parseDuration(entry[2] ?? "", line);
+    if (entry[1] === 'code') code = parseExitCode(entry[2] ?? '', line);
+    else withinMs = parseDuration(entry[2] ?? '', line);
   });
-  return { kind: "exit", line: section.line, code, withinMs };
+  return { kind: 'exit', line: section.line, code, withinMs };
 }
 
 function parseExitCode(value: string, line: number): number {
@@ -166,8 +175,8 @@ function parseExitCode(value: string, line: number): number {
 function checkStepOrder(steps: Step[]): void {
   let closedAt: number | undefined;
   for (const step of steps) {
-    if (step.kind === "close-stdin") closedAt = step.line;
-    if ((step.kind === "send-json" || step.kind === "send-raw") && closedAt !== undefined) {
+    if (step.kind === 'close-stdin') closedAt = step.line;
+    if ((step.kind === 'send-json' || step.kind === 'send-raw') && closedAt !== undefined) {
       throw new FixtureSyntaxError(`cannot send after "-- eof --" (line ${closedAt})`, step.line);
     }
   }

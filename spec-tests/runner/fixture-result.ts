@@ -1,6 +1,6 @@
 // What running one fixture produced, before expected failures are applied.
-import type { JsonValue } from "./json-types.js";
-import type { Mismatch } from "./matchers.js";
+import type { JsonValue } from './json-types.js';
+import type { Mismatch } from './matchers.js';
 
 export interface Failure {
   /** Where in the fixture: "server section at line 14", "handshake", "end of fixture". */
@@ -24,7 +24,7 @@ export interface Observation {
 export interface FixtureResult {
   name: string;
   path: string;
-  outcome: "passed" | "failed" | "skipped";
+  outcome: 'passed' | 'failed' | 'skipped';
   skipReason?: string;
   failures: Failure[];
   stderr: string;

@@ -1,18 +1,18 @@
 // What a parsed fixture looks like. FORMAT.md documents the text form these types come from.
-import type { JsonValue } from "./json-types.js";
+import type { JsonValue } from './json-types.js';
 
 /** How the runner opens the session before the fixture's own steps run. */
 export type ProtocolMode =
-  | { kind: "handshake"; version: string } // initialize with this version; skip if the server picks another
-  | { kind: "any" } // initialize with the runner's newest version; accept whatever the server picks
-  | { kind: "none" } // no automatic handshake: the fixture drives the lifecycle itself
-  | { kind: "stateless"; version: string }; // 2026-07-28 and later: no handshake; requests carry `_meta`
+  | { kind: 'handshake'; version: string } // initialize with this version; skip if the server picks another
+  | { kind: 'any' } // initialize with the runner's newest version; accept whatever the server picks
+  | { kind: 'none' } // no automatic handshake: the fixture drives the lifecycle itself
+  | { kind: 'stateless'; version: string }; // 2026-07-28 and later: no handshake; requests carry `_meta`
 
 /** A `requires:` line, checked against the first initialize result of the session. */
 export interface Requirement {
   text: string;
   path: string[];
-  condition: { kind: "present" } | { kind: "absent" } | { kind: "equals"; value: JsonValue };
+  condition: { kind: 'present' } | { kind: 'absent' } | { kind: 'equals'; value: JsonValue };
 }
 
 export interface FixtureHeader {
@@ -30,12 +30,12 @@ export interface ExpectedMessage {
 }
 
 export type Step =
-  | { kind: "send-json"; line: number; messages: { value: JsonValue; line: number }[] }
-  | { kind: "send-raw"; line: number; chunks: Buffer[] }
-  | { kind: "expect"; line: number; optional: boolean; messages: ExpectedMessage[]; sectionIndex: number }
-  | { kind: "silence"; line: number; ms: number }
-  | { kind: "close-stdin"; line: number }
-  | { kind: "exit"; line: number; code: number | undefined; withinMs: number };
+  | { kind: 'send-json'; line: number; messages: { value: JsonValue; line: number }[] }
+  | { kind: 'send-raw'; line: number; chunks: Buffer[] }
+  | { kind: 'expect'; line: number; optional: boolean; messages: ExpectedMessage[]; sectionIndex: number }
+  | { kind: 'silence'; line: number; ms: number }
+  | { kind: 'close-stdin'; line: number }
+  | { kind: 'exit'; line: number; code: number | undefined; withinMs: number };
 
 /** One `-- name --` section exactly as written, kept so --update can rewrite a file faithfully. */
 export interface Section {

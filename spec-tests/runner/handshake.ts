@@ -1,46 +1,52 @@
 // The steps the runner plays before a fixture's own steps when its header says
 // `protocol: VERSION` or `protocol: any`: initialize, check the answer, then initialized.
-import type { ProtocolMode, Requirement, Step } from "./fixture-types.js";
-import type { JsonValue } from "./json-types.js";
+import type { ProtocolMode, Requirement, Step } from './fixture-types.js';
+import type { JsonValue } from './json-types.js';
 
-const HANDSHAKE_REQUEST_ID = "mcp-conform:initialize";
+const HANDSHAKE_REQUEST_ID = 'mcp-conform:initialize';
 /** The newest revision with an initialize handshake; also the schema used before negotiation. */
-export const NEWEST_HANDSHAKE_VERSION = "2025-11-25";
-export const RUNNER_VERSION = "0.1.0";
+export const NEWEST_HANDSHAKE_VERSION = '2025-11-25';
+export const RUNNER_VERSION = '0.1.0';
 /**
  * Revisions without a handshake (S/2026-07-28/basic/index.mdx): each request carries its version
  * and client capabilities in `_meta`, so the fixture's requests spell them out and the runner
  * sends nothing first.
  */
-export const STATELESS_VERSIONS: readonly string[] = ["2026-07-28"];
+export const STATELESS_VERSIONS: readonly string[] = ['2026-07-28'];
 
 export const HANDSHAKE_RULE = [
-  "S/2025-06-18/basic/lifecycle.mdx: the server MUST answer initialize with protocolVersion, capabilities and serverInfo {name, version} (REQUIREMENTS.md 2.2)",
+  'S/2025-06-18/basic/lifecycle.mdx: the server MUST answer initialize with protocolVersion, capabilities and serverInfo {name, version} (REQUIREMENTS.md 2.2)',
 ];
 
 export function handshakeSteps(mode: ProtocolMode): Step[] {
-  if (mode.kind === "none" || mode.kind === "stateless") return [];
-  const version = mode.kind === "handshake" ? mode.version : NEWEST_HANDSHAKE_VERSION;
+  if (mode.kind === 'none' || mode.kind === 'stateless') return [];
+  const version = mode.kind === 'handshake' ? mode.version : NEWEST_HANDSHAKE_VERSION;
   const initialize: JsonValue = {
-    jsonrpc: "2.0",
+    jsonrpc: '2.0',
     id: HANDSHAKE_REQUEST_ID,
-    method: "initialize",
-    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "mcp-conform", version: RUNNER_VERSION } },
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: RUNNER_VERSION } },
   };
   const answer: JsonValue = {
-    jsonrpc: "2.0",
+    jsonrpc: '2.0',
     id: HANDSHAKE_REQUEST_ID,
-    result: { protocolVersion: "<<string>>", capabilities: "<<object>>", serverInfo: { name: "<<string>>", version: "<<string>>" } },
+    result: {
+      protocolVersion: '<<string>>',
+      capabilities: '<<object>>',
+      serverInfo: { name: '<<string>>', version: '<<string>>' },
+    },
   };
   return [
-    { kind: "send-json", line: 0, messages: [{ value: initialize, line: 0 }] },
-    { kind: "expect", line: 0, optional: false, messages: [{ value: answer, line: 0 }], sectionIndex: -1 },
-    { kind: "send-json", line: 0, messages: [{ value: { jsonrpc: "2.0", method: "notifications/initialized" }, line: 0 }] },
+    { kind: 'send-json', line: 0, messages: [{ value: initialize, line: 0 }] },
+    { kind: 'expect', line: 0, optional: false, messages: [{ value: answer, line: 0 }], sectionIndex: -1 },
+    { kind: 'send-json', line: 0, messages: [{ value: { jsonrpc: '2.0', method: 'notifications/initialized' }, line: 0 }] },
   ];
 }
 
 /** A fixture for one revision does not apply to a server that negotiates another (S/{v}/basic/lifecycle.mdx). */
 export function handshakeRequirements(mode: ProtocolMode): Requirement[] {
-  if (mode.kind !== "handshake") return [];
-  return [{ text: `protocolVersion = ${mode.version}`, path: ["protocolVersion"], condition: { kind: "equals", value: mode.version } }];
+  if (mode.kind !== 'handshake') return [];
+  return [
+    { text: `protocolVersion = ${mode.version}`, path: ['protocolVersion'], condition: { kind: 'equals', value: mode.version } },
+  ];
 }

@@ -1,7 +1,7 @@
 // Splits a section body into the JSON values it holds. Values may be compact or pretty-printed
 // and follow each other with any whitespace, as in go-sdk's txtar transcripts; `#` lines between
 // values are comments. JSON.parse alone cannot do this: it accepts exactly one value.
-import type { JsonValue } from "./json-types.js";
+import type { JsonValue } from './json-types.js';
 
 export interface LocatedValue {
   value: JsonValue;
@@ -43,10 +43,10 @@ function skipBlanksAndComments(body: string, start: number): number {
   let position = start;
   while (position < body.length) {
     const char = body[position];
-    if (char === " " || char === "\t" || char === "\r" || char === "\n") {
+    if (char === ' ' || char === '\t' || char === '\r' || char === '\n') {
       position += 1;
-    } else if (char === "#" && isLineStart(body, position)) {
-      const newline = body.indexOf("\n", position);
+    } else if (char === '#' && isLineStart(body, position)) {
+      const newline = body.indexOf('\n', position);
       position = newline === -1 ? body.length : newline + 1;
     } else {
       return position;
@@ -56,14 +56,14 @@ function skipBlanksAndComments(body: string, start: number): number {
 }
 
 function isLineStart(body: string, position: number): boolean {
-  const lineStart = body.lastIndexOf("\n", position - 1) + 1;
-  return body.slice(lineStart, position).trim() === "";
+  const lineStart = body.lastIndexOf('\n', position - 1) + 1;
+  return body.slice(lineStart, position).trim() === '';
 }
 
 /** Index just past the value starting at `start`: brackets are balanced, strings skipped. */
 function findValueEnd(body: string, start: number, line: number): number {
   const first = body[start];
-  if (first !== "{" && first !== "[" && first !== '"') return findScalarEnd(body, start);
+  if (first !== '{' && first !== '[' && first !== '"') return findScalarEnd(body, start);
   let depth = 0;
   let position = start;
   while (position < body.length) {
@@ -73,33 +73,33 @@ function findValueEnd(body: string, start: number, line: number): number {
       if (depth === 0) return position;
       continue;
     }
-    if (char === "{" || char === "[") depth += 1;
-    if (char === "}" || char === "]") depth -= 1;
+    if (char === '{' || char === '[') depth += 1;
+    if (char === '}' || char === ']') depth -= 1;
     position += 1;
     if (depth === 0) return position;
   }
-  throw new FixtureSyntaxError("unterminated JSON value", line);
+  throw new FixtureSyntaxError('unterminated JSON value', line);
 }
 
 function findStringEnd(body: string, openingQuote: number, line: number): number {
   let position = openingQuote + 1;
   while (position < body.length) {
     const char = body[position];
-    if (char === "\\") position += 2;
+    if (char === '\\') position += 2;
     else if (char === '"') return position + 1;
     else position += 1;
   }
-  throw new FixtureSyntaxError("unterminated JSON string", line);
+  throw new FixtureSyntaxError('unterminated JSON string', line);
 }
 
 function findScalarEnd(body: string, start: number): number {
   let position = start;
-  while (position < body.length && !/[\s{}[\]"]/.test(body[position] ?? "")) position += 1;
+  while (position < body.length && !/[\s{}[\]"]/.test(body[position] ?? '')) position += 1;
   return position;
 }
 
 function countNewlines(text: string, end: number): number {
   let count = 0;
-  for (let index = 0; index < end; index += 1) if (text[index] === "\n") count += 1;
+  for (let index = 0; index < end; index += 1) if (text[index] === '\n') count += 1;
   return count;
 }

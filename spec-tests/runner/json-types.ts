@@ -5,7 +5,7 @@ export interface JsonObject {
 }
 
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Compact JSON when it fits on one readable line, indented JSON otherwise. */

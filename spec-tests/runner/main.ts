@@ -1,17 +1,21 @@
 // mcp-conform: a conformance runner for MCP servers over stdio, driven by transcript fixtures
 // (spec-tests/FORMAT.md). It is an independent client: it imports nothing from protocol/ or
 // lib/, so it can judge any server in any language. stdout carries the report and nothing else.
-import { parseArguments, UsageError, USAGE } from "./cli-args.js";
-import { runCommand } from "./run-command.js";
-import { recordCommand } from "./record-command.js";
-import { RUNNER_VERSION } from "./handshake.js";
+import { parseArguments, UsageError, USAGE } from './cli-args.js';
+import { runCommand } from './run-command.js';
+import { recordCommand } from './record-command.js';
+import { RUNNER_VERSION } from './handshake.js';
 
 async function main(argv: string[]): Promise<number> {
   const args = parseArguments(argv);
-  if (args.command === "help") return print(`${USAGE}\n`);
-  if (args.command === "version") return print(`${RUNNER_VERSION}\n`);
-  if (args.command === "record") return recordCommand(args.out, args.serverArgv);
-  return runCommand(args, { write: (text) => process.stdout.write(text), isTerminal: process.stdout.isTTY === true, env: process.env });
+  if (args.command === 'help') return print(`${USAGE}\n`);
+  if (args.command === 'version') return print(`${RUNNER_VERSION}\n`);
+  if (args.command === 'record') return recordCommand(args.out, args.serverArgv);
+  return runCommand(args, {
+    write: (text) => process.stdout.write(text),
+    isTerminal: process.stdout.isTTY === true,
+    env: process.env,
+  });
 }
 
 function print(text: string): number {

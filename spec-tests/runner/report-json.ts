@@ -1,6 +1,6 @@
 // A machine-readable report: one JSON document on stdout once the run is over.
-import type { Reporter, Write } from "./reporter.js";
-import type { JudgedFixture, Summary } from "./verdicts.js";
+import type { Reporter, Write } from './reporter.js';
+import type { JudgedFixture, Summary } from './verdicts.js';
 
 export class JsonReporter implements Reporter {
   private readonly fixtures: object[] = [];
@@ -24,6 +24,8 @@ export class JsonReporter implements Reporter {
 
   finish(summary: Summary): void {
     const { unmatchedEntries, ...counts } = summary;
-    this.write(`${JSON.stringify({ fixtures: this.fixtures, unmatchedExpectedFailures: unmatchedEntries, summary: counts }, null, 2)}\n`);
+    this.write(
+      `${JSON.stringify({ fixtures: this.fixtures, unmatchedExpectedFailures: unmatchedEntries, summary: counts }, null, 2)}\n`,
+    );
   }
 }

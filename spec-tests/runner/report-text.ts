@@ -1,13 +1,13 @@
 // The human report: one line per fixture, a short diff under each failure (fixture, step,
 // JSON path, expected vs actual, the spec rule, the server's stderr), then the summary line.
-import type { Failure } from "./fixture-result.js";
-import type { Reporter, Write } from "./reporter.js";
-import type { Palette } from "./terminal-colors.js";
-import type { JudgedFixture, Summary } from "./verdicts.js";
-import { summaryLine } from "./verdicts.js";
+import type { Failure } from './fixture-result.js';
+import type { Reporter, Write } from './reporter.js';
+import type { Palette } from './terminal-colors.js';
+import type { JudgedFixture, Summary } from './verdicts.js';
+import { summaryLine } from './verdicts.js';
 
 const STDERR_TAIL_LINES = 15;
-const INDENT = "      ";
+const INDENT = '      ';
 
 export class TextReporter implements Reporter {
   constructor(
@@ -18,25 +18,29 @@ export class TextReporter implements Reporter {
   fixtureDone(fixture: JudgedFixture): void {
     const { result } = fixture;
     const timing = this.palette.dim(`(${formatDuration(result.durationMs)})`);
-    const updated = fixture.updated ? " [updated]" : "";
+    const updated = fixture.updated ? ' [updated]' : '';
     switch (fixture.verdict) {
-      case "passed":
-        return this.write(`${this.palette.green("ok   ")} ${result.name}${updated} ${timing}\n`);
-      case "skipped":
-        return this.write(`${this.palette.yellow("skip ")} ${result.name}: ${result.skipReason ?? ""}\n`);
-      case "expected-failure":
-        return this.write(`${this.palette.yellow("xfail")} ${result.name}: ${fixture.expectedFailureReason ?? ""}\n`);
-      case "stale":
-        return this.write(`${this.palette.red("STALE")} ${result.name}: listed as an expected failure but passed; remove it from the list\n`);
-      case "failed":
-        this.write(`${this.palette.red("FAIL ")} ${result.name} ${timing}\n`);
+      case 'passed':
+        return this.write(`${this.palette.green('ok   ')} ${result.name}${updated} ${timing}\n`);
+      case 'skipped':
+        return this.write(`${this.palette.yellow('skip ')} ${result.name}: ${result.skipReason ?? ''}\n`);
+      case 'expected-failure':
+        return this.write(`${this.palette.yellow('xfail')} ${result.name}: ${fixture.expectedFailureReason ?? ''}\n`);
+      case 'stale':
+        return this.write(
+          `${this.palette.red('STALE')} ${result.name}: listed as an expected failure but passed; remove it from the list\n`,
+        );
+      case 'failed':
+        this.write(`${this.palette.red('FAIL ')} ${result.name} ${timing}\n`);
         return this.write(formatFailureDetails(fixture));
     }
   }
 
   finish(summary: Summary): void {
     for (const entry of summary.unmatchedEntries) {
-      this.write(`${this.palette.red("STALE")} expected-failure entry "${entry.name}" (line ${entry.line}) names no fixture of this run\n`);
+      this.write(
+        `${this.palette.red('STALE')} expected-failure entry "${entry.name}" (line ${entry.line}) names no fixture of this run\n`,
+      );
     }
     const line = summaryLine(summary);
     this.write(`${summary.failed > 0 ? this.palette.red(line) : this.palette.green(line)}\n`);
@@ -47,7 +51,7 @@ export function formatFailureDetails(fixture: JudgedFixture): string {
   const lines = [`${INDENT}fixture: ${fixture.result.path}`];
   for (const failure of fixture.result.failures) lines.push(...formatFailure(failure));
   lines.push(...formatStderr(fixture.result.stderr));
-  return `${lines.join("\n")}\n`;
+  return `${lines.join('\n')}\n`;
 }
 
 function formatFailure(failure: Failure): string[] {
@@ -58,12 +62,16 @@ function formatFailure(failure: Failure): string[] {
     lines.push(`${INDENT}  actual:   ${failure.mismatch.actual}`);
   }
   if (failure.received !== undefined) lines.push(`${INDENT}received: ${failure.received}`);
-  failure.rule.forEach((rule, index) => lines.push(`${INDENT}${index === 0 ? "rule:    " : "         "}${rule}`));
+  failure.rule.forEach((rule, index) => lines.push(`${INDENT}${index === 0 ? 'rule:    ' : '         '}${rule}`));
   return lines;
 }
 
 function formatStderr(stderr: string): string[] {
-  const tail = stderr.trimEnd().split("\n").filter((line) => line !== "").slice(-STDERR_TAIL_LINES);
+  const tail = stderr
+    .trimEnd()
+    .split('\n')
+    .filter((line) => line !== '')
+    .slice(-STDERR_TAIL_LINES);
   if (tail.length === 0) return [`${INDENT}stderr:  (empty)`];
   return [`${INDENT}stderr (last ${tail.length} lines):`, ...tail.map((line) => `${INDENT}  | ${line}`)];
 }

@@ -1,5 +1,5 @@
 // The three report formats share one shape: told about each fixture in order, then the end.
-import type { JudgedFixture, Summary } from "./verdicts.js";
+import type { JudgedFixture, Summary } from './verdicts.js';
 
 export interface Reporter {
   fixtureDone(fixture: JudgedFixture): void;
@@ -7,5 +7,5 @@ export interface Reporter {
 }
 
 export type Write = (text: string) => void;
-export type ReporterName = "text" | "json" | "junit";
-export const REPORTER_NAMES: readonly ReporterName[] = ["text", "json", "junit"];
+export type ReporterName = 'text' | 'json' | 'junit';
+export const REPORTER_NAMES: readonly ReporterName[] = ['text', 'json', 'junit'];

@@ -1,9 +1,9 @@
 // Decides from the server's initialize result whether a fixture applies to this server, e.g.
 // `requires: capabilities.prompts` skips prompt fixtures for a server without prompts.
-import type { Requirement } from "./fixture-types.js";
-import type { JsonValue } from "./json-types.js";
-import { isJsonObject } from "./json-types.js";
-import { describe } from "./matchers.js";
+import type { Requirement } from './fixture-types.js';
+import type { JsonValue } from './json-types.js';
+import { isJsonObject } from './json-types.js';
+import { describe } from './matchers.js';
 
 /** The reason to skip, or undefined when every requirement holds. */
 export function unmetRequirement(requirements: Requirement[], initializeResult: JsonValue): string | undefined {
@@ -16,8 +16,8 @@ export function unmetRequirement(requirements: Requirement[], initializeResult: 
 
 function holds(requirement: Requirement, value: JsonValue | undefined): boolean {
   const condition = requirement.condition;
-  if (condition.kind === "present") return value !== undefined;
-  if (condition.kind === "absent") return value === undefined;
+  if (condition.kind === 'present') return value !== undefined;
+  if (condition.kind === 'absent') return value === undefined;
   return JSON.stringify(value) === JSON.stringify(condition.value);
 }
 

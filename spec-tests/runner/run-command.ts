@@ -1,24 +1,24 @@
 // `mcp-conform run`: finds and loads the fixtures, runs them against fresh server processes,
 // applies --update and the expected-failures list, and reports. Returns the exit code.
-import { existsSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import type { RunArguments } from "./cli-args.js";
-import type { FixtureResult } from "./fixture-result.js";
-import type { LoadedFixture } from "./run-fixture.js";
-import type { Reporter, Write } from "./reporter.js";
-import type { ExpectedFailure } from "./expected-failures.js";
-import type { JudgedFixture } from "./verdicts.js";
-import { findFixtureFiles } from "./fixture-files.js";
-import { loadFixture, runFixture } from "./run-fixture.js";
-import { readExpectedFailures } from "./expected-failures.js";
-import { judge, summarize, unmatchedEntries } from "./verdicts.js";
-import { runInOrder } from "./ordered-pool.js";
-import { SchemaValidator } from "./schema-validator.js";
-import { updatedFixtureText } from "./fixture-update.js";
-import { TextReporter } from "./report-text.js";
-import { JsonReporter } from "./report-json.js";
-import { JunitReporter } from "./report-junit.js";
-import { choosePalette } from "./terminal-colors.js";
+import { existsSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { RunArguments } from './cli-args.js';
+import type { FixtureResult } from './fixture-result.js';
+import type { LoadedFixture } from './run-fixture.js';
+import type { Reporter, Write } from './reporter.js';
+import type { ExpectedFailure } from './expected-failures.js';
+import type { JudgedFixture } from './verdicts.js';
+import { findFixtureFiles } from './fixture-files.js';
+import { loadFixture, runFixture } from './run-fixture.js';
+import { readExpectedFailures } from './expected-failures.js';
+import { judge, summarize, unmatchedEntries } from './verdicts.js';
+import { runInOrder } from './ordered-pool.js';
+import { SchemaValidator } from './schema-validator.js';
+import { updatedFixtureText } from './fixture-update.js';
+import { TextReporter } from './report-text.js';
+import { JsonReporter } from './report-json.js';
+import { JunitReporter } from './report-junit.js';
+import { choosePalette } from './terminal-colors.js';
 
 export interface Output {
   write: Write;
@@ -45,7 +45,12 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
   return summary.failed > 0 ? 1 : 0;
 }
 
-function finishFixture(fixture: LoadedFixture, result: FixtureResult, entries: ExpectedFailure[], update: boolean): JudgedFixture {
+function finishFixture(
+  fixture: LoadedFixture,
+  result: FixtureResult,
+  entries: ExpectedFailure[],
+  update: boolean,
+): JudgedFixture {
   const judged = judge(result, entries);
   if (!update || !fixture.ok || !result.completed || result.failures.length > 0) return judged;
   const text = updatedFixtureText(fixture.fixture, result.observations);
@@ -57,7 +62,10 @@ function finishFixture(fixture: LoadedFixture, result: FixtureResult, entries: E
 /** With --filter some fixtures do not run, so only an unfiltered run can call an entry stale. */
 function staleEntries(entries: ExpectedFailure[], fixtures: LoadedFixture[], filter: string | undefined): ExpectedFailure[] {
   if (filter !== undefined) return [];
-  return unmatchedEntries(entries, fixtures.map((item) => (item.ok ? item.fixture.name : item.file.name)));
+  return unmatchedEntries(
+    entries,
+    fixtures.map((item) => (item.ok ? item.fixture.name : item.file.name)),
+  );
 }
 
 async function runSafely(fixture: LoadedFixture, options: Parameters<typeof runFixture>[1]): Promise<FixtureResult> {
@@ -65,20 +73,25 @@ async function runSafely(fixture: LoadedFixture, options: Parameters<typeof runF
     return await runFixture(fixture, options);
   } catch (error) {
     const file = fixture.ok ? { path: fixture.fixture.path, name: fixture.fixture.name } : fixture.file;
-    return runFixture({ ok: false, file, error: `the runner failed on this fixture: ${(error as Error).stack ?? String(error)}` }, options);
+    return runFixture(
+      { ok: false, file, error: `the runner failed on this fixture: ${(error as Error).stack ?? String(error)}` },
+      options,
+    );
   }
 }
 
 function createReporter(args: RunArguments, output: Output): Reporter {
-  if (args.reporter === "json") return new JsonReporter(output.write);
-  if (args.reporter === "junit") return new JunitReporter(output.write);
+  if (args.reporter === 'json') return new JsonReporter(output.write);
+  if (args.reporter === 'junit') return new JunitReporter(output.write);
   return new TextReporter(output.write, choosePalette(output.isTerminal, output.env));
 }
 
 /** The generic fixtures, found next to the source tree or the bundled dist/mcp-conform.mjs. */
 function defaultFixtureDir(): string {
-  const candidates = ["../fixtures/generic", "../spec-tests/fixtures/generic"].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
+  const candidates = ['../fixtures/generic', '../spec-tests/fixtures/generic'].map((relative) =>
+    fileURLToPath(new URL(relative, import.meta.url)),
+  );
   const found = candidates.find((candidate) => existsSync(candidate));
-  if (found === undefined) throw new Error(`no fixtures given and no generic fixtures found at ${candidates.join(" or ")}`);
+  if (found === undefined) throw new Error(`no fixtures given and no generic fixtures found at ${candidates.join(' or ')}`);
   return found;
 }

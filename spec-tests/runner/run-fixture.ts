@@ -1,13 +1,13 @@
 // Runs one fixture file against a fresh server process. A fixture that cannot be read or
 // parsed is reported as a failure of that fixture, never as a crash of the whole run.
-import { readFileSync } from "node:fs";
-import type { Fixture } from "./fixture-types.js";
-import type { FixtureResult } from "./fixture-result.js";
-import type { FixtureFile } from "./fixture-files.js";
-import type { SchemaValidator } from "./schema-validator.js";
-import { parseFixture } from "./fixture-parser.js";
-import { ServerProcess } from "./server-process.js";
-import { Session } from "./session.js";
+import { readFileSync } from 'node:fs';
+import type { Fixture } from './fixture-types.js';
+import type { FixtureResult } from './fixture-result.js';
+import type { FixtureFile } from './fixture-files.js';
+import type { SchemaValidator } from './schema-validator.js';
+import { parseFixture } from './fixture-parser.js';
+import { ServerProcess } from './server-process.js';
+import { Session } from './session.js';
 
 export interface FixtureRunOptions {
   serverCommand: string;
@@ -20,7 +20,7 @@ export type LoadedFixture = { ok: true; fixture: Fixture } | { ok: false; file: 
 
 export function loadFixture(file: FixtureFile): LoadedFixture {
   try {
-    return { ok: true, fixture: parseFixture(readFileSync(file.path, "utf8"), file.path, file.name) };
+    return { ok: true, fixture: parseFixture(readFileSync(file.path, 'utf8'), file.path, file.name) };
   } catch (error) {
     return { ok: false, file, error: (error as Error).message };
   }
@@ -39,9 +39,9 @@ function unreadableFixture(file: FixtureFile, error: string): FixtureResult {
   return {
     name: file.name,
     path: file.path,
-    outcome: "failed",
-    failures: [{ where: "fixture file", summary: `cannot read the fixture: ${error}`, rule: ["spec-tests/FORMAT.md"] }],
-    stderr: "",
+    outcome: 'failed',
+    failures: [{ where: 'fixture file', summary: `cannot read the fixture: ${error}`, rule: ['spec-tests/FORMAT.md'] }],
+    stderr: '',
     durationMs: 0,
     observations: [],
     completed: false,

@@ -3,15 +3,19 @@
 // asked for, to keep the runner's startup lean. Known gap in the schemas, skipped on purpose:
 // error responses with "id": null, which JSON-RPC requires and no MCP schema can express
 // (REQUIREMENTS.md A-3).
-import { readFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
-import type { ValidateFunction } from "ajv";
-import type { JsonObject, JsonValue } from "./json-types.js";
-import { isJsonObject } from "./json-types.js";
-import { messageKind } from "./message-kinds.js";
-import type { RuleViolation } from "./envelope-rules.js";
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ValidateFunction } from 'ajv';
+import type { JsonObject, JsonValue } from './json-types.js';
+import { isJsonObject } from './json-types.js';
+import { messageKind } from './message-kinds.js';
+import type { RuleViolation } from './envelope-rules.js';
 
-type AjvLike = { addSchema(schema: object, key: string): unknown; getSchema(ref: string): ValidateFunction | undefined; addFormat(name: string, test: (value: string) => boolean): unknown };
+type AjvLike = {
+  addSchema(schema: object, key: string): unknown;
+  getSchema(ref: string): ValidateFunction | undefined;
+  addFormat(name: string, test: (value: string) => boolean): unknown;
+};
 type AjvClass = new (options: object) => AjvLike;
 
 /** Looks up the request the client sent with a given id, to know which result type to expect. */
@@ -37,63 +41,94 @@ export class SchemaValidator {
   ) {}
 
   static async load(dir: string): Promise<SchemaValidator> {
-    const [draft07Module, draft2020Module] = await Promise.all([import("ajv"), import("ajv/dist/2020.js")]);
-    return new SchemaValidator(dir, draft07Module.default.default as unknown as AjvClass, draft2020Module.default.default as unknown as AjvClass);
+    const [draft07Module, draft2020Module] = await Promise.all([import('ajv'), import('ajv/dist/2020.js')]);
+    return new SchemaValidator(
+      dir,
+      draft07Module.default.default as unknown as AjvClass,
+      draft2020Module.default.default as unknown as AjvClass,
+    );
   }
 
   validate(message: JsonValue, version: string, sentRequest: SentRequestLookup): RuleViolation[] {
     const schema = this.schemaFor(version);
-    if (typeof schema === "string") return [{ problem: schema, rule: `--schema-dir ${this.dir}` }];
+    if (typeof schema === 'string') return [{ problem: schema, rule: `--schema-dir ${this.dir}` }];
     if (Array.isArray(message)) return message.flatMap((item) => this.validateSingle(schema, version, item, sentRequest));
     return this.validateSingle(schema, version, message, sentRequest);
   }
 
-  private validateSingle(schema: LoadedSchema, version: string, message: JsonValue, sentRequest: SentRequestLookup): RuleViolation[] {
+  private validateSingle(
+    schema: LoadedSchema,
+    version: string,
+    message: JsonValue,
+    sentRequest: SentRequestLookup,
+  ): RuleViolation[] {
     if (!isJsonObject(message)) return [];
     const kind = messageKind(message);
-    if (kind === "response") return this.validateResponse(schema, version, message, sentRequest);
-    if (kind === "notification") return this.check(schema, version, message, ["JSONRPCNotification", this.methodDefinition(schema, message, "ServerNotification")]);
-    if (kind === "request") return this.check(schema, version, message, ["JSONRPCRequest", this.methodDefinition(schema, message, "ServerRequest")]);
+    if (kind === 'response') return this.validateResponse(schema, version, message, sentRequest);
+    if (kind === 'notification')
+      return this.check(schema, version, message, [
+        'JSONRPCNotification',
+        this.methodDefinition(schema, message, 'ServerNotification'),
+      ]);
+    if (kind === 'request')
+      return this.check(schema, version, message, ['JSONRPCRequest', this.methodDefinition(schema, message, 'ServerRequest')]);
     return [];
   }
 
-  private validateResponse(schema: LoadedSchema, version: string, message: JsonObject, sentRequest: SentRequestLookup): RuleViolation[] {
-    if ("error" in message) {
+  private validateResponse(
+    schema: LoadedSchema,
+    version: string,
+    message: JsonObject,
+    sentRequest: SentRequestLookup,
+  ): RuleViolation[] {
+    if ('error' in message) {
       if (message.id === null) return []; // REQUIREMENTS.md A-3: JSON-RPC needs it, the schemas cannot say it.
-      return this.check(schema, version, message, [firstDefined(schema, ["JSONRPCErrorResponse", "JSONRPCError"])]);
+      return this.check(schema, version, message, [firstDefined(schema, ['JSONRPCErrorResponse', 'JSONRPCError'])]);
     }
-    const envelope = this.check(schema, version, message, [firstDefined(schema, ["JSONRPCResultResponse", "JSONRPCResponse"])]);
+    const envelope = this.check(schema, version, message, [firstDefined(schema, ['JSONRPCResultResponse', 'JSONRPCResponse'])]);
     const resultDefinition = this.resultDefinition(schema, message, sentRequest(message.id));
     if (resultDefinition === undefined || !isJsonObject(message.result)) return envelope;
-    return [...envelope, ...this.check(schema, version, message.result, [resultDefinition], "result")];
+    return [...envelope, ...this.check(schema, version, message.result, [resultDefinition], 'result')];
   }
 
   /** CallToolRequest → CallToolResult; requests with no result type of their own get EmptyResult. */
   private resultDefinition(schema: LoadedSchema, response: JsonObject, request: JsonObject | undefined): string | undefined {
-    if (!request || typeof request.method !== "string") return undefined;
+    if (!request || typeof request.method !== 'string') return undefined;
     const result = isJsonObject(response.result) ? response.result : {};
-    if (result.resultType === "input_required" && "InputRequiredResult" in schema.definitions) return "InputRequiredResult";
+    if (result.resultType === 'input_required' && 'InputRequiredResult' in schema.definitions) return 'InputRequiredResult';
     // A server without the tasks capability MUST process a task-augmented request normally
     // (S/2025-11-25/basic/utilities/tasks.mdx), so only a result holding a task is a CreateTaskResult.
-    if (isJsonObject(request.params) && "task" in request.params && "task" in result && "CreateTaskResult" in schema.definitions) return "CreateTaskResult";
+    if (isJsonObject(request.params) && 'task' in request.params && 'task' in result && 'CreateTaskResult' in schema.definitions)
+      return 'CreateTaskResult';
     const requestDefinition = schema.methodDefinitions.get(`ClientRequest:${request.method}`);
     if (requestDefinition === undefined) return undefined;
-    const named = requestDefinition.replace(/Request$/, "Result");
-    return named in schema.definitions ? named : "EmptyResult";
+    const named = requestDefinition.replace(/Request$/, 'Result');
+    return named in schema.definitions ? named : 'EmptyResult';
   }
 
   private methodDefinition(schema: LoadedSchema, message: JsonObject, union: string): string | undefined {
     return schema.methodDefinitions.get(`${union}:${String(message.method)}`);
   }
 
-  private check(schema: LoadedSchema, version: string, value: JsonValue, definitions: (string | undefined)[], where = ""): RuleViolation[] {
+  private check(
+    schema: LoadedSchema,
+    version: string,
+    value: JsonValue,
+    definitions: (string | undefined)[],
+    where = '',
+  ): RuleViolation[] {
     const violations: RuleViolation[] = [];
     for (const definition of definitions) {
       if (definition === undefined) continue;
       const validate = schema.ajv.getSchema(`${schema.key}${schema.pointerPrefix}${definition}`);
       if (!validate || validate(value)) continue;
-      const details = (validate.errors ?? []).slice(0, MAX_REPORTED_ERRORS).map((error) => `${where}${error.instancePath || "/"} ${error.message ?? ""} ${JSON.stringify(error.params)}`);
-      violations.push({ problem: `does not match ${definition}: ${details.join("; ")}`, rule: `schema/${version}/schema.json ${schema.pointerPrefix}${definition}` });
+      const details = (validate.errors ?? [])
+        .slice(0, MAX_REPORTED_ERRORS)
+        .map((error) => `${where}${error.instancePath || '/'} ${error.message ?? ''} ${JSON.stringify(error.params)}`);
+      violations.push({
+        problem: `does not match ${definition}: ${details.join('; ')}`,
+        rule: `schema/${version}/schema.json ${schema.pointerPrefix}${definition}`,
+      });
     }
     return violations;
   }
@@ -107,15 +142,15 @@ export class SchemaValidator {
   }
 
   private compile(version: string): LoadedSchema | string {
-    const path = join(this.dir, version, "schema.json");
+    const path = join(this.dir, version, 'schema.json');
     if (!existsSync(path)) return `no schema for negotiated version ${version}: ${path} does not exist`;
-    const document = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-    const is2020 = String(document.$schema ?? "").includes("2020-12");
+    const document = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    const is2020 = String(document.$schema ?? '').includes('2020-12');
     const ajv = new (is2020 ? this.draft2020 : this.draft07)({ strict: false, allErrors: false });
     addFormats(ajv);
     const key = `mcp-${version}`;
     ajv.addSchema(document, key);
-    const pointerPrefix = is2020 ? "#/$defs/" : "#/definitions/";
+    const pointerPrefix = is2020 ? '#/$defs/' : '#/definitions/';
     const definitions = (is2020 ? document.$defs : document.definitions) as Record<string, unknown>;
     return { ajv, key, pointerPrefix, definitions, methodDefinitions: indexMethods(definitions, pointerPrefix) };
   }
@@ -128,7 +163,7 @@ function firstDefined(schema: LoadedSchema, names: string[]): string | undefined
 /** Maps "ClientRequest:tools/call" → "CallToolRequest" from the schema's own unions. */
 function indexMethods(definitions: Record<string, unknown>, pointerPrefix: string): Map<string, string> {
   const index = new Map<string, string>();
-  for (const union of ["ClientRequest", "ServerNotification", "ServerRequest"]) {
+  for (const union of ['ClientRequest', 'ServerNotification', 'ServerRequest']) {
     for (const member of unionMembers(definitions[union], pointerPrefix)) {
       const method = methodConstant(definitions[member]);
       if (method !== undefined) index.set(`${union}:${method}`, member);
@@ -140,28 +175,28 @@ function indexMethods(definitions: Record<string, unknown>, pointerPrefix: strin
 function unionMembers(union: unknown, pointerPrefix: string): string[] {
   if (!isJsonObject(union as JsonValue)) return [];
   const options = (union as { anyOf?: { $ref?: string }[] }).anyOf ?? [];
-  return options.map((option) => (option.$ref ?? "").slice(pointerPrefix.length)).filter((name) => name !== "");
+  return options.map((option) => (option.$ref ?? '').slice(pointerPrefix.length)).filter((name) => name !== '');
 }
 
 function methodConstant(definition: unknown): string | undefined {
   const method = (definition as { properties?: { method?: { const?: unknown } } } | undefined)?.properties?.method?.const;
-  return typeof method === "string" ? method : undefined;
+  return typeof method === 'string' ? method : undefined;
 }
 
 // The MCP schemas use three formats. ajv-formats is not a dependency, so they are checked here.
 function addFormats(ajv: AjvLike): void {
-  ajv.addFormat("byte", (value) => /^[A-Za-z0-9+/]*={0,2}$/.test(value) && value.length % 4 === 0);
-  ajv.addFormat("uri", (value) => /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/.test(value)); // RFC 3986 absolute URI
-  ajv.addFormat("uri-template", (value) => !/\s/.test(value) && balancedBraces(value)); // RFC 6570
+  ajv.addFormat('byte', (value) => /^[A-Za-z0-9+/]*={0,2}$/.test(value) && value.length % 4 === 0);
+  ajv.addFormat('uri', (value) => /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/.test(value)); // RFC 3986 absolute URI
+  ajv.addFormat('uri-template', (value) => !/\s/.test(value) && balancedBraces(value)); // RFC 6570
 }
 
 function balancedBraces(value: string): boolean {
   let open = false;
   for (const char of value) {
-    if (char === "{") {
+    if (char === '{') {
       if (open) return false;
       open = true;
-    } else if (char === "}") {
+    } else if (char === '}') {
       if (!open) return false;
       open = false;
     }

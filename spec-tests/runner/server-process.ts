@@ -1,12 +1,12 @@
 // One server under test: spawned through the shell (so --server takes a command line), fed on
 // stdin, read on stdout, with stderr kept for failure reports. Every wait has a deadline and
 // the whole process group is killed at the end, so a hung server can never hang the runner.
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
-import type { StdoutItem } from "./stdout-reader.js";
-import { StdoutReader } from "./stdout-reader.js";
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import type { StdoutItem } from './stdout-reader.js';
+import { StdoutReader } from './stdout-reader.js';
 
-export type ServerEvent = StdoutItem | { kind: "exit"; code: number | null; signal: string | null };
+export type ServerEvent = StdoutItem | { kind: 'exit'; code: number | null; signal: string | null };
 
 const STDERR_LIMIT = 64 * 1024;
 // 'exit' can fire before the last stdout bytes are read; 'close' waits for them but never comes
@@ -17,21 +17,23 @@ export class ServerProcess {
   readonly events: ServerEvent[] = [];
   private readonly child: ChildProcess;
   private readonly reader = new StdoutReader();
-  private stderr = "";
+  private stderr = '';
   private exitReported = false;
   private stdinOpen = true;
   private wake: (() => void) | undefined;
 
   constructor(command: string, env: NodeJS.ProcessEnv = process.env) {
-    this.child = spawn(command, { shell: true, detached: true, stdio: ["pipe", "pipe", "pipe"], env });
-    this.child.stdout?.on("data", (chunk: Buffer) => this.record(this.reader.push(chunk)));
-    this.child.stdout?.on("end", () => this.record(this.reader.finish()));
-    this.child.stderr?.on("data", (chunk: Buffer) => this.keepStderr(chunk));
+    this.child = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env });
+    this.child.stdout?.on('data', (chunk: Buffer) => this.record(this.reader.push(chunk)));
+    this.child.stdout?.on('end', () => this.record(this.reader.finish()));
+    this.child.stderr?.on('data', (chunk: Buffer) => this.keepStderr(chunk));
     // A server that dies while we write must not crash the runner with EPIPE.
-    this.child.stdin?.on("error", () => (this.stdinOpen = false));
-    this.child.on("error", (error) => this.keepStderr(Buffer.from(`[mcp-conform] could not start the server: ${error.message}\n`)));
-    this.child.on("exit", (code, signal) => setTimeout(() => this.reportExit(code, signal), STDOUT_DRAIN_AFTER_EXIT_MS));
-    this.child.on("close", (code, signal) => this.reportExit(code, signal));
+    this.child.stdin?.on('error', () => (this.stdinOpen = false));
+    this.child.on('error', (error) =>
+      this.keepStderr(Buffer.from(`[mcp-conform] could not start the server: ${error.message}\n`)),
+    );
+    this.child.on('exit', (code, signal) => setTimeout(() => this.reportExit(code, signal), STDOUT_DRAIN_AFTER_EXIT_MS));
+    this.child.on('close', (code, signal) => this.reportExit(code, signal));
   }
 
   get hasExited(): boolean {
@@ -71,11 +73,11 @@ export class ServerProcess {
   /** Ends the server: SIGTERM to its process group, then SIGKILL if it lingers. */
   async stop(graceMs: number): Promise<void> {
     // Children the server started (npx → node, sh → node) may outlive it; the group goes too.
-    if (this.exitReported) return this.signalGroup("SIGKILL");
-    this.signalGroup("SIGTERM");
+    if (this.exitReported) return this.signalGroup('SIGKILL');
+    this.signalGroup('SIGTERM');
     const deadline = Date.now() + graceMs;
     while (!this.exitReported && Date.now() < deadline) await this.waitForEvent(this.events.length, deadline);
-    if (!this.exitReported) this.signalGroup("SIGKILL");
+    if (!this.exitReported) this.signalGroup('SIGKILL');
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
   }
@@ -98,12 +100,12 @@ export class ServerProcess {
   private reportExit(code: number | null, signal: string | null): void {
     if (this.exitReported) return;
     this.exitReported = true;
-    this.events.push({ kind: "exit", code, signal });
+    this.events.push({ kind: 'exit', code, signal });
     this.notify();
   }
 
   private keepStderr(chunk: Buffer): void {
-    this.stderr = (this.stderr + chunk.toString("utf8")).slice(-STDERR_LIMIT);
+    this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_LIMIT);
   }
 
   private notify(): void {

@@ -1,20 +1,20 @@
 // Plays one fixture against one running server: sends the client sections, waits for and
 // pairs the server's messages, applies the always-on checks (stdout purity, JSON-RPC envelope,
 // optional schema) and stops at the first failing step so that the report stays short.
-import type { Fixture, Step } from "./fixture-types.js";
-import type { Failure, FixtureResult, Observation } from "./fixture-result.js";
-import type { JsonObject, JsonValue } from "./json-types.js";
-import { isJsonObject } from "./json-types.js";
-import type { ServerProcess } from "./server-process.js";
-import type { SchemaValidator } from "./schema-validator.js";
-import { checkEnvelope } from "./envelope-rules.js";
-import { describeMessage, idKey, messageKind } from "./message-kinds.js";
-import { compareMessage, couldPair, isMethodMessage } from "./pairing.js";
-import { describe } from "./matchers.js";
-import { PURITY_RULE } from "./stdout-reader.js";
-import { unmetRequirement } from "./requirements-check.js";
-import { HANDSHAKE_RULE, NEWEST_HANDSHAKE_VERSION, handshakeRequirements, handshakeSteps } from "./handshake.js";
-import { sentRequestsInRaw } from "./raw-requests.js";
+import type { Fixture, Step } from './fixture-types.js';
+import type { Failure, FixtureResult, Observation } from './fixture-result.js';
+import type { JsonObject, JsonValue } from './json-types.js';
+import { isJsonObject } from './json-types.js';
+import type { ServerProcess } from './server-process.js';
+import type { SchemaValidator } from './schema-validator.js';
+import { checkEnvelope } from './envelope-rules.js';
+import { describeMessage, idKey, messageKind } from './message-kinds.js';
+import { compareMessage, couldPair, isMethodMessage } from './pairing.js';
+import { describe } from './matchers.js';
+import { PURITY_RULE } from './stdout-reader.js';
+import { unmetRequirement } from './requirements-check.js';
+import { HANDSHAKE_RULE, NEWEST_HANDSHAKE_VERSION, handshakeRequirements, handshakeSteps } from './handshake.js';
+import { sentRequestsInRaw } from './raw-requests.js';
 
 export interface SessionOptions {
   stepTimeoutMs: number;
@@ -50,13 +50,15 @@ const EXIT_GRACE_MS = 2000;
 const STOP_GRACE_MS = 500;
 
 const UNEXPECTED_RULE = [
-  "S/2025-06-18/basic/index.mdx: every request gets exactly one response and notifications MUST NOT be answered (REQUIREMENTS.md 1.3, 1.4)",
+  'S/2025-06-18/basic/index.mdx: every request gets exactly one response and notifications MUST NOT be answered (REQUIREMENTS.md 1.3, 1.4)',
 ];
 const SERVER_REQUEST_RULE = [
-  "S/2025-06-18/basic/lifecycle.mdx: the server MUST NOT send requests for client features the client did not declare (REQUIREMENTS.md §8)",
+  'S/2025-06-18/basic/lifecycle.mdx: the server MUST NOT send requests for client features the client did not declare (REQUIREMENTS.md §8)',
 ];
-const PREMATURE_EXIT_RULE = ["S/2025-06-18/basic/lifecycle.mdx: the stdio server keeps serving until the client closes its stdin (REQUIREMENTS.md 2.7)"];
-const EXIT_RULE = ["S/2025-06-18/basic/lifecycle.mdx: on stdin EOF the server SHOULD exit promptly (REQUIREMENTS.md 2.7, M18)"];
+const PREMATURE_EXIT_RULE = [
+  'S/2025-06-18/basic/lifecycle.mdx: the stdio server keeps serving until the client closes its stdin (REQUIREMENTS.md 2.7)',
+];
+const EXIT_RULE = ['S/2025-06-18/basic/lifecycle.mdx: on stdin EOF the server SHOULD exit promptly (REQUIREMENTS.md 2.7, M18)'];
 
 export class Session {
   private readonly plan: PlannedStep[];
@@ -80,10 +82,10 @@ export class Session {
   ) {
     this.plan = planSteps(fixture);
     // A stateless fixture has no initialize to learn the version from: its header names it.
-    if (fixture.header.protocol.kind === "stateless") this.negotiatedVersion = fixture.header.protocol.version;
+    if (fixture.header.protocol.kind === 'stateless') this.negotiatedVersion = fixture.header.protocol.version;
   }
 
-  async run(): Promise<Omit<FixtureResult, "durationMs">> {
+  async run(): Promise<Omit<FixtureResult, 'durationMs'>> {
     let completed = true;
     for (const [index, planned] of this.plan.entries()) {
       this.stepIndex = index;
@@ -98,26 +100,37 @@ export class Session {
     return this.result(completed);
   }
 
-  private result(completed: boolean): Omit<FixtureResult, "durationMs"> {
-    const outcome = this.skipReason !== undefined ? "skipped" : this.failures.length > 0 ? "failed" : "passed";
-    const base = { name: this.fixture.name, path: this.fixture.path, outcome, failures: this.failures, stderr: this.server.stderrText } as const;
-    return { ...base, ...(this.skipReason !== undefined ? { skipReason: this.skipReason } : {}), observations: this.observations, completed };
+  private result(completed: boolean): Omit<FixtureResult, 'durationMs'> {
+    const outcome = this.skipReason !== undefined ? 'skipped' : this.failures.length > 0 ? 'failed' : 'passed';
+    const base = {
+      name: this.fixture.name,
+      path: this.fixture.path,
+      outcome,
+      failures: this.failures,
+      stderr: this.server.stderrText,
+    } as const;
+    return {
+      ...base,
+      ...(this.skipReason !== undefined ? { skipReason: this.skipReason } : {}),
+      observations: this.observations,
+      completed,
+    };
   }
 
   private async runStep(planned: PlannedStep): Promise<void> {
     const step = planned.step;
-    if (step.kind === "send-json") await this.sendJson(step.messages.map((message) => message.value));
-    if (step.kind === "send-raw") await this.sendRaw(step.chunks);
-    if (step.kind === "expect") await this.expect(planned, step);
-    if (step.kind === "silence") await this.expectSilence(planned, step.ms);
-    if (step.kind === "close-stdin") this.closeStdin();
-    if (step.kind === "exit") await this.expectExit(planned, step.code, step.withinMs);
+    if (step.kind === 'send-json') await this.sendJson(step.messages.map((message) => message.value));
+    if (step.kind === 'send-raw') await this.sendRaw(step.chunks);
+    if (step.kind === 'expect') await this.expect(planned, step);
+    if (step.kind === 'silence') await this.expectSilence(planned, step.ms);
+    if (step.kind === 'close-stdin') this.closeStdin();
+    if (step.kind === 'exit') await this.expectExit(planned, step.code, step.withinMs);
   }
 
   private async sendJson(messages: JsonValue[]): Promise<void> {
     for (const message of messages) {
       this.rememberRequests(message);
-      await this.server.write(Buffer.from(`${JSON.stringify(message)}\n`, "utf8"));
+      await this.server.write(Buffer.from(`${JSON.stringify(message)}\n`, 'utf8'));
     }
   }
 
@@ -132,7 +145,7 @@ export class Session {
   private rememberRequests(message: JsonValue): void {
     const items = Array.isArray(message) ? message : [message];
     for (const item of items) {
-      if (isJsonObject(item) && typeof item.method === "string" && "id" in item) this.sentRequests.set(idKey(item), item);
+      if (isJsonObject(item) && typeof item.method === 'string' && 'id' in item) this.sentRequests.set(idKey(item), item);
     }
   }
 
@@ -141,15 +154,19 @@ export class Session {
     this.server.closeStdin();
   }
 
-  private async expect(planned: PlannedStep, step: Extract<Step, { kind: "expect" }>): Promise<void> {
+  private async expect(planned: PlannedStep, step: Extract<Step, { kind: 'expect' }>): Promise<void> {
     const section = step.messages.map((message) => this.register(message.value, message.line, step, planned));
     if (step.optional) return;
     const done = await this.waitUntil(() => section.every((expectation) => expectation.paired), Date.now() + this.timeoutMs());
-    if (!done) this.reportUnpaired(planned, section.filter((expectation) => !expectation.paired));
+    if (!done)
+      this.reportUnpaired(
+        planned,
+        section.filter((expectation) => !expectation.paired),
+      );
     this.reportUnexpected(planned);
   }
 
-  private register(value: JsonValue, line: number, step: Extract<Step, { kind: "expect" }>, planned: PlannedStep): Expectation {
+  private register(value: JsonValue, line: number, step: Extract<Step, { kind: 'expect' }>, planned: PlannedStep): Expectation {
     const expectation = { value, line, optional: step.optional, sectionIndex: step.sectionIndex, planned, paired: false };
     this.expectations.push(expectation);
     return expectation;
@@ -157,17 +174,23 @@ export class Session {
 
   private reportUnpaired(planned: PlannedStep, unpaired: Expectation[]): void {
     if (this.options.update) {
-      unpaired.forEach((expectation) => this.observations.push({ sectionIndex: expectation.sectionIndex, expected: expectation.value, actual: undefined }));
+      unpaired.forEach((expectation) =>
+        this.observations.push({ sectionIndex: expectation.sectionIndex, expected: expectation.value, actual: undefined }),
+      );
       return;
     }
     const first = unpaired[0];
     if (!first) return;
     const leftovers = this.received.filter((item) => !item.consumed).map((item) => item.value);
-    const waitedFor = this.server.hasExited ? "before the server exited" : `within ${this.timeoutMs()} ms`;
+    const waitedFor = this.server.hasExited ? 'before the server exited' : `within ${this.timeoutMs()} ms`;
     this.failures.push({
       where: planned.where,
-      summary: `expected ${describeMessage(first.value)} (line ${first.line}) ${waitedFor}${unpaired.length > 1 ? `, and ${unpaired.length - 1} more` : ""}`,
-      mismatch: { path: "$", expected: describe(first.value), actual: leftovers.length > 0 ? `unmatched: ${describe(leftovers)}` : "nothing" },
+      summary: `expected ${describeMessage(first.value)} (line ${first.line}) ${waitedFor}${unpaired.length > 1 ? `, and ${unpaired.length - 1} more` : ''}`,
+      mismatch: {
+        path: '$',
+        expected: describe(first.value),
+        actual: leftovers.length > 0 ? `unmatched: ${describe(leftovers)}` : 'nothing',
+      },
       rule: planned.rule,
     });
   }
@@ -181,7 +204,7 @@ export class Session {
       this.failures.push({
         where: planned.where,
         summary: `expected no response within ${ms} ms, got ${describeMessage(item.value)}`,
-        mismatch: { path: "$", expected: "nothing", actual: describe(item.value) },
+        mismatch: { path: '$', expected: 'nothing', actual: describe(item.value) },
         rule: planned.rule,
       });
     }
@@ -191,41 +214,49 @@ export class Session {
     const exited = await this.waitUntil(() => this.server.hasExited, Date.now() + withinMs);
     const exit = this.exitEvent();
     if (!exited || !exit) {
-      this.failures.push({ where: planned.where, summary: `the server did not exit within ${withinMs} ms`, rule: [...planned.rule, ...EXIT_RULE] });
+      this.failures.push({
+        where: planned.where,
+        summary: `the server did not exit within ${withinMs} ms`,
+        rule: [...planned.rule, ...EXIT_RULE],
+      });
       return;
     }
     if (code !== undefined && exit.code !== code) {
-      const actual = exit.code === null ? `signal ${exit.signal ?? "?"}` : `code ${exit.code}`;
-      this.failures.push({ where: planned.where, summary: `the server exited with ${actual}, expected code ${code}`, rule: [...planned.rule, ...EXIT_RULE] });
+      const actual = exit.code === null ? `signal ${exit.signal ?? '?'}` : `code ${exit.code}`;
+      this.failures.push({
+        where: planned.where,
+        summary: `the server exited with ${actual}, expected code ${code}`,
+        rule: [...planned.rule, ...EXIT_RULE],
+      });
     }
   }
 
   private exitEvent(): { code: number | null; signal: string | null } | undefined {
-    const event = this.server.events.find((item) => item.kind === "exit");
-    return event?.kind === "exit" ? event : undefined;
+    const event = this.server.events.find((item) => item.kind === 'exit');
+    return event?.kind === 'exit' ? event : undefined;
   }
 
   /** After the last step: close stdin, let the server exit, and flag anything left unanswered. */
   private async finish(completed: boolean): Promise<void> {
     if (!this.stdinClosed) this.closeStdin();
     await this.waitUntil(() => this.server.hasExited, Date.now() + Math.min(EXIT_GRACE_MS, this.timeoutMs()));
-    if (completed) this.reportUnexpected({ step: { kind: "close-stdin", line: 0 }, where: "end of fixture", rule: [] });
+    if (completed) this.reportUnexpected({ step: { kind: 'close-stdin', line: 0 }, where: 'end of fixture', rule: [] });
   }
 
   /** Responses and server requests that no remaining expectation is waiting for. */
   private reportUnexpected(planned: PlannedStep): void {
     for (const item of this.received) {
-      if (item.consumed || messageKind(item.value) === "notification" || this.isAwaited(item.value)) continue;
+      if (item.consumed || messageKind(item.value) === 'notification' || this.isAwaited(item.value)) continue;
       item.consumed = true;
       if (this.options.update) {
         this.observations.push({ sectionIndex: this.sectionIndexAt(item.stepIndex), expected: undefined, actual: item.value });
         continue;
       }
-      const rule = messageKind(item.value) === "request" ? SERVER_REQUEST_RULE : UNEXPECTED_RULE;
+      const rule = messageKind(item.value) === 'request' ? SERVER_REQUEST_RULE : UNEXPECTED_RULE;
       this.failures.push({
         where: planned.where,
         summary: `unexpected ${describeMessage(item.value)}`,
-        mismatch: { path: "$", expected: "nothing", actual: describe(item.value) },
+        mismatch: { path: '$', expected: 'nothing', actual: describe(item.value) },
         rule: [...planned.rule, ...rule],
       });
     }
@@ -234,14 +265,16 @@ export class Session {
   /** Whether an expectation already registered, or one in a later section, may pair with `value`. */
   private isAwaited(value: JsonValue): boolean {
     if (this.expectations.some((expectation) => !expectation.paired && couldPair(expectation.value, value))) return true;
-    return this.plan.slice(this.stepIndex + 1).some(({ step }) => step.kind === "expect" && step.messages.some((message) => couldPair(message.value, value)));
+    return this.plan
+      .slice(this.stepIndex + 1)
+      .some(({ step }) => step.kind === 'expect' && step.messages.some((message) => couldPair(message.value, value)));
   }
 
   /** The server section a message arrived in (or the last one before it), for --update. */
   private sectionIndexAt(stepIndex: number): number {
     for (let index = Math.min(stepIndex, this.plan.length - 1); index >= 0; index -= 1) {
       const step = this.plan[index]?.step;
-      if (step?.kind === "expect" && step.sectionIndex >= 0) return step.sectionIndex;
+      if (step?.kind === 'expect' && step.sectionIndex >= 0) return step.sectionIndex;
     }
     return -1;
   }
@@ -262,19 +295,21 @@ export class Session {
     while (this.eventCursor < this.server.events.length) {
       const event = this.server.events[this.eventCursor];
       this.eventCursor += 1;
-      if (event?.kind === "message") this.onMessage(event.value);
-      if (event?.kind === "impurity") this.fail(`stdout purity: ${event.reason}: ${event.text}`, [PURITY_RULE]);
-      if (event?.kind === "exit") this.onExit(event.code, event.signal);
+      if (event?.kind === 'message') this.onMessage(event.value);
+      if (event?.kind === 'impurity') this.fail(`stdout purity: ${event.reason}: ${event.text}`, [PURITY_RULE]);
+      if (event?.kind === 'exit') this.onExit(event.code, event.signal);
     }
   }
 
   private onMessage(value: JsonValue): void {
     this.received.push({ value, seq: this.received.length, stepIndex: this.stepIndex, consumed: false });
     this.noticeInitializeResult(value);
-    for (const violation of checkEnvelope(value, this.negotiatedVersion)) this.fail(`${describeMessage(value)}: ${violation.problem}`, [violation.rule]);
+    for (const violation of checkEnvelope(value, this.negotiatedVersion))
+      this.fail(`${describeMessage(value)}: ${violation.problem}`, [violation.rule]);
     const version = this.negotiatedVersion ?? NEWEST_HANDSHAKE_VERSION;
     const schemaViolations = this.options.schema?.validate(value, version, (id) => this.sentRequest(id)) ?? [];
-    for (const violation of schemaViolations) this.fail(`schema: ${describeMessage(value)} ${violation.problem}`, [violation.rule]);
+    for (const violation of schemaViolations)
+      this.fail(`schema: ${describeMessage(value)} ${violation.problem}`, [violation.rule]);
     this.answerServerPing(value);
   }
 
@@ -289,9 +324,9 @@ export class Session {
   private noticeInitializeResult(value: JsonValue): void {
     if (!isJsonObject(value) || !isJsonObject(value.result)) return;
     const method = this.sentRequest(value.id)?.method;
-    if (method !== "initialize" && !(method === "server/discover" && this.fixture.header.protocol.kind === "stateless")) return;
+    if (method !== 'initialize' && !(method === 'server/discover' && this.fixture.header.protocol.kind === 'stateless')) return;
     const version = value.result.protocolVersion;
-    if (method === "initialize" && typeof version === "string") this.negotiatedVersion = version;
+    if (method === 'initialize' && typeof version === 'string') this.negotiatedVersion = version;
     if (this.requirementsChecked) return;
     this.requirementsChecked = true;
     const requirements = [...handshakeRequirements(this.fixture.header.protocol), ...this.fixture.header.requires];
@@ -300,16 +335,16 @@ export class Session {
 
   /** Either side may ping at any time (S/2025-06-18/basic/utilities/ping.mdx); a client answers. */
   private answerServerPing(value: JsonValue): void {
-    if (!isJsonObject(value) || value.method !== "ping" || !("id" in value) || this.isAwaited(value)) return;
+    if (!isJsonObject(value) || value.method !== 'ping' || !('id' in value) || this.isAwaited(value)) return;
     const item = this.received[this.received.length - 1];
     if (item) item.consumed = true;
-    void this.server.write(Buffer.from(`${JSON.stringify({ jsonrpc: "2.0", id: value.id ?? null, result: {} })}\n`, "utf8"));
+    void this.server.write(Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: value.id ?? null, result: {} })}\n`, 'utf8'));
   }
 
   private onExit(code: number | null, signal: string | null): void {
-    const exitExpected = this.plan.slice(this.stepIndex).some(({ step }) => step.kind === "exit");
+    const exitExpected = this.plan.slice(this.stepIndex).some(({ step }) => step.kind === 'exit');
     if (this.stdinClosed || exitExpected) return;
-    const how = code === null ? `signal ${signal ?? "?"}` : `code ${code}`;
+    const how = code === null ? `signal ${signal ?? '?'}` : `code ${code}`;
     this.fail(`the server exited (${how}) before the fixture finished`, PREMATURE_EXIT_RULE);
   }
 
@@ -348,7 +383,7 @@ export class Session {
   }
 
   private fail(summary: string, rule: string[]): void {
-    this.failures.push({ where: this.plan[this.stepIndex]?.where ?? "end of fixture", summary, rule });
+    this.failures.push({ where: this.plan[this.stepIndex]?.where ?? 'end of fixture', summary, rule });
   }
 
   private timeoutMs(): number {
@@ -358,24 +393,24 @@ export class Session {
 
 function planSteps(fixture: Fixture): PlannedStep[] {
   const rule = fixtureRule(fixture);
-  const handshake = handshakeSteps(fixture.header.protocol).map((step) => ({ step, where: "handshake", rule: HANDSHAKE_RULE }));
+  const handshake = handshakeSteps(fixture.header.protocol).map((step) => ({ step, where: 'handshake', rule: HANDSHAKE_RULE }));
   const own = fixture.steps.map((step) => ({ step, where: describeStep(step), rule }));
   return [...handshake, ...own];
 }
 
 function fixtureRule(fixture: Fixture): string[] {
-  const covers = fixture.header.covers.length > 0 ? [`covers: ${fixture.header.covers.join(", ")}`] : [];
+  const covers = fixture.header.covers.length > 0 ? [`covers: ${fixture.header.covers.join(', ')}`] : [];
   return [...fixture.header.spec, ...covers];
 }
 
 function describeStep(step: Step): string {
-  const names: Record<Step["kind"], string> = {
-    "send-json": "client section",
-    "send-raw": "client raw section",
-    expect: step.kind === "expect" && step.optional ? "server may section" : "server section",
-    silence: "silence section",
-    "close-stdin": "eof section",
-    exit: "exit section",
+  const names: Record<Step['kind'], string> = {
+    'send-json': 'client section',
+    'send-raw': 'client raw section',
+    expect: step.kind === 'expect' && step.optional ? 'server may section' : 'server section',
+    silence: 'silence section',
+    'close-stdin': 'eof section',
+    exit: 'exit section',
   };
   return `${names[step.kind]} at line ${step.line}`;
 }

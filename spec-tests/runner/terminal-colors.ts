@@ -17,6 +17,6 @@ const ansi: Palette = {
 };
 
 export function choosePalette(isTerminal: boolean, env: NodeJS.ProcessEnv): Palette {
-  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== "";
+  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
   return isTerminal && !noColor ? ansi : plain;
 }

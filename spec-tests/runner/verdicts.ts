@@ -1,11 +1,11 @@
 // Turns fixture results into verdicts with the expected-failures list applied, and counts
 // them. A listed fixture that fails is an expected failure; one that passes is stale and
 // fails the run, so the list can never silently hide a fixed bug.
-import type { FixtureResult } from "./fixture-result.js";
-import type { ExpectedFailure } from "./expected-failures.js";
-import { entryFor } from "./expected-failures.js";
+import type { FixtureResult } from './fixture-result.js';
+import type { ExpectedFailure } from './expected-failures.js';
+import { entryFor } from './expected-failures.js';
 
-export type Verdict = "passed" | "failed" | "skipped" | "expected-failure" | "stale";
+export type Verdict = 'passed' | 'failed' | 'skipped' | 'expected-failure' | 'stale';
 
 export interface JudgedFixture {
   result: FixtureResult;
@@ -26,18 +26,18 @@ export interface Summary {
 
 export function judge(result: FixtureResult, entries: ExpectedFailure[]): JudgedFixture {
   const entry = entryFor(entries, result.name);
-  if (!entry || result.outcome === "skipped") return { result, verdict: result.outcome };
-  const verdict = result.outcome === "failed" ? "expected-failure" : "stale";
+  if (!entry || result.outcome === 'skipped') return { result, verdict: result.outcome };
+  const verdict = result.outcome === 'failed' ? 'expected-failure' : 'stale';
   return { result, verdict, expectedFailureReason: entry.reason };
 }
 
 export function summarize(judged: JudgedFixture[], unmatchedEntries: ExpectedFailure[]): Summary {
   const count = (verdict: Verdict): number => judged.filter((item) => item.verdict === verdict).length;
   return {
-    passed: count("passed"),
-    failed: count("failed") + count("stale") + unmatchedEntries.length,
-    skipped: count("skipped"),
-    expectedFailures: count("expected-failure"),
+    passed: count('passed'),
+    failed: count('failed') + count('stale') + unmatchedEntries.length,
+    skipped: count('skipped'),
+    expectedFailures: count('expected-failure'),
     unmatchedEntries,
   };
 }
@@ -51,5 +51,5 @@ export function summaryLine(summary: Summary): string {
   const parts = [`${summary.passed} passed`, `${summary.failed} failed`];
   if (summary.skipped > 0) parts.push(`${summary.skipped} skipped`);
   if (summary.expectedFailures > 0) parts.push(`${summary.expectedFailures} expected failures`);
-  return parts.join(", ");
+  return parts.join(', ');
 }

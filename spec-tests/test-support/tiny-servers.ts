@@ -1,15 +1,15 @@
 // Shared by the runner's tests: throwaway stdio servers written as small node scripts, and a
 // way to play an inline fixture against one.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { parseFixture } from "../runner/fixture-parser.js";
-import { runFixture } from "../runner/run-fixture.js";
-import type { FixtureResult } from "../runner/fixture-result.js";
-import type { SchemaValidator } from "../runner/schema-validator.js";
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseFixture } from '../runner/fixture-parser.js';
+import { runFixture } from '../runner/run-fixture.js';
+import type { FixtureResult } from '../runner/fixture-result.js';
+import type { SchemaValidator } from '../runner/schema-validator.js';
 
-export const scratchDir = mkdtempSync(join(tmpdir(), "mcp-conform-test-"));
-process.on("exit", () => rmSync(scratchDir, { recursive: true, force: true }));
+export const scratchDir = mkdtempSync(join(tmpdir(), 'mcp-conform-test-'));
+process.on('exit', () => rmSync(scratchDir, { recursive: true, force: true }));
 
 export interface TinyServerHooks {
   /** Runs first; `msg` is the parsed message. Return to stop handling it. */
@@ -24,18 +24,18 @@ export interface TinyServerHooks {
 export function tinyServer(name: string, hooks: TinyServerHooks = {}): string {
   const source = `
 const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
-${hooks.atStart ?? ""}
+${hooks.atStart ?? ''}
 const rl = require("node:readline").createInterface({ input: process.stdin });
 rl.on("line", (line) => {
   let msg;
   try { msg = JSON.parse(line); } catch { return send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }); }
-  ${hooks.onMessage ?? ""}
+  ${hooks.onMessage ?? ''}
   if (!("id" in msg) || !("method" in msg)) return;
   if (msg.method === "initialize") return send({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "tiny", version: "1" } } });
   if (msg.method === "ping") return send({ jsonrpc: "2.0", id: msg.id, result: {} });
   send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } });
 });
-rl.on("close", () => { ${hooks.onEnd ?? "process.exit(0);"} });
+rl.on("close", () => { ${hooks.onEnd ?? 'process.exit(0);'} });
 `;
   const path = join(scratchDir, `${name}.cjs`);
   writeFileSync(path, source);
@@ -49,8 +49,11 @@ export interface InlineRunOptions {
 }
 
 export function runInline(fixtureText: string, serverCommand: string, options: InlineRunOptions = {}): Promise<FixtureResult> {
-  const fixture = parseFixture(fixtureText, "inline.txtar", "inline");
-  return runFixture({ ok: true, fixture }, { serverCommand, stepTimeoutMs: options.stepTimeoutMs ?? 1000, schema: options.schema, update: options.update ?? false });
+  const fixture = parseFixture(fixtureText, 'inline.txtar', 'inline');
+  return runFixture(
+    { ok: true, fixture },
+    { serverCommand, stepTimeoutMs: options.stepTimeoutMs ?? 1000, schema: options.schema, update: options.update ?? false },
+  );
 }
 
 export const PING_FIXTURE = `A ping.

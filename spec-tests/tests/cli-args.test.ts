@@ -1,28 +1,73 @@
-import { test } from "uvu";
-import * as assert from "uvu/assert";
-import { spawnSync } from "node:child_process";
-import { parseArguments, UsageError } from "../runner/cli-args.js";
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { parseArguments, UsageError } from '../runner/cli-args.js';
 
-test("run options in both spellings", () => {
-  const args = parseArguments(["run", "--server", "node s.js", "--schema-dir=schemas", "--reporter", "junit", "--filter", "ping", "--update", "--expected-failures", "x.txt", "--timeout", "900", "--jobs=2", "a", "b"]);
-  assert.equal(args, { command: "run", server: "node s.js", schemaDir: "schemas", reporter: "junit", filter: "ping", update: true, expectedFailures: "x.txt", timeoutMs: 900, jobs: 2, paths: ["a", "b"] });
+test('run options in both spellings', () => {
+  const args = parseArguments([
+    'run',
+    '--server',
+    'node s.js',
+    '--schema-dir=schemas',
+    '--reporter',
+    'junit',
+    '--filter',
+    'ping',
+    '--update',
+    '--expected-failures',
+    'x.txt',
+    '--timeout',
+    '900',
+    '--jobs=2',
+    'a',
+    'b',
+  ]);
+  assert.equal(args, {
+    command: 'run',
+    server: 'node s.js',
+    schemaDir: 'schemas',
+    reporter: 'junit',
+    filter: 'ping',
+    update: true,
+    expectedFailures: 'x.txt',
+    timeoutMs: 900,
+    jobs: 2,
+    paths: ['a', 'b'],
+  });
 });
 
-test("record takes the server argv after --", () => {
-  assert.equal(parseArguments(["record", "--out", "f.txtar", "--", "node", "s.js", "--flag"]), { command: "record", out: "f.txtar", serverArgv: ["node", "s.js", "--flag"] });
+test('record takes the server argv after --', () => {
+  assert.equal(parseArguments(['record', '--out', 'f.txtar', '--', 'node', 's.js', '--flag']), {
+    command: 'record',
+    out: 'f.txtar',
+    serverArgv: ['node', 's.js', '--flag'],
+  });
 });
 
-test("mistakes are usage errors", () => {
-  for (const argv of [["run"], ["run", "--server"], ["run", "--server", "x", "--reporter", "xml"], ["run", "--server", "x", "--timeout", "0"], ["run", "--server", "x", "--nope"], ["record", "--out", "f"], ["record", "--", "x"], ["frobnicate"]]) {
-    assert.throws(() => parseArguments(argv), (error: unknown) => error instanceof UsageError, argv.join(" "));
+test('mistakes are usage errors', () => {
+  for (const argv of [
+    ['run'],
+    ['run', '--server'],
+    ['run', '--server', 'x', '--reporter', 'xml'],
+    ['run', '--server', 'x', '--timeout', '0'],
+    ['run', '--server', 'x', '--nope'],
+    ['record', '--out', 'f'],
+    ['record', '--', 'x'],
+    ['frobnicate'],
+  ]) {
+    assert.throws(
+      () => parseArguments(argv),
+      (error: unknown) => error instanceof UsageError,
+      argv.join(' '),
+    );
   }
 });
 
-test("the command line exits 2 on a usage error, with the usage on stderr and nothing on stdout", () => {
-  const run = spawnSync(process.execPath, ["--import", "tsx", "spec-tests/runner/main.ts", "run"], { encoding: "utf8" });
+test('the command line exits 2 on a usage error, with the usage on stderr and nothing on stdout', () => {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'spec-tests/runner/main.ts', 'run'], { encoding: 'utf8' });
   assert.is(run.status, 2);
-  assert.is(run.stdout, "");
-  assert.match(run.stderr, "run needs --server");
+  assert.is(run.stdout, '');
+  assert.match(run.stderr, 'run needs --server');
 });
 
 test.run();

@@ -23,29 +23,47 @@ type Ack =
   | { kind: 'commented'; key: string; body: string }
   | { kind: 'status'; key: string; status: string; changed: boolean };
 
-interface Sent { id: string; ack: (result: Record<string, unknown>) => Ack }
+interface Sent {
+  id: string;
+  ack: (result: Record<string, unknown>) => Ack;
+}
 
 function nextMutation(rng: Rng, tag: string): { method: string; params: unknown; ack: Sent['ack'] } {
   const key = rng.pick(ISSUES);
   const roll = rng.int(3);
-  const structured = (result: Record<string, unknown>) => result.structuredContent as { issue: { key: string }; changed?: boolean };
+  const structured = (result: Record<string, unknown>) =>
+    result.structuredContent as { issue: { key: string }; changed?: boolean };
   if (roll === 0) {
     const title = `crash ${tag}`;
-    return { method: 'tools/call', params: { name: 'create_issue', arguments: { project: 'PROJ', title } }, ack: (r) => ({ kind: 'created', title, key: structured(r).issue.key }) };
+    return {
+      method: 'tools/call',
+      params: { name: 'create_issue', arguments: { project: 'PROJ', title } },
+      ack: (r) => ({ kind: 'created', title, key: structured(r).issue.key }),
+    };
   }
   if (roll === 1) {
     const body = `comment ${tag}`;
-    return { method: 'tools/call', params: { name: 'add_comment', arguments: { key, body } }, ack: () => ({ kind: 'commented', key, body }) };
+    return {
+      method: 'tools/call',
+      params: { name: 'add_comment', arguments: { key, body } },
+      ack: () => ({ kind: 'commented', key, body }),
+    };
   }
   const status = rng.pick(STATUSES);
-  return { method: 'tools/call', params: { name: 'update_status', arguments: { key, status } }, ack: (r) => ({ kind: 'status', key, status, changed: structured(r).changed === true }) };
+  return {
+    method: 'tools/call',
+    params: { name: 'update_status', arguments: { key, status } },
+    ack: (r) => ({ kind: 'status', key, status, changed: structured(r).changed === true }),
+  };
 }
 
 /** One life of a server: start, initialize, stream mutations, SIGKILL after a random delay. */
 async function oneLife(dataFile: string, rng: Rng, life: string): Promise<{ acks: Ack[]; sent: number }> {
   const server = startServer(['--data', dataFile]);
   try {
-    await server.write('{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"crash","version":"1"}}}\n');
+    await server.write(
+      '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"crash","version":"1"}}}\n',
+    );
     await server.until(() => server.received.has('"init"'), 10_000, `initialize (${life})`);
     const sent = await streamUntilKilled(server, rng, life, 20 + rng.int(100));
     return { acks: collectAcks(server, sent), sent: sent.length };
@@ -77,7 +95,8 @@ async function streamUntilKilled(server: WireServer, rng: Rng, life: string, kil
 function collectAcks(server: WireServer, sent: readonly Sent[]): Ack[] {
   const acks: Ack[] = [];
   for (const s of sent) {
-    const answer = server.received.get(JSON.stringify(s.id))?.[0] as { result?: Record<string, unknown> & { isError?: boolean } } | undefined;
+    const answer = server.received.get(JSON.stringify(s.id))?.[0] as
+      { result?: Record<string, unknown> & { isError?: boolean } } | undefined;
     if (answer === undefined) continue;
     assert.ok(answer.result && !answer.result.isError, `mutation ${s.id} failed: ${JSON.stringify(answer)}`);
     acks.push(s.ack(answer.result));
@@ -90,7 +109,11 @@ async function assertAllAcknowledgedPresent(dataFile: string, acks: readonly Ack
   try {
     for (const ack of acks) {
       if (ack.kind === 'created') assert.is(store.getIssue(ack.key).title, ack.title, `acknowledged ${ack.key} is missing`);
-      if (ack.kind === 'commented') assert.ok(store.getIssue(ack.key).comments.some((c) => c.body === ack.body), `acknowledged comment "${ack.body}" is missing`);
+      if (ack.kind === 'commented')
+        assert.ok(
+          store.getIssue(ack.key).comments.some((c) => c.body === ack.body),
+          `acknowledged comment "${ack.body}" is missing`,
+        );
     }
   } finally {
     store.close();
@@ -100,12 +123,21 @@ async function assertAllAcknowledgedPresent(dataFile: string, acks: readonly Ack
 
 /** Each acknowledged status change has its own journal record (the same change may repeat). */
 function assertStatusChangesPresent(dataFile: string, acks: readonly Ack[]): void {
-  const records = readFileSync(dataFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type?: string; key?: string; to?: string });
+  const records = readFileSync(dataFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type?: string; key?: string; to?: string });
   const inJournal = new Map<string, number>();
-  for (const r of records) if (r.type === 'issue.status_changed') inJournal.set(`${r.key} ${r.to}`, (inJournal.get(`${r.key} ${r.to}`) ?? 0) + 1);
+  for (const r of records)
+    if (r.type === 'issue.status_changed') inJournal.set(`${r.key} ${r.to}`, (inJournal.get(`${r.key} ${r.to}`) ?? 0) + 1);
   const acked = new Map<string, number>();
-  for (const a of acks) if (a.kind === 'status' && a.changed) acked.set(`${a.key} ${a.status}`, (acked.get(`${a.key} ${a.status}`) ?? 0) + 1);
-  for (const [change, n] of acked) assert.ok((inJournal.get(change) ?? 0) >= n, `${n} acknowledged "${change}" but ${inJournal.get(change) ?? 0} in the journal`);
+  for (const a of acks)
+    if (a.kind === 'status' && a.changed) acked.set(`${a.key} ${a.status}`, (acked.get(`${a.key} ${a.status}`) ?? 0) + 1);
+  for (const [change, n] of acked)
+    assert.ok(
+      (inJournal.get(change) ?? 0) >= n,
+      `${n} acknowledged "${change}" but ${inJournal.get(change) ?? 0} in the journal`,
+    );
 }
 
 async function worker(index: number): Promise<{ kills: number; acks: number; torn: number }> {
@@ -132,7 +164,9 @@ test(`SIGKILL ${WORKERS * KILLS_PER_WORKER} times mid-stream: every acknowledged
   const acks = results.reduce((n, r) => n + r.acks, 0);
   assert.ok(kills >= 100, `only ${kills} kills`);
   assert.ok(acks >= 200, `only ${acks} acknowledged mutations: the test would prove little`);
-  console.log(`  crash: ${kills} kills survived, ${acks} acknowledged mutations all present, ${results.reduce((n, r) => n + r.torn, 0)} torn tails set aside`);
+  console.log(
+    `  crash: ${kills} kills survived, ${acks} acknowledged mutations all present, ${results.reduce((n, r) => n + r.torn, 0)} torn tails set aside`,
+  );
 });
 
 test.run();

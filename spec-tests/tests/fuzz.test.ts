@@ -16,10 +16,25 @@ import { SERVER } from '../fuzz/wire.js';
 
 const SEED = 20250618;
 const summary = (report: FuzzReport): string =>
-  report.findings.map((f) => `${f.problems.join('\n')}\n  input: ${f.cases.map((c) => c.label).join(' | ').slice(0, 600)}`).join('\n\n');
+  report.findings
+    .map(
+      (f) =>
+        `${f.problems.join('\n')}\n  input: ${f.cases
+          .map((c) => c.label)
+          .join(' | ')
+          .slice(0, 600)}`,
+    )
+    .join('\n\n');
 
 test('the seeded slice holds every invariant (crash, stream, one answer per request, data, pollution)', async () => {
-  const report = await runFuzz({ seed: SEED, exhaustive: true, maxCases: 6500, bigScale: 1, casesPerRound: 50, roundsPerSession: 30});
+  const report = await runFuzz({
+    seed: SEED,
+    exhaustive: true,
+    maxCases: 6500,
+    bigScale: 1,
+    casesPerRound: 50,
+    roundsPerSession: 30,
+  });
   assert.ok(report.inputs >= 6500, `only ${report.inputs} inputs`);
   assert.ok((report.byKind.get('wrong-type') ?? 0) >= 4000, 'every wrong-type combination was sent');
   for (const kind of ['mutated', 'random', 'deep', 'huge', 'invalid', 'proto', 'batch', 'framing', 'envelope']) {
@@ -42,7 +57,15 @@ const MUTANTS: [mode: string, expected: RegExp][] = [
 for (const [mode, expected] of MUTANTS) {
   test(`the fuzzer finds an injected fault: ${mode}`, async () => {
     const report = await runFuzz({
-      seed: SEED + 1, maxCases: 1200, maxFindings: 1, answerTimeoutMs: 1500, isolate: false, bigScale: 0.01, casesPerRound: 40, roundsPerSession: 10, script: [MUTANT, mode, SERVER],
+      seed: SEED + 1,
+      maxCases: 1200,
+      maxFindings: 1,
+      answerTimeoutMs: 1500,
+      isolate: false,
+      bigScale: 0.01,
+      casesPerRound: 40,
+      roundsPerSession: 10,
+      script: [MUTANT, mode, SERVER],
     });
     assert.ok(report.findings.length > 0, `the ${mode} fault went unnoticed in ${report.inputs} inputs`);
     const problems = report.findings.flatMap((f) => f.problems).join('\n');
@@ -56,10 +79,23 @@ test('a finding is written as a fixture that mcp-conform replays (passing once f
     const bytes = Buffer.concat([
       Buffer.from('{"jsonrpc":"2.0","id":"a","method":"ping"}\n\xff\xfe\n', 'latin1'),
       Buffer.from('{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}\r\n#{"not json\n[1]\n', 'utf8'),
-      Buffer.from('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_issue","arguments":{"__proto__":{"key":"PROJ-101"}}}}\n', 'utf8'),
+      Buffer.from(
+        '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_issue","arguments":{"__proto__":{"key":"PROJ-101"}}}}\n',
+        'utf8',
+      ),
     ]);
-    writeFixture(directory, 'sample', { title: 'sample', details: ['made by fuzz.test.ts'], protocol: '2025-11-25', bytes, oracle: { maxMessageBytes: 32 << 20, batches: false } });
-    const run = spawnSync(process.execPath, ['dist/mcp-conform.mjs', 'run', '--server', `${process.execPath} ${SERVER} --ephemeral`, directory], { encoding: 'utf8' });
+    writeFixture(directory, 'sample', {
+      title: 'sample',
+      details: ['made by fuzz.test.ts'],
+      protocol: '2025-11-25',
+      bytes,
+      oracle: { maxMessageBytes: 32 << 20, batches: false },
+    });
+    const run = spawnSync(
+      process.execPath,
+      ['dist/mcp-conform.mjs', 'run', '--server', `${process.execPath} ${SERVER} --ephemeral`, directory],
+      { encoding: 'utf8' },
+    );
     assert.is(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /1 passed, 0 failed/);
   } finally {

@@ -1,45 +1,52 @@
 // The proof that the generic fixtures test the spec and not our own server: run them against
 // an independent server built on the official SDK. Everything passes except the departures
 // listed, with reasons, in spec-tests/sdk-server/expected-failures.txt.
-import { test } from "uvu";
-import * as assert from "uvu/assert";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { build } from "esbuild";
-import { runCommand } from "../runner/run-command.js";
-import { readExpectedFailures } from "../runner/expected-failures.js";
-import { scratchDir } from "../test-support/tiny-servers.js";
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { runCommand } from '../runner/run-command.js';
+import { readExpectedFailures } from '../runner/expected-failures.js';
+import { scratchDir } from '../test-support/tiny-servers.js';
 
-const SCHEMA_DIR = "../shared/spec";
-const EXPECTED_FAILURES = "spec-tests/sdk-server/expected-failures.txt";
+const SCHEMA_DIR = '../shared/spec';
+const EXPECTED_FAILURES = 'spec-tests/sdk-server/expected-failures.txt';
 
-test("the SDK server passes every generic fixture except its listed departures", async () => {
-  assert.ok(existsSync(join(SCHEMA_DIR, "2025-11-25", "schema.json")), `the MCP schemas are expected in ${SCHEMA_DIR}`);
-  const bundle = join(scratchDir, "sdk-server.mjs");
+test('the SDK server passes every generic fixture except its listed departures', async () => {
+  assert.ok(existsSync(join(SCHEMA_DIR, '2025-11-25', 'schema.json')), `the MCP schemas are expected in ${SCHEMA_DIR}`);
+  const bundle = join(scratchDir, 'sdk-server.mjs');
   // Bundled once so each fixture starts a plain `node` process, not a TypeScript loader.
-  await build({ entryPoints: ["spec-tests/sdk-server/server.ts"], outfile: bundle, bundle: true, platform: "node", format: "esm", logLevel: "warning" });
-  let report = "";
+  await build({
+    entryPoints: ['spec-tests/sdk-server/server.ts'],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+  });
+  let report = '';
   const code = await runCommand(
     {
-      command: "run",
+      command: 'run',
       server: `"${process.execPath}" "${bundle}"`,
       schemaDir: SCHEMA_DIR,
-      reporter: "text",
+      reporter: 'text',
       filter: undefined,
       update: false,
       expectedFailures: EXPECTED_FAILURES,
       // Generous: a loaded 2-core CI machine must not turn a slow start into a failure.
       timeoutMs: 5000,
       jobs: 4,
-      paths: ["spec-tests/fixtures/generic"],
+      paths: ['spec-tests/fixtures/generic'],
     },
     { write: (text) => (report += text), isTerminal: false, env: {} },
   );
   const listed = readExpectedFailures(EXPECTED_FAILURES).length;
-  const summary = report.trimEnd().split("\n").pop() ?? "";
+  const summary = report.trimEnd().split('\n').pop() ?? '';
   assert.is(code, 0, report);
   assert.match(summary, new RegExp(`^\\d+ passed, 0 failed(, \\d+ skipped)?, ${listed} expected failures$`), report);
-  assert.not.match(report, "STALE");
+  assert.not.match(report, 'STALE');
 });
 
 test.run();

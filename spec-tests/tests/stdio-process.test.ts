@@ -79,7 +79,8 @@ test('EPIPE: a client that stops reading stdout makes the server exit 0, without
   const client = start();
   await client.initialize();
   client.child.stdout.destroy();
-  for (let i = 0; i < 50; i++) client.writeRaw(`{"jsonrpc":"2.0","id":${100 + i},"method":"resources/read","params":{"uri":"jira://sprint/current"}}\n`);
+  for (let i = 0; i < 50; i++)
+    client.writeRaw(`{"jsonrpc":"2.0","id":${100 + i},"method":"resources/read","params":{"uri":"jira://sprint/current"}}\n`);
   const { code } = await exited(client);
   assert.is(code, 0);
   assert.not.match(client.stderr(), /\n\s+at /, 'no stack trace');
@@ -105,7 +106,14 @@ for (const limit of [1, 64]) {
     const client = start('--max-in-flight', String(limit));
     await client.initialize();
     const keys = Array.from({ length: 300 }, (_, i) => `PROJ-${101 + (i % 14)}`);
-    client.writeRaw(JSON.stringify({ jsonrpc: '2.0', id: 'bulk', method: 'tools/call', params: { name: 'bulk_update_status', arguments: { keys, status: 'todo' }, _meta: { progressToken: 1 } } }) + '\n');
+    client.writeRaw(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'bulk',
+        method: 'tools/call',
+        params: { name: 'bulk_update_status', arguments: { keys, status: 'todo' }, _meta: { progressToken: 1 } },
+      }) + '\n',
+    );
     await client.nextNotification('notifications/progress');
     const ping = await client.request('ping', undefined, 20_000);
     const pingAt = indexOf(client.received, ping.id);

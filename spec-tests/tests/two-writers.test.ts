@@ -25,13 +25,18 @@ async function request(server: WireServer, method: string, params: unknown): Pro
 
 async function startWriter(dataFile: string): Promise<WireServer> {
   const server = startServer(['--data', dataFile]);
-  const init = await request(server, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'writer', version: '1' } });
+  const init = await request(server, 'initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'writer', version: '1' },
+  });
   assert.ok(init.result, JSON.stringify(init));
   await server.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
   return server;
 }
 
-const call = (server: WireServer, name: string, args: Record<string, unknown>) => request(server, 'tools/call', { name, arguments: args });
+const call = (server: WireServer, name: string, args: Record<string, unknown>) =>
+  request(server, 'tools/call', { name, arguments: args });
 
 /** Runs `jobs` with at most IN_FLIGHT at once; returns their answers in order. */
 async function pipelined<T>(jobs: (() => Promise<T>)[]): Promise<T[]> {
@@ -51,7 +56,8 @@ function mutations(server: WireServer, name: string): (() => Promise<Record<stri
   const jobs: (() => Promise<Record<string, unknown>>)[] = [];
   for (let i = 0; i < COMMENTS; i++) {
     jobs.push(() => call(server, 'add_comment', { key: i % 2 ? 'PROJ-101' : 'PROJ-102', body: `${name} comment ${i}` }));
-    if (i % 3 === 0 && i / 3 < CREATES) jobs.push(() => call(server, 'create_issue', { project: 'WEB', title: `${name} issue ${i / 3}` }));
+    if (i % 3 === 0 && i / 3 < CREATES)
+      jobs.push(() => call(server, 'create_issue', { project: 'WEB', title: `${name} issue ${i / 3}` }));
   }
   return jobs;
 }
@@ -70,40 +76,54 @@ async function notifiedWithinASecond(writer: WireServer, watcher: WireServer, ke
   succeeded(await call(writer, 'add_comment', { key, body: `watched change ${round}` }));
   const isUpdate = (n: { message: Record<string, unknown> }) =>
     n.message.method === 'notifications/resources/updated' && (n.message.params as { uri?: string } | undefined)?.uri === uri;
-  await watcher.until(() => watcher.notifications.slice(seen).some(isUpdate), 1000, `notifications/resources/updated for ${uri} from the other process`);
+  await watcher.until(
+    () => watcher.notifications.slice(seen).some(isUpdate),
+    1000,
+    `notifications/resources/updated for ${uri} from the other process`,
+  );
   return (watcher.notifications.slice(seen).find(isUpdate)?.at ?? Date.now()) - sentAt;
 }
 
 // Fails (corrupt journal) until known-bugs.ts BUG 1 is fixed: then set its `enabled` to true.
-(SAME_PID_LOCK_BREAK.enabled ? test : test.skip)('two processes, one data file: no lost update, and each hears the other within a second', async () => {
-  const directory = mkdtempSync(join(tmpdir(), 'mcp-two-writers-'));
-  const dataFile = join(directory, 'tracker.jsonl');
-  const servers: WireServer[] = [];
-  try {
-    servers.push(await startWriter(dataFile), await startWriter(dataFile));
-    const [a, b] = servers as [WireServer, WireServer];
-    for (const [server, key] of [[a, 'PROJ-110'], [b, 'PROJ-111']] as const) {
-      const subscribed = await request(server, 'resources/subscribe', { uri: `jira://issue/${key}` });
-      assert.ok(subscribed.result, JSON.stringify(subscribed));
-    }
+(SAME_PID_LOCK_BREAK.enabled ? test : test.skip)(
+  'two processes, one data file: no lost update, and each hears the other within a second',
+  async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'mcp-two-writers-'));
+    const dataFile = join(directory, 'tracker.jsonl');
+    const servers: WireServer[] = [];
+    try {
+      servers.push(await startWriter(dataFile), await startWriter(dataFile));
+      const [a, b] = servers as [WireServer, WireServer];
+      for (const [server, key] of [
+        [a, 'PROJ-110'],
+        [b, 'PROJ-111'],
+      ] as const) {
+        const subscribed = await request(server, 'resources/subscribe', { uri: `jira://issue/${key}` });
+        assert.ok(subscribed.result, JSON.stringify(subscribed));
+      }
 
-    const [answersA, answersB] = await Promise.all([pipelined(mutations(a, 'A')), pipelined(mutations(b, 'B'))]);
-    const created = [...answersA, ...answersB].map(succeeded).filter((s) => s.uri === undefined || (s.issue as { title: string }).title.includes(' issue '));
-    const keys = created.filter((s) => !('changed' in s)).map((s) => (s.issue as { key: string }).key);
-    assert.is(keys.length, 2 * CREATES, 'every create was acknowledged');
-    assert.is(new Set(keys).size, keys.length, `duplicate issue keys: ${keys.join(' ')}`);
+      const [answersA, answersB] = await Promise.all([pipelined(mutations(a, 'A')), pipelined(mutations(b, 'B'))]);
+      const created = [...answersA, ...answersB]
+        .map(succeeded)
+        .filter((s) => s.uri === undefined || (s.issue as { title: string }).title.includes(' issue '));
+      const keys = created.filter((s) => !('changed' in s)).map((s) => (s.issue as { key: string }).key);
+      assert.is(keys.length, 2 * CREATES, 'every create was acknowledged');
+      assert.is(new Set(keys).size, keys.length, `duplicate issue keys: ${keys.join(' ')}`);
 
-    const delays: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      delays.push(await notifiedWithinASecond(a, b, 'PROJ-111', round), await notifiedWithinASecond(b, a, 'PROJ-110', round));
+      const delays: number[] = [];
+      for (let round = 0; round < 5; round++) {
+        delays.push(await notifiedWithinASecond(a, b, 'PROJ-111', round), await notifiedWithinASecond(b, a, 'PROJ-110', round));
+      }
+      await checkNothingLost(dataFile, keys);
+      console.log(
+        `  two writers: ${2 * (COMMENTS + CREATES)} mutations, 0 lost; cross-process notification delay max ${Math.max(...delays)} ms`,
+      );
+    } finally {
+      for (const server of servers) await server.close(3000);
+      rmSync(directory, { recursive: true, force: true });
     }
-    await checkNothingLost(dataFile, keys);
-    console.log(`  two writers: ${2 * (COMMENTS + CREATES)} mutations, 0 lost; cross-process notification delay max ${Math.max(...delays)} ms`);
-  } finally {
-    for (const server of servers) await server.close(3000);
-    rmSync(directory, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 async function checkNothingLost(dataFile: string, keys: readonly string[]): Promise<void> {
   const store = await openStore({ path: dataFile, log: () => {}, watch: false });
