@@ -164,11 +164,14 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
   function runMethod(request: Request, signal: AbortSignal): unknown {
     const known = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
     const method = known && (!known.feature || features.has(known.feature)) ? known : undefined;
-    if (carriesStatelessMeta(request.params) || method?.era === 'stateless') return runStateless(request, method, signal);
-    if (!method) throw methodNotFound(request.method);
     if (phase === 'stateless' && request.method === 'initialize') {
       throw invalidRequest('Invalid Request: this process already serves 2026-07-28 requests; start a new one to use initialize');
     }
+    // Once the process serves 2026-07-28, a request without its _meta is an incomplete one (-32602), not a handshake-era one.
+    if (phase === 'stateless' || carriesStatelessMeta(request.params) || method?.era === 'stateless') {
+      return runStateless(request, method, signal);
+    }
+    if (!method) throw methodNotFound(request.method);
     if (phase === 'awaiting-initialize' && !method.beforeInitialize) {
       throw invalidRequest(`Invalid Request: ${request.method} before initialize; send initialize first`);
     }

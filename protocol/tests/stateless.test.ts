@@ -155,6 +155,10 @@ test('eras do not mix: initialize after a stateless request, or the reverse, is 
   const [late] = (await stateless.server()) as any[];
   assert.is(late.error.code, -32600);
 
+  stateless.client({ jsonrpc: '2.0', id: 4, method: 'tools/list' });
+  const [bare] = (await stateless.server()) as any[];
+  assert.is(bare.error.code, -32602, 'after a stateless request, one without _meta is incomplete, not a handshake-era one');
+
   const handshake = transcript(definition());
   await handshake.initialize();
   handshake.client(req(3, 'tools/list'));
