@@ -11,10 +11,7 @@ import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine } from './cli.js';
 import { runDemo } from './demo/demo.js';
-import { resolveDataPath } from './store/data-path.js';
-import { isStoreFileError } from './store/errors.js';
-import { stderrLogger } from './store/log.js';
-import { openStore } from './store/store.js';
+import { isStoreFileError, openStore, resolveDataPath, stderrLogger } from './store/index.js';
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
 
 const report = (line: string): void => {

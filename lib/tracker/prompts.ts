@@ -6,7 +6,7 @@
 
 import type { PromptDefinition, PromptMessage } from '../../protocol/prompts.js';
 import { invalidParams } from '../../protocol/errors.js';
-import type { TrackerStore } from '../store/store.js';
+import type { TrackerStore } from '../store/index.js';
 import { CURRENT_SPRINT_URI, JSON_MIME, TEMPLATES, completers, defaultProject, issueUri, readUri } from './resources.js';
 
 const say = (role: PromptMessage['role'], text: string): PromptMessage => ({ role, content: { type: 'text', text } });

@@ -19,9 +19,7 @@ import type {
   ResourceTemplateDefinition,
 } from '../../protocol/resources.js';
 import { compileUriTemplate } from '../../protocol/uri-template.js';
-import type { Issue } from '../store/schema.js';
-import type { TrackerStore } from '../store/store.js';
-import { isDomainError } from '../store/errors.js';
+import { type Issue, type TrackerStore, isDomainError } from '../store/index.js';
 
 export const JSON_MIME = 'application/json';
 export const PROJECTS_URI = 'jira://projects';

@@ -8,7 +8,7 @@
 // guessing from the change's keys would not be (a filter query may or may not be affected).
 
 import type { ServerDefinition, Session } from '../../protocol/session.js';
-import type { TrackerStore } from '../store/store.js';
+import type { TrackerStore } from '../store/index.js';
 import { trackerPrompts } from './prompts.js';
 import { readUri, trackerResources } from './resources.js';
 import { trackerTools } from './tools.js';

@@ -15,9 +15,16 @@
 import * as z from 'zod/mini';
 import type { RequestContext } from '../../protocol/context.js';
 import { type ContentBlock, type ToolDefinition, ToolError, structuredResult } from '../../protocol/tools.js';
-import { isDomainError } from '../store/errors.js';
-import { IssueSchema, PRIORITIES, STATUSES, ISSUE_TYPES, type Issue } from '../store/schema.js';
-import type { IssueMutation, TrackerStore } from '../store/store.js';
+import {
+  ISSUE_TYPES,
+  IssueSchema,
+  PRIORITIES,
+  STATUSES,
+  isDomainError,
+  type Issue,
+  type IssueMutation,
+  type TrackerStore,
+} from '../store/index.js';
 import { issueSummary, issueUri } from './resources.js';
 
 const text = (description: string) => z.string().check(z.describe(description));
