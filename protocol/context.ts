@@ -3,7 +3,7 @@
 // Everything a handler may depend on arrives here, per request: the negotiated version's
 // rules, the client's capabilities, the abort signal, and senders for progress and logs
 // that already enforce the spec's rules. In the handshake era these come from the session
-// (set once by `initialize`); in the stateless 2026-07-28 era they would come from each
+// (set once by `initialize`); in the stateless 2026-07-28 era they come from each
 // request's `_meta`. Handlers cannot tell the difference, which is the point.
 
 import type { RequestId } from './json-rpc.js';

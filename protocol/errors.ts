@@ -17,12 +17,6 @@ export const ErrorCode = {
   InternalError: -32603,
   /** Resource not found, 2024-11-05 to 2025-11-25 (S/{v}/server/resources.mdx "Error Handling"). */
   ResourceNotFound: -32002,
-  // The two below never go on the wire: they reject the promise of a request *we* sent.
-  // The values follow the official SDKs so logs read the same.
-  /** Our request to the client got no response in time. */
-  RequestTimeout: -32001,
-  /** The connection closed while our request was waiting. */
-  ConnectionClosed: -32000,
 } as const;
 
 /** An error that travels to the peer as a JSON-RPC `error` object. */

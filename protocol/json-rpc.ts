@@ -98,6 +98,10 @@ function nestingExceeds(text: string, maxDepth: number): boolean {
   return false;
 }
 
+/**
+ * A string or an integer. Integers beyond 2^53 are refused: JSON.parse has already rounded
+ * them, so we could not echo them back exactly, and a wrong id is worse than none.
+ */
 export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || Number.isSafeInteger(value);
 }

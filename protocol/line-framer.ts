@@ -44,13 +44,13 @@ export function createLineFramer(maxLineBytes: number, onFrame: (frame: Frame) =
       discarding = false;
       return;
     }
-    if (partsBytes + lastPart.length > maxLineBytes) {
-      onFrame({ kind: 'too-long', limitBytes: maxLineBytes });
-    } else {
-      emitLine(parts.length === 0 ? lastPart : Buffer.concat([...parts, lastPart]));
-    }
+    const tooLong = partsBytes + lastPart.length > maxLineBytes;
+    const line = tooLong || parts.length === 0 ? lastPart : Buffer.concat([...parts, lastPart]);
+    // Reset before handing the line on, so whatever the handler does, the next line starts clean.
     parts = [];
     partsBytes = 0;
+    if (tooLong) onFrame({ kind: 'too-long', limitBytes: maxLineBytes });
+    else emitLine(line);
   }
 
   function emitLine(bytes: Uint8Array): void {

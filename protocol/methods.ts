@@ -34,7 +34,6 @@ export type Feature = 'tools' | 'resources' | 'subscriptions' | 'resourceListCha
 
 /** The per-connection state handlers may read and change. */
 export interface SessionState {
-  readonly features: ReadonlySet<Feature>;
   readonly tools: ToolRegistry;
   readonly resources: ResourceRegistry;
   readonly prompts: PromptRegistry;

@@ -12,6 +12,7 @@
 // replayed state would otherwise create the same issue twice).
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import * as z from 'zod/mini';
 import type { ClientCapabilities } from './schemas.js';
 
 /** One field of an elicitation form: the flat, primitive-only schema the spec allows. */
@@ -36,6 +37,12 @@ export interface InputRequiredResult {
 
 /** S/2026-07-28/basic/index.mdx: a request that cannot be served without a client capability it lacks. */
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+
+/** What the client sends back for an elicitation (schema ElicitResult). */
+export const ElicitAnswerSchema = z.looseObject({
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.optional(z.record(z.string(), z.unknown())),
+});
 
 /** The key of our one question in `inputRequests` / `inputResponses`. */
 export const FORM_KEY = 'missing_arguments';

@@ -13,7 +13,7 @@
 //
 // The peer knows JSON-RPC, not MCP: which methods exist is the session's business.
 
-import { ErrorCode, RpcError, invalidRequest, toRpcError } from './errors.js';
+import { invalidRequest, toRpcError } from './errors.js';
 import { errorMessage, requestMessage, resultMessage } from './json-rpc.js';
 import type { OutgoingMessage, Request, RequestId, Response } from './json-rpc.js';
 
@@ -29,12 +29,17 @@ export interface PeerOptions {
 export interface Peer {
   /** The response for a request (later, if its handler is async), or null when it was cancelled. */
   answer(request: Request): OutgoingMessage | null | Promise<OutgoingMessage | null>;
-  /** Cancels an incoming request; unknown or finished ids are ignored, as the spec allows. */
+  /**
+   * Cancels an incoming request; unknown or finished ids are ignored, as the spec allows. The
+   * id is free again at once: 2026-07-28 only asks ids to be unique among outstanding requests.
+   */
   cancel(id: RequestId): void;
-  /** True while a request is running and may still send progress for itself. */
-  isActive(id: RequestId): boolean;
+  /** True while the request with this signal runs and may still send things for itself. */
+  isActive(id: RequestId, signal: AbortSignal): boolean;
   /** How many incoming requests are running. */
   readonly inFlight: number;
+  /** How many of our requests to the other side await an answer. */
+  readonly awaitingAnswers: number;
   /** Sends a request to the other side and waits for its response. */
   request(method: string, params: unknown, timeoutMs: number): Promise<unknown>;
   /** Hands a response from the other side to the request waiting for it. */
@@ -43,10 +48,26 @@ export interface Peer {
   abortAll(): void;
 }
 
+/**
+ * Why a request we sent did not succeed: the other side's error, a timeout, a closed
+ * connection. Not an RpcError on purpose: a handler that lets it escape answers -32603, and
+ * the other side's codes are never passed off as ours.
+ */
+export class OutgoingRequestError extends Error {
+  readonly code: number | undefined;
+  readonly data: unknown;
+
+  constructor(message: string, code?: number, data?: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+}
+
 interface Pending {
   method: string;
   resolve(value: unknown): void;
-  reject(error: RpcError): void;
+  reject(error: OutgoingRequestError): void;
   timer: NodeJS.Timeout;
 }
 
@@ -69,8 +90,9 @@ export function createPeer(options: PeerOptions): Peer {
     const controller = new AbortController();
     running.set(id, controller);
     // Settle before sending: from here on progress for this id is refused (REQUIREMENTS.md A-19).
+    // A cancelled request has already left the table, and its id may belong to a newer one.
     const settle = (message: OutgoingMessage): OutgoingMessage | null => {
-      running.delete(id);
+      if (running.get(id) === controller) running.delete(id);
       return controller.signal.aborted ? null : message;
     };
     const fail = (thrown: unknown) => settle(errorMessage(id, toRpcError(thrown, options.report)));
@@ -90,7 +112,7 @@ export function createPeer(options: PeerOptions): Peer {
       const timer = setTimeout(() => {
         pending.delete(id);
         options.onOutgoingTimeout(id, method);
-        reject(new RpcError(ErrorCode.RequestTimeout, `${method} got no response within ${timeoutMs} ms`));
+        reject(new OutgoingRequestError(`${method} got no response within ${timeoutMs} ms`));
       }, timeoutMs);
       pending.set(id, { method, resolve, reject, timer });
       options.send(requestMessage(id, method, params));
@@ -113,27 +135,33 @@ export function createPeer(options: PeerOptions): Peer {
     answer,
     request,
     receiveResponse,
-    cancel: (id) => running.get(id)?.abort(),
-    isActive: (id) => running.has(id) && !running.get(id)?.signal.aborted,
+    cancel(id) {
+      running.get(id)?.abort();
+      running.delete(id);
+    },
+    isActive: (id, signal) => running.get(id)?.signal === signal && !signal.aborted,
     get inFlight() {
       return running.size;
+    },
+    get awaitingAnswers() {
+      return pending.size;
     },
     abortAll() {
       for (const controller of running.values()) controller.abort();
       for (const waiting of pending.values()) {
         clearTimeout(waiting.timer);
-        waiting.reject(new RpcError(ErrorCode.ConnectionClosed, `${waiting.method}: the connection closed`));
+        waiting.reject(new OutgoingRequestError(`${waiting.method}: the connection closed`));
       }
       pending.clear();
     },
   };
 }
 
-function errorFromWire(error: unknown): RpcError {
+function errorFromWire(error: unknown): OutgoingRequestError {
   const { code, message, data } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
-  return new RpcError(
-    typeof code === 'number' ? code : ErrorCode.InternalError,
-    typeof message === 'string' ? message : 'The peer answered with a malformed error',
+  return new OutgoingRequestError(
+    typeof message === 'string' ? message : 'the other side answered with a malformed error',
+    typeof code === 'number' ? code : undefined,
     data,
   );
 }

@@ -39,8 +39,6 @@ export interface PromptDefinition {
 }
 
 export interface PromptRegistry {
-  readonly isEmpty: boolean;
-  readonly hasCompleters: boolean;
   describe(rules: VersionRules): Record<string, unknown>[];
   get(name: string, args: Record<string, string>, context: RequestContext): Promise<PromptResult>;
   /** The completer for one argument; throws -32602 for an unknown prompt. */
@@ -78,8 +76,6 @@ export function createPromptRegistry(prompts: readonly PromptDefinition[]): Prom
   }
 
   return {
-    isEmpty: byName.size === 0,
-    hasCompleters: prompts.some((p) => p.arguments.some((a) => a.complete)),
     describe: (rules) => prompts.map((prompt) => describePrompt(prompt, rules)),
     get,
     completer: (prompt, argument) => find(prompt).arguments.find((a) => a.name === argument)?.complete,

@@ -64,7 +64,6 @@ export interface ResourceTemplateDefinition {
 }
 
 export interface ResourceRegistry {
-  readonly isEmpty: boolean;
   /** Fixed resources first, then each template's listed ones, in a stable order. */
   readonly listing: PagedSource<ResourceInfo>;
   describeResource(info: ResourceInfo, rules: VersionRules): ResourceInfo;
@@ -72,7 +71,6 @@ export interface ResourceRegistry {
   read(uri: string, context: RequestContext): Promise<ResourceContents[]>;
   hasTemplate(uriTemplate: string): boolean;
   completer(uriTemplate: string, variable: string): Completer | undefined;
-  readonly hasCompleters: boolean;
 }
 
 interface CompiledTemplate {
@@ -117,7 +115,6 @@ export function createResourceRegistry(
   }
 
   return {
-    isEmpty: resources.length === 0 && templates.length === 0,
     listing,
     describeResource: (info, rules) => shapeInfo(info, rules),
     describeTemplates: (rules) =>
@@ -125,7 +122,6 @@ export function createResourceRegistry(
     read,
     hasTemplate: (uriTemplate) => templates.some((t) => t.uriTemplate === uriTemplate),
     completer: (uriTemplate, variable) => templates.find((t) => t.uriTemplate === uriTemplate)?.complete?.[variable],
-    hasCompleters: templates.some((t) => t.complete && Object.keys(t.complete).length > 0),
   };
 }
 

@@ -34,7 +34,7 @@ import {
 } from './json-rpc.js';
 import type { Frame } from './line-framer.js';
 import { type Feature, METHODS, type MethodEntry, type SessionState } from './methods.js';
-import { createPeer } from './peer.js';
+import { OutgoingRequestError, createPeer } from './peer.js';
 import { type PromptDefinition, createPromptRegistry } from './prompts.js';
 import { type ResourceDefinition, type ResourceTemplateDefinition, createResourceRegistry } from './resources.js';
 import {
@@ -96,6 +96,7 @@ export interface Session {
 }
 
 const OUTGOING_REQUEST_TIMEOUT_MS = 60_000;
+const MAX_BATCH_ITEMS = 1000;
 
 export interface SessionLimits {
   /** Deepest accepted nesting of arrays and objects in a message (default 1000). */
@@ -113,7 +114,6 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
   const streams = createListenStreams((message) => io.send(message));
 
   const state: SessionState = {
-    features,
     tools: createToolRegistry(definition.tools ?? [], io.report),
     resources: createResourceRegistry(definition.resources ?? [], definition.resourceTemplates ?? []),
     prompts: createPromptRegistry(definition.prompts ?? []),
@@ -187,21 +187,25 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
   }
 
   function runStateless(request: Request, method: MethodEntry | undefined, signal: AbortSignal): unknown {
-    const { version, client: caller, logLevel } = readStatelessMeta(request.params);
     if (phase === 'ready') {
+      // In a handshake session, server/discover and subscriptions/listen do not exist (§1.7).
+      if (!carriesStatelessMeta(request.params)) throw methodNotFound(request.method);
       throw invalidRequest(
         'Invalid Request: this process was initialized for the handshake era; start a new one for 2026-07-28 requests',
       );
     }
+    const { version, client: caller, logLevel } = readStatelessMeta(request.params);
     if (!method || method.era === 'handshake') throw methodNotFound(request.method);
     phase = 'stateless';
     const params = parseOrThrow(method.params, request.params, request.method);
+    const rules = rulesFor(version);
     const result = method.run(
       params,
-      contextFor(request, signal, rulesFor(version), caller, () => logLevel),
+      contextFor(request, signal, rules, caller, () => logLevel),
       state,
     );
-    const complete = (value: unknown) => completeResult(value, method.cache, definition.info);
+    if (!rules.resultType) return result;
+    const complete = (value: unknown) => completeResult(value, rules.cacheHints ? method.cache : undefined, definition.info);
     return result instanceof Promise ? result.then(complete) : complete(result);
   }
 
@@ -222,40 +226,39 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
       signal,
       progress(progress, total, message) {
         // S/{v}/basic/utilities/progress.mdx: only with a token, strictly increasing, never after the response.
-        if (token === undefined || progress <= lastProgress || !peer.isActive(request.id)) return;
+        if (token === undefined || progress <= lastProgress || !peer.isActive(request.id, signal)) return;
         lastProgress = progress;
         const params: Record<string, unknown> = { progressToken: token, progress };
         if (total !== undefined) params.total = total;
         if (message !== undefined && rules.progressMessage) params.message = message;
         io.send(notificationMessage('notifications/progress', params));
       },
-      // 2026-07-28 (S/2026-07-28/server/utilities/logging.mdx): only when this request's _meta asked for
-      // it, and only before its response.
+      // Nothing more for a cancelled request (S/{v}/basic/utilities/cancellation.mdx); in 2026-07-28
+      // also nothing after the response, and only if this request's _meta asked for a level
+      // (S/2026-07-28/server/utilities/logging.mdx).
       log(level, data, logger) {
-        if (rules.era === 'stateless' && !peer.isActive(request.id)) return;
+        if (signal.aborted || (rules.era === 'stateless' && !peer.isActive(request.id, signal))) return;
         sendLog(logLevel(), level, data, logger);
       },
-      request: (method, params, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS) =>
-        rules.era === 'stateless'
-          ? // S/2026-07-28/basic/transports/stdio.mdx: the server MUST NOT send requests; use MRTR instead.
-            Promise.reject(
-              new RpcError(ErrorCode.InternalError, `${method}: a 2026-07-28 server cannot send requests to the client`),
-            )
-          : requestClient(method, params, timeoutMs),
+      request(method, params, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS) {
+        // S/2026-07-28/basic/transports/stdio.mdx: a 2026-07-28 server MUST NOT send requests; it uses MRTR.
+        if (rules.era === 'stateless') return refuse(`${method}: a 2026-07-28 server cannot send requests to the client`);
+        if (signal.aborted) return refuse(`${method}: the request it belongs to was cancelled`);
+        return requestClient(method, params, timeoutMs);
+      },
     };
+  }
+
+  function refuse(reason: string): Promise<never> {
+    return Promise.reject(new OutgoingRequestError(reason));
   }
 
   /** S/{v}/basic/lifecycle.mdx "Operation": use only capabilities the client declared; nothing before `initialized`. */
   function requestClient(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     const needed = CLIENT_CAPABILITY_FOR[method];
-    if (!clientInitialized)
-      return Promise.reject(
-        new RpcError(ErrorCode.InternalError, `${method}: the client has not sent notifications/initialized yet`),
-      );
+    if (!clientInitialized) return refuse(`${method}: the client has not sent notifications/initialized yet`);
     if (needed && client.capabilities[needed] === undefined) {
-      return Promise.reject(
-        new RpcError(ErrorCode.InternalError, `${method}: the client did not declare the ${needed} capability`),
-      );
+      return refuse(`${method}: the client did not declare the ${needed} capability`);
     }
     return peer.request(method, params, timeoutMs);
   }
@@ -322,8 +325,27 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
 
   function sendWhenReady(outcome: Promise<OutgoingMessage | null> | OutgoingMessage | null): void {
     if (outcome === null) return;
-    if (!(outcome instanceof Promise)) return io.send(outcome);
-    void outcome.then((message) => message && io.send(message));
+    if (!(outcome instanceof Promise)) return deliver(outcome);
+    void outcome.then((message) => message && deliver(message));
+  }
+
+  /**
+   * Sends an answer; one too big to encode (JSON.stringify has a length limit) is replaced by
+   * -32603 for each id it answered, so no request is left without a response.
+   */
+  function deliver(answer: OutgoingMessage | OutgoingMessage[]): void {
+    try {
+      io.send(answer);
+    } catch (thrown) {
+      io.report(`could not send an answer: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+      const failed = (Array.isArray(answer) ? answer : [answer]).map((message) =>
+        errorMessage(
+          'id' in message ? message.id : null,
+          new RpcError(ErrorCode.InternalError, 'Internal error: the result could not be encoded'),
+        ),
+      );
+      io.send(Array.isArray(answer) ? failed : failed[0]!);
+    }
   }
 
   /** JSON-RPC 2.0 §6, for 2025-03-26 sessions: one array of responses, none for notifications, nothing at all if empty. */
@@ -336,6 +358,11 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
       io.send(errorMessage(null, invalidRequest('Invalid Request: empty batch')));
       return;
     }
+    // One batch is answered in one line, so its size bounds memory and the in-flight limit.
+    if (items.length > MAX_BATCH_ITEMS) {
+      io.send(errorMessage(null, invalidRequest(`Invalid Request: a batch holds at most ${MAX_BATCH_ITEMS} messages`)));
+      return;
+    }
     const outcomes = items.map((item) => {
       const message = classify(item);
       // S/2025-03-26/basic/lifecycle.mdx: initialize MUST NOT be part of a batch.
@@ -346,27 +373,36 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
     });
     void Promise.all(outcomes).then((responses) => {
       const present = responses.filter((r): r is OutgoingMessage => r !== null);
-      if (present.length > 0) io.send(present);
+      if (present.length > 0) deliver(present);
     });
+  }
+
+  function receive(frame: Frame): void {
+    if (frame.kind === 'too-long') {
+      io.send(errorMessage(null, invalidRequest(`Invalid Request: message longer than ${frame.limitBytes} bytes, discarded`)));
+      return;
+    }
+    if (frame.kind === 'not-utf8') {
+      io.send(errorMessage(null, new RpcError(ErrorCode.ParseError, 'Parse error: message is not valid UTF-8')));
+      return;
+    }
+    const parsed = parseLine(frame.text, limits.maxDepth);
+    if (parsed.kind === 'parse-error')
+      io.send(errorMessage(null, new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON')));
+    else if (parsed.kind === 'too-deep')
+      io.send(errorMessage(null, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`)));
+    else if (parsed.kind === 'batch') handleBatch(parsed.items);
+    else sendWhenReady(handle(parsed.message));
   }
 
   return {
     receive(frame) {
-      if (frame.kind === 'too-long') {
-        io.send(errorMessage(null, invalidRequest(`Invalid Request: message longer than ${frame.limitBytes} bytes, discarded`)));
-        return;
+      // A fault of ours while handling one line must not stop the reader or spill into the next line.
+      try {
+        receive(frame);
+      } catch (thrown) {
+        io.report(`internal error on a message: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`);
       }
-      if (frame.kind === 'not-utf8') {
-        io.send(errorMessage(null, new RpcError(ErrorCode.ParseError, 'Parse error: message is not valid UTF-8')));
-        return;
-      }
-      const parsed = parseLine(frame.text, limits.maxDepth);
-      if (parsed.kind === 'parse-error')
-        io.send(errorMessage(null, new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON')));
-      else if (parsed.kind === 'too-deep')
-        io.send(errorMessage(null, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`)));
-      else if (parsed.kind === 'batch') handleBatch(parsed.items);
-      else sendWhenReady(handle(parsed.message));
     },
     resourceUpdated(uri) {
       // Only for URIs the client subscribed to (schema ResourceUpdatedNotification).
@@ -381,8 +417,11 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
     },
     subscribedUris: () => [...new Set([...state.subscriptions, ...streams.uris()])],
     log,
+    // Listen streams and handlers waiting for the client's answer are not work the reader
+    // must wait for: counting them could pause stdin with the very message that would end them
+    // (a cancel, the client's answer) unread.
     get inFlight() {
-      return peer.inFlight;
+      return Math.max(0, peer.inFlight - streams.size - peer.awaitingAnswers);
     },
     async idle() {
       streams.closeAll();

@@ -92,6 +92,8 @@ export interface ListenStreams {
   resourceUpdated(uri: string): void;
   resourceListChanged(): void;
   uris(): string[];
+  /** How many streams are open. */
+  readonly size: number;
 }
 
 interface Stream {
@@ -133,5 +135,8 @@ export function createListenStreams(send: (message: OutgoingMessage) => void): L
       }
     },
     uris: () => [...streams.values()].flatMap((stream) => stream.filter.resourceSubscriptions ?? []),
+    get size() {
+      return streams.size;
+    },
   };
 }

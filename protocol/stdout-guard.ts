@@ -25,6 +25,10 @@ console.dir = (value: unknown) => toStderr(value);
 process.stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
   (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as WriteFn;
 
+// A client that closes our stderr must not turn each diagnostic into an EPIPE exception (which,
+// reported to stderr in turn, would spin forever): diagnostics are then dropped.
+process.stderr.on('error', () => {});
+
 /** The real stdout write, for the one writer that owns it. Can be claimed once. */
 export function claimStdout(): WriteFn {
   if (claimed) throw new Error('stdout is already claimed by a writer');

@@ -12,6 +12,7 @@ import type { RequestContext } from './context.js';
 import { RpcError, invalidParams } from './errors.js';
 import {
   type AskForMissing,
+  ElicitAnswerSchema,
   FORM_KEY,
   type InputRequiredResult,
   MISSING_REQUIRED_CLIENT_CAPABILITY,
@@ -85,7 +86,6 @@ export function structuredResult(data: Record<string, unknown>, extra: ContentBl
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 export interface ToolRegistry {
-  readonly isEmpty: boolean;
   describe(rules: VersionRules): Record<string, unknown>[];
   call(params: CallToolParams, context: RequestContext): Promise<ToolResult | InputRequiredResult>;
 }
@@ -152,24 +152,28 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
    * cancelled form ends the call.
    */
   function resume(tool: ToolDefinition, params: CallToolParams): { args: Record<string, unknown>; declined?: string } {
+    // Check the answer's shape first: a malformed one must not use up the single-use state.
+    const raw = params.inputResponses?.[FORM_KEY];
+    const answer = raw === undefined ? undefined : ElicitAnswerSchema.safeParse(raw);
+    if (answer && !answer.success) {
+      throw invalidParams(`Invalid params: inputResponses.${FORM_KEY} must be an elicitation result {action, content?}`);
+    }
     const pending = sealer.open(params.requestState ?? '');
     if (!pending || pending.tool !== tool.name) {
       throw invalidParams(
         'Invalid params: requestState is not valid (altered, expired or already used); call the tool again without it',
       );
     }
-    const answer = params.inputResponses?.[FORM_KEY] as { action?: string; content?: Record<string, unknown> } | undefined;
     if (answer === undefined) return { args: pending.args };
-    if (answer.action !== 'accept') return { args: pending.args, declined: String(answer.action) };
+    if (answer.data.action !== 'accept') return { args: pending.args, declined: answer.data.action };
     // Only the fields we asked for; anything else in the answer is ignored (§15.2: ignore unexpected keys).
     const filled = Object.fromEntries(
-      Object.entries(answer.content ?? {}).filter(([key]) => Object.hasOwn(tool.ask?.fields ?? {}, key)),
+      Object.entries(answer.data.content ?? {}).filter(([key]) => Object.hasOwn(tool.ask?.fields ?? {}, key)),
     );
     return { args: { ...pending.args, ...filled } };
   }
 
   return {
-    isEmpty: byName.size === 0,
     describe(rules) {
       let list = described.get(rules);
       if (!list) described.set(rules, (list = [...byName.values()].map((tool) => describeTool(tool, rules))));

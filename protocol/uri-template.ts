@@ -53,9 +53,7 @@ export function compileUriTemplate(template: string): UriTemplate {
   if (last < template.length) parts.push({ literal: template.slice(last) });
 
   const pathVariables = parts.flatMap((part) => ('variable' in part ? [part.variable] : []));
-  const pathPattern = new RegExp(
-    '^' + parts.map((part) => ('literal' in part ? escapeRegExp(part.literal) : '([^/?#]+)')).join('') + '(?:\\?([^#]*))?$',
-  );
+  const pathPattern = new RegExp('^' + parts.map(patternOf).join('') + '(?:\\?([^#]*))?$');
 
   return {
     template,
@@ -95,6 +93,19 @@ function matchQuery(query: string, names: readonly string[], into: Variables): V
     into[name] = value;
   }
   return into;
+}
+
+/**
+ * A variable matches up to the first character of the literal after it. Letting it match that
+ * character too would make "x://{a}-{b}-{c}" backtrack in cubic time on a hostile URI.
+ */
+function patternOf(part: Part, index: number, parts: readonly Part[]): string {
+  if ('literal' in part) return escapeRegExp(part.literal);
+  const next = parts[index + 1];
+  if (next && 'variable' in next) throw new Error(`URI template: {${part.variable}}{${next.variable}} cannot be told apart`);
+  const stop = next && 'literal' in next ? (next.literal[0] ?? '') : '';
+  // Inside a character class only \ ] ^ - are special.
+  return `([^/?#${stop.replace(/[\\\]^-]/g, '\\$&')}]+)`;
 }
 
 function checkName(template: string, name: string): void {

@@ -5,6 +5,8 @@
 // Sources: each revision's changelog (S/{v}/changelog.mdx) and schema (schema/{v}/schema.ts);
 // REQUIREMENTS.md §1.6 (batches), §2.4 (capabilities), §5, §7, §9.
 
+import { ErrorCode } from './errors.js';
+
 /** The revisions negotiated by `initialize`, newest first (S/{v}/basic/lifecycle.mdx). */
 export const HANDSHAKE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 /** The revisions served statelessly, version and capabilities in each request's `_meta` (S/2026-07-28/basic/index.mdx). */
@@ -62,7 +64,7 @@ const V2024_11_05: VersionRules = {
   lastModified: false,
   completionContext: false,
   jsonSchemaDialect: 'draft-7',
-  resourceNotFoundCode: -32002,
+  resourceNotFoundCode: ErrorCode.ResourceNotFound,
 };
 const V2025_03_26: VersionRules = {
   ...V2024_11_05,

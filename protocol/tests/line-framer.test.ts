@@ -97,4 +97,20 @@ test('random chunk boundaries give the same frames (seeded)', () => {
   }
 });
 
+test('a handler that throws on one line does not corrupt the next', () => {
+  const out: Frame[] = [];
+  let first = true;
+  const framer = createLineFramer(1024, (frame) => {
+    if (first) {
+      first = false;
+      throw new Error('handler fault');
+    }
+    out.push(frame);
+  });
+  framer.push(Buffer.from('{"a":'));
+  assert.throws(() => framer.push(Buffer.from('1}\n')));
+  framer.push(Buffer.from('{"b":2}\n'));
+  assert.equal(out, lines('{"b":2}'));
+});
+
 test.run();

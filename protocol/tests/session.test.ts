@@ -245,6 +245,13 @@ test('J11-J15 in a 2025-03-26 session: full JSON-RPC batch semantics', async () 
   assert.equal(codes(((await t.server()) as any[])[0]), [error(9, -32600)], 'initialize MUST NOT be in a batch');
 });
 
+test('a batch of more than 1000 messages is one -32600: a batch is answered in one line', async () => {
+  const t = transcript(definition());
+  await t.initialize('2025-03-26');
+  t.client(JSON.stringify(Array.from({ length: 1001 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }))));
+  assert.equal(codes(await t.server()), [error(null, -32600)]);
+});
+
 test('a handler fault is -32603 without the stack or the message', async () => {
   const t = transcript({
     ...definition(),

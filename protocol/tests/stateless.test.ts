@@ -349,6 +349,53 @@ test('-32021: a retry still waiting for its form, from a request without form el
   await validated(out, sent);
 });
 
+test('open listen streams do not count as work in flight; a cancelled id can be used again at once', async () => {
+  const t = transcript(definition());
+  t.client(req(5, 'subscriptions/listen', { notifications: {} }));
+  await t.server();
+  assert.is(t.session.inFlight, 0, 'a stream is not work the reader must wait for');
+  t.client({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } });
+  t.client(req(5, 'subscriptions/listen', { notifications: {} }));
+  const out = (await t.server()) as any[];
+  assert.equal(
+    out.map((m) => m.method ?? m.error?.code),
+    ['notifications/subscriptions/acknowledged'],
+    'id 5 is free after its cancel',
+  );
+});
+
+test('a malformed form answer is -32602 and does not use up the requestState', async () => {
+  const t = transcript(asking());
+  t.client(req(1, 'tools/call', { name: 'create', arguments: {} }, ELICITING));
+  const [first] = (await t.server()) as any[];
+  const state = first.result.requestState;
+  t.client(req(2, 'tools/call', { name: 'create', requestState: state, inputResponses: { missing_arguments: null } }, ELICITING));
+  const [bad] = (await t.server()) as any[];
+  assert.is(bad.error.code, -32602);
+  t.client(
+    req(
+      3,
+      'tools/call',
+      {
+        name: 'create',
+        requestState: state,
+        inputResponses: { missing_arguments: { action: 'accept', content: { title: 'ok' } } },
+      },
+      ELICITING,
+    ),
+  );
+  const [good] = (await t.server()) as any[];
+  assert.equal(good.result.content, [{ type: 'text', text: 'created ok (no size)' }]);
+});
+
+test('in an initialized handshake session, server/discover without _meta does not exist (-32601)', async () => {
+  const t = transcript(definition());
+  await t.initialize();
+  t.client({ jsonrpc: '2.0', id: 7, method: 'server/discover' });
+  const [answer] = (await t.server()) as any[];
+  assert.is(answer.error.code, -32601);
+});
+
 test('the handshake era on the same engine is unchanged', async () => {
   const t = transcript(definition());
   const init = (await t.initialize('2025-11-25')) as any;

@@ -66,4 +66,13 @@ test('variables lists path then query names', () => {
   assert.equal([...search.variables], ['project_key', 'status', 'assignee', 'priority']);
 });
 
+test('several variables: matched up to the next literal, and no catastrophic backtracking', () => {
+  const t = compileUriTemplate('x://{a}-{b}.{c}/end');
+  assert.equal({ ...t.match('x://one-two.three/end') }, { a: 'one', b: 'two', c: 'three' });
+  const began = Date.now();
+  assert.is(t.match('x://' + '-'.repeat(5000) + '/'), null);
+  assert.ok(Date.now() - began < 100, `took ${Date.now() - began} ms`);
+  assert.throws(() => compileUriTemplate('x://{a}{b}'), /cannot be told apart/);
+});
+
 test.run();

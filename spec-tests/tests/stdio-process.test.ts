@@ -1,6 +1,7 @@
 // Subprocess tests of the bundled server as a process: stdout purity, EOF, signals, EPIPE,
 // the message size limit. (The per-message behaviour is covered by the fixtures.)
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnStdioClient } from '../../lib/demo/stdio-client.js';
@@ -97,6 +98,26 @@ test('a message over the size limit is answered with an error, and the session g
   assert.match(tooLong.error.message, /1000 bytes/);
   assert.is(await client.close(), 0);
 });
+
+test('a client that closes our stderr: diagnostics are dropped, the server goes on and exits cleanly', async () => {
+  const client = start();
+  await client.initialize();
+  client.child.stderr.destroy();
+  for (let i = 0; i < 20; i++) client.writeRaw('{"jsonrpc":"1.0","method":"malformed/notification"}\n');
+  assert.equal((await client.request('ping')).result, {});
+  const before = cpuTicks(client.child.pid!);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const spent = cpuTicks(client.child.pid!) - before;
+  assert.ok(spent < 10, `the server used ${spent} CPU ticks while idle: a busy loop`);
+  assert.equal((await client.request('ping')).result, {});
+  assert.is(await client.close(), 0);
+});
+
+/** User + system CPU time of a process, in clock ticks (proc(5): fields 14 and 15 of /proc/PID/stat). */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
 
 /** Index of the response with this id among everything the server sent. */
 const indexOf = (received: unknown[], id: unknown) => received.findIndex((m: any) => m.id === id && !('method' in m));
