@@ -24,7 +24,7 @@ for (const dir of uvuSuites) {
   failed += run.status === 0 ? total - ok : Math.max(total - ok, 1);
 }
 
-const conformance = [{ name: 'generic + ours fixtures, with schema validation', args: ['spec-tests/fixtures'] }];
+const conformance = [{ name: 'every fixture (generic, ours, tracker), with schema validation', args: ['spec-tests/fixtures'] }];
 if (existsSync('dist/mcp-conform.mjs') && existsSync('dist/mcp-tracker.mjs')) {
   for (const { name, args } of conformance) {
     console.log(`\n== mcp-conform: ${name}`);
