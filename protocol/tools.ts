@@ -20,6 +20,7 @@ import {
   createStateSealer,
   formRequest,
 } from './mrtr.js';
+import type { ResourceInfo } from './resources.js';
 import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
@@ -28,15 +29,8 @@ export type ContentBlock =
   | { type: 'text'; text: string; annotations?: Annotations }
   | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: Annotations }
   | { type: 'resource'; resource: EmbeddedResource; annotations?: Annotations }
-  | {
-      type: 'resource_link';
-      uri: string;
-      name: string;
-      title?: string;
-      description?: string;
-      mimeType?: string;
-      annotations?: Annotations;
-    };
+  // A link is a Resource with a type tag (schema ResourceLink extends Resource).
+  | ({ type: 'resource_link' } & ResourceInfo);
 
 export type EmbeddedResource =
   { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
