@@ -72,7 +72,6 @@ export const CompleteParamsSchema = z.looseObject({
   argument: z.looseObject({ name: z.string(), value: z.string() }),
   context: z.optional(z.looseObject({ arguments: z.optional(z.record(z.string(), z.string())) })),
 });
-export type CompleteParams = z.infer<typeof CompleteParamsSchema>;
 
 // ---- 2026-07-28: each request carries the version and the client in `_meta` ----------------
 
