@@ -6,7 +6,8 @@
 // (set once by `initialize`); in the stateless 2026-07-28 era they come from each
 // request's `_meta`. Handlers cannot tell the difference, which is the point.
 
-import type { RequestId } from './json-rpc.js';
+import { type OutgoingMessage, type RequestId, notificationMessage } from './json-rpc.js';
+import { OutgoingRequestError, type RunningRequest } from './peer.js';
 import type { ClientCapabilities, ClientInfo, LogLevel } from './schemas.js';
 import type { VersionRules } from './versions.js';
 
@@ -27,4 +28,70 @@ export interface RequestContext {
   log(level: LogLevel, data: unknown, logger?: string): void;
   /** Asks the client something (sampling, elicitation, roots); rejects on timeout or error. */
   request(method: string, params: unknown, timeoutMs?: number): Promise<unknown>;
+}
+
+/** What the session lends each context: whether a request still runs, and how to send. */
+export interface SessionLink {
+  isActive(id: RequestId, running: RunningRequest): boolean;
+  send(message: OutgoingMessage): void;
+  /** Sends notifications/message if `level` reaches `threshold` (undefined: the client asked for none). */
+  sendLog(threshold: LogLevel | undefined, level: LogLevel, data: unknown, logger?: string): void;
+  /** Sends a request to the client, once the session allows it. */
+  requestClient(method: string, params: unknown, timeoutMs: number): Promise<unknown>;
+}
+
+const OUTGOING_REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * The RequestContext of one request. A class rather than an object literal because one is
+ * made per request: its methods live once on the prototype (a literal with a getter was 5% of
+ * a ping, spec-tests/bench/profile.ts ping).
+ */
+export class HandlerContext implements RequestContext {
+  #lastProgress = -Infinity;
+
+  constructor(
+    readonly requestId: RequestId,
+    readonly rules: VersionRules,
+    readonly client: { readonly capabilities: ClientCapabilities; readonly info: ClientInfo },
+    private readonly running: RunningRequest,
+    private readonly progressToken: unknown,
+    private readonly logLevel: () => LogLevel | undefined,
+    private readonly link: SessionLink,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.running.signal;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    // S/{v}/basic/utilities/progress.mdx: only with a token, strictly increasing, never after the response.
+    const token = this.progressToken;
+    if (token === undefined || progress <= this.#lastProgress || !this.link.isActive(this.requestId, this.running)) return;
+    this.#lastProgress = progress;
+    const params: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined && this.rules.progressMessage) params.message = message;
+    this.link.send(notificationMessage('notifications/progress', params));
+  }
+
+  // Nothing more for a cancelled request (S/{v}/basic/utilities/cancellation.mdx); in 2026-07-28
+  // also nothing after the response, and only if this request's _meta asked for a level
+  // (S/2026-07-28/server/utilities/logging.mdx).
+  log(level: LogLevel, data: unknown, logger?: string): void {
+    if (this.running.cancelled) return;
+    if (this.rules.era === 'stateless' && !this.link.isActive(this.requestId, this.running)) return;
+    this.link.sendLog(this.logLevel(), level, data, logger);
+  }
+
+  request(method: string, params: unknown, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS): Promise<unknown> {
+    // S/2026-07-28/basic/transports/stdio.mdx: a 2026-07-28 server MUST NOT send requests; it uses MRTR.
+    if (this.rules.era === 'stateless') return refuse(`${method}: a 2026-07-28 server cannot send requests to the client`);
+    if (this.running.cancelled) return refuse(`${method}: the request it belongs to was cancelled`);
+    return this.link.requestClient(method, params, timeoutMs);
+  }
+}
+
+export function refuse(reason: string): Promise<never> {
+  return Promise.reject(new OutgoingRequestError(reason));
 }

@@ -1,6 +1,6 @@
 // Layer 3: the peer — correlation of requests and responses, in both directions.
 //
-// Incoming requests: each one in flight has an AbortController, keyed by its id exactly as
+// Incoming requests: each one in flight has a RunningRequest, keyed by its id exactly as
 // sent (the Map tells 1 from "1"). Cancelling aborts the handler's signal, and then nothing
 // more is sent for that id: no result, no error, no progress (S/{v}/basic/utilities/cancellation.mdx).
 // Ids 0 and "" are ids like any other: we never test an id for truthiness (the SDK's
@@ -20,7 +20,7 @@ import type { OutgoingMessage, Request, RequestId, Response } from './json-rpc.j
 export interface PeerOptions {
   send(message: OutgoingMessage): void;
   /** Runs a request's handler; returns its result or throws (an RpcError, or a fault). */
-  onRequest(request: Request, signal: AbortSignal): unknown;
+  onRequest(request: Request, running: RunningRequest): unknown;
   /** An outgoing request timed out: tell the other side to stop working on it. */
   onOutgoingTimeout(id: RequestId, method: string): void;
   report(detail: string): void;
@@ -34,8 +34,8 @@ export interface Peer {
    * id is free again at once: 2026-07-28 only asks ids to be unique among outstanding requests.
    */
   cancel(id: RequestId): void;
-  /** True while the request with this signal runs and may still send things for itself. */
-  isActive(id: RequestId, signal: AbortSignal): boolean;
+  /** True while this request runs and may still send things for itself. */
+  isActive(id: RequestId, running: RunningRequest): boolean;
   /** How many incoming requests are running. */
   readonly inFlight: number;
   /** How many of our requests to the other side await an answer. */
@@ -64,6 +64,33 @@ export class OutgoingRequestError extends Error {
   }
 }
 
+/**
+ * One incoming request while its handler runs. The AbortController behind `signal` is made
+ * only when the handler asks for the signal: most handlers finish without looking, and
+ * making one per request was 15% of the time of a ping (spec-tests/bench/profile.ts ping).
+ */
+export class RunningRequest {
+  #controller: AbortController | undefined;
+  #cancelled = false;
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#cancelled) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  get cancelled(): boolean {
+    return this.#cancelled;
+  }
+
+  cancel(): void {
+    this.#cancelled = true;
+    this.#controller?.abort();
+  }
+}
+
 interface Pending {
   method: string;
   resolve(value: unknown): void;
@@ -72,7 +99,7 @@ interface Pending {
 }
 
 export function createPeer(options: PeerOptions): Peer {
-  const running = new Map<RequestId, AbortController>();
+  const running = new Map<RequestId, RunningRequest>();
   const pending = new Map<RequestId, Pending>();
   let nextOutgoingId = 1;
 
@@ -87,18 +114,18 @@ export function createPeer(options: PeerOptions): Peer {
         invalidRequest(`Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`),
       );
     }
-    const controller = new AbortController();
-    running.set(id, controller);
+    const self = new RunningRequest();
+    running.set(id, self);
     // Settle before sending: from here on progress for this id is refused (REQUIREMENTS.md A-19).
     // A cancelled request has already left the table, and its id may belong to a newer one.
     const settle = (message: OutgoingMessage): OutgoingMessage | null => {
-      if (running.get(id) === controller) running.delete(id);
-      return controller.signal.aborted ? null : message;
+      if (running.get(id) === self) running.delete(id);
+      return self.cancelled ? null : message;
     };
     const fail = (thrown: unknown) => settle(errorMessage(id, toRpcError(thrown, options.report)));
     let value: unknown;
     try {
-      value = options.onRequest(request, controller.signal);
+      value = options.onRequest(request, self);
     } catch (thrown) {
       return fail(thrown);
     }
@@ -136,10 +163,10 @@ export function createPeer(options: PeerOptions): Peer {
     request,
     receiveResponse,
     cancel(id) {
-      running.get(id)?.abort();
+      running.get(id)?.cancel();
       running.delete(id);
     },
-    isActive: (id, signal) => running.get(id)?.signal === signal && !signal.aborted,
+    isActive: (id, self) => running.get(id) === self && !self.cancelled,
     get inFlight() {
       return running.size;
     },
@@ -147,7 +174,7 @@ export function createPeer(options: PeerOptions): Peer {
       return pending.size;
     },
     abortAll() {
-      for (const controller of running.values()) controller.abort();
+      for (const self of running.values()) self.cancel();
       for (const waiting of pending.values()) {
         clearTimeout(waiting.timer);
         waiting.reject(new OutgoingRequestError(`${waiting.method}: the connection closed`));

@@ -21,7 +21,7 @@
 //
 // The session does no I/O: it is handed lines and a `send` function.
 
-import type { RequestContext } from './context.js';
+import { HandlerContext, type RequestContext, type SessionLink, refuse } from './context.js';
 import { ErrorCode, RpcError, invalidRequest, methodNotFound } from './errors.js';
 import {
   type Incoming,
@@ -34,7 +34,7 @@ import {
 } from './json-rpc.js';
 import type { Frame } from './line-framer.js';
 import { type Feature, METHODS, type MethodEntry, type SessionState } from './methods.js';
-import { OutgoingRequestError, createPeer } from './peer.js';
+import { type RunningRequest, createPeer } from './peer.js';
 import { type PromptDefinition, createPromptRegistry } from './prompts.js';
 import { type ResourceDefinition, type ResourceTemplateDefinition, createResourceRegistry } from './resources.js';
 import {
@@ -95,7 +95,6 @@ export interface Session {
   abortAll(): void;
 }
 
-const OUTGOING_REQUEST_TIMEOUT_MS = 60_000;
 const MAX_BATCH_ITEMS = 1000;
 
 export interface SessionLimits {
@@ -154,14 +153,14 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
 
   const peer = createPeer({
     send: (message) => io.send(message),
-    onRequest: (request, signal) => runMethod(request, signal),
+    onRequest: (request, running) => runMethod(request, running),
     // S/{v}/basic/lifecycle.mdx "Timeouts": on expiry, cancel the request and stop waiting.
     onOutgoingTimeout: (id, method) =>
       io.send(notificationMessage('notifications/cancelled', { requestId: id, reason: `${method} timed out` })),
     report: io.report,
   });
 
-  function runMethod(request: Request, signal: AbortSignal): unknown {
+  function runMethod(request: Request, running: RunningRequest): unknown {
     const known = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
     const method = known && (!known.feature || features.has(known.feature)) ? known : undefined;
     if (phase === 'stateless' && request.method === 'initialize') {
@@ -169,7 +168,7 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
     }
     // Once the process serves 2026-07-28, a request without its _meta is an incomplete one (-32602), not a handshake-era one.
     if (phase === 'stateless' || carriesStatelessMeta(request.params) || method?.era === 'stateless') {
-      return runStateless(request, method, signal);
+      return runStateless(request, method, running);
     }
     if (!method) throw methodNotFound(request.method);
     if (phase === 'awaiting-initialize' && !method.beforeInitialize) {
@@ -181,12 +180,12 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
     const params = parseOrThrow(method.params, request.params, request.method);
     return method.run(
       params,
-      contextFor(request, signal, rules, client, () => state.logLevel),
+      contextFor(request, running, rules, client, () => state.logLevel),
       state,
     );
   }
 
-  function runStateless(request: Request, method: MethodEntry | undefined, signal: AbortSignal): unknown {
+  function runStateless(request: Request, method: MethodEntry | undefined, running: RunningRequest): unknown {
     if (phase === 'ready') {
       // In a handshake session, server/discover and subscriptions/listen do not exist (§1.7).
       if (!carriesStatelessMeta(request.params)) throw methodNotFound(request.method);
@@ -201,7 +200,7 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
     const rules = rulesFor(version);
     const result = method.run(
       params,
-      contextFor(request, signal, rules, caller, () => logLevel),
+      contextFor(request, running, rules, caller, () => logLevel),
       state,
     );
     if (!rules.resultType) return result;
@@ -211,47 +210,21 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
 
   function contextFor(
     request: Request,
-    signal: AbortSignal,
+    running: RunningRequest,
     rules: VersionRules,
     client: Client,
     logLevel: () => LogLevel | undefined,
   ): RequestContext {
-    const meta = (request.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
-    const token = meta?.progressToken;
-    let lastProgress = -Infinity;
-    return {
-      requestId: request.id,
-      rules,
-      client,
-      signal,
-      progress(progress, total, message) {
-        // S/{v}/basic/utilities/progress.mdx: only with a token, strictly increasing, never after the response.
-        if (token === undefined || progress <= lastProgress || !peer.isActive(request.id, signal)) return;
-        lastProgress = progress;
-        const params: Record<string, unknown> = { progressToken: token, progress };
-        if (total !== undefined) params.total = total;
-        if (message !== undefined && rules.progressMessage) params.message = message;
-        io.send(notificationMessage('notifications/progress', params));
-      },
-      // Nothing more for a cancelled request (S/{v}/basic/utilities/cancellation.mdx); in 2026-07-28
-      // also nothing after the response, and only if this request's _meta asked for a level
-      // (S/2026-07-28/server/utilities/logging.mdx).
-      log(level, data, logger) {
-        if (signal.aborted || (rules.era === 'stateless' && !peer.isActive(request.id, signal))) return;
-        sendLog(logLevel(), level, data, logger);
-      },
-      request(method, params, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS) {
-        // S/2026-07-28/basic/transports/stdio.mdx: a 2026-07-28 server MUST NOT send requests; it uses MRTR.
-        if (rules.era === 'stateless') return refuse(`${method}: a 2026-07-28 server cannot send requests to the client`);
-        if (signal.aborted) return refuse(`${method}: the request it belongs to was cancelled`);
-        return requestClient(method, params, timeoutMs);
-      },
-    };
+    const token = (request.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
+    return new HandlerContext(request.id, rules, client, running, token, logLevel, link);
   }
 
-  function refuse(reason: string): Promise<never> {
-    return Promise.reject(new OutgoingRequestError(reason));
-  }
+  const link: SessionLink = {
+    isActive: (id, running) => peer.isActive(id, running),
+    send: (message) => io.send(message),
+    sendLog,
+    requestClient,
+  };
 
   /** S/{v}/basic/lifecycle.mdx "Operation": use only capabilities the client declared; nothing before `initialized`. */
   function requestClient(method: string, params: unknown, timeoutMs: number): Promise<unknown> {

@@ -73,7 +73,6 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
   }
 
   stdin.on('data', (chunk: Buffer) => {
-    writer.gather();
     framer.push(chunk);
     if (session.inFlight >= maxInFlight || writer.backedUp) stdin.pause();
   });

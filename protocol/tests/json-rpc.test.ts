@@ -1,4 +1,5 @@
 // Layer 2 tests: what kind of message is this line? (REQUIREMENTS.md §1, §18)
+import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { classify, encodeLine, parseLine } from '../json-rpc.js';
@@ -82,6 +83,23 @@ test('nesting deeper than the limit is refused before parsing; brackets inside s
   assert.is(parseLine('['.repeat(10) + ']'.repeat(10), 10).kind, 'batch');
   const text = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'x', params: { s: '[[[[[[[[[[[[[[["\\' } });
   assert.is(parseLine(text, 5).kind, 'single');
+});
+
+test('the nesting check agrees with the real depth of any JSON value, escaped quotes and brackets in strings included', () => {
+  const depthOf = (value: unknown): number =>
+    typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0;
+  const tricky = fc.stringMatching(/^[\\"[\]{}a]{0,12}$/);
+  const values = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, tricky, fc.integer(), fc.array(tie('value')), fc.dictionary(tricky, tie('value'))),
+  })).value;
+  fc.assert(
+    fc.property(values, fc.integer({ min: 0, max: 4 }), (value, maxDepth) => {
+      const text = JSON.stringify(value);
+      if (text.length <= maxDepth) return; // short lines skip the check by design
+      assert.is(parseLine(text, maxDepth).kind === 'too-deep', depthOf(value) > maxDepth);
+    }),
+    { numRuns: 2000 },
+  );
 });
 
 test('encodeLine: one compact line, U+2028 and U+2029 escaped, round-trips', () => {
