@@ -63,16 +63,16 @@ export function openJournal(file: string): { journal: Journal; tailBytes: number
 /** How catchUp deals with a torn tail: only a lock holder may move it aside. */
 export interface TailPolicy {
   readonly holdsLock: boolean;
-  readonly now: Date;
+  readonly now: () => Date;
   readonly log: Logger;
 }
 
 /**
  * Reads and applies the lines appended since our last read. Returns their
  * changes. Throws a StoreFileError if a line is corrupt or the file shrank.
+ * `size` is the file's size if the caller has just looked (see ensureSameFile).
  */
-export function catchUp(journal: Journal, policy: TailPolicy): Change[] {
-  const size = fs.fstatSync(journal.fd).size;
+export function catchUp(journal: Journal, policy: TailPolicy, size = fs.fstatSync(journal.fd).size): Change[] {
   if (size < journal.offset) throw replacedError(journal.file, 'it is shorter than what was already read');
   if (size === journal.offset) return [];
   const { lines, end, tailBytes } = readCompleteLines(journal.fd, journal.offset, size);
@@ -82,7 +82,7 @@ export function catchUp(journal: Journal, policy: TailPolicy): Change[] {
   if (tailBytes > 0 && policy.holdsLock) {
     // We hold the lock, so nobody is writing: these bytes were cut short by a
     // crash and never acknowledged. Keep them in a side file, then drop them.
-    const sideFile = moveTornTail(journal.fd, journal.file, end, end + tailBytes, policy.now);
+    const sideFile = moveTornTail(journal.fd, journal.file, end, end + tailBytes, policy.now());
     policy.log(
       'warn',
       `${journal.file}:${journal.line + 1}: removed an unfinished last line (${tailBytes} bytes, from a crash mid-write; it was never acknowledged). Its bytes are kept in ${sideFile}.`,
@@ -100,8 +100,11 @@ export function appendRecord(journal: Journal, draft: RecordDraft, at: string): 
   return applyRecord(journal.state, record);
 }
 
-/** Throws if the path no longer names the file we opened (deleted, replaced, moved). */
-export function ensureSameFile(journal: Journal): void {
+/**
+ * Throws if the path no longer names the file we opened (deleted, replaced, moved); else
+ * returns its size, which spares catchUp a second system call on every read.
+ */
+export function ensureSameFile(journal: Journal): number {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(journal.file);
@@ -110,6 +113,7 @@ export function ensureSameFile(journal: Journal): void {
     throw error;
   }
   if (stat.ino !== journal.ino || stat.dev !== journal.dev) throw replacedError(journal.file, 'another file took its place');
+  return stat.size;
 }
 
 export function closeJournal(journal: Journal): void {

@@ -139,6 +139,22 @@ function defineTests(): void {
     b.close();
   });
 
+  test('searches and stats asked twice see another store’s change in between (their cache is per revision)', async () => {
+    const file = tempFile();
+    const a = await open(file);
+    const b = await open(file);
+    const query = { project: 'PROJ', status: 'done' };
+    const doneBefore = a.searchIssues(query).total;
+    const pctBefore = a.getCurrentSprintStats('PROJ').progress_pct;
+    assert.is(a.searchIssues(query).total, doneBefore, 'asked again: the same answer');
+    await b.updateStatus('PROJ-104', 'done');
+    assert.is(a.searchIssues(query).total, doneBefore + 1);
+    assert.ok(a.getCurrentSprintStats('PROJ').progress_pct > pctBefore);
+    assert.ok(Object.isFrozen(a.searchIssues(query).items), 'a kept answer cannot be changed by a caller');
+    a.close();
+    b.close();
+  });
+
   test('a mutation is checked against the latest state, including other writers’ changes', async () => {
     const file = tempFile();
     const a = await open(file);

@@ -96,6 +96,19 @@ const asContents = (uri: string, value: Record<string, unknown>): ResourceConten
   { uri, mimeType: JSON_MIME, text: JSON.stringify(value, null, 2) },
 ];
 
+/**
+ * An issue's text is printed once per version of the issue: the store hands out frozen
+ * snapshots and makes a new one on every change, so the snapshot is the key. Printing a
+ * 5 MiB issue takes about 20 ms; a WeakMap lets old versions go with their snapshots.
+ */
+const issueTexts = new WeakMap<Issue, string>();
+
+function issueContents(uri: string, issue: Issue): ResourceContents[] {
+  let text = issueTexts.get(issue);
+  if (text === undefined) issueTexts.set(issue, (text = JSON.stringify({ issue }, null, 2)));
+  return [{ uri, mimeType: JSON_MIME, text }];
+}
+
 /** P0 matters most to whoever reads the list: priority annotations run from 1.0 down. */
 const PRIORITY_WEIGHT: Record<Issue['priority'], number> = { P0: 1, P1: 0.75, P2: 0.5, P3: 0.25 };
 
@@ -137,11 +150,15 @@ export function trackerResources(store: TrackerStore): {
     const value = readUri(store, uri);
     return value === null ? null : asContents(uri, value);
   };
+  const readIssue = (uri: string) => {
+    const value = readUri(store, uri);
+    return value === null ? null : issueContents(uri, value.issue as Issue);
+  };
   const fixed = (info: ResourceInfo): ResourceDefinition => ({ ...info, read: () => readAs(info.uri) ?? [] });
-  const templated = (definition: Omit<ResourceTemplateDefinition, 'read'>): ResourceTemplateDefinition => ({
-    ...definition,
-    read: (_vars, uri) => readAs(uri),
-  });
+  const templated = (
+    definition: Omit<ResourceTemplateDefinition, 'read'>,
+    read: (uri: string) => ResourceContents[] | null = readAs,
+  ): ResourceTemplateDefinition => ({ ...definition, read: (_vars, uri) => read(uri) });
 
   return {
     resources: [
@@ -166,18 +183,21 @@ export function trackerResources(store: TrackerStore): {
       }),
     ],
     templates: [
-      templated({
-        uriTemplate: TEMPLATES.issue.template,
-        name: 'issue',
-        title: 'Issue',
-        mimeType: JSON_MIME,
-        description: 'One issue with its comments, e.g. jira://issue/PROJ-101. Same data as the get_issue tool.',
-        complete: { key: complete.issueKey! },
-        list: {
-          count: () => store.listIssues({ limit: 1 }).total,
-          slice: (offset, limit) => store.listIssues({ offset, limit: Math.min(limit, 100) }).items.map(issueInfo),
+      templated(
+        {
+          uriTemplate: TEMPLATES.issue.template,
+          name: 'issue',
+          title: 'Issue',
+          mimeType: JSON_MIME,
+          description: 'One issue with its comments, e.g. jira://issue/PROJ-101. Same data as the get_issue tool.',
+          complete: { key: complete.issueKey! },
+          list: {
+            count: () => store.listIssues({ limit: 1 }).total,
+            slice: (offset, limit) => store.listIssues({ offset, limit: Math.min(limit, 100) }).items.map(issueInfo),
+          },
         },
-      }),
+        readIssue,
+      ),
       templated({
         uriTemplate: TEMPLATES.projectStats.template,
         name: 'project-stats',
