@@ -12,13 +12,18 @@
 
 import type { RequestContext } from './context.js';
 import { RpcError } from './errors.js';
+import type { PreEncoded } from './json-rpc.js';
 import { type PagedSource, arraySource, concatSources } from './pagination.js';
 import type { Annotations } from './tools.js';
 import { type UriTemplate, type Variables, compileUriTemplate } from './uri-template.js';
 import type { VersionRules } from './versions.js';
 
+/**
+ * `text` may be a PreEncoded of the text (its JSON string literal): a large text served on
+ * every read is then escaped once, not once per read.
+ */
 export type ResourceContents =
-  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+  { uri: string; mimeType?: string; text: string | PreEncoded } | { uri: string; mimeType?: string; blob: string };
 
 /** What resources/list shows for one resource. */
 export interface ResourceInfo {

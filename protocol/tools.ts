@@ -10,6 +10,7 @@
 import * as z from 'zod/mini';
 import type { RequestContext } from './context.js';
 import { RpcError, invalidParams } from './errors.js';
+import { PreEncoded } from './json-rpc.js';
 import {
   type AskForMissing,
   ElicitAnswerSchema,
@@ -74,14 +75,24 @@ export class ToolError extends Error {}
 
 /** A successful result with structured data and the same data as JSON text (S/2025-06-18/server/tools.mdx "Structured Content"). */
 export function structuredResult(data: Record<string, unknown>, extra: ContentBlock[] = []): ToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(data) }, ...extra], structuredContent: data };
+  const text = JSON.stringify(data);
+  encoded.set(data, { json: text });
+  return { content: [{ type: 'text', text }, ...extra], structuredContent: data };
 }
+
+/**
+ * What structuredResult made of each data object: its JSON, and once sent, that JSON as a
+ * string literal for the text block. shapeResult sends both as they are, so the data is
+ * encoded once instead of three times (the text, the structuredContent, the text escaped
+ * inside the line), and not at all when a tool hands out the same result again.
+ */
+const encoded = new WeakMap<object, { json: string; asText?: PreEncoded }>();
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 export interface ToolRegistry {
   describe(rules: VersionRules): Record<string, unknown>[];
-  call(params: CallToolParams, context: RequestContext): Promise<ToolResult | InputRequiredResult>;
+  call(params: CallToolParams, context: RequestContext): Promise<SentToolResult | InputRequiredResult>;
 }
 
 /** What a requestState of ours carries: the call being completed. */
@@ -102,7 +113,7 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
 
   const sealer = createStateSealer<PendingCall>();
 
-  async function call(params: CallToolParams, context: RequestContext): Promise<ToolResult | InputRequiredResult> {
+  async function call(params: CallToolParams, context: RequestContext): Promise<SentToolResult | InputRequiredResult> {
     const { name } = params;
     const tool = byName.get(name);
     if (!tool) throw invalidParams(`Unknown tool: ${name}`, { name, known: [...byName.keys()] });
@@ -213,11 +224,26 @@ function jsonSchema(schema: z.ZodMiniType, rules: VersionRules): Record<string, 
   return rest;
 }
 
+/** A tool result as sent: its JSON may be what structuredResult already made. */
+type SentContentBlock = ContentBlock | { type: 'text'; text: PreEncoded };
+interface SentToolResult {
+  content: SentContentBlock[];
+  structuredContent?: Record<string, unknown> | PreEncoded;
+  isError?: boolean;
+}
+
 /** Strips what the negotiated revision does not have: structuredContent, resource_link, lastModified. */
-function shapeResult(result: ToolResult, rules: VersionRules): ToolResult {
-  const content = result.content.map((block) => shapeContentBlock(block, rules));
-  const shaped: ToolResult = { content };
-  if (rules.structuredContent && result.structuredContent !== undefined) shaped.structuredContent = result.structuredContent;
+function shapeResult(result: ToolResult, rules: VersionRules): SentToolResult {
+  const data = result.structuredContent;
+  const known = data === undefined ? undefined : encoded.get(data);
+  const content = result.content.map((block): SentContentBlock => {
+    if (known && block.type === 'text' && block.text === known.json) {
+      return { type: 'text', text: (known.asText ??= new PreEncoded(JSON.stringify(known.json))) };
+    }
+    return shapeContentBlock(block, rules);
+  });
+  const shaped: SentToolResult = { content };
+  if (rules.structuredContent && data !== undefined) shaped.structuredContent = known ? new PreEncoded(known.json) : data;
   if (result.isError) shaped.isError = true;
   return shaped;
 }

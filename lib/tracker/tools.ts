@@ -14,7 +14,7 @@
 
 import * as z from 'zod/mini';
 import type { RequestContext } from '../../protocol/context.js';
-import { type ContentBlock, type ToolDefinition, ToolError, structuredResult } from '../../protocol/tools.js';
+import { type ContentBlock, type ToolDefinition, ToolError, type ToolResult, structuredResult } from '../../protocol/tools.js';
 import {
   ISSUE_TYPES,
   IssueSchema,
@@ -23,6 +23,7 @@ import {
   isDomainError,
   type Issue,
   type IssueMutation,
+  type Page,
   type TrackerStore,
 } from '../store/index.js';
 import { issueSummary, issueUri } from './resources.js';
@@ -79,6 +80,31 @@ function mutationResult(mutation: IssueMutation, context: RequestContext) {
   );
 }
 
+/**
+ * A read-only tool's result made once per store snapshot. Issues and search pages are frozen
+ * and replaced on every change (the store keeps a page until the next change), so while the
+ * data stays the same, asking again costs a lookup, not a new result and its JSON.
+ */
+function oncePer<Snapshot extends object>(make: (snapshot: Snapshot) => ToolResult): (snapshot: Snapshot) => ToolResult {
+  const results = new WeakMap<Snapshot, ToolResult>();
+  return (snapshot) => {
+    let result = results.get(snapshot);
+    if (result === undefined) results.set(snapshot, (result = make(snapshot)));
+    return result;
+  };
+}
+
+const issueResult = oncePer((issue: Issue) => structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]));
+
+const searchResult = oncePer((page: Page<Issue>) =>
+  structuredResult({
+    issues: page.items.map(issueSummary),
+    total: page.total,
+    offset: page.offset,
+    next_offset: page.next_offset,
+  }),
+);
+
 export function trackerTools(store: TrackerStore): ToolDefinition[] {
   const createIssue: ToolDefinition = {
     name: 'create_issue',
@@ -127,11 +153,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     input: z.object({ key: KEY }),
     output: IssueOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (args) =>
-      domain(() => {
-        const issue = store.getIssue(args.key);
-        return structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]);
-      }),
+    run: (args) => domain(() => issueResult(store.getIssue(args.key))),
   };
 
   const updateStatus: ToolDefinition = {
@@ -201,16 +223,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     }),
     output: z.object({ issues: z.array(IssueSummarySchema), total: z.int(), offset: z.int(), next_offset: z.nullable(z.int()) }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (args) =>
-      domain(() => {
-        const page = store.searchIssues(args);
-        return structuredResult({
-          issues: page.items.map(issueSummary),
-          total: page.total,
-          offset: page.offset,
-          next_offset: page.next_offset,
-        });
-      }),
+    run: (args) => domain(() => searchResult(store.searchIssues(args))),
   };
 
   const bulkUpdateStatus: ToolDefinition = {

@@ -6,7 +6,8 @@ import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { RequestContext } from '../../protocol/context.js';
-import type { Completer, ResourceInfo, ResourceTemplateDefinition } from '../../protocol/resources.js';
+import { PreEncoded } from '../../protocol/json-rpc.js';
+import type { Completer, ResourceContents, ResourceInfo, ResourceTemplateDefinition } from '../../protocol/resources.js';
 import type { TrackerStore } from '../../lib/store/index.js';
 import { trackerPrompts } from '../../lib/tracker/prompts.js';
 import { trackerResources } from '../../lib/tracker/resources.js';
@@ -17,7 +18,7 @@ const NO_CONTEXT = {} as RequestContext;
 export function registerResources(server: McpServer, store: TrackerStore): void {
   const { resources, templates } = trackerResources(store);
   for (const { read, uri, name, ...metadata } of resources) {
-    server.registerResource(name, uri, metadata, async () => ({ contents: await read(NO_CONTEXT) }));
+    server.registerResource(name, uri, metadata, async () => ({ contents: (await read(NO_CONTEXT)).map(plainText) }));
   }
   for (const template of templates) registerTemplate(server, template);
 }
@@ -37,8 +38,14 @@ function registerTemplate(server: McpServer, definition: ResourceTemplateDefinit
     const flat = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
     const contents = await read(flat, uri, NO_CONTEXT);
     if (contents === null) throw new Error(`Resource ${uri} not found`);
-    return { contents };
+    return { contents: contents.map(plainText) };
   });
+}
+
+/** Our issue texts come pre-encoded for our encoder; the SDK gets the plain string. */
+function plainText(contents: ResourceContents): { uri: string; mimeType?: string; text: string } | { uri: string; blob: string } {
+  if (!('text' in contents)) return contents;
+  return { ...contents, text: contents.text instanceof PreEncoded ? (JSON.parse(contents.text.json) as string) : contents.text };
 }
 
 function allOf(source: { count(): number; slice(offset: number, limit: number): ResourceInfo[] }): ResourceInfo[] {
