@@ -7,6 +7,7 @@ import '../protocol/stdout-guard.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine } from './cli.js';
@@ -39,6 +40,11 @@ async function main(): Promise<void> {
 }
 
 async function serve(line: CommandLine): Promise<void> {
+  // V8 grows the young generation from 1 to 16 MiB per semi-space under a steady stream of
+  // requests: 30 MiB more resident memory for about 7% more throughput (spec-tests/bench).
+  // A server that sits beside many others in a host is better off small. Growth is decided
+  // at each collection, so changing the factor now, before serving, takes effect.
+  setFlagsFromString('--semi-space-growth-factor=1');
   const temporary = line.ephemeral ? mkdtempSync(join(tmpdir(), 'mcp-tracker-')) : undefined;
   const dataPath = temporary
     ? join(temporary, 'tracker.jsonl')

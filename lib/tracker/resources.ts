@@ -20,6 +20,7 @@ import type {
 } from '../../protocol/resources.js';
 import { PreEncoded } from '../../protocol/json-rpc.js';
 import { compileUriTemplate } from '../../protocol/uri-template.js';
+import { createSnapshotCache } from './snapshot-cache.js';
 import { type Issue, type TrackerStore, isDomainError } from '../store/index.js';
 
 export const JSON_MIME = 'application/json';
@@ -98,18 +99,18 @@ const asContents = (uri: string, value: Record<string, unknown>): ResourceConten
 ];
 
 /**
- * An issue's text is printed and encoded once per version of the issue: the store hands out
- * frozen snapshots and makes a new one on every change, so the snapshot is the key, and a
- * WeakMap lets old versions go with their snapshots. A 5 MiB issue took 20 ms to print and
- * 20 ms more to encode into the answer, on every read.
+ * An issue's text, printed and encoded once per version of the issue while it stays in the
+ * cache: a 5 MiB issue took 20 ms to print and 20 ms more to encode into the answer, on every read.
  */
-const issueTexts = new WeakMap<Issue, PreEncoded>();
+const issueTexts = createSnapshotCache(
+  (issue: Issue) => new PreEncoded(JSON.stringify(JSON.stringify({ issue }, null, 2))),
+  (text) => text.json.length,
+  16 * 1024 * 1024,
+);
 
-function issueContents(uri: string, issue: Issue): ResourceContents[] {
-  let text = issueTexts.get(issue);
-  if (text === undefined) issueTexts.set(issue, (text = new PreEncoded(JSON.stringify(JSON.stringify({ issue }, null, 2)))));
-  return [{ uri, mimeType: JSON_MIME, text }];
-}
+const issueContents = (uri: string, issue: Issue): ResourceContents[] => [
+  { uri, mimeType: JSON_MIME, text: issueTexts.get(issue) },
+];
 
 /** P0 matters most to whoever reads the list: priority annotations run from 1.0 down. */
 const PRIORITY_WEIGHT: Record<Issue['priority'], number> = { P0: 1, P1: 0.75, P2: 0.5, P3: 0.25 };

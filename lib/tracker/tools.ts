@@ -27,6 +27,7 @@ import {
   type TrackerStore,
 } from '../store/index.js';
 import { issueSummary, issueUri } from './resources.js';
+import { createSnapshotCache } from './snapshot-cache.js';
 
 const text = (description: string) => z.string().check(z.describe(description));
 const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
@@ -81,28 +82,29 @@ function mutationResult(mutation: IssueMutation, context: RequestContext) {
 }
 
 /**
- * A read-only tool's result made once per store snapshot. Issues and search pages are frozen
- * and replaced on every change (the store keeps a page until the next change), so while the
- * data stays the same, asking again costs a lookup, not a new result and its JSON.
+ * Read-only tools' results, made once per store snapshot while they stay in the cache:
+ * issues and search pages are frozen and replaced on every change (the store keeps a page
+ * until the next change), so asking again costs a lookup, not a new result and its JSON.
  */
-function oncePer<Snapshot extends object>(make: (snapshot: Snapshot) => ToolResult): (snapshot: Snapshot) => ToolResult {
-  const results = new WeakMap<Snapshot, ToolResult>();
-  return (snapshot) => {
-    let result = results.get(snapshot);
-    if (result === undefined) results.set(snapshot, (result = make(snapshot)));
-    return result;
-  };
-}
+const RESULT_CACHE_CHARS = 8 * 1024 * 1024;
+const textLength = (result: ToolResult): number => (result.content[0]?.type === 'text' ? result.content[0].text.length : 0);
 
-const issueResult = oncePer((issue: Issue) => structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]));
+const issueResults = createSnapshotCache(
+  (issue: Issue) => structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]),
+  textLength,
+  RESULT_CACHE_CHARS,
+);
 
-const searchResult = oncePer((page: Page<Issue>) =>
-  structuredResult({
-    issues: page.items.map(issueSummary),
-    total: page.total,
-    offset: page.offset,
-    next_offset: page.next_offset,
-  }),
+const searchResults = createSnapshotCache(
+  (page: Page<Issue>) =>
+    structuredResult({
+      issues: page.items.map(issueSummary),
+      total: page.total,
+      offset: page.offset,
+      next_offset: page.next_offset,
+    }),
+  textLength,
+  RESULT_CACHE_CHARS,
 );
 
 export function trackerTools(store: TrackerStore): ToolDefinition[] {
@@ -153,7 +155,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     input: z.object({ key: KEY }),
     output: IssueOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (args) => domain(() => issueResult(store.getIssue(args.key))),
+    run: (args) => domain(() => issueResults.get(store.getIssue(args.key))),
   };
 
   const updateStatus: ToolDefinition = {
@@ -223,7 +225,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     }),
     output: z.object({ issues: z.array(IssueSummarySchema), total: z.int(), offset: z.int(), next_offset: z.nullable(z.int()) }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (args) => domain(() => searchResult(store.searchIssues(args))),
+    run: (args) => domain(() => searchResults.get(store.searchIssues(args))),
   };
 
   const bulkUpdateStatus: ToolDefinition = {

@@ -1,0 +1,44 @@
+// What the tracker makes from a store snapshot (an issue's JSON text, a tool result), kept
+// for the next read of the same snapshot. The store hands out frozen snapshots and makes new
+// ones on every change, so a snapshot is a key that can never go stale.
+//
+// Bounded by size, not count: a WeakMap would keep one entry per issue ever read for as long
+// as the issue is unchanged, which on a 100,000-issue file is hundreds of megabytes. The
+// least recently used entries go first.
+
+export interface SnapshotCache<Snapshot extends object, Made> {
+  /** What `make` makes of the snapshot, made once while it stays in the cache. */
+  get(snapshot: Snapshot): Made;
+}
+
+/** At most `maxChars` characters (as `sizeOf` counts them) are kept. */
+export function createSnapshotCache<Snapshot extends object, Made>(
+  make: (snapshot: Snapshot) => Made,
+  sizeOf: (made: Made) => number,
+  maxChars: number,
+): SnapshotCache<Snapshot, Made> {
+  const entries = new Map<Snapshot, { made: Made; size: number }>();
+  let total = 0;
+  return {
+    get(snapshot) {
+      const found = entries.get(snapshot);
+      if (found !== undefined) {
+        // Map order is insertion order: moving the entry to the end marks it recently used.
+        entries.delete(snapshot);
+        entries.set(snapshot, found);
+        return found.made;
+      }
+      const made = make(snapshot);
+      const size = sizeOf(made);
+      if (size > maxChars) return made;
+      entries.set(snapshot, { made, size });
+      total += size;
+      for (const [oldest, entry] of entries) {
+        if (total <= maxChars) break;
+        entries.delete(oldest);
+        total -= entry.size;
+      }
+      return made;
+    },
+  };
+}
