@@ -7,10 +7,13 @@
 
 import type * as z from 'zod/mini';
 import { invalidParams } from './errors.js';
+import { QUICK_CHECKS } from './schemas.js';
 
 type Issue = z.core.$ZodIssue;
 
 export function parseOrThrow<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
+  // The usual shapes of the busiest params skip zod (see QUICK_CHECKS).
+  if (QUICK_CHECKS.get(schema)?.(value)) return value as T;
   // reportInput lets us tell "missing" from "wrong type"; the inputs never leave this file.
   const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return parsed.data;
