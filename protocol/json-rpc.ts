@@ -195,7 +195,12 @@ export const requestMessage = (id: RequestId, method: string, params?: unknown):
  * not, hence the splice in encodeLine.
  */
 export class PreEncoded {
-  constructor(readonly json: string) {}
+  readonly json: string;
+
+  constructor(json: string) {
+    // Made line-safe once, here, so that encodeLine never scans a big fragment again.
+    this.json = escapeLineSeparators(json);
+  }
 
   toJSON(): unknown {
     if (splices === null) return JSON.parse(this.json);
@@ -224,12 +229,15 @@ export function encodeLine(message: unknown): string {
   } finally {
     splices = null;
   }
-  if (fragments.length > 0) json = splice(json, fragments);
+  json = escapeLineSeparators(json);
+  return (fragments.length > 0 ? splice(json, fragments) : json) + '\n';
+}
+
+/** U+2028 and U+2029 as JSON escapes; JSON allows them raw only inside strings, where the escape means the same. */
+function escapeLineSeparators(json: string): string {
   // indexOf, not a regular expression: on text without characters above U+00FF it returns at once.
-  if (json.indexOf('\u2028') !== -1 || json.indexOf('\u2029') !== -1) {
-    json = json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-  }
-  return json + '\n';
+  if (json.indexOf('\u2028') === -1 && json.indexOf('\u2029') === -1) return json;
+  return json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 /** Puts each fragment where JSON.stringify left its mark, in order. */
