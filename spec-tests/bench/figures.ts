@@ -54,6 +54,7 @@ const DEFINITIONS: Definition[] = [
   latency('get_issue', 'p99'),
   latency('search_issues', 'p50', { kind: 'max', value: 2, sdkInIssue: '~6x' }),
   latency('search_issues', 'p99'),
+  latency('search_uncached', 'p50'),
   {
     label: 'throughput ping, window 64',
     unit: 'req/s',
