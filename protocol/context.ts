@@ -44,8 +44,8 @@ const OUTGOING_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * The RequestContext of one request. A class rather than an object literal because one is
- * made per request: its methods live once on the prototype (a literal with a getter was 5% of
- * a ping, spec-tests/bench/profile.ts ping).
+ * made per request, and a literal with a getter in it was 5% of a ping
+ * (spec-tests/bench/profile.ts ping).
  */
 export class HandlerContext implements RequestContext {
   #lastProgress = -Infinity;
@@ -64,7 +64,9 @@ export class HandlerContext implements RequestContext {
     return this.running.signal;
   }
 
-  progress(progress: number, total?: number, message?: string): void {
+  // The senders are arrow functions, not methods, so a handler may pass `context.progress` on
+  // by itself (as an onProgress callback) without losing `this`.
+  progress = (progress: number, total?: number, message?: string): void => {
     // S/{v}/basic/utilities/progress.mdx: only with a token, strictly increasing, never after the response.
     const token = this.progressToken;
     if (token === undefined || progress <= this.#lastProgress || !this.link.isActive(this.requestId, this.running)) return;
@@ -73,23 +75,23 @@ export class HandlerContext implements RequestContext {
     if (total !== undefined) params.total = total;
     if (message !== undefined && this.rules.progressMessage) params.message = message;
     this.link.send(notificationMessage('notifications/progress', params));
-  }
+  };
 
   // Nothing more for a cancelled request (S/{v}/basic/utilities/cancellation.mdx); in 2026-07-28
   // also nothing after the response, and only if this request's _meta asked for a level
   // (S/2026-07-28/server/utilities/logging.mdx).
-  log(level: LogLevel, data: unknown, logger?: string): void {
+  log = (level: LogLevel, data: unknown, logger?: string): void => {
     if (this.running.cancelled) return;
     if (this.rules.era === 'stateless' && !this.link.isActive(this.requestId, this.running)) return;
     this.link.sendLog(this.logLevel(), level, data, logger);
-  }
+  };
 
-  request(method: string, params: unknown, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS): Promise<unknown> {
+  request = (method: string, params: unknown, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS): Promise<unknown> => {
     // S/2026-07-28/basic/transports/stdio.mdx: a 2026-07-28 server MUST NOT send requests; it uses MRTR.
     if (this.rules.era === 'stateless') return refuse(`${method}: a 2026-07-28 server cannot send requests to the client`);
     if (this.running.cancelled) return refuse(`${method}: the request it belongs to was cancelled`);
     return this.link.requestClient(method, params, timeoutMs);
-  }
+  };
 }
 
 export function refuse(reason: string): Promise<never> {

@@ -247,6 +247,9 @@ function splice(json: string, fragments: readonly string[]): string {
   fragments.forEach((fragment, i) => {
     const mark = `${SPLICE_MARK_JSON}${i}"`;
     const at = json.indexOf(mark, from);
+    // Only a JSON.stringify inside our own (a toJSON that encodes a PreEncoded) could lose a
+    // mark; failing is better than a broken line, and the caller answers -32603 instead.
+    if (at === -1) throw new Error('a PreEncoded fragment lost its place in the line');
     line += json.slice(from, at) + fragment;
     from = at + mark.length;
   });

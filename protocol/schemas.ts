@@ -115,9 +115,12 @@ export const CancelledParamsSchema = z.looseObject({ requestId: RequestIdSchema,
 // as it is; anything else (a MRTR retry, a wrong type) goes to zod, which also writes the
 // error. protocol/tests/schemas.test.ts checks that agreement on generated values.
 
-/** What JSON.parse makes of `{...}`; anything more exotic goes to zod. */
+/** What JSON.parse makes of `{...}`; anything more exotic goes to zod (which drops a `__proto__` key). */
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+  typeof value === 'object' &&
+  value !== null &&
+  Object.getPrototypeOf(value) === Object.prototype &&
+  !Object.hasOwn(value, '__proto__');
 const isRequestId = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
 const isMeta = (meta: unknown): boolean =>
   meta === undefined || (isPlainObject(meta) && (meta.progressToken === undefined || isRequestId(meta.progressToken)));

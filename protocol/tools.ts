@@ -73,20 +73,25 @@ export interface ToolDefinition<Input = any> {
 /** A failure the model can fix by calling differently; its message is shown to the model. */
 export class ToolError extends Error {}
 
-/** A successful result with structured data and the same data as JSON text (S/2025-06-18/server/tools.mdx "Structured Content"). */
+/**
+ * A successful result with structured data and the same data as JSON text (S/2025-06-18/server/tools.mdx
+ * "Structured Content"). The data is encoded here, once: change it afterwards and neither block follows.
+ */
 export function structuredResult(data: Record<string, unknown>, extra: ContentBlock[] = []): ToolResult {
   const text = JSON.stringify(data);
-  encoded.set(data, { json: text });
-  return { content: [{ type: 'text', text }, ...extra], structuredContent: data };
+  const result: ToolResult = { content: [{ type: 'text', text }, ...extra], structuredContent: data };
+  encoded.set(result, { data, json: text });
+  return result;
 }
 
 /**
- * What structuredResult made of each data object: its JSON, and once sent, that JSON as a
+ * What structuredResult made of each result: its data's JSON, and once sent, that JSON as a
  * string literal for the text block. shapeResult sends both as they are, so the data is
  * encoded once instead of three times (the text, the structuredContent, the text escaped
- * inside the line), and not at all when a tool hands out the same result again.
+ * inside the line), and not at all when a tool hands out the same result again. Used only
+ * while the result still holds that data and that text.
  */
-const encoded = new WeakMap<object, { json: string; asText?: PreEncoded }>();
+const encoded = new WeakMap<ToolResult, { data: object; json: string; asText?: PreEncoded }>();
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -225,7 +230,7 @@ function jsonSchema(schema: z.ZodMiniType, rules: VersionRules): Record<string, 
 }
 
 /** A tool result as sent: its JSON may be what structuredResult already made. */
-type SentContentBlock = ContentBlock | { type: 'text'; text: PreEncoded };
+type SentContentBlock = ContentBlock | { type: 'text'; text: PreEncoded; annotations?: Annotations };
 interface SentToolResult {
   content: SentContentBlock[];
   structuredContent?: Record<string, unknown> | PreEncoded;
@@ -235,12 +240,14 @@ interface SentToolResult {
 /** Strips what the negotiated revision does not have: structuredContent, resource_link, lastModified. */
 function shapeResult(result: ToolResult, rules: VersionRules): SentToolResult {
   const data = result.structuredContent;
-  const known = data === undefined ? undefined : encoded.get(data);
+  const entry = encoded.get(result);
+  const known = entry !== undefined && entry.data === data ? entry : undefined;
   const content = result.content.map((block): SentContentBlock => {
-    if (known && block.type === 'text' && block.text === known.json) {
-      return { type: 'text', text: (known.asText ??= new PreEncoded(JSON.stringify(known.json))) };
+    const shapedBlock = shapeContentBlock(block, rules);
+    if (known && shapedBlock.type === 'text' && shapedBlock.text === known.json) {
+      return { ...shapedBlock, text: (known.asText ??= new PreEncoded(JSON.stringify(known.json))) };
     }
-    return shapeContentBlock(block, rules);
+    return shapedBlock;
   });
   const shaped: SentToolResult = { content };
   if (rules.structuredContent && data !== undefined) shaped.structuredContent = known ? new PreEncoded(known.json) : data;

@@ -6,6 +6,8 @@ import type { TrackerState } from './state.js';
 
 /** More distinct questions than this between two changes, and the oldest answers go. */
 const MAX_ANSWERS = 256;
+/** A longer question (a search for a whole page of text) is answered, not kept: keys are memory too. */
+const MAX_QUESTION_CHARS = 1024;
 
 export interface DerivedCache {
   /** `compute()`'s answer for `question` at the state's current revision. */
@@ -22,6 +24,7 @@ export function createDerivedCache(): DerivedCache {
         revision = state.lastSeq;
       }
       if (answers.has(question)) return answers.get(question) as T;
+      if (question.length > MAX_QUESTION_CHARS) return compute();
       const answer = freezeDeep(compute()); // a thrown domain error is not kept: the next call throws it again
       if (answers.size >= MAX_ANSWERS) answers.delete(answers.keys().next().value as string);
       answers.set(question, answer);

@@ -156,6 +156,12 @@ const DEFAULTS = { actor: 'assistant', lockTimeoutMs: 5_000, staleLockMs: 30_000
 
 const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
 
+/** A cache key for a query's arguments; plain JSON would make NaN and Infinity look like null. */
+const keyOf = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === 'number' && !Number.isFinite(inner) ? `${inner} (a number)` : inner,
+  ) ?? 'undefined';
+
 export async function openStore(options: OpenStoreOptions): Promise<TrackerStore> {
   const file = path.resolve(options.path);
   const now = options.now ?? (() => new Date());
@@ -293,8 +299,7 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
 
     getIssue: (key) => read((state) => getIssue(state, key)),
     listIssues: (query) => read((state) => listIssues(state, query)),
-    searchIssues: (query) =>
-      read((state) => derived.get(state, `search ${JSON.stringify(query)}`, () => searchIssues(state, query))),
+    searchIssues: (query) => read((state) => derived.get(state, `search ${keyOf(query)}`, () => searchIssues(state, query))),
     getProject: (key) => read((state) => requireProject(state, parseProjectKey(key))),
     listProjects: () => read((state) => sortedProjectKeys(state).map((key) => requireProject(state, key))),
     getSprint: (id) => read((state) => requireSprint(state, parseSprintId(id))),
@@ -304,19 +309,17 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
         return sortedSprints(state, project).filter((s) => filter.state === undefined || s.state === filter.state);
       }),
     getProjectStats: (project) =>
-      read((state) => derived.get(state, `project ${JSON.stringify(project)}`, () => projectStats(state, project))),
+      read((state) => derived.get(state, `project ${keyOf(project)}`, () => projectStats(state, project))),
     // days_remaining changes with the date, so the date is part of the question.
     getCurrentSprintStats: (project) =>
       read((state) => {
         const at = now();
-        return derived.get(state, `current ${JSON.stringify(project)} ${utcDay(at)}`, () =>
-          currentSprintStats(state, project, at),
-        );
+        return derived.get(state, `current ${keyOf(project)} ${utcDay(at)}`, () => currentSprintStats(state, project, at));
       }),
     getSprintStats: (id) =>
       read((state) => {
         const at = now();
-        return derived.get(state, `sprint ${JSON.stringify(id)} ${utcDay(at)}`, () => sprintStats(state, id, at));
+        return derived.get(state, `sprint ${keyOf(id)} ${utcDay(at)}`, () => sprintStats(state, id, at));
       }),
     completeIssueKeys: (prefix) => read((state) => completeIssueKeys(state, prefix)),
     completeProjectKeys: (prefix) => read((state) => completeProjectKeys(state, prefix)),

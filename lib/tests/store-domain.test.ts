@@ -356,6 +356,20 @@ test('search sees changes to text (the lower-cased text cache is dropped on chan
   store.close();
 });
 
+test('a search asked again is kept until a change; NaN is not mistaken for null; long questions are not kept', async () => {
+  const store = await openDemo();
+  const query = { project: 'PROJ', status: 'todo' };
+  assert.is(store.searchIssues(query), store.searchIssues({ ...query }), 'the same question, the same kept answer');
+  const before = store.searchIssues(query);
+  await store.updateStatus('PROJ-104', 'done');
+  assert.is.not(store.searchIssues(query), before, 'a change drops kept answers');
+  assert.is(store.searchIssues({ offset: null } as never).offset, 0);
+  assert.match(await domainFailure(() => store.searchIssues({ offset: Number.NaN })), 'offset');
+  const long = { text: 'x'.repeat(2000) };
+  assert.is.not(store.searchIssues(long), store.searchIssues(long), 'a 2,000-character question is answered, not kept');
+  store.close();
+});
+
 // ---------------------------------------------------------------------------
 // Stats
 // ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 // An in-process client for session tests: write what the client sends, read what the server sent.
-import type { OutgoingMessage } from '../json-rpc.js';
+import { type OutgoingMessage, encodeLine } from '../json-rpc.js';
 import { type ServerDefinition, type Session, createSession } from '../session.js';
 
 export interface Transcript {
@@ -15,7 +15,8 @@ export interface Transcript {
 export function transcript(definition: ServerDefinition): Transcript {
   let outbox: (OutgoingMessage | OutgoingMessage[])[] = [];
   const session = createSession(definition, {
-    send: (message) => outbox.push(JSON.parse(JSON.stringify(message)) as OutgoingMessage),
+    // Through encodeLine, so the tests see exactly the line that would be written.
+    send: (message) => outbox.push(JSON.parse(encodeLine(message)) as OutgoingMessage),
     report: () => {},
     settled: () => {},
   });

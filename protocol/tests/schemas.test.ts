@@ -73,6 +73,16 @@ test('the usual shapes take the quick path', () => {
   assert.ok(quick(ResourceUriParamsSchema, { uri: 'jira://projects' }));
   assert.not.ok(quick(CallToolParamsSchema, { name: 'get_issue', requestState: 'x' }), 'a MRTR retry goes to zod');
   assert.not.ok(quick(CallToolParamsSchema, { name: 'get_issue', _meta: { progressToken: 1.5 } }));
+  // JSON.parse makes `__proto__` an own key, which zod drops: those go to zod too.
+  for (const text of [
+    '{"name":"x","arguments":{"__proto__":{"a":1},"k":2}}',
+    '{"name":"x","__proto__":{"a":1}}',
+    '{"name":"x","_meta":{"__proto__":{"a":1}}}',
+  ]) {
+    assert.not.ok(quick(CallToolParamsSchema, JSON.parse(text)), text);
+    const parsed = CallToolParamsSchema.safeParse(JSON.parse(text));
+    assert.ok(parsed.success);
+  }
 });
 
 test.run();
