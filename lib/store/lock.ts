@@ -1,7 +1,11 @@
-// A cross-process lock: a file created with O_EXCL ('wx') that holds our pid.
+// A cross-process lock: a file that holds our pid, created only if it does not exist.
 //
 // Rules:
-// - Creating the file is taking the lock; deleting it is releasing it.
+// - Creating the file is taking the lock; deleting it is releasing it. The file appears with
+//   its content in one step: written under a name of our own, then hard-linked into place
+//   (link, like open with O_EXCL, fails if the lock exists). Created empty and then written,
+//   a holder killed in between left a lock without a pid, which nobody could judge stale for
+//   30 s (found by the crash test under load).
 // - Within one process, lock use is queued: one acquire-section-release at a
 //   time. Without the queue, two pipelined mutations would both be in
 //   acquire(), and the second would take the first's live lock for a
@@ -82,30 +86,30 @@ async function acquire(lockFile: string, options: LockOptions): Promise<string> 
     const observed = observe(lockFile);
     if (observed === null) continue; // released between our two calls: try again now
     const staleBecause = staleReason(observed, options.staleMs);
-    if (staleBecause !== null) {
-      if (breakIfUnchanged(lockFile, observed)) options.onStaleLock(`removed a stale lock ${lockFile} (${staleBecause})`);
+    if (staleBecause !== null && breakIfUnchanged(lockFile, observed)) {
+      options.onStaleLock(`removed a stale lock ${lockFile} (${staleBecause})`);
       continue;
     }
+    // A live lock, or a stale one another process is breaking right now: wait, do not spin.
     if (Date.now() >= deadline) throw lockTimeout(lockFile, observed, options);
     await sleep(Math.min(MAX_SLEEP_MS, 2 ** attempt) * (0.5 + Math.random()));
   }
 }
 
 function tryCreate(lockFile: string, nonce: string): boolean {
-  let fd: number;
+  const content: LockContent = { pid: process.pid, nonce, acquired_at: new Date().toISOString() };
+  // A process killed between these steps leaves this small draft behind, never a lock.
+  const draft = `${lockFile}.${process.pid}.${nonce}`;
+  fs.writeFileSync(draft, JSON.stringify(content), { flag: 'wx' });
   try {
-    fd = fs.openSync(lockFile, 'wx');
+    fs.linkSync(draft, lockFile);
+    return true;
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') return false;
     throw error;
-  }
-  try {
-    const content: LockContent = { pid: process.pid, nonce, acquired_at: new Date().toISOString() };
-    fs.writeSync(fd, JSON.stringify(content));
   } finally {
-    fs.closeSync(fd);
+    fs.rmSync(draft, { force: true });
   }
-  return true;
 }
 
 /** Deletes the lock only if it is still ours. */
@@ -126,7 +130,7 @@ function observe(lockFile: string): Observed | null {
   }
 }
 
-/** Null while the holder is still writing its content (or for garbage). */
+/** Null for garbage (a lock always appears with its content). */
 function parseLockContent(raw: string): LockContent | null {
   try {
     const value = JSON.parse(raw) as Partial<LockContent> | null;

@@ -219,7 +219,8 @@ function defineTests(): void {
     const acks: Ack[] = [];
     for (let round = 0; round < 20; round++) {
       const child = startChild({ file, name: `run${round}`, seed: round, mutations: null });
-      await child.ready;
+      // From the first acknowledgement, so a slow machine cannot kill every child before it writes.
+      await child.firstAck;
       await sleep(5 + random() * 60);
       child.process.kill('SIGKILL');
       const result = await child.finished;
@@ -263,6 +264,8 @@ interface ChildResult {
 interface RunningChild {
   readonly process: ChildProcess;
   readonly ready: Promise<void>;
+  /** Resolves on the first acknowledged mutation (or when the child ends). */
+  readonly firstAck: Promise<void>;
   readonly finished: Promise<ChildResult>;
 }
 
@@ -275,19 +278,25 @@ function startChild(plan: ChildPlan): RunningChild {
   let stderr = '';
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let markFirstAck: () => void = () => {};
+  const firstAck = new Promise<void>((resolve) => (markFirstAck = resolve));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   // Only whole lines count: a line cut off by the kill was never an ack.
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
     if (line === 'ready') markReady();
-    else acks.push(JSON.parse(line) as Ack);
+    else {
+      acks.push(JSON.parse(line) as Ack);
+      markFirstAck();
+    }
   });
   const finished = new Promise<ChildResult>((resolve) => {
     child.on('close', (code, signal) => {
       markReady();
+      markFirstAck();
       resolve({ code, signal, acks, stderr });
     });
   });
-  return { process: child, ready, finished };
+  return { process: child, ready, firstAck, finished };
 }
 
 async function waitFor<T>(find: () => T | undefined, timeoutMs: number): Promise<T> {

@@ -8,6 +8,8 @@ export interface Transcript {
   client(message: unknown): void;
   /** Everything the server wrote since the last call, once pending work has settled. */
   server(waitMs?: number): Promise<unknown[]>;
+  /** Everything the server wrote since the last call, once `done` holds for it (or after `timeoutMs`). */
+  until(done: (messages: any[]) => boolean, timeoutMs?: number): Promise<unknown[]>;
   /** Initializes with the given version and drains the answer. */
   initialize(version?: string, capabilities?: Record<string, unknown>): Promise<unknown>;
 }
@@ -31,6 +33,12 @@ export function transcript(definition: ServerDefinition): Transcript {
       const out = outbox;
       outbox = [];
       return out;
+    },
+    async until(done, timeoutMs = 3000) {
+      // A deadline, not a fixed wait: a loaded machine may take longer, a quick one need not wait.
+      const deadline = Date.now() + timeoutMs;
+      while (!done(outbox) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      return self.server();
     },
     async initialize(version = '2025-11-25', capabilities = {}) {
       self.client({

@@ -210,7 +210,7 @@ test('a duplicate id while the first request runs gets -32600; the first still c
   t.client(req(5, 'tools/call', { name: 'slow', arguments: {} }));
   t.client(req(5, 'ping'));
   assert.equal(codes(await t.server()), [error(5, -32600)]);
-  const later = (await t.server(120)) as any[];
+  const later = (await t.until((out) => out.some((m) => m.id === 5))) as any[];
   assert.equal(later.at(-1).result, { content: [{ type: 'text', text: 'done' }] });
 });
 
@@ -355,7 +355,7 @@ test('M12: progress only with a token, strictly increasing, all before the respo
   const t = transcript(definition());
   await t.initialize();
   t.client(req(1, 'tools/call', { name: 'slow', arguments: {}, _meta: { progressToken: 0 } }));
-  const messages = (await t.server(150)) as any[];
+  const messages = (await t.until((out) => out.some((m) => m.id === 1))) as any[];
   const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params);
   assert.equal(
     progress.map((p) => p.progress),
@@ -366,7 +366,7 @@ test('M12: progress only with a token, strictly increasing, all before the respo
 
   t.client(req(2, 'tools/call', { name: 'slow', arguments: {} }));
   assert.equal(
-    ((await t.server(150)) as any[]).map((m) => m.id),
+    ((await t.until((out) => out.some((m) => m.id === 2))) as any[]).map((m) => m.id),
     [2],
     'no token, no progress',
   );
@@ -506,7 +506,7 @@ test('an unanswered request to the client times out, is cancelled, and a late an
   await t.initialize('2025-11-25', { roots: {} });
   t.client(req(1, 'tools/call', { name: 'ask' }));
   const [asked] = (await t.server()) as any[];
-  const after = (await t.server(80)) as any[];
+  const after = (await t.until((out) => out.some((m) => m.id === 1))) as any[];
   assert.equal(after[0], {
     jsonrpc: '2.0',
     method: 'notifications/cancelled',

@@ -72,12 +72,19 @@ async function oneLife(dataFile: string, rng: Rng, life: string): Promise<{ acks
   }
 }
 
-/** Keeps up to 8 mutations in flight until `killAfterMs`, then kills the server mid-stream. */
+/**
+ * Keeps up to 8 mutations in flight until `killAfterMs` after the first answer, then kills the
+ * server mid-stream. Counting from the first answer, not the start, keeps a slow machine from
+ * killing every life before it acknowledges anything; a server that never answers fails here.
+ */
 async function streamUntilKilled(server: WireServer, rng: Rng, life: string, killAfterMs: number): Promise<Sent[]> {
   const sent: Sent[] = [];
-  const deadline = Date.now() + killAfterMs;
+  const started = Date.now();
+  let deadline = Infinity;
   while (Date.now() < deadline && !server.exit) {
     const answered = sent.filter((s) => server.received.has(JSON.stringify(s.id))).length;
+    if (answered > 0 && deadline === Infinity) deadline = Date.now() + killAfterMs;
+    assert.ok(Date.now() - started < 15_000, `${life}: no mutation answered within 15 s: ${server.stderr()}`);
     for (let i = sent.length - answered; i < 8; i++) {
       const id = `${life}-${sent.length}`;
       const mutation = nextMutation(rng, id);
