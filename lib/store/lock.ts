@@ -106,10 +106,30 @@ function tryCreate(lockFile: string, nonce: string): boolean {
     return true;
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') return false;
+    // A file system without hard links (FAT, exFAT): create and write, with the old window.
+    if (NO_HARD_LINKS.has(errnoCode(error) ?? '')) return createThenWrite(lockFile, JSON.stringify(content));
     throw error;
   } finally {
     fs.rmSync(draft, { force: true });
   }
+}
+
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
+function createThenWrite(lockFile: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(lockFile, 'wx');
+  } catch (error) {
+    if (errnoCode(error) === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
 }
 
 /** Deletes the lock only if it is still ours. */
