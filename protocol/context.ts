@@ -21,7 +21,7 @@ export interface RequestContext {
   /**
    * Reports progress, if and only if the request asked for it with a progressToken.
    * Values must strictly increase; a value that does not, or any call after the response,
-   * is dropped (S/{v}/basic/utilities/progress.mdx).
+   * is dropped (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress).
    */
   progress(progress: number, total?: number, message?: string): void;
   /** Sends notifications/message if the client's log level lets it through. */
@@ -67,7 +67,7 @@ export class HandlerContext implements RequestContext {
   // The senders are arrow functions, not methods, so a handler may pass `context.progress` on
   // by itself (as an onProgress callback) without losing `this`.
   progress = (progress: number, total?: number, message?: string): void => {
-    // S/{v}/basic/utilities/progress.mdx: only with a token, strictly increasing, never after the response.
+    // https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress: only with a token, strictly increasing, never after the response.
     const token = this.progressToken;
     if (token === undefined || progress <= this.#lastProgress || !this.link.isActive(this.requestId, this.running)) return;
     this.#lastProgress = progress;
@@ -77,9 +77,9 @@ export class HandlerContext implements RequestContext {
     this.link.send(notificationMessage('notifications/progress', params));
   };
 
-  // Nothing more for a cancelled request (S/{v}/basic/utilities/cancellation.mdx); in 2026-07-28
+  // Nothing more for a cancelled request (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation); in 2026-07-28
   // also nothing after the response, and only if this request's _meta asked for a level
-  // (S/2026-07-28/server/utilities/logging.mdx).
+  // (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging).
   log = (level: LogLevel, data: unknown, logger?: string): void => {
     if (this.running.cancelled) return;
     if (this.rules.era === 'stateless' && !this.link.isActive(this.requestId, this.running)) return;
@@ -87,7 +87,7 @@ export class HandlerContext implements RequestContext {
   };
 
   request = (method: string, params: unknown, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS): Promise<unknown> => {
-    // S/2026-07-28/basic/transports/stdio.mdx: a 2026-07-28 server MUST NOT send requests; it uses MRTR.
+    // https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio: a 2026-07-28 server MUST NOT send requests; it uses MRTR.
     if (this.rules.era === 'stateless') return refuse(`${method}: a 2026-07-28 server cannot send requests to the client`);
     if (this.running.cancelled) return refuse(`${method}: the request it belongs to was cancelled`);
     return this.link.requestClient(method, params, timeoutMs);

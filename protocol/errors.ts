@@ -2,20 +2,20 @@
 // exception is turned into something safe to send.
 //
 // JSON-RPC 2.0 §5.1 reserves -32768..-32000; MCP adds its own codes in -32000..-32099.
-// REQUIREMENTS.md §1.5 lists when each is used.
+// rule 1.5 lists when each is used.
 
 export const ErrorCode = {
   /** The line is not valid JSON (or not valid UTF-8). JSON-RPC 2.0 §5.1. */
   ParseError: -32700,
   /** Valid JSON, but not a valid request object (bad `jsonrpc`, `method`, `id`, a batch where none is allowed). */
   InvalidRequest: -32600,
-  /** Unknown method, or a method behind a capability the server did not declare (S/2025-03-26/server/utilities/completion.mdx). */
+  /** Unknown method, or a method behind a capability the server did not declare (https://modelcontextprotocol.io/specification/2025-03-26/server/utilities/completion). */
   MethodNotFound: -32601,
   /** Params that do not fit the method: wrong shape, unknown tool or prompt, bad cursor, bad log level. */
   InvalidParams: -32602,
   /** A fault inside the server. Never used for bad input. */
   InternalError: -32603,
-  /** Resource not found, 2024-11-05 to 2025-11-25 (S/{v}/server/resources.mdx "Error Handling"). */
+  /** Resource not found, 2024-11-05 to 2025-11-25 (https://modelcontextprotocol.io/specification/2025-11-25/server/resources "Error Handling"). */
   ResourceNotFound: -32002,
 } as const;
 

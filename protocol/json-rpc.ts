@@ -2,9 +2,9 @@
 //
 // Hand-written checks, no zod: this layer only decides what kind of message a value is,
 // and it must tell "not JSON" (-32700) from "JSON, but not a request" (-32600) — the SDK,
-// which validates inside its framer, cannot (PEERS.md lesson 1).
+// which validates inside its framer, cannot tell them apart.
 //
-// The invalid-input policy, row by row (REQUIREMENTS.md §1, §18):
+// The invalid-input policy, row by row (spec-tests/RULES.md: rules 1.x and the JSON-RPC examples J1-J15):
 //   not JSON                                        -> -32700, id null
 //   JSON that is not an object                      -> -32600, id null
 //   an object with `method` and a valid `id`,
@@ -15,12 +15,12 @@
 //     no `id`, something else wrong)                -> ignored: never answer a notification
 //   a response (`result` or `error`, no `method`)   -> handed to the peer; a malformed one is ignored
 //   no `method`, no `result`, no `error`            -> -32600, the id if it is valid
-//   an array                                        -> a batch; the session decides (§1.6)
+//   an array                                        -> a batch; the session decides (rule 1.6)
 
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, RpcError } from './errors.js';
 
-/** MCP request ids are strings or integers; null is not allowed (S/{v}/basic/index.mdx "Requests"). */
+/** MCP request ids are strings or integers; null is not allowed (https://modelcontextprotocol.io/specification/2025-11-25/basic "Requests"). */
 export type RequestId = string | number;
 export type Params = Record<string, unknown> | unknown[] | undefined;
 
@@ -173,7 +173,7 @@ export type OutgoingMessage =
 
 export const resultMessage = (id: RequestId, result: unknown): OutgoingMessage => ({ jsonrpc: '2.0', id, result });
 
-/** JSON-RPC 2.0 §5: when the id could not be read, the error's id is null (REQUIREMENTS.md A-3). */
+/** JSON-RPC 2.0 §5: when the id could not be read, the error's id is null (rule A-3). */
 export const errorMessage = (id: RequestId | null, error: RpcError): OutgoingMessage => ({
   jsonrpc: '2.0',
   id,
@@ -216,9 +216,9 @@ const SPLICE_MARK_JSON = JSON.stringify(SPLICE_MARK).slice(0, -1);
 let splices: string[] | null = null;
 
 /**
- * One message, one line: compact JSON has no raw newline (S/{v}/basic/transports.mdx).
+ * One message, one line: compact JSON has no raw newline (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports).
  * U+2028 and U+2029 are legal inside JSON strings, but some clients' line splitters
- * (Python's str.splitlines) break lines on them, so we escape them too (REQUIREMENTS.md §4).
+ * (Python's str.splitlines) break lines on them, so we escape them too (rule 4).
  */
 export function encodeLine(message: unknown): string {
   const fragments: string[] = [];

@@ -1,10 +1,10 @@
 // Layer 1: bytes -> lines.
 //
 // MCP's stdio transport sends one JSON-RPC message per line, delimited by "\n", and a
-// message MUST NOT contain a raw newline (S/{v}/basic/transports.mdx, "stdio").
-// Messages MUST be UTF-8 (S/2025-03-26/basic/transports.mdx onwards).
+// message MUST NOT contain a raw newline (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports, "stdio").
+// Messages MUST be UTF-8 (https://modelcontextprotocol.io/specification/2025-03-26/basic/transports onwards).
 //
-// The traps this file avoids (PEERS.md, traps checklist):
+// The traps this file avoids (each seen in a widely used MCP implementation):
 // - Concatenating the buffer on every chunk and rescanning it from the start is quadratic:
 //   an 8 MiB message in 4 KiB chunks took the official SDK 6 s. We keep a list of the
 //   chunks of the current line and scan only the new bytes for "\n".

@@ -1,6 +1,6 @@
 // The one writer that owns stdout: one compact JSON message per line, in order.
 //
-// Traps avoided (PEERS.md, traps checklist):
+// Traps avoided (each seen in a widely used MCP implementation):
 // - No 'error' listener on stdout: the client closing its end (EPIPE) crashes the process.
 //   Here an error means the peer is gone: we stop writing, quietly, and tell the owner.
 // - process.exit() right after writing to a pipe loses the write (pipes are asynchronous

@@ -1,12 +1,12 @@
 // THE method table: every MCP method this server answers, in one declarative list.
 //
 // Each row says what the method's params look like, which server capability it belongs to
-// (without that capability the method does not exist: -32601, S/2025-03-26/server/utilities/completion.mdx
-// and REQUIREMENTS.md §1.7), whether it may run before `initialize`, which era has it (the
+// (without that capability the method does not exist: -32601, https://modelcontextprotocol.io/specification/2025-03-26/server/utilities/completion
+// and rule 1.7 in spec-tests/RULES.md), whether it may run before `initialize`, which era has it (the
 // handshake revisions, the stateless 2026-07-28, or both), how long a 2026-07-28 client may
 // cache its result, and the plain function that answers it. The session derives every envelope and lifecycle error from these rows;
 // handlers only ever see params that passed their schema. (The shape comes from the Go SDK's
-// `serverMethodInfos`, PEERS.md lesson 5.)
+// `serverMethodInfos` table.)
 
 import type * as z from 'zod/mini';
 import type { RequestContext } from './context.js';
@@ -51,7 +51,7 @@ export interface SessionState {
   listen(filter: ListenFilter, context: RequestContext): Promise<Record<string, unknown>>;
 }
 
-/** S/2026-07-28/server/utilities/caching.mdx: how long the result stays fresh, and for whom. */
+/** https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching: how long the result stays fresh, and for whom. */
 export interface CacheHint {
   ttlMs: number;
   scope: 'public' | 'private';
@@ -68,9 +68,9 @@ export interface MethodEntry<P = any> {
   feature?: Feature;
   /** May be answered before `initialize` (only `ping` and `initialize` itself). */
   beforeInitialize?: boolean;
-  /** The era the method exists in; absent means both (S/2026-07-28/changelog.mdx lists the removals). */
+  /** The era the method exists in; absent means both (https://modelcontextprotocol.io/specification/2026-07-28/changelog lists the removals). */
   era?: 'handshake' | 'stateless';
-  /** 2026-07-28 caching hint for a complete result (REQUIREMENTS.md §15.3). */
+  /** 2026-07-28 caching hint for a complete result (rule 15.3). */
   cache?: CacheHint;
   run(params: P, context: RequestContext, state: SessionState): unknown;
 }
@@ -78,7 +78,7 @@ export interface MethodEntry<P = any> {
 const entry = <P>(row: MethodEntry<P>): MethodEntry<P> => row;
 
 export const METHODS: Readonly<Record<string, MethodEntry>> = {
-  // S/{v}/basic/lifecycle.mdx "Initialization".
+  // https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle "Initialization".
   initialize: entry({
     params: InitializeParamsSchema,
     beforeInitialize: true,
@@ -86,10 +86,10 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     run: (params, _context, state) => state.initialize(params),
   }),
 
-  // S/{v}/basic/utilities/ping.mdx: answer promptly with an empty result, at any time.
+  // https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping: answer promptly with an empty result, at any time.
   ping: entry({ params: EmptyParamsSchema, beforeInitialize: true, era: 'handshake', run: () => ({}) }),
 
-  // S/2026-07-28/server/discover.mdx: servers MUST implement it.
+  // https://modelcontextprotocol.io/specification/2026-07-28/server/discover: servers MUST implement it.
   'server/discover': entry({
     params: EmptyParamsSchema,
     era: 'stateless',
@@ -97,7 +97,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     run: (_params, _context, state) => state.discover(),
   }),
 
-  // S/2026-07-28/basic/patterns/subscriptions.mdx: a long-lived request that carries notifications.
+  // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions: a long-lived request that carries notifications.
   'subscriptions/listen': entry({
     params: ListenParamsSchema,
     era: 'stateless',
@@ -143,7 +143,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     run: async (params, context, state) => ({ contents: await state.resources.read(params.uri, context) }),
   }),
 
-  // S/{v}/server/resources.mdx "Subscriptions": only when we declared `subscribe: true`.
+  // https://modelcontextprotocol.io/specification/2025-11-25/server/resources "Subscriptions": only when we declared `subscribe: true`.
   'resources/subscribe': entry({
     params: ResourceUriParamsSchema,
     feature: 'subscriptions',
@@ -178,7 +178,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     run: (params, context, state) => state.prompts.get(params.name, params.arguments ?? {}, context),
   }),
 
-  // S/{v}/server/utilities/logging.mdx: send only messages at this level or more severe.
+  // https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging: send only messages at this level or more severe.
   // Removed in 2026-07-28: the level travels in each request's `_meta` instead.
   'logging/setLevel': entry({
     params: SetLevelParamsSchema,
@@ -190,7 +190,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     },
   }),
 
-  // S/{v}/server/utilities/completion.mdx.
+  // https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion.
   'completion/complete': entry({
     params: CompleteParamsSchema,
     feature: 'completions',

@@ -1,4 +1,4 @@
-// Multi round-trip requests (S/2026-07-28/basic/patterns/mrtr.mdx; REQUIREMENTS.md §15.2).
+// Multi round-trip requests (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr; rule 15.2).
 //
 // In 2026-07-28 a server never sends requests to the client. When a tool needs something
 // from the user, it answers with an interim result, `resultType: "input_required"`, holding
@@ -35,7 +35,7 @@ export interface InputRequiredResult {
   requestState: string;
 }
 
-/** S/2026-07-28/basic/index.mdx: a request that cannot be served without a client capability it lacks. */
+/** https://modelcontextprotocol.io/specification/2026-07-28/basic: a request that cannot be served without a client capability it lacks. */
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 
 /** What the client sends back for an elicitation (schema ElicitResult). */

@@ -1,10 +1,10 @@
-// Pagination for the list methods (S/{v}/server/utilities/pagination.mdx).
+// Pagination for the list methods (https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination).
 //
 // - The cursor is opaque to the client: we encode an offset as base64url JSON, so nobody
 //   builds one by hand, and we can add fields later without breaking anyone.
 // - A cursor we did not issue, or one that no longer points inside the list, is -32602
 //   (the page says servers SHOULD answer invalid cursors that way).
-// - The last page has no `nextCursor` at all: not null, not "" (REQUIREMENTS.md §11, trap 9;
+// - The last page has no `nextCursor` at all: not null, not "" (rule 11: some clients loop on an empty cursor;
 //   in 2026-07-28 "" is even a valid cursor).
 // - Order must be deterministic, or pages skip and repeat: callers pass a stable list.
 

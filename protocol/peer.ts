@@ -2,13 +2,13 @@
 //
 // Incoming requests: each one in flight has a RunningRequest, keyed by its id exactly as
 // sent (the Map tells 1 from "1"). Cancelling aborts the handler's signal, and then nothing
-// more is sent for that id: no result, no error, no progress (S/{v}/basic/utilities/cancellation.mdx).
+// more is sent for that id: no result, no error, no progress (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation).
 // Ids 0 and "" are ids like any other: we never test an id for truthiness (the SDK's
-// `if (requestId)` made request 0 impossible to cancel, PEERS.md (b)).
+// `if (requestId)` made request 0 impossible to cancel).
 //
 // Outgoing requests (server -> client, e.g. elicitation): fresh integer ids that never
-// repeat in the session (S/{v}/basic/index.mdx), a timeout on each, and a
-// cancellation sent when it fires (S/{v}/basic/lifecycle.mdx "Timeouts"); a late
+// repeat in the session (https://modelcontextprotocol.io/specification/2025-11-25/basic), a timeout on each, and a
+// cancellation sent when it fires (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle "Timeouts"); a late
 // response is ignored silently.
 //
 // The peer knows JSON-RPC, not MCP: which methods exist is the session's business.
@@ -116,7 +116,7 @@ export function createPeer(options: PeerOptions): Peer {
     }
     const self = new RunningRequest();
     running.set(id, self);
-    // Settle before sending: from here on progress for this id is refused (REQUIREMENTS.md A-19).
+    // Settle before sending: from here on progress for this id is refused (rule A-19).
     // A cancelled request has already left the table, and its id may belong to a newer one.
     const settle = (message: OutgoingMessage): OutgoingMessage | null => {
       if (running.get(id) === self) running.delete(id);

@@ -1,9 +1,9 @@
-// Prompts: templates the user picks, which expand into a conversation (S/{v}/server/prompts.mdx).
+// Prompts: templates the user picks, which expand into a conversation (https://modelcontextprotocol.io/specification/2025-11-25/server/prompts).
 //
 // - Argument values are strings on the wire (TS #250); a prompt converts them itself.
 // - A missing required argument, an argument the prompt does not have, and an unknown
 //   prompt are all -32602, naming what is wrong (the page says SHOULD validate arguments).
-// - Each message holds exactly ONE content block, not an array (trap 13); several messages
+// - Each message holds exactly ONE content block, not an array (a content array there breaks clients); several messages
 //   make a multi-turn prompt, and the spec sets no rule on the order of roles.
 
 import type { RequestContext } from './context.js';

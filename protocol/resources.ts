@@ -1,4 +1,4 @@
-// Resources: nouns the host decides to read, without side effects (S/{v}/server/resources.mdx).
+// Resources: nouns the host decides to read, without side effects (https://modelcontextprotocol.io/specification/2025-11-25/server/resources).
 //
 // Three kinds of definitions:
 // - fixed resources with a known URI (jira://projects);
@@ -8,7 +8,7 @@
 //   application says when a URI's content changed (`resourceUpdated`).
 //
 // Not found is -32002 with the URI in `data` up to 2025-11-25 (the code comes from the
-// version table), never an empty `contents` array (REQUIREMENTS.md §5.3, trap 14).
+// version table), never an empty `contents` array (rule 5.3: an empty array reads as "exists but empty").
 
 import type { RequestContext } from './context.js';
 import { RpcError } from './errors.js';

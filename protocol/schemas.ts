@@ -1,14 +1,14 @@
 // The params of every method we accept, as zod schemas: one source for validation and
-// for the TypeScript types the handlers see. Shapes follow schema/{v}/schema.ts; where
+// for the TypeScript types the handlers see. Shapes follow https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts; where
 // revisions differ, the schema accepts the union and the handler reads the version table.
 //
 // Objects are `looseObject`: unknown keys pass through. The spec lets every params object
 // carry `_meta` and lets newer clients add fields; rejecting them would break the next
-// revision's clients (PEERS.md traps: "strict envelope schemas that reject harmless extra keys").
+// revision's clients (a trap seen in the wild: strict envelope schemas that reject harmless extra keys).
 
 import * as z from 'zod/mini';
 
-/** S/{v}/basic/index.mdx: ids and progress tokens are strings or integers. */
+/** https://modelcontextprotocol.io/specification/2025-11-25/basic: ids and progress tokens are strings or integers. */
 export const RequestIdSchema = z.union([z.string(), z.int()]);
 export const ProgressTokenSchema = RequestIdSchema;
 
@@ -35,20 +35,20 @@ export type InitializeParams = z.infer<typeof InitializeParamsSchema>;
 export type ClientCapabilities = InitializeParams['capabilities'];
 export type ClientInfo = InitializeParams['clientInfo'];
 
-/** S/{v}/server/utilities/pagination.mdx: the cursor is an opaque string. */
+/** https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination: the cursor is an opaque string. */
 export const PaginatedParamsSchema = z.optional(z.looseObject({ _meta: MetaSchema, cursor: z.optional(z.string()) }));
 
 export const CallToolParamsSchema = z.looseObject({
   _meta: MetaSchema,
   name: z.string(),
   arguments: z.optional(z.record(z.string(), z.unknown())),
-  // 2026-07-28 retries of a multi round-trip request (S/2026-07-28/basic/patterns/mrtr.mdx).
+  // 2026-07-28 retries of a multi round-trip request (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr).
   inputResponses: z.optional(z.record(z.string(), z.unknown())),
   requestState: z.optional(z.string()),
 });
 export type CallToolParams = z.infer<typeof CallToolParamsSchema>;
 
-/** S/{v}/server/prompts.mdx: prompt argument values are strings on the wire. */
+/** https://modelcontextprotocol.io/specification/2025-11-25/server/prompts: prompt argument values are strings on the wire. */
 export const GetPromptParamsSchema = z.looseObject({
   _meta: MetaSchema,
   name: z.string(),
@@ -57,7 +57,7 @@ export const GetPromptParamsSchema = z.looseObject({
 
 export const ResourceUriParamsSchema = z.looseObject({ _meta: MetaSchema, uri: z.string() });
 
-/** RFC 5424 severities, lowest first (S/{v}/server/utilities/logging.mdx). */
+/** RFC 5424 severities, lowest first (https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging). */
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export const LogLevelSchema = z.enum(LOG_LEVELS);
 export type LogLevel = z.infer<typeof LogLevelSchema>;
@@ -75,7 +75,7 @@ export const CompleteParamsSchema = z.looseObject({
 
 // ---- 2026-07-28: each request carries the version and the client in `_meta` ----------------
 
-/** The reserved `_meta` keys of S/2026-07-28/basic/index.mdx ("Per-request fields", "Per-response fields"). */
+/** The reserved `_meta` keys of https://modelcontextprotocol.io/specification/2026-07-28/basic ("Per-request fields", "Per-response fields"). */
 export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
@@ -93,7 +93,7 @@ export const StatelessMetaSchema = z.looseObject({
   [META.logLevel]: z.optional(LogLevelSchema),
 });
 
-/** S/2026-07-28/basic/patterns/subscriptions.mdx: what the client opts in to on a listen stream. */
+/** https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions: what the client opts in to on a listen stream. */
 export const ListenParamsSchema = z.looseObject({
   notifications: z.looseObject({
     toolsListChanged: z.optional(z.boolean()),

@@ -3,8 +3,8 @@
 //   awaiting-initialize --initialize--> ready                 (2024-11-05 .. 2025-11-25)
 //   awaiting-initialize --a request with 2026 _meta--> stateless
 //
-// One process serves whichever era the client speaks, as S/2026-07-28/basic/versioning.mdx
-// allows (REQUIREMENTS.md §0.1, option 3). A request is served statelessly when its `_meta`
+// One process serves whichever era the client speaks, as https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+// allows (the dual-era option). A request is served statelessly when its `_meta`
 // names a protocol version, or when its method exists only in 2026-07-28 (`server/discover`,
 // `subscriptions/listen`); otherwise by the handshake rules. The first of `initialize` and a
 // stateless request fixes the era of the process: after `initialize`, a stateless request is
@@ -14,9 +14,9 @@
 //   with a clear message (A-6; never code 0 as go-sdk, never -32002 which means "resource
 //   not found"). A second `initialize` gets -32600 too.
 // - `initialize` runs synchronously, so the next line is not dispatched before the version
-//   is settled (PEERS.md lesson 6).
-// - Notifications are handled in arrival order and never answered (S/{v}/basic/index.mdx).
-// - A JSON array is a batch only in a 2025-03-26 session (REQUIREMENTS.md §1.6); otherwise
+//   is settled (an asynchronous initialize lets a fast client race it).
+// - Notifications are handled in arrival order and never answered (https://modelcontextprotocol.io/specification/2025-11-25/basic).
+// - A JSON array is a batch only in a 2025-03-26 session (rule 1.6); otherwise
 //   it gets a single -32600 with id null.
 //
 // The session does no I/O: it is handed lines and a `send` function.
@@ -154,7 +154,7 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
   const peer = createPeer({
     send: (message) => io.send(message),
     onRequest: (request, running) => runMethod(request, running),
-    // S/{v}/basic/lifecycle.mdx "Timeouts": on expiry, cancel the request and stop waiting.
+    // https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle "Timeouts": on expiry, cancel the request and stop waiting.
     onOutgoingTimeout: (id, method) =>
       io.send(notificationMessage('notifications/cancelled', { requestId: id, reason: `${method} timed out` })),
     report: io.report,
@@ -187,7 +187,7 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
 
   function runStateless(request: Request, method: MethodEntry | undefined, running: RunningRequest): unknown {
     if (phase === 'ready') {
-      // In a handshake session, server/discover and subscriptions/listen do not exist (§1.7).
+      // In a handshake session, server/discover and subscriptions/listen do not exist (rule 1.7).
       if (!carriesStatelessMeta(request.params)) throw methodNotFound(request.method);
       throw invalidRequest(
         'Invalid Request: this process was initialized for the handshake era; start a new one for 2026-07-28 requests',
@@ -226,7 +226,7 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
     requestClient,
   };
 
-  /** S/{v}/basic/lifecycle.mdx "Operation": use only capabilities the client declared; nothing before `initialized`. */
+  /** https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle "Operation": use only capabilities the client declared; nothing before `initialized`. */
   function requestClient(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     const needed = CLIENT_CAPABILITY_FOR[method];
     if (!clientInitialized) return refuse(`${method}: the client has not sent notifications/initialized yet`);
@@ -253,7 +253,7 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
         clientInitialized = true;
         return;
       case 'notifications/cancelled': {
-        // Malformed or unknown cancellations are ignored silently (S/{v}/basic/utilities/cancellation.mdx).
+        // Malformed or unknown cancellations are ignored silently (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation).
         const parsed = CancelledParamsSchema.safeParse(params);
         if (parsed.success) peer.cancel(parsed.data.requestId);
         return;
@@ -338,7 +338,7 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
     }
     const outcomes = items.map((item) => {
       const message = classify(item);
-      // S/2025-03-26/basic/lifecycle.mdx: initialize MUST NOT be part of a batch.
+      // https://modelcontextprotocol.io/specification/2025-03-26/basic/lifecycle: initialize MUST NOT be part of a batch.
       if (message.kind === 'request' && message.method === 'initialize') {
         return errorMessage(message.id, invalidRequest('Invalid Request: initialize cannot be part of a batch'));
       }
@@ -441,7 +441,7 @@ function servedFeatures(definition: ServerDefinition): Set<Feature> {
   return features;
 }
 
-/** Capabilities advertised exactly as served (REQUIREMENTS.md §2.4, trap 7). */
+/** Capabilities advertised exactly as served (rule 2.4: a declared capability whose methods are missing breaks hosts). */
 function capabilitiesFor(features: ReadonlySet<Feature>, rules: VersionRules): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {};
   if (features.has('tools')) capabilities.tools = {};

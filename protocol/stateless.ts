@@ -2,8 +2,8 @@
 // and the one place where a 2026 client can receive notifications outside a request.
 //
 // "Each request is self-contained": the version, the client's capabilities and identity come
-// from that request's `_meta`, never from earlier traffic (S/2026-07-28/basic/index.mdx,
-// "Statelessness"; REQUIREMENTS.md §3). There is no `initialize`, no `ping`, no
+// from that request's `_meta`, never from earlier traffic (https://modelcontextprotocol.io/specification/2026-07-28/basic,
+// "Statelessness"; rule 3). There is no `initialize`, no `ping`, no
 // `logging/setLevel`, no `resources/subscribe`; `subscriptions/listen` replaces the last.
 
 import { RpcError, invalidParams } from './errors.js';
@@ -20,7 +20,7 @@ import {
 import { describeIssues } from './validation.js';
 import { STATELESS_VERSIONS, type StatelessVersion, isStatelessVersion } from './versions.js';
 
-/** S/2026-07-28/basic/versioning.mdx: the version a request asked for is not one we serve. */
+/** https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning: the version a request asked for is not one we serve. */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 export interface StatelessRequest {
@@ -37,8 +37,8 @@ export function carriesStatelessMeta(params: unknown): boolean {
 
 /**
  * Reads a 2026-07-28 request's `_meta`. A missing or malformed required field is -32602
- * (S/2026-07-28/basic/index.mdx "_meta"); a version we do not serve is -32022 with what we
- * support and what was asked (S/2026-07-28/basic/versioning.mdx).
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic "_meta"); a version we do not serve is -32022 with what we
+ * support and what was asked (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning).
  */
 export function readStatelessMeta(params: unknown): StatelessRequest {
   const meta = (params as { _meta?: unknown } | undefined)?._meta;
@@ -69,7 +69,7 @@ export function readStatelessMeta(params: unknown): StatelessRequest {
  * Every 2026-07-28 result says what it is (`resultType`, "complete" unless a handler returned
  * an interim "input_required"), who made it (`_meta` serverInfo, SHOULD), and, for the
  * cacheable methods, how long it stays fresh (`ttlMs`, `cacheScope`; MRTR interim results are
- * never cacheable, REQUIREMENTS.md §15.2).
+ * never cacheable, rule 15.2).
  */
 export function completeResult(result: unknown, cache: CacheHint | undefined, serverInfo: object): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(result as Record<string, unknown>) };
@@ -103,7 +103,7 @@ interface Stream {
 
 export function createListenStreams(send: (message: OutgoingMessage) => void): ListenStreams {
   const streams = new Map<RequestId, Stream>();
-  // S/2026-07-28/basic/patterns/subscriptions.mdx: every notification on a stream carries its id.
+  // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions: every notification on a stream carries its id.
   const tagged = (id: RequestId, params: Record<string, unknown> = {}) => ({ ...params, _meta: { [META.subscriptionId]: id } });
 
   return {

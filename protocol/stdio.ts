@@ -1,6 +1,6 @@
 // Process glue: stdin -> framer -> session -> writer -> stdout, and a clean way out.
 //
-// The stdio transport (S/{v}/basic/transports.mdx "stdio"; S/{v}/basic/lifecycle.mdx "Shutdown"):
+// The stdio transport (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "stdio"; https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle "Shutdown"):
 // the client shuts us down by closing our stdin, then SIGTERM, then SIGKILL. So:
 // - stdin EOF: stop reading, let running requests finish (or abort them at the deadline),
 //   flush stdout, exit 0. The SDK never noticed EOF and left zombies (TS #2002).
@@ -102,7 +102,7 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
     } catch (error) {
       report(`shutdown hook failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    // Never exit with output still in the pipe (PEERS.md traps: process.exit after async writes).
+    // Never exit with output still in the pipe (process.exit right after an asynchronous write loses it).
     await Promise.race([writer.flush(), new Promise((resolve) => setTimeout(resolve, 400))]);
     process.exit(0);
   }

@@ -1,8 +1,8 @@
 // Import this module first, before anything else runs.
 //
 // stdout carries protocol messages and nothing else: "The server MUST NOT write anything to
-// its stdout that is not a valid MCP message" (S/{v}/basic/transports.mdx, "stdio"). A stray
-// console.log is the most common MCP bug in the wild (PEERS.md (c)). So from here on every
+// its stdout that is not a valid MCP message" (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports, "stdio"). A stray
+// console.log is the most common MCP bug in the wild. So from here on every
 // console method and every direct process.stdout.write goes to stderr, and the only way to
 // write to the real stdout is the function this module hands out once, to the line writer.
 

@@ -1,6 +1,6 @@
-// Tools: verbs the model decides to call (S/{v}/server/tools.mdx).
+// Tools: verbs the model decides to call (https://modelcontextprotocol.io/specification/2025-11-25/server/tools).
 //
-// The error split is the part most servers get wrong (REQUIREMENTS.md §7.4, trap 5):
+// The error split is the part most servers get wrong (rule 7.4):
 // - a problem *finding* the tool, or params that are not a tools/call at all, is a protocol
 //   error: -32602, in a JSON-RPC `error`;
 // - a problem *inside* the tool — arguments that fail its inputSchema, an unknown issue, an
@@ -58,7 +58,7 @@ export interface ToolResult {
 }
 
 export interface ToolDefinition<Input = any> {
-  /** S/2025-11-25/server/tools.mdx "Tool Names": 1-128 of A-Z a-z 0-9 _ - . */
+  /** https://modelcontextprotocol.io/specification/2025-11-25/server/tools "Tool Names": 1-128 of A-Z a-z 0-9 _ - . */
   name: string;
   title?: string;
   description: string;
@@ -74,7 +74,7 @@ export interface ToolDefinition<Input = any> {
 export class ToolError extends Error {}
 
 /**
- * A successful result with structured data and the same data as JSON text (S/2025-06-18/server/tools.mdx
+ * A successful result with structured data and the same data as JSON text (https://modelcontextprotocol.io/specification/2025-06-18/server/tools
  * "Structured Content"). The data is encoded here, once: change it afterwards and neither block follows.
  */
 export function structuredResult(data: Record<string, unknown>, extra: ContentBlock[] = []): ToolResult {
@@ -133,7 +133,7 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
         return formRequest(tool.ask!, missing, sealer.seal({ tool: name, args }));
       }
       // A retry that still lacks the answers, from a request that can no longer be asked: the
-      // form this call is waiting for cannot be served without the capability (S/2026-07-28/basic/index.mdx).
+      // form this call is waiting for cannot be served without the capability (https://modelcontextprotocol.io/specification/2026-07-28/basic).
       if (stateless && missing && params.requestState !== undefined) {
         throw new RpcError(MISSING_REQUIRED_CLIENT_CAPABILITY, 'Missing required client capability: elicitation (form)', {
           requiredCapabilities: { elicitation: { form: {} } },
@@ -176,7 +176,7 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
     }
     if (answer === undefined) return { args: pending.args };
     if (answer.data.action !== 'accept') return { args: pending.args, declined: answer.data.action };
-    // Only the fields we asked for; anything else in the answer is ignored (§15.2: ignore unexpected keys).
+    // Only the fields we asked for; anything else in the answer is ignored (rule 15.2: ignore unexpected keys).
     const filled = Object.fromEntries(
       Object.entries(answer.data.content ?? {}).filter(([key]) => Object.hasOwn(tool.ask?.fields ?? {}, key)),
     );
@@ -217,7 +217,7 @@ function describeTool(tool: ToolDefinition, rules: VersionRules): Record<string,
 }
 
 /**
- * inputSchema/outputSchema: a JSON Schema object rooted at `type: "object"` (REQUIREMENTS.md §7.3).
+ * inputSchema/outputSchema: a JSON Schema object rooted at `type: "object"` (rule 7.3).
  * Draft-07 for the revisions whose own schemas are draft-07, 2020-12 from 2025-11-25, where a
  * schema without `$schema` means 2020-12; so we leave `$schema` out in both cases.
  */

@@ -1,7 +1,7 @@
-// URI templates (RFC 6570) for resource templates (S/{v}/server/resources.mdx "Resource Templates").
+// URI templates (RFC 6570) for resource templates (https://modelcontextprotocol.io/specification/2025-11-25/server/resources "Resource Templates").
 //
 // RFC 6570 defines only expansion; matching a concrete URI back to a template is left open
-// (REQUIREMENTS.md A-20; python-sdk PR #2356). So we support a small, precise subset and write
+// (rule A-20; python-sdk PR #2356). So we support a small, precise subset and write
 // its rules down:
 //
 //   {name}       Level 1 simple expansion. Expands to the value, percent-encoded except the

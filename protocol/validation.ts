@@ -1,6 +1,6 @@
 // Tier 2 of validation: one zod parse of a method's params (tier 1, the envelope, is
 // hand-written in json-rpc.ts). We use `zod/mini`: the same schemas and types as full zod,
-// at a tenth of the bundle size and start-up cost (PEERS.md lesson 12).
+// at a tenth of the bundle size and start-up cost.
 //
 // A failure is -32602 Invalid params with a one-line message; the issues go in `data`.
 // Never -32603, and never a pretty-printed ZodError as the message (the SDK's bug, TS #2284).

@@ -2,14 +2,14 @@
 //
 // Handlers never compare version strings; they read a column of this table from the
 // request context. Adding a revision means adding a row, not hunting for `if`s.
-// Sources: each revision's changelog (S/{v}/changelog.mdx) and schema (schema/{v}/schema.ts);
-// REQUIREMENTS.md §1.6 (batches), §2.4 (capabilities), §5, §7, §9.
+// Sources: each revision's changelog (https://modelcontextprotocol.io/specification/2025-11-25/changelog) and schema (https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts);
+// spec-tests/RULES.md rules 1.6 (batches), 2.4 (capabilities), 5.x, 7.x and 9.
 
 import { ErrorCode } from './errors.js';
 
-/** The revisions negotiated by `initialize`, newest first (S/{v}/basic/lifecycle.mdx). */
+/** The revisions negotiated by `initialize`, newest first (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle). */
 export const HANDSHAKE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-/** The revisions served statelessly, version and capabilities in each request's `_meta` (S/2026-07-28/basic/index.mdx). */
+/** The revisions served statelessly, version and capabilities in each request's `_meta` (https://modelcontextprotocol.io/specification/2026-07-28/basic). */
 export const STATELESS_VERSIONS = ['2026-07-28'] as const;
 export type HandshakeVersion = (typeof HANDSHAKE_VERSIONS)[number];
 export type StatelessVersion = (typeof STATELESS_VERSIONS)[number];
@@ -20,9 +20,9 @@ export interface VersionRules {
   version: ProtocolVersion;
   /** How a session is opened: `initialize` once, or nothing and `_meta` on every request. */
   era: 'handshake' | 'stateless';
-  /** Every result carries `resultType` and `_meta` serverInfo (2026-07-28, S/2026-07-28/basic/index.mdx). */
+  /** Every result carries `resultType` and `_meta` serverInfo (2026-07-28, https://modelcontextprotocol.io/specification/2026-07-28/basic). */
   resultType: boolean;
-  /** Lists, reads and discover carry `ttlMs` and `cacheScope` (S/2026-07-28/server/utilities/caching.mdx). */
+  /** Lists, reads and discover carry `ttlMs` and `cacheScope` (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching). */
   cacheHints: boolean;
   /** A JSON array of messages on one line is a batch (2025-03-26 only; removed in 2025-06-18). */
   batches: boolean;
@@ -44,11 +44,11 @@ export interface VersionRules {
   completionContext: boolean;
   /** JSON Schema dialect for inputSchema/outputSchema: 2020-12 is the default from 2025-11-25 (A-11). */
   jsonSchemaDialect: 'draft-7' | 'draft-2020-12';
-  /** Resource not found: -32002 up to 2025-11-25 (S/{v}/server/resources.mdx "Error Handling"), -32602 from 2026-07-28 (A-24). */
+  /** Resource not found: -32002 up to 2025-11-25 (https://modelcontextprotocol.io/specification/2025-11-25/server/resources "Error Handling"), -32602 from 2026-07-28 (A-24). */
   resourceNotFoundCode: number;
 }
 
-// Each revision is the one before it plus what its changelog added (S/{v}/changelog.mdx).
+// Each revision is the one before it plus what its changelog added (https://modelcontextprotocol.io/specification/2025-11-25/changelog).
 const V2024_11_05: VersionRules = {
   version: '2024-11-05',
   era: 'handshake',
@@ -115,7 +115,7 @@ export function rulesFor(version: ProtocolVersion): VersionRules {
 }
 
 /**
- * Version negotiation (S/{v}/basic/lifecycle.mdx "Version Negotiation"): if we support the
+ * Version negotiation (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle "Version Negotiation"): if we support the
  * version the client asked for, we answer with that same string; otherwise with our latest.
  * Either way it is a result, not an error: the client decides whether it can go on (A-5).
  */

@@ -1,27 +1,38 @@
-// The requirements manifest: which rules of REQUIREMENTS.md (../shared/spec) this project
-// enforces, each with one line of behaviour and the spec page it comes from, and which rules
-// it deliberately leaves without a fixture, with the reason.
+// The project's rules index: every rule of the MCP spec (and of JSON-RPC 2.0) that this project
+// checks or deliberately leaves alone, each with a stable id, its RFC 2119 level, one line in our
+// own words, and a link to the spec section it comes from. spec-tests/RULES.md is this list
+// printed for reading; fixtures cite the ids on their `covers:` lines, code comments as "rule 1.6".
+//
+// Ids are grouped by topic: 1 JSON-RPC, 2 the handshake lifecycle, 3 the stateless 2026-07-28
+// revision, 4 stdio, 5 resources, 6 prompts, 7 tools, 8 requests to the client, 9-13 utilities,
+// 14 _meta, 15 newer features, 16 other transports; J1-J15 are the examples of the JSON-RPC 2.0
+// specification; M1-M18 are basic probes every MCP server should pass; A-1.. are questions the
+// spec leaves open, where the line says our answer (level MAY means the spec allows either).
+// Links to a handshake-era page name 2025-11-25 when the rule holds for every revision that
+// has the page; a rule of one revision links that revision.
 //
 // Which fixtures cover a rule is not written here: it is read from the fixtures' own
 // `covers:` lines (FORMAT.md), so the two cannot drift apart. spec-tests/tests/requirements.test.ts
 // fails when an enforced rule has no fixture, when a fixture covers a rule this list does not
-// know, and when a rule listed as not covered has gained a fixture.
+// know, when a rule listed as not covered has gained a fixture, and when RULES.md is stale.
 //
-//   npx tsx spec-tests/requirements.ts      prints the manifest with the covering fixtures
-//
-// Paths: `S/` = docs/specification/ in the spec repository, `{v}` = every revision that has the
-// rule (REQUIREMENTS.md §0).
+//   npx tsx spec-tests/requirements.ts             prints the rules with their fixtures
+//   npx tsx spec-tests/requirements.ts --markdown  prints RULES.md
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { findFixtureFiles } from './runner/fixture-files.js';
 import { parseFixture } from './runner/fixture-parser.js';
 
+/** RFC 2119: what the spec asks of a server (for A-* rules, MAY: the spec leaves the choice open). */
+export type RuleLevel = 'MUST' | 'SHOULD' | 'MAY';
+
 interface RuleBase {
-  /** The section or row id in REQUIREMENTS.md: `1.3`, `J7`, `M12`, `A-8`. */
+  /** The rule's stable id: `1.3`, `J7`, `M12`, `A-8`. */
   id: string;
+  level: RuleLevel;
   /** What the server does, in one line. */
   rule: string;
-  /** The spec page (or schema) the rule comes from. */
+  /** The link to the spec section (or schema, or RFC) the rule comes from. */
   spec: string;
 }
 
@@ -38,9 +49,16 @@ export interface UncoveredRule extends RuleBase {
 
 export type ManifestRule = EnforcedRule | UncoveredRule;
 
-const enforced = (id: string, rule: string, spec: string): EnforcedRule => ({ id, rule, spec, enforced: true });
-const uncovered = (id: string, rule: string, spec: string, reason: string): UncoveredRule => ({
+const enforced = (id: string, level: RuleLevel, rule: string, spec: string): EnforcedRule => ({
   id,
+  level,
+  rule,
+  spec,
+  enforced: true,
+});
+const uncovered = (id: string, level: RuleLevel, rule: string, spec: string, reason: string): UncoveredRule => ({
+  id,
+  level,
   rule,
   spec,
   enforced: false,
@@ -51,364 +69,646 @@ const NO_SERVER_REQUESTS =
   'the tracker sends no requests to the client in handshake sessions (2026-07-28 asks through MRTR results instead), so there is nothing to observe';
 
 export const MANIFEST: readonly ManifestRule[] = [
-  // §1 JSON-RPC base layer
+  // JSON-RPC base layer
   enforced(
     '1.1',
+    'MUST',
     'Every message is a JSON-RPC 2.0 object; params and result are objects; 2026-07-28 results carry resultType.',
-    'S/{v}/basic/index.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic',
   ),
-  enforced('1.2', 'Request ids are strings or integers and are echoed with their exact type and value.', 'S/{v}/basic/index.mdx'),
-  enforced('1.3', 'Notifications, known or unknown, well-formed or not, are never answered.', 'S/{v}/basic/index.mdx'),
+  enforced(
+    '1.2',
+    'MUST',
+    'Request ids are strings or integers and are echoed with their exact type and value.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic',
+  ),
+  enforced(
+    '1.3',
+    'MUST',
+    'Notifications, known or unknown, well-formed or not, are never answered.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic',
+  ),
   enforced(
     '1.4',
+    'MUST',
     'Every request gets exactly one response with exactly one of result/error; unreadable ids get id null; cancelled requests get none.',
-    'S/{v}/basic/index.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic',
   ),
   enforced(
     '1.5',
+    'MUST',
     'Error codes follow JSON-RPC: -32700, -32600, -32601, -32602 (bad params, unknown tool/prompt, bad cursor or level), -32603.',
-    'schema/{v}/schema.ts',
+    'https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts',
   ),
   enforced(
     '1.6',
+    'MUST',
     'Batches are served with JSON-RPC semantics only in 2025-03-26; elsewhere an array gets one -32600.',
-    'S/2025-03-26/basic/index.mdx',
+    'https://modelcontextprotocol.io/specification/2025-03-26/basic',
   ),
   enforced(
     '1.7',
+    'MUST',
     'Unknown methods, and methods of undeclared capabilities, get -32601.',
-    'S/2025-03-26/server/utilities/completion.mdx',
+    'https://modelcontextprotocol.io/specification/2025-03-26/server/utilities/completion',
   ),
 
-  // §2 Lifecycle (handshake era)
+  // Lifecycle (handshake era)
   enforced(
     '2.1',
+    'MUST',
     'initialize is the first request; before it only ping is served, anything else gets an error.',
-    'S/{v}/basic/lifecycle.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
   ),
   enforced(
     '2.2',
+    'MUST',
     'The initialize result has protocolVersion, capabilities and serverInfo {name, version}, plus instructions.',
-    'S/{v}/basic/lifecycle.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
   ),
   enforced(
     '2.3',
+    'MUST',
     'A supported version is echoed, an unknown one answered with our latest; the session then follows the negotiated revision.',
-    'S/{v}/basic/lifecycle.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
   ),
   enforced(
     '2.4',
+    'MUST',
     'Exactly the capabilities served are declared: tools, resources {subscribe, listChanged}, prompts, logging, completions (2025-03-26 on).',
-    'S/{v}/basic/lifecycle.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
   ),
   enforced(
     '2.5',
+    'MUST',
     'notifications/initialized is not answered; nothing is sent to the client before it but responses.',
-    'S/{v}/basic/lifecycle.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
   ),
-  enforced('2.6', 'ping is answered with {} at any time in handshake sessions.', 'S/{v}/basic/utilities/ping.mdx'),
-  enforced('2.7', 'The server exits promptly, with code 0, when its stdin closes.', 'S/{v}/basic/lifecycle.mdx'),
+  enforced(
+    '2.6',
+    'MUST',
+    'ping is answered with {} at any time in handshake sessions.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping',
+  ),
+  enforced(
+    '2.7',
+    'SHOULD',
+    'The server exits promptly, with code 0, when its stdin closes.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
+  ),
   uncovered(
     '2.8',
+    'SHOULD',
     'Requests the server sends have a timeout, then a notifications/cancelled.',
-    'S/{v}/basic/lifecycle.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
     NO_SERVER_REQUESTS,
   ),
 
-  // §3 Stateless era
+  // Stateless era
   enforced(
     '3',
+    'MUST',
     '2026-07-28 requests carry version and client capabilities in _meta (-32602 without), unknown versions get -32022, server/discover describes the server.',
-    'S/2026-07-28/basic/index.mdx',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic',
   ),
 
-  // §4 stdio
+  // stdio
   enforced(
     '4',
+    'MUST',
     'One UTF-8 JSON message per newline-terminated line on stdout and nothing else; input framing tolerates splits, CRLF, BOM and blank lines.',
-    'S/{v}/basic/transports.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
   ),
 
-  // §5 Resources
+  // Resources
   enforced(
     '5.1',
+    'MUST',
     'resources is declared, with subscribe and listChanged, because both are implemented.',
-    'S/{v}/server/resources.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/resources',
   ),
   enforced(
     '5.2',
+    'MUST',
     'resources/list lists the fixed resources and one per issue, with name, title (2025-06-18 on), mimeType and annotations, paginated.',
-    'S/{v}/server/resources.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/resources',
   ),
   enforced(
     '5.3',
+    'SHOULD',
     'resources/read returns one text item per URI with its mimeType; unknown URIs get -32002 with data.uri (-32602 in 2026-07-28), never empty contents.',
-    'S/{v}/server/resources.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/resources',
   ),
   enforced(
     '5.4',
+    'MUST',
     'resources/templates/list lists the four URI templates, and read accepts every concrete URI they expand to.',
-    'S/{v}/server/resources.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/resources',
   ),
   enforced(
     '5.5',
+    'MUST',
     'After subscribe, notifications/resources/updated is sent for a subscribed URI exactly when its content changed, and never after unsubscribe.',
-    'S/{v}/server/resources.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/resources',
   ),
-  enforced('5.6', 'Creating an issue sends notifications/resources/list_changed.', 'S/{v}/server/resources.mdx'),
-  enforced('5.7', 'Annotations carry audience and priority, and lastModified from 2025-06-18.', 'schema/{v}/schema.ts'),
+  enforced(
+    '5.6',
+    'SHOULD',
+    'Creating an issue sends notifications/resources/list_changed.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/resources',
+  ),
+  enforced(
+    '5.7',
+    'MAY',
+    'Annotations carry audience and priority, and lastModified from 2025-06-18.',
+    'https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts',
+  ),
   uncovered(
     '5.8',
+    'MUST',
     'URIs use a custom RFC 3986 scheme and are validated; access control and traversal checks apply.',
-    'S/{v}/server/resources.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/resources',
     'jira:// is a custom scheme with no file paths and a single user, so traversal and access control have nothing to show on the wire; URI validation itself is checked under 5.3',
   ),
 
-  // §6 Prompts
+  // Prompts
   enforced(
     '6',
+    'MUST',
     'prompts/list and prompts/get: multi-turn messages, one content block each, embedded resources with mimeType; unknown prompt or missing argument -32602.',
-    'S/{v}/server/prompts.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/prompts',
   ),
 
-  // §7 Tools
+  // Tools
   enforced(
     '7.1',
+    'MUST',
     'tools is declared and tools/list returns every tool with name, description, inputSchema, and title from 2025-06-18.',
-    'S/{v}/server/tools.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/tools',
   ),
-  enforced('7.2', 'Tool names are 1-128 characters of A-Z a-z 0-9 _ - . and case-sensitive.', 'S/2025-11-25/server/tools.mdx'),
-  enforced('7.3', 'inputSchema and outputSchema are objects with type object at the root.', 'S/{v}/server/tools.mdx'),
+  enforced(
+    '7.2',
+    'SHOULD',
+    'Tool names are 1-128 characters of A-Z a-z 0-9 _ - . and case-sensitive.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/tools',
+  ),
+  enforced(
+    '7.3',
+    'MUST',
+    'inputSchema and outputSchema are objects with type object at the root.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/tools',
+  ),
   enforced(
     '7.4',
+    'MUST',
     'tools/call returns content (text only before 2025-06-18; structuredContent, its text copy and resource_link after); tool failures are isError results, unknown tools -32602.',
-    'S/{v}/server/tools.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/tools',
   ),
   enforced(
     '7.5',
+    'SHOULD',
     'Tool annotations (2025-03-26 on) are honest: read-only, destructive, idempotent and closed-world hints per tool.',
-    'schema/{v}/schema.ts',
+    'https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts',
   ),
-  enforced('7.6', 'tools.listChanged is not declared because the tool set never changes.', 'S/{v}/server/tools.mdx'),
+  enforced(
+    '7.6',
+    'MUST',
+    'tools.listChanged is not declared because the tool set never changes.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/tools',
+  ),
 
   uncovered(
     '8',
+    'MUST',
     'Server-initiated requests (sampling, roots, elicitation) only for declared client capabilities, with fresh ids.',
-    'S/{v}/client/*.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/client',
     NO_SERVER_REQUESTS,
   ),
 
-  // §9-13 Utilities
+  // Utilities
   enforced(
     '9',
+    'MUST',
     'completion/complete suggests issue keys, project keys, statuses, priorities, assignees and sprint ids, narrowed by context.arguments from 2025-06-18; unknown refs -32602.',
-    'S/{v}/server/utilities/completion.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion',
   ),
   enforced(
     '10',
+    'MUST',
     'logging/setLevel sets the threshold; changes are then logged as notifications/message; nothing before setLevel; invalid level -32602.',
-    'S/{v}/server/utilities/logging.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging',
   ),
   enforced(
     '11',
+    'SHOULD',
     'Lists paginate with an opaque cursor, no nextCursor on the last page, -32602 for a cursor not issued or past the end.',
-    'S/{v}/server/utilities/pagination.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination',
   ),
   enforced(
     '12',
+    'MUST',
     'Progress only with a progressToken, echoed with its type, strictly increasing, with message from 2025-03-26.',
-    'S/{v}/basic/utilities/progress.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress',
   ),
   enforced(
     '13',
+    'SHOULD',
     'A cancelled request gets no response; cancels for unknown or finished requests are ignored silently.',
-    'S/{v}/basic/utilities/cancellation.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation',
   ),
 
   uncovered(
     '14',
+    'MUST',
     '_meta keys follow the prefix rules and reserved keys are not assumed.',
-    'S/{v}/basic/index.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic',
     'the tracker adds no _meta keys of its own; the spec-defined ones it sends in 2026-07-28 are checked under 1.4 and 3',
   ),
 
-  // §15 Newer features
+  // Newer features
   enforced(
     '15.1',
+    'MUST',
     'Without the tasks capability, task-augmented requests are processed normally, ignoring params.task.',
-    'S/2025-11-25/basic/utilities/tasks.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks',
   ),
   enforced(
     '15.2',
+    'MAY',
     '2026-07-28 tools/call may answer input_required with an elicitation form and a sealed requestState, completed by a retry.',
-    'S/2026-07-28/basic/patterns/mrtr.mdx',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr',
   ),
-  enforced('15.3', '2026-07-28 list and read results carry ttlMs and cacheScope.', 'S/2026-07-28/server/utilities/caching.mdx'),
+  enforced(
+    '15.3',
+    'SHOULD',
+    '2026-07-28 list and read results carry ttlMs and cacheScope.',
+    'https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching',
+  ),
   enforced(
     '15.4',
+    'MUST',
     'subscriptions/listen is acknowledged, tags its notifications with the subscriptionId, and ends on cancel.',
-    'S/2026-07-28/basic/patterns/subscriptions.mdx',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions',
   ),
   uncovered(
     '15.5',
+    'MAY',
     'Icons on serverInfo, tools, prompts, resources.',
-    'S/2025-11-25/basic/index.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic',
     'the tracker has no icons (a MAY)',
   ),
   enforced(
     '15.6',
+    'MUST',
     'Elicitation forms ask only for flat primitive fields, and only when the client can answer them.',
-    'S/2026-07-28/client/elicitation.mdx',
+    'https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation',
   ),
   uncovered(
     '15.7',
+    'MUST',
     'Sampling with tools only for clients that declared it.',
-    'S/2025-11-25/client/sampling.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/client/sampling',
     'the tracker never asks the client to sample',
   ),
   uncovered(
     '15.8',
+    'MUST',
     'roots/list only for clients that declared roots.',
-    'S/{v}/client/roots.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/client/roots',
     'the tracker never asks for roots',
   ),
   uncovered(
     '15.9',
+    'MAY',
     'Deprecated features in 2026-07-28.',
-    'S/2026-07-28/deprecated.mdx',
+    'https://modelcontextprotocol.io/specification/2026-07-28/deprecated',
     'a list of deprecations, no behaviour of its own',
   ),
-  uncovered('16', 'Streamable HTTP transport.', 'S/{v}/basic/transports.mdx', 'out of scope: the server speaks stdio only'),
+  uncovered(
+    '16',
+    'MAY',
+    'Streamable HTTP transport.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+    'out of scope: the server speaks stdio only',
+  ),
 
-  // §17 Ambiguities: the choices we made
+  // Ambiguities: the choices we made
   uncovered(
     'A-1',
+    'MAY',
     'Which revision is latest.',
-    'REQUIREMENTS.md §0.1',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning',
     'a product decision (we serve both eras), no behaviour of its own',
   ),
-  uncovered('A-2', 'The draft revision equals 2026-07-28.', 'schema/draft/schema.json', 'no behaviour of its own'),
-  enforced('A-3', 'Errors whose request id cannot be read carry id null.', 'JSON-RPC 2.0 §5'),
-  enforced('A-4', 'Outside 2025-03-26 a batch gets one -32600 with id null.', 'S/2025-06-18/changelog.mdx'),
+  enforced(
+    'A-3',
+    'MUST',
+    'Errors whose request id cannot be read carry id null.',
+    'https://www.jsonrpc.org/specification#response_object',
+  ),
+  enforced(
+    'A-4',
+    'MAY',
+    'Outside 2025-03-26 a batch gets one -32600 with id null.',
+    'https://modelcontextprotocol.io/specification/2025-06-18/changelog',
+  ),
   enforced(
     'A-5',
+    'MUST',
     'An unsupported protocolVersion in initialize gets a result with our latest version, not an error.',
-    'S/{v}/basic/lifecycle.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
   ),
   enforced(
     'A-6',
+    'MAY',
     'Requests before initialize (other than ping) and a second initialize get -32600.',
-    'S/{v}/basic/lifecycle.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
   ),
-  uncovered('A-7', 'What the server may send before initialized.', 'S/{v}/basic/lifecycle.mdx', NO_SERVER_REQUESTS),
+  uncovered(
+    'A-7',
+    'SHOULD',
+    'What the server may send before initialized.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
+    NO_SERVER_REQUESTS,
+  ),
   enforced(
     'A-8',
+    'MAY',
     "Arguments failing a tool's inputSchema give an isError result in every revision.",
-    'S/2025-11-25/server/tools.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/tools',
   ),
   enforced(
     'A-9',
+    'MUST',
     'structuredContent is on every successful call of a tool with an outputSchema and absent on isError results.',
-    'S/2025-06-18/server/tools.mdx',
+    'https://modelcontextprotocol.io/specification/2025-06-18/server/tools',
   ),
-  uncovered('A-10', 'Tasks error codes.', 'S/2025-11-25/basic/utilities/tasks.mdx', 'tasks are not implemented'),
+  uncovered(
+    'A-10',
+    'MAY',
+    'Tasks error codes.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks',
+    'tasks are not implemented',
+  ),
   uncovered(
     'A-11',
+    'MAY',
     'JSON Schema dialect before 2025-11-25.',
-    'S/2025-11-25/basic/index.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic',
     "the tools' schemas use keywords common to draft-07 and 2020-12; the runner validates messages, not the schemas tools publish",
   ),
-  enforced('A-12', 'resources/templates/list is paginated in 2025-11-25 too.', 'schema/2025-11-25/schema.ts'),
-  enforced('A-13', 'Embedded resources in prompts always carry mimeType.', 'S/{v}/server/prompts.mdx'),
-  enforced('A-14', 'Prompts are multi-turn, with assistant turns between user turns.', 'S/{v}/server/prompts.mdx'),
+  enforced(
+    'A-12',
+    'MAY',
+    'resources/templates/list is paginated in 2025-11-25 too.',
+    'https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts',
+  ),
+  enforced(
+    'A-13',
+    'MAY',
+    'Embedded resources in prompts always carry mimeType.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/prompts',
+  ),
+  enforced(
+    'A-14',
+    'MAY',
+    'Prompts are multi-turn, with assistant turns between user turns.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/prompts',
+  ),
   uncovered(
     'A-15',
+    'MAY',
     'Reserved _meta prefixes differ between 2025-06-18 and 2025-11-25.',
-    'S/{v}/basic/index.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic',
     'the tracker defines no _meta keys of its own',
   ),
-  enforced('A-16', 'instructions are sent in 2024-11-05 too (the schema has them).', 'schema/2024-11-05/schema.ts'),
+  enforced(
+    'A-16',
+    'MAY',
+    'instructions are sent in 2024-11-05 too (the schema has them).',
+    'https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2024-11-05/schema.ts',
+  ),
   enforced(
     'A-17',
+    'MAY',
     'On shutdown the server ends each open listen stream with its success result, tagged with the subscriptionId.',
-    'S/2026-07-28/basic/patterns/subscriptions.mdx',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions',
   ),
-  enforced('A-18', 'After a cancel nothing more is sent for that request.', 'S/2026-07-28/basic/transports/stdio.mdx'),
+  enforced(
+    'A-18',
+    'MUST',
+    'After a cancel nothing more is sent for that request.',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio',
+  ),
   uncovered(
     'A-19',
+    'MUST',
     'Progress stops before the response is written.',
-    'S/{v}/basic/utilities/progress.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress',
     'the runner cannot order a notification against a response (responses pair by id, notifications by method); the engine enforces it and its uvu tests check it',
   ),
   enforced(
     'A-20',
+    'MAY',
     'URI templates are level 1 plus one form-style query expansion, and concrete URIs match back to them.',
-    'RFC 6570',
+    'https://www.rfc-editor.org/rfc/rfc6570',
   ),
-  enforced('A-21', 'No notifications/message before logging/setLevel.', 'schema/{v}/schema.ts'),
-  enforced('A-22', 'Methods of undeclared capabilities get -32601.', 'S/2025-03-26/server/utilities/completion.mdx'),
-  enforced('A-23', 'Timestamps are RFC 3339 UTC.', 'S/2025-06-18/server/resources.mdx'),
+  enforced(
+    'A-21',
+    'MAY',
+    'No notifications/message before logging/setLevel.',
+    'https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts',
+  ),
+  enforced(
+    'A-22',
+    'MUST',
+    'Methods of undeclared capabilities get -32601.',
+    'https://modelcontextprotocol.io/specification/2025-03-26/server/utilities/completion',
+  ),
+  enforced(
+    'A-23',
+    'SHOULD',
+    'Timestamps are RFC 3339 UTC.',
+    'https://modelcontextprotocol.io/specification/2025-06-18/server/resources',
+  ),
   enforced(
     'A-24',
+    'SHOULD',
     'Resource not found is -32002 in handshake sessions and -32602 in 2026-07-28.',
-    'S/2026-07-28/basic/index.mdx',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic',
   ),
-  uncovered('A-25', 'Ids the server generates are integers.', 'schema/{v}/schema.json', NO_SERVER_REQUESTS),
+  uncovered(
+    'A-25',
+    'MAY',
+    'Ids the server generates are integers.',
+    'https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts',
+    NO_SERVER_REQUESTS,
+  ),
 
-  // §18 JSON-RPC examples and MCP probes
-  enforced('J1', 'Positional params on an unknown method: -32601 with id 1.', 'JSON-RPC 2.0 §7'),
-  enforced('J2', 'Positional params, reversed: -32601 with id 2.', 'JSON-RPC 2.0 §7'),
-  enforced('J3', 'Named params on an unknown method: -32601 with id 3.', 'JSON-RPC 2.0 §7'),
-  enforced('J4', 'Named params reordered: -32601 with id 4.', 'JSON-RPC 2.0 §7'),
-  enforced('J5', 'A notification with params is not answered.', 'JSON-RPC 2.0 §7'),
-  enforced('J6', 'A notification without params is not answered.', 'JSON-RPC 2.0 §7'),
-  enforced('J7', 'An unknown method with a string id: -32601, id echoed as a string.', 'JSON-RPC 2.0 §7'),
-  enforced('J8', 'Invalid JSON: -32700 with id null, and the reader goes on.', 'JSON-RPC 2.0 §7'),
-  enforced('J9', 'A non-request object: -32600 with id null.', 'JSON-RPC 2.0 §7'),
-  enforced('J10', 'A batch with invalid JSON: a single -32700.', 'JSON-RPC 2.0 §7'),
-  enforced('J11', 'An empty array: a single -32600.', 'JSON-RPC 2.0 §7'),
-  enforced('J12', '[1]: an array of one -32600 in 2025-03-26, a single -32600 elsewhere.', 'JSON-RPC 2.0 §7'),
-  enforced('J13', '[1,2,3]: three -32600 in 2025-03-26, a single -32600 elsewhere.', 'JSON-RPC 2.0 §7'),
-  enforced('J14', 'A mixed batch: one response per request, none for notifications, in 2025-03-26.', 'JSON-RPC 2.0 §7'),
-  enforced('J15', 'An all-notification batch: no output in 2025-03-26.', 'JSON-RPC 2.0 §7'),
-  enforced('M1', 'initialize with a supported version is answered with that version.', 'S/{v}/basic/lifecycle.mdx'),
-  enforced('M2', 'initialize with an unknown version is answered with our latest, as a result.', 'S/{v}/basic/lifecycle.mdx'),
-  enforced('M3', 'notifications/initialized is not answered.', 'S/{v}/basic/lifecycle.mdx'),
-  enforced('M4', 'ping gets {} before and after initialize.', 'S/{v}/basic/utilities/ping.mdx'),
-  enforced('M5', 'tools/call of an unknown tool: -32602.', 'S/{v}/server/tools.mdx'),
-  enforced('M6', 'tools/call with arguments failing the inputSchema: an isError result.', 'S/2025-11-25/server/tools.mdx'),
+  // JSON-RPC examples and MCP probes
+  enforced(
+    'J1',
+    'MUST',
+    'Positional params on an unknown method: -32601 with id 1.',
+    'https://www.jsonrpc.org/specification#examples',
+  ),
+  enforced('J2', 'MUST', 'Positional params, reversed: -32601 with id 2.', 'https://www.jsonrpc.org/specification#examples'),
+  enforced(
+    'J3',
+    'MUST',
+    'Named params on an unknown method: -32601 with id 3.',
+    'https://www.jsonrpc.org/specification#examples',
+  ),
+  enforced('J4', 'MUST', 'Named params reordered: -32601 with id 4.', 'https://www.jsonrpc.org/specification#examples'),
+  enforced('J5', 'MUST', 'A notification with params is not answered.', 'https://www.jsonrpc.org/specification#examples'),
+  enforced('J6', 'MUST', 'A notification without params is not answered.', 'https://www.jsonrpc.org/specification#examples'),
+  enforced(
+    'J7',
+    'MUST',
+    'An unknown method with a string id: -32601, id echoed as a string.',
+    'https://www.jsonrpc.org/specification#examples',
+  ),
+  enforced(
+    'J8',
+    'MUST',
+    'Invalid JSON: -32700 with id null, and the reader goes on.',
+    'https://www.jsonrpc.org/specification#examples',
+  ),
+  enforced('J9', 'MUST', 'A non-request object: -32600 with id null.', 'https://www.jsonrpc.org/specification#examples'),
+  enforced('J10', 'MUST', 'A batch with invalid JSON: a single -32700.', 'https://www.jsonrpc.org/specification#examples'),
+  enforced('J11', 'MUST', 'An empty array: a single -32600.', 'https://www.jsonrpc.org/specification#examples'),
+  enforced(
+    'J12',
+    'MUST',
+    '[1]: an array of one -32600 in 2025-03-26, a single -32600 elsewhere.',
+    'https://www.jsonrpc.org/specification#examples',
+  ),
+  enforced(
+    'J13',
+    'MUST',
+    '[1,2,3]: three -32600 in 2025-03-26, a single -32600 elsewhere.',
+    'https://www.jsonrpc.org/specification#examples',
+  ),
+  enforced(
+    'J14',
+    'MUST',
+    'A mixed batch: one response per request, none for notifications, in 2025-03-26.',
+    'https://www.jsonrpc.org/specification#examples',
+  ),
+  enforced(
+    'J15',
+    'MUST',
+    'An all-notification batch: no output in 2025-03-26.',
+    'https://www.jsonrpc.org/specification#examples',
+  ),
+  enforced(
+    'M1',
+    'MUST',
+    'initialize with a supported version is answered with that version.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
+  ),
+  enforced(
+    'M2',
+    'MUST',
+    'initialize with an unknown version is answered with our latest, as a result.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
+  ),
+  enforced(
+    'M3',
+    'MUST',
+    'notifications/initialized is not answered.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
+  ),
+  enforced(
+    'M4',
+    'MUST',
+    'ping gets {} before and after initialize.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping',
+  ),
+  enforced(
+    'M5',
+    'MUST',
+    'tools/call of an unknown tool: -32602.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/tools',
+  ),
+  enforced(
+    'M6',
+    'SHOULD',
+    'tools/call with arguments failing the inputSchema: an isError result.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/tools',
+  ),
   enforced(
     'M7',
+    'MUST',
     'A tool whose work throws (a domain error) gives an isError result, not a JSON-RPC error.',
-    'schema/{v}/schema.ts',
+    'https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts',
   ),
-  enforced('M8', 'prompts/get of an unknown prompt or without a required argument: -32602.', 'S/{v}/server/prompts.mdx'),
+  enforced(
+    'M8',
+    'SHOULD',
+    'prompts/get of an unknown prompt or without a required argument: -32602.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/prompts',
+  ),
   enforced(
     'M9',
+    'SHOULD',
     'resources/read of an unknown URI: -32002 (-32602 in 2026-07-28), never empty contents.',
-    'S/{v}/server/resources.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/resources',
   ),
-  enforced('M10', 'A cursor the server never issued: -32602.', 'S/{v}/server/utilities/pagination.mdx'),
-  enforced('M11', 'notifications/cancelled for an unknown id is ignored.', 'S/{v}/basic/utilities/cancellation.mdx'),
+  enforced(
+    'M10',
+    'SHOULD',
+    'A cursor the server never issued: -32602.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination',
+  ),
+  enforced(
+    'M11',
+    'SHOULD',
+    'notifications/cancelled for an unknown id is ignored.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation',
+  ),
   enforced(
     'M12',
+    'MUST',
     'A progressToken on a slow tool gives strictly increasing notifications/progress.',
-    'S/{v}/basic/utilities/progress.mdx',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress',
   ),
-  enforced('M13', 'A method of an undeclared capability: -32601.', 'S/2025-03-26/server/utilities/completion.mdx'),
-  enforced('M14', 'A 2026-07-28 request without the required _meta: -32602.', 'S/2026-07-28/basic/index.mdx'),
+  enforced(
+    'M13',
+    'MUST',
+    'A method of an undeclared capability: -32601.',
+    'https://modelcontextprotocol.io/specification/2025-03-26/server/utilities/completion',
+  ),
+  enforced(
+    'M14',
+    'MUST',
+    'A 2026-07-28 request without the required _meta: -32602.',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic',
+  ),
   enforced(
     'M15',
+    'MUST',
     'A 2026-07-28 request with an unknown version: -32022 with supported and requested.',
-    'S/2026-07-28/basic/versioning.mdx',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning',
   ),
   enforced(
     'M16',
+    'MUST',
     'server/discover: resultType, supportedVersions, capabilities, ttlMs, cacheScope.',
-    'S/2026-07-28/server/discover.mdx',
+    'https://modelcontextprotocol.io/specification/2026-07-28/server/discover',
   ),
-  enforced('M17', 'stdout carries only JSON-RPC lines.', 'S/{v}/basic/transports.mdx'),
-  enforced('M18', 'Closing stdin makes the server exit promptly with code 0.', 'S/{v}/basic/lifecycle.mdx'),
+  enforced(
+    'M17',
+    'MUST',
+    'stdout carries only JSON-RPC lines.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+  ),
+  enforced(
+    'M18',
+    'SHOULD',
+    'Closing stdin makes the server exit promptly with code 0.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
+  ),
 ];
 
 /** Rule id -> names of the fixtures whose `covers:` line names it, read from the fixture files. */
@@ -424,10 +724,34 @@ export function fixturesByRule(fixtureRoot = 'spec-tests/fixtures'): Map<string,
 /** The manifest as text, each rule followed by its fixtures or the reason it has none. */
 export function describeManifest(byRule: Map<string, string[]> = fixturesByRule()): string {
   return MANIFEST.map((rule) => {
-    const head = `${rule.id.padEnd(5)} ${rule.rule}\n      ${rule.spec}`;
+    const head = `${rule.id.padEnd(5)} ${rule.level.padEnd(6)} ${rule.rule}\n      ${rule.spec}`;
     if (!rule.enforced) return `${head}\n      not covered: ${rule.reason}`;
     return [head, ...(byRule.get(rule.id) ?? ['(no fixture!)']).map((name) => `      - ${name}`)].join('\n');
   }).join('\n');
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) console.log(describeManifest());
+/** spec-tests/RULES.md: the manifest for reading, one paragraph per rule. */
+export function rulesMarkdown(byRule: Map<string, string[]> = fixturesByRule()): string {
+  const intro = [
+    '# The rules mcp-by-hand checks',
+    '',
+    'Generated from `spec-tests/requirements.ts` by `npx tsx spec-tests/requirements.ts --markdown`;',
+    'a test fails when this file is stale. Each rule: its stable id, its level (RFC 2119, as the spec',
+    'asks it of a server), one line in our own words, the spec section it comes from, and the fixtures',
+    'that check it (or why none does). Fixtures cite the ids on their `covers:` lines, code comments',
+    'as "rule 1.6". Ids: 1-16 by topic, J = the JSON-RPC 2.0 examples, M = basic MCP probes,',
+    'A = questions the spec leaves open, with our answer.',
+    '',
+  ];
+  const rules = MANIFEST.map((rule) => {
+    const checkedBy = rule.enforced
+      ? `Checked by: ${(byRule.get(rule.id) ?? []).map((name) => `\`${name}\``).join(', ')}.`
+      : `Not checked by a fixture: ${rule.reason}.`;
+    return `**${rule.id}** (${rule.level}) ${rule.rule}  \nSource: <${rule.spec}>  \n${checkedBy}\n`;
+  });
+  return [...intro, ...rules].join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(process.argv.includes('--markdown') ? rulesMarkdown() : describeManifest());
+}

@@ -8,10 +8,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type StdioClient, spawnStdioClient } from '../demo/stdio-client.js';
 import { SchemaValidator } from '../../spec-tests/runner/schema-validator.js';
+import { builtinSchemas } from '../../spec-tests/runner/builtin.js';
 import type { JsonObject, JsonValue } from '../../spec-tests/runner/json-types.js';
 
 const VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
-const schemas = SchemaValidator.load('../shared/spec');
+const schemas = SchemaValidator.load(builtinSchemas());
 
 function server(...args: string[]): StdioClient {
   return spawnStdioClient(process.execPath, ['dist/mcp-tracker.mjs', ...(args.length ? args : ['--ephemeral'])]);

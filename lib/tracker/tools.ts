@@ -2,7 +2,7 @@
 //
 // Each tool has a title, an input schema (published as JSON Schema), an output schema with
 // `structuredContent` (2025-06-18→; the engine strips it for older revisions) and honest
-// annotations (S/{v}/server/tools.mdx; REQUIREMENTS.md §7.5):
+// annotations (https://modelcontextprotocol.io/specification/2025-11-25/server/tools; rule 7.5):
 //   readOnlyHint     true only for get_issue and search_issues;
 //   destructiveHint  true for tools that overwrite a field (status, assignee, sprint), false
 //                    for tools that only add (create_issue, add_comment);
@@ -70,7 +70,7 @@ async function domain<T>(work: () => T | Promise<T>): Promise<T> {
 
 /**
  * A change, as a tool result, logged to the client on the request that made it: in 2026-07-28
- * logs exist only for a request that asked for them (S/2026-07-28/server/utilities/logging.mdx).
+ * logs exist only for a request that asked for them (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging).
  */
 function mutationResult(mutation: IssueMutation, context: RequestContext) {
   const changed = mutation.change.issues.length > 0;

@@ -1,4 +1,4 @@
-// Layer 2 tests: what kind of message is this line? (REQUIREMENTS.md §1, §18)
+// Layer 2 tests: what kind of message is this line? (spec-tests/RULES.md: rules 1.x, J1-J15)
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -4,12 +4,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as z from 'zod/mini';
 import { SchemaValidator } from '../../spec-tests/runner/schema-validator.js';
+import { builtinSchemas } from '../../spec-tests/runner/builtin.js';
 import type { JsonObject, JsonValue } from '../../spec-tests/runner/json-types.js';
 import type { ServerDefinition } from '../session.js';
 import { structuredResult } from '../tools.js';
 import { transcript } from './harness.js';
 
-const schemas = SchemaValidator.load('../shared/spec');
+const schemas = SchemaValidator.load(builtinSchemas());
 
 const definition = (): ServerDefinition => ({
   info: { name: 'test-server', version: '1.0.0' },

@@ -1,5 +1,5 @@
 // What the server must send back for a given stream of bytes, worked out independently of the
-// server's code from the rules it documents (stdio transport, JSON-RPC 2.0, REQUIREMENTS.md §1):
+// server's code from the rules it documents (stdio transport, JSON-RPC 2.0, rule 1):
 //
 //   a line longer than the limit, not UTF-8, nested deeper than 1000
 //   levels, not JSON, not an object                                  -> one error, id null

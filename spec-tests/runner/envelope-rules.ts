@@ -10,14 +10,16 @@ export interface RuleViolation {
 }
 
 const ENVELOPE_RULE =
-  'S/2025-06-18/basic/index.mdx: every message is a JSON-RPC 2.0 object with "jsonrpc": "2.0" (REQUIREMENTS.md 1.1)';
-const ID_RULE = 'S/2025-06-18/basic/index.mdx: an id is a string or an integer, never null on a request (REQUIREMENTS.md 1.2)';
-const RESPONSE_RULE = 'S/2025-06-18/basic/index.mdx: a response has exactly one of result or error (REQUIREMENTS.md 1.4)';
-const RESULT_RULE = 'schema Result: result is always a JSON object (REQUIREMENTS.md 1.1)';
-const ERROR_RULE = 'schema JSONRPCError: error.code is an integer and error.message a string (REQUIREMENTS.md 1.4)';
-const PARAMS_RULE = 'schema Request/Notification: params, when present, is an object (REQUIREMENTS.md 1.1)';
+  'https://modelcontextprotocol.io/specification/2025-06-18/basic: every message is a JSON-RPC 2.0 object with "jsonrpc": "2.0" (rule 1.1)';
+const ID_RULE =
+  'https://modelcontextprotocol.io/specification/2025-06-18/basic: an id is a string or an integer, never null on a request (rule 1.2)';
+const RESPONSE_RULE =
+  'https://modelcontextprotocol.io/specification/2025-06-18/basic: a response has exactly one of result or error (rule 1.4)';
+const RESULT_RULE = 'schema Result: result is always a JSON object (rule 1.1)';
+const ERROR_RULE = 'schema JSONRPCError: error.code is an integer and error.message a string (rule 1.4)';
+const PARAMS_RULE = 'schema Request/Notification: params, when present, is an object (rule 1.1)';
 const BATCH_RULE =
-  'S/2025-03-26/basic/index.mdx: batches exist only in 2025-03-26; JSON-RPC 2.0 §6 never sends an empty array (REQUIREMENTS.md 1.6)';
+  'https://modelcontextprotocol.io/specification/2025-03-26/basic: batches exist only in 2025-03-26; JSON-RPC 2.0 §6 never sends an empty array (rule 1.6)';
 
 export function checkEnvelope(value: JsonValue, negotiatedVersion: string | undefined): RuleViolation[] {
   if (Array.isArray(value)) return checkBatch(value, negotiatedVersion);
@@ -82,7 +84,7 @@ function checkResult(message: JsonObject): RuleViolation[] {
 }
 
 // An error may carry id null (or, from 2025-11-25, no id) when the request id could not be
-// read: JSON-RPC 2.0 §5 and REQUIREMENTS.md A-3.
+// read: JSON-RPC 2.0 §5 and rule A-3.
 function checkError(message: JsonObject): RuleViolation[] {
   const violations: RuleViolation[] = [];
   if ('id' in message && message.id !== null && !isValidRequestId(message.id)) {

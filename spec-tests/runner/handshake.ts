@@ -8,14 +8,14 @@ const HANDSHAKE_REQUEST_ID = 'mcp-conform:initialize';
 export const NEWEST_HANDSHAKE_VERSION = '2025-11-25';
 export const RUNNER_VERSION = '0.1.0';
 /**
- * Revisions without a handshake (S/2026-07-28/basic/index.mdx): each request carries its version
+ * Revisions without a handshake (https://modelcontextprotocol.io/specification/2026-07-28/basic): each request carries its version
  * and client capabilities in `_meta`, so the fixture's requests spell them out and the runner
  * sends nothing first.
  */
 export const STATELESS_VERSIONS: readonly string[] = ['2026-07-28'];
 
 export const HANDSHAKE_RULE = [
-  'S/2025-06-18/basic/lifecycle.mdx: the server MUST answer initialize with protocolVersion, capabilities and serverInfo {name, version} (REQUIREMENTS.md 2.2)',
+  'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: the server MUST answer initialize with protocolVersion, capabilities and serverInfo {name, version} (rule 2.2)',
 ];
 
 export function handshakeSteps(mode: ProtocolMode): Step[] {
@@ -43,7 +43,7 @@ export function handshakeSteps(mode: ProtocolMode): Step[] {
   ];
 }
 
-/** A fixture for one revision does not apply to a server that negotiates another (S/{v}/basic/lifecycle.mdx). */
+/** A fixture for one revision does not apply to a server that negotiates another (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle). */
 export function handshakeRequirements(mode: ProtocolMode): Requirement[] {
   if (mode.kind !== 'handshake') return [];
   return [

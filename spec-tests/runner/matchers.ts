@@ -26,7 +26,7 @@ export interface Mismatch {
   actual: string;
 }
 
-// RFC 3339 date-time, which also satisfies ISO 8601 (REQUIREMENTS.md A-23).
+// RFC 3339 date-time, which also satisfies ISO 8601 (rule A-23).
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 export function isMarkerText(text: string): boolean {

@@ -13,7 +13,7 @@ export function messageKind(value: JsonValue): MessageKind {
   return 'other';
 }
 
-/** Ids compare by JSON text so that 1 and "1" stay different (REQUIREMENTS.md 1.2). */
+/** Ids compare by JSON text so that 1 and "1" stay different (rule 1.2). */
 export function idKey(message: JsonObject): string {
   return 'id' in message ? JSON.stringify(message.id) : '(no id)';
 }

@@ -50,15 +50,17 @@ const EXIT_GRACE_MS = 2000;
 const STOP_GRACE_MS = 500;
 
 const UNEXPECTED_RULE = [
-  'S/2025-06-18/basic/index.mdx: every request gets exactly one response and notifications MUST NOT be answered (REQUIREMENTS.md 1.3, 1.4)',
+  'https://modelcontextprotocol.io/specification/2025-06-18/basic: every request gets exactly one response and notifications MUST NOT be answered (rule 1.3, 1.4)',
 ];
 const SERVER_REQUEST_RULE = [
-  'S/2025-06-18/basic/lifecycle.mdx: the server MUST NOT send requests for client features the client did not declare (REQUIREMENTS.md §8)',
+  'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: the server MUST NOT send requests for client features the client did not declare (rule 8)',
 ];
 const PREMATURE_EXIT_RULE = [
-  'S/2025-06-18/basic/lifecycle.mdx: the stdio server keeps serving until the client closes its stdin (REQUIREMENTS.md 2.7)',
+  'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: the stdio server keeps serving until the client closes its stdin (rule 2.7)',
 ];
-const EXIT_RULE = ['S/2025-06-18/basic/lifecycle.mdx: on stdin EOF the server SHOULD exit promptly (REQUIREMENTS.md 2.7, M18)'];
+const EXIT_RULE = [
+  'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: on stdin EOF the server SHOULD exit promptly (rule 2.7, M18)',
+];
 
 export class Session {
   private readonly plan: PlannedStep[];
@@ -333,7 +335,7 @@ export class Session {
     this.skipReason = unmetRequirement(requirements, value.result);
   }
 
-  /** Either side may ping at any time (S/2025-06-18/basic/utilities/ping.mdx); a client answers. */
+  /** Either side may ping at any time (https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/ping); a client answers. */
   private answerServerPing(value: JsonValue): void {
     if (!isJsonObject(value) || value.method !== 'ping' || !('id' in value) || this.isAwaited(value)) return;
     const item = this.received[this.received.length - 1];

@@ -1,11 +1,11 @@
 // Reads a server's stdout as the stdio transport defines it: one JSON-RPC message per line,
-// UTF-8, nothing else (S/2025-06-18/basic/transports.mdx, REQUIREMENTS.md §4 and M17). Every
+// UTF-8, nothing else (https://modelcontextprotocol.io/specification/2025-06-18/basic/transports, rule 4 and M17). Every
 // line that is not a message is reported as a purity violation instead of being skipped.
 import type { JsonValue } from './json-types.js';
 import { LineSplitter } from './line-splitter.js';
 
 export const PURITY_RULE =
-  'S/2025-06-18/basic/transports.mdx: stdout carries only MCP messages, one per newline-terminated line (REQUIREMENTS.md §4, M17)';
+  'https://modelcontextprotocol.io/specification/2025-06-18/basic/transports: stdout carries only MCP messages, one per newline-terminated line (rule 4, M17)';
 
 export type StdoutItem = { kind: 'message'; value: JsonValue } | { kind: 'impurity'; reason: string; text: string };
 

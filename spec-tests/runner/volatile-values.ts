@@ -3,7 +3,7 @@
 import type { JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 
-// RFC 3339 date-time, the form the spec asks for (REQUIREMENTS.md A-23).
+// RFC 3339 date-time, the form the spec asks for (rule A-23).
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 export function maskVolatileValues(value: JsonValue): JsonValue {
