@@ -1,22 +1,52 @@
 // Bundles each program into one self-contained file in dist/: a shebang, runnable with plain
 // `node`, nothing imported but Node's own modules. Prints each bundle's size.
+// mcp-conform also carries its generic fixtures and the official JSON Schemas, packed here
+// (spec-tests/runner/builtin.ts unpacks them), so that it works alone in an empty folder.
 //
 //   node build.mjs            build both programs
 //   node build.mjs --metafile also write dist/<name>.meta.json (what takes the space)
 
 import { builtinModules } from 'node:module';
-import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
 import { build } from 'esbuild';
 
+const SCHEMA_NOTICE =
+  '// Carries the MCP JSON Schemas, Copyright (c) 2024-2025 Model Context Protocol a Series of LF Projects, LLC,\n' +
+  '// under the MIT License or Apache-2.0 (see LICENSE in the mcp-by-hand package).';
+
 const programs = [
-  { entry: 'lib/main.ts', out: 'dist/mcp-tracker.mjs' },
-  { entry: 'spec-tests/runner/main.ts', out: 'dist/mcp-conform.mjs' },
+  { entry: 'lib/main.ts', out: 'dist/mcp-tracker.mjs', define: {}, notice: '' },
+  {
+    entry: 'spec-tests/runner/main.ts',
+    out: 'dist/mcp-conform.mjs',
+    define: { __MCP_CONFORM_BUILTIN__: JSON.stringify(packBuiltin()) },
+    notice: SCHEMA_NOTICE,
+  },
 ];
+
+/** spec-tests/runner/builtin.ts reads this back: brotli-compressed JSON, as base64. */
+function packBuiltin() {
+  const root = 'spec-tests/fixtures/generic';
+  const fixtures = {};
+  for (const entry of readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((e) => e.endsWith('.txtar'))
+    .sort())
+    fixtures[`generic/${entry.split('\\').join('/').slice(0, -'.txtar'.length)}`] = readFileSync(join(root, entry), 'utf8');
+  const schemas = {};
+  for (const version of readdirSync('spec-tests/schemas')
+    .filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name))
+    .sort())
+    schemas[version] = readFileSync(join('spec-tests/schemas', version, 'schema.json'), 'utf8');
+  const json = Buffer.from(JSON.stringify({ fixtures, schemas }));
+  return brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).toString('base64');
+}
 
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 let failed = false;
 
-for (const { entry, out } of programs) {
+for (const { entry, out, define, notice } of programs) {
   if (!existsSync(entry)) {
     console.log(`${out.padEnd(24)} skipped (${entry} does not exist yet)`);
     continue;
@@ -30,7 +60,8 @@ for (const { entry, out } of programs) {
     format: 'esm',
     minify: true,
     legalComments: 'none',
-    banner: { js: '#!/usr/bin/env node' },
+    banner: { js: notice === '' ? '#!/usr/bin/env node' : `#!/usr/bin/env node\n${notice}` },
+    define,
     metafile: true,
     logLevel: 'warning',
   });

@@ -5,18 +5,22 @@ import { REPORTER_NAMES } from './reporter.js';
 
 export const USAGE = `Usage:
   mcp-conform run --server "CMD ARGS" [options] [FIXTURE_FILES_OR_DIRS...]
+  mcp-conform list [FIXTURE_FILES_OR_DIRS...]
   mcp-conform record --out FILE -- CMD [ARGS...]
+  mcp-conform --version
 
 run options:
   --server CMD               command line that starts the stdio server (run through the shell)
-  --schema-dir DIR           validate every server message against DIR/<negotiated version>/schema.json
+  --schema-dir DIR           validate against DIR/<negotiated version>/schema.json instead of the built-in schemas
+  --no-schema                do not validate server messages against the official JSON Schemas
   --reporter text|json|junit report format on stdout (default text)
   --filter SUBSTRING         only fixtures whose name contains SUBSTRING
   --update                   rewrite the server sections of the fixtures from this run
   --expected-failures FILE   fixtures known to fail, one "name: reason" per line
   --timeout MS               how long each step waits for the server (default 5000)
   --jobs N                   fixtures run at the same time (default ${defaultJobs()})
-Without FIXTURE_FILES_OR_DIRS the generic fixtures are run.
+Without FIXTURE_FILES_OR_DIRS the built-in generic fixtures are run (list prints them), and every
+message the server sends is validated against the official JSON Schema of its revision (built in).
 NO_COLOR (non-empty) turns colours off.`;
 
 export class UsageError extends Error {}
@@ -24,6 +28,8 @@ export class UsageError extends Error {}
 export interface RunArguments {
   command: 'run';
   server: string;
+  /** false with --no-schema; otherwise messages are validated (built-in schemas unless schemaDir). */
+  schema: boolean;
   schemaDir: string | undefined;
   reporter: ReporterName;
   filter: string | undefined;
@@ -40,13 +46,19 @@ export interface RecordArguments {
   serverArgv: string[];
 }
 
-export type Arguments = RunArguments | RecordArguments | { command: 'help' } | { command: 'version' };
+export interface ListArguments {
+  command: 'list';
+  paths: string[];
+}
+
+export type Arguments = RunArguments | ListArguments | RecordArguments | { command: 'help' } | { command: 'version' };
 
 export function parseArguments(argv: string[]): Arguments {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
   if (command === '--version') return { command: 'version' };
   if (command === 'run') return parseRun(rest);
+  if (command === 'list') return parseList(rest);
   if (command === 'record') return parseRecord(rest);
   throw new UsageError(`unknown command "${command}"`);
 }
@@ -55,6 +67,7 @@ function parseRun(argv: string[]): RunArguments {
   const result: RunArguments = {
     command: 'run',
     server: '',
+    schema: true,
     schemaDir: undefined,
     reporter: 'text',
     filter: undefined,
@@ -68,10 +81,19 @@ function parseRun(argv: string[]): RunArguments {
   for (let option = options.next(); option !== undefined; option = options.next()) {
     if (!option.startsWith('--')) result.paths.push(option);
     else if (option === '--update') result.update = true;
+    else if (option === '--no-schema') result.schema = false;
     else applyValueOption(result, option, options.value(option));
   }
   if (result.server === '') throw new UsageError('run needs --server "CMD ARGS"');
+  if (!result.schema && result.schemaDir !== undefined)
+    throw new UsageError('--no-schema and --schema-dir contradict each other');
   return result;
+}
+
+function parseList(argv: string[]): ListArguments {
+  const option = argv.find((argument) => argument.startsWith('--'));
+  if (option !== undefined) throw new UsageError(`unknown list option ${option}`);
+  return { command: 'list', paths: argv };
 }
 
 function applyValueOption(result: RunArguments, option: string, value: string): void {

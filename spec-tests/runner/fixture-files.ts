@@ -10,6 +10,8 @@ const FIXTURE_EXTENSION = '.txtar';
 export interface FixtureFile {
   path: string;
   name: string;
+  /** The fixture's text when it does not live in a file (the fixtures built into the bundle). */
+  text?: string;
 }
 
 export function findFixtureFiles(paths: string[]): FixtureFile[] {

@@ -4,6 +4,7 @@
 import { parseArguments, UsageError, USAGE } from './cli-args.js';
 import { runCommand } from './run-command.js';
 import { recordCommand } from './record-command.js';
+import { listCommand } from './list-command.js';
 import { RUNNER_VERSION } from './handshake.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -11,6 +12,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.command === 'help') return print(`${USAGE}\n`);
   if (args.command === 'version') return print(`${RUNNER_VERSION}\n`);
   if (args.command === 'record') return recordCommand(args.out, args.serverArgv);
+  if (args.command === 'list') return listCommand(args, (text) => process.stdout.write(text));
   return runCommand(args, {
     write: (text) => process.stdout.write(text),
     isTerminal: process.stdout.isTTY === true,

@@ -1,19 +1,21 @@
 // `mcp-conform run`: finds and loads the fixtures, runs them against fresh server processes,
 // applies --update and the expected-failures list, and reports. Returns the exit code.
-import { existsSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
 import type { RunArguments } from './cli-args.js';
 import type { FixtureResult } from './fixture-result.js';
 import type { LoadedFixture } from './run-fixture.js';
 import type { Reporter, Write } from './reporter.js';
 import type { ExpectedFailure } from './expected-failures.js';
 import type { JudgedFixture } from './verdicts.js';
-import { findFixtureFiles } from './fixture-files.js';
+import { findFixtureFiles, type FixtureFile } from './fixture-files.js';
+import type { SchemaSource } from './schema-source.js';
 import { loadFixture, runFixture } from './run-fixture.js';
 import { readExpectedFailures } from './expected-failures.js';
 import { judge, summarize, unmatchedEntries } from './verdicts.js';
 import { runInOrder } from './ordered-pool.js';
 import { SchemaValidator } from './schema-validator.js';
+import { schemaDirectory } from './schema-source.js';
+import { BUILTIN_PREFIX, builtinFixtures, builtinSchemas } from './builtin.js';
 import { updatedFixtureText } from './fixture-update.js';
 import { TextReporter } from './report-text.js';
 import { JsonReporter } from './report-json.js';
@@ -27,10 +29,12 @@ export interface Output {
 }
 
 export async function runCommand(args: RunArguments, output: Output): Promise<number> {
-  const fixtures = findFixtureFiles(args.paths.length > 0 ? args.paths : [defaultFixtureDir()])
+  const fixtures = fixtureFiles(args.paths)
     .filter((file) => args.filter === undefined || file.name.includes(args.filter))
     .map(loadFixture);
-  const schema = args.schemaDir === undefined ? undefined : await SchemaValidator.load(args.schemaDir);
+  if (args.update && fixtures.some((fixture) => fixture.ok && fixture.fixture.path.startsWith(BUILTIN_PREFIX)))
+    throw new Error('--update rewrites fixture files: name the fixture files or folders to update');
+  const schema = args.schema ? await SchemaValidator.load(schemaSource(args.schemaDir)) : undefined;
   const entries = args.expectedFailures === undefined ? [] : readExpectedFailures(args.expectedFailures);
   const reporter = createReporter(args, output);
   const options = { serverCommand: args.server, stepTimeoutMs: args.timeoutMs, schema, update: args.update };
@@ -86,12 +90,11 @@ function createReporter(args: RunArguments, output: Output): Reporter {
   return new TextReporter(output.write, choosePalette(output.isTerminal, output.env));
 }
 
-/** The generic fixtures, found next to the source tree or the bundled dist/mcp-conform.mjs. */
-function defaultFixtureDir(): string {
-  const candidates = ['../fixtures/generic', '../spec-tests/fixtures/generic'].map((relative) =>
-    fileURLToPath(new URL(relative, import.meta.url)),
-  );
-  const found = candidates.find((candidate) => existsSync(candidate));
-  if (found === undefined) throw new Error(`no fixtures given and no generic fixtures found at ${candidates.join(' or ')}`);
-  return found;
+/** The fixtures named on the command line, or the built-in generic set. */
+export function fixtureFiles(paths: string[]): FixtureFile[] {
+  return paths.length > 0 ? findFixtureFiles(paths) : builtinFixtures();
+}
+
+function schemaSource(schemaDir: string | undefined): SchemaSource {
+  return schemaDir === undefined ? builtinSchemas() : schemaDirectory(schemaDir);
 }

@@ -20,7 +20,7 @@ export type LoadedFixture = { ok: true; fixture: Fixture } | { ok: false; file: 
 
 export function loadFixture(file: FixtureFile): LoadedFixture {
   try {
-    return { ok: true, fixture: parseFixture(readFileSync(file.path, 'utf8'), file.path, file.name) };
+    return { ok: true, fixture: parseFixture(file.text ?? readFileSync(file.path, 'utf8'), file.path, file.name) };
   } catch (error) {
     return { ok: false, file, error: (error as Error).message };
   }

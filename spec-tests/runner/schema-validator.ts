@@ -1,15 +1,14 @@
 // Validates every message a server sends against the official MCP JSON Schema of the negotiated
-// revision (--schema-dir DIR reads DIR/<version>/schema.json). Ajv is loaded only when this is
-// asked for, to keep the runner's startup lean. Known gap in the schemas, skipped on purpose:
+// revision (the built-in copies, or DIR/<version>/schema.json with --schema-dir DIR). Ajv is
+// loaded only when this is asked for, to keep the runner's startup lean. Known gap in the schemas, skipped on purpose:
 // error responses with "id": null, which JSON-RPC requires and no MCP schema can express
-// (REQUIREMENTS.md A-3).
-import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+// (rule A-3).
 import type { ValidateFunction } from 'ajv';
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { messageKind } from './message-kinds.js';
 import type { RuleViolation } from './envelope-rules.js';
+import type { SchemaSource } from './schema-source.js';
 
 type AjvLike = {
   addSchema(schema: object, key: string): unknown;
@@ -35,15 +34,15 @@ export class SchemaValidator {
   private readonly schemas = new Map<string, LoadedSchema | string>();
 
   private constructor(
-    private readonly dir: string,
+    private readonly source: SchemaSource,
     private readonly draft07: AjvClass,
     private readonly draft2020: AjvClass,
   ) {}
 
-  static async load(dir: string): Promise<SchemaValidator> {
+  static async load(source: SchemaSource): Promise<SchemaValidator> {
     const [draft07Module, draft2020Module] = await Promise.all([import('ajv'), import('ajv/dist/2020.js')]);
     return new SchemaValidator(
-      dir,
+      source,
       draft07Module.default.default as unknown as AjvClass,
       draft2020Module.default.default as unknown as AjvClass,
     );
@@ -51,7 +50,7 @@ export class SchemaValidator {
 
   validate(message: JsonValue, version: string, sentRequest: SentRequestLookup): RuleViolation[] {
     const schema = this.schemaFor(version);
-    if (typeof schema === 'string') return [{ problem: schema, rule: `--schema-dir ${this.dir}` }];
+    if (typeof schema === 'string') return [{ problem: schema, rule: this.source.describe }];
     if (Array.isArray(message)) return message.flatMap((item) => this.validateSingle(schema, version, item, sentRequest));
     return this.validateSingle(schema, version, message, sentRequest);
   }
@@ -82,7 +81,7 @@ export class SchemaValidator {
     sentRequest: SentRequestLookup,
   ): RuleViolation[] {
     if ('error' in message) {
-      if (message.id === null) return []; // REQUIREMENTS.md A-3: JSON-RPC needs it, the schemas cannot say it.
+      if (message.id === null) return []; // rule A-3: JSON-RPC needs it, the schemas cannot say it.
       return this.check(schema, version, message, [firstDefined(schema, ['JSONRPCErrorResponse', 'JSONRPCError'])]);
     }
     const envelope = this.check(schema, version, message, [firstDefined(schema, ['JSONRPCResultResponse', 'JSONRPCResponse'])]);
@@ -97,7 +96,7 @@ export class SchemaValidator {
     const result = isJsonObject(response.result) ? response.result : {};
     if (result.resultType === 'input_required' && 'InputRequiredResult' in schema.definitions) return 'InputRequiredResult';
     // A server without the tasks capability MUST process a task-augmented request normally
-    // (S/2025-11-25/basic/utilities/tasks.mdx), so only a result holding a task is a CreateTaskResult.
+    // (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks), so only a result holding a task is a CreateTaskResult.
     if (isJsonObject(request.params) && 'task' in request.params && 'task' in result && 'CreateTaskResult' in schema.definitions)
       return 'CreateTaskResult';
     const requestDefinition = schema.methodDefinitions.get(`ClientRequest:${request.method}`);
@@ -142,9 +141,9 @@ export class SchemaValidator {
   }
 
   private compile(version: string): LoadedSchema | string {
-    const path = join(this.dir, version, 'schema.json');
-    if (!existsSync(path)) return `no schema for negotiated version ${version}: ${path} does not exist`;
-    const document = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    const text = this.source.read(version);
+    if (text === undefined) return `no schema for negotiated version ${version} in ${this.source.describe}`;
+    const document = JSON.parse(text) as Record<string, unknown>;
     const is2020 = String(document.$schema ?? '').includes('2020-12');
     const ajv = new (is2020 ? this.draft2020 : this.draft07)({ strict: false, allErrors: false });
     addFormats(ajv);

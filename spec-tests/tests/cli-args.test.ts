@@ -25,6 +25,7 @@ test('run options in both spellings', () => {
   assert.equal(args, {
     command: 'run',
     server: 'node s.js',
+    schema: true,
     schemaDir: 'schemas',
     reporter: 'junit',
     filter: 'ping',
@@ -44,6 +45,13 @@ test('record takes the server argv after --', () => {
   });
 });
 
+test('--no-schema turns validation off; list takes fixture paths', () => {
+  const run = parseArguments(['run', '--server', 'x', '--no-schema']);
+  assert.is(run.command === 'run' && run.schema, false);
+  assert.equal(parseArguments(['list', 'a.txtar']), { command: 'list', paths: ['a.txtar'] });
+  assert.equal(parseArguments(['--version']), { command: 'version' });
+});
+
 test('mistakes are usage errors', () => {
   for (const argv of [
     ['run'],
@@ -51,6 +59,8 @@ test('mistakes are usage errors', () => {
     ['run', '--server', 'x', '--reporter', 'xml'],
     ['run', '--server', 'x', '--timeout', '0'],
     ['run', '--server', 'x', '--nope'],
+    ['run', '--server', 'x', '--no-schema', '--schema-dir', 'd'],
+    ['list', '--nope'],
     ['record', '--out', 'f'],
     ['record', '--', 'x'],
     ['frobnicate'],

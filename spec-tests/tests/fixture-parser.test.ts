@@ -9,7 +9,7 @@ const parse = (text: string) => parseFixture(text, 'x.txtar', 'x');
 
 const SAMPLE = `What this tests.
 More prose.
-spec: S/2025-06-18/basic/index.mdx: responses MUST echo the request id
+spec: https://modelcontextprotocol.io/specification/2025-06-18/basic: responses MUST echo the request id
 covers: 1.2, J7
 covers: M4
 protocol: 2025-06-18
@@ -41,7 +41,9 @@ within: 1500ms
 test('the header: prose, spec, covers, protocol, requires, timeout', () => {
   const { header } = parse(SAMPLE);
   assert.is(header.prose, 'What this tests.\nMore prose.');
-  assert.equal(header.spec, ['S/2025-06-18/basic/index.mdx: responses MUST echo the request id']);
+  assert.equal(header.spec, [
+    'https://modelcontextprotocol.io/specification/2025-06-18/basic: responses MUST echo the request id',
+  ]);
   assert.equal(header.covers, ['1.2', 'J7', 'M4']);
   assert.equal(header.protocol, { kind: 'handshake', version: '2025-06-18' });
   assert.equal(

@@ -4,6 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PING_FIXTURE, runInline, tinyServer } from '../test-support/tiny-servers.js';
 import { SchemaValidator } from '../runner/schema-validator.js';
+import { builtinSchemas } from '../runner/builtin.js';
 
 const summaries = (result: { failures: { summary: string }[] }): string =>
   result.failures.map((failure) => failure.summary).join(' | ');
@@ -130,7 +131,7 @@ test('envelope rules apply to every message', async () => {
 });
 
 test('--schema-dir validates results by the method they answer', async () => {
-  const schema = await SchemaValidator.load('../shared/spec');
+  const schema = await SchemaValidator.load(builtinSchemas());
   const fixture = `protocol: 2025-06-18\n\n-- client --\n{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{}}\n`;
   const bad = tinyServer('bad-tools', {
     onMessage:

@@ -35,6 +35,7 @@ function runArguments(path: string, server: string, update: boolean): RunArgumen
   return {
     command: 'run',
     server,
+    schema: false,
     schemaDir: undefined,
     reporter: 'text',
     filter: undefined,
