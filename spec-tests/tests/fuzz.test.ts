@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeFixture } from '../fuzz/fixture.js';
-import { KNOWN_BUGS } from '../fuzz/known-bugs.js';
 import { type FuzzReport, runFuzz } from '../fuzz/run.js';
-import { SERVER } from '../fuzz/wire.js';
+import { SERVER, startServer } from '../fuzz/wire.js';
 
 const SEED = 20250618;
 const summary = (report: FuzzReport): string =>
@@ -103,9 +102,21 @@ test('a finding is written as a fixture that mcp-conform replays (passing once f
   }
 });
 
-// Bugs found and not fixed yet: each is a fuzz case that must pass once fixed (known-bugs.ts).
-for (const bug of KNOWN_BUGS) {
-  (bug.enabled ? test : test.skip)(`known bug: ${bug.title}`, bug.check);
-}
+// Found by the two-writers test, fixed by queueing lock use within one process (lib/store/lock.ts):
+// pipelined mutations took their own server's live lock for a leftover and removed it.
+test('pipelined mutations in one server never break its own live lock', async () => {
+  const server = startServer(['--ephemeral']);
+  try {
+    let lines =
+      '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"k","version":"1"}}}\n';
+    for (let i = 1; i <= 30; i++)
+      lines += `${JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'add_comment', arguments: { key: 'PROJ-101', body: `c${i}` } } })}\n`;
+    await server.write(lines);
+    await server.until(() => server.received.has('30'), 10_000, 'the 30 comments');
+    assert.not.match(server.stderr(), /removed a stale lock/, 'the server broke a lock it held itself');
+  } finally {
+    await server.close(3000);
+  }
+});
 
 test.run();

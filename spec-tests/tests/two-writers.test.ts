@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openStore } from '../../lib/store/store.js';
-import { SAME_PID_LOCK_BREAK } from '../fuzz/known-bugs.js';
 import { type WireServer, startServer } from '../fuzz/wire.js';
 
 const COMMENTS = 200; // per writer, over two issues
@@ -84,46 +83,42 @@ async function notifiedWithinASecond(writer: WireServer, watcher: WireServer, ke
   return (watcher.notifications.slice(seen).find(isUpdate)?.at ?? Date.now()) - sentAt;
 }
 
-// Fails (corrupt journal) until known-bugs.ts BUG 1 is fixed: then set its `enabled` to true.
-(SAME_PID_LOCK_BREAK.enabled ? test : test.skip)(
-  'two processes, one data file: no lost update, and each hears the other within a second',
-  async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'mcp-two-writers-'));
-    const dataFile = join(directory, 'tracker.jsonl');
-    const servers: WireServer[] = [];
-    try {
-      servers.push(await startWriter(dataFile), await startWriter(dataFile));
-      const [a, b] = servers as [WireServer, WireServer];
-      for (const [server, key] of [
-        [a, 'PROJ-110'],
-        [b, 'PROJ-111'],
-      ] as const) {
-        const subscribed = await request(server, 'resources/subscribe', { uri: `jira://issue/${key}` });
-        assert.ok(subscribed.result, JSON.stringify(subscribed));
-      }
-
-      const [answersA, answersB] = await Promise.all([pipelined(mutations(a, 'A')), pipelined(mutations(b, 'B'))]);
-      const created = [...answersA, ...answersB]
-        .map(succeeded)
-        .filter((s) => s.uri === undefined || (s.issue as { title: string }).title.includes(' issue '));
-      const keys = created.filter((s) => !('changed' in s)).map((s) => (s.issue as { key: string }).key);
-      assert.is(keys.length, 2 * CREATES, 'every create was acknowledged');
-      assert.is(new Set(keys).size, keys.length, `duplicate issue keys: ${keys.join(' ')}`);
-
-      const delays: number[] = [];
-      for (let round = 0; round < 5; round++) {
-        delays.push(await notifiedWithinASecond(a, b, 'PROJ-111', round), await notifiedWithinASecond(b, a, 'PROJ-110', round));
-      }
-      await checkNothingLost(dataFile, keys);
-      console.log(
-        `  two writers: ${2 * (COMMENTS + CREATES)} mutations, 0 lost; cross-process notification delay max ${Math.max(...delays)} ms`,
-      );
-    } finally {
-      for (const server of servers) await server.close(3000);
-      rmSync(directory, { recursive: true, force: true });
+test('two processes, one data file: no lost update, and each hears the other within a second', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'mcp-two-writers-'));
+  const dataFile = join(directory, 'tracker.jsonl');
+  const servers: WireServer[] = [];
+  try {
+    servers.push(await startWriter(dataFile), await startWriter(dataFile));
+    const [a, b] = servers as [WireServer, WireServer];
+    for (const [server, key] of [
+      [a, 'PROJ-110'],
+      [b, 'PROJ-111'],
+    ] as const) {
+      const subscribed = await request(server, 'resources/subscribe', { uri: `jira://issue/${key}` });
+      assert.ok(subscribed.result, JSON.stringify(subscribed));
     }
-  },
-);
+
+    const [answersA, answersB] = await Promise.all([pipelined(mutations(a, 'A')), pipelined(mutations(b, 'B'))]);
+    const created = [...answersA, ...answersB]
+      .map(succeeded)
+      .filter((s) => s.uri === undefined || (s.issue as { title: string }).title.includes(' issue '));
+    const keys = created.filter((s) => !('changed' in s)).map((s) => (s.issue as { key: string }).key);
+    assert.is(keys.length, 2 * CREATES, 'every create was acknowledged');
+    assert.is(new Set(keys).size, keys.length, `duplicate issue keys: ${keys.join(' ')}`);
+
+    const delays: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      delays.push(await notifiedWithinASecond(a, b, 'PROJ-111', round), await notifiedWithinASecond(b, a, 'PROJ-110', round));
+    }
+    await checkNothingLost(dataFile, keys);
+    console.log(
+      `  two writers: ${2 * (COMMENTS + CREATES)} mutations, 0 lost; cross-process notification delay max ${Math.max(...delays)} ms`,
+    );
+  } finally {
+    for (const server of servers) await server.close(3000);
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
 
 async function checkNothingLost(dataFile: string, keys: readonly string[]): Promise<void> {
   const store = await openStore({ path: dataFile, log: () => {}, watch: false });

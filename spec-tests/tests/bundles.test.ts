@@ -1,0 +1,120 @@
+// What a user gets works alone: the two bundles copied into an empty folder (no node_modules, no
+// repository around them), and the npm package installed from its tarball into an empty project.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const INITIALIZE =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n';
+
+function node(args: string[], cwd: string, input?: string): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, args, {
+    cwd,
+    input,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+}
+
+function emptyFolder(): string {
+  return mkdtempSync(join(tmpdir(), 'mcp-by-hand-alone-'));
+}
+
+/** The server's answer to initialize, with stdin closed right after it. */
+function assertAnswersInitialize(args: string[], cwd: string): void {
+  const run = node(args, cwd, INITIALIZE);
+  assert.is(run.status, 0, run.stderr);
+  const answer = JSON.parse(run.stdout.split('\n')[0] ?? '') as { id: number; result: { protocolVersion: string } };
+  assert.is(answer.id, 1);
+  assert.is(answer.result.protocolVersion, '2025-11-25');
+}
+
+test('the two bundles, alone in an empty folder: the server answers, the runner passes it with its built-in fixtures and schemas', () => {
+  const folder = emptyFolder();
+  try {
+    for (const name of ['mcp-tracker.mjs', 'mcp-conform.mjs']) copyFileSync(join('dist', name), join(folder, name));
+    assertAnswersInitialize(['mcp-tracker.mjs', '--ephemeral'], folder);
+
+    const run = node(
+      ['mcp-conform.mjs', 'run', '--server', `"${process.execPath}" "${join(folder, 'mcp-tracker.mjs')}" --ephemeral`],
+      folder,
+    );
+    assert.is(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /^\d{2,} passed, 0 failed/m);
+
+    const list = node(['mcp-conform.mjs', 'list'], folder);
+    assert.match(list.stdout, /^generic\/ping\/ping-id-zero +any +1\.2, M4$/m);
+    assert.match(list.stdout, /^\d{2,} fixtures$/m);
+    assert.match(node(['mcp-conform.mjs', '--version'], folder).stdout, /^\d+\.\d+\.\d+\n$/);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+// A tools/list result without inputSchema: the fixture's expectation matches it, the official
+// schema does not. So the run fails only if schema validation is on, as it must be by default.
+test('the lone runner validates against the official schemas by default, and not with --no-schema', () => {
+  const folder = emptyFolder();
+  try {
+    copyFileSync(join('dist', 'mcp-conform.mjs'), join(folder, 'mcp-conform.mjs'));
+    writeFileSync(
+      join(folder, 'server.cjs'),
+      `require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+        const m = JSON.parse(line);
+        const send = (result) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\\n');
+        if (m.method === 'initialize') send({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } });
+        else if (m.method === 'tools/list') send({ tools: [{ name: 'no_input_schema' }] });
+      });`,
+    );
+    writeFileSync(
+      join(folder, 'tools.txtar'),
+      'A tool without inputSchema.\nprotocol: 2025-11-25\n\n-- client --\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n-- server --\n{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"no_input_schema"}]}}\n',
+    );
+    const server = `"${process.execPath}" "${join(folder, 'server.cjs')}"`;
+    const validated = node(['mcp-conform.mjs', 'run', '--server', server, 'tools.txtar'], folder);
+    assert.is(validated.status, 1, validated.stdout);
+    assert.match(validated.stdout, 'does not match ListToolsResult');
+    const unvalidated = node(['mcp-conform.mjs', 'run', '--no-schema', '--server', server, 'tools.txtar'], folder);
+    assert.is(unvalidated.status, 0, unvalidated.stdout);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('npm pack: the tarball holds the bundles, README, LICENSE and package.json only, and its bins work once installed', () => {
+  const folder = emptyFolder();
+  try {
+    const npm = (args: string[], cwd: string) =>
+      spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, npm_config_loglevel: 'error' } });
+    const packed = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', folder], process.cwd());
+    assert.is(packed.status, 0, packed.stderr);
+    const [manifest] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+    assert.equal(manifest?.files.map((file) => file.path).sort(), [
+      'LICENSE',
+      'README.md',
+      'dist/mcp-conform.mjs',
+      'dist/mcp-tracker.mjs',
+      'package.json',
+    ]);
+
+    const project = join(folder, 'project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), '{ "name": "empty-project", "private": true }\n');
+    const installed = npm(['install', '--offline', '--no-audit', '--no-fund', join(folder, manifest?.filename ?? '')], project);
+    assert.is(installed.status, 0, installed.stderr);
+    assert.equal(readdirSync(join(project, 'node_modules')).sort(), ['.bin', '.package-lock.json', 'mcp-by-hand'].sort());
+    const bin = (name: string) => join(project, 'node_modules', '.bin', name);
+    assert.match(spawnSync(bin('mcp-conform'), ['--version'], { encoding: 'utf8' }).stdout, /^\d+\.\d+\.\d+\n$/);
+    assert.match(spawnSync(bin('mcp-tracker'), ['--version'], { encoding: 'utf8' }).stdout, /^\d+\.\d+\.\d+\n$/);
+    const answer = spawnSync(bin('mcp-tracker'), ['--ephemeral'], { input: INITIALIZE, encoding: 'utf8', timeout: 30_000 });
+    assert.match(answer.stdout, '"protocolVersion":"2025-11-25"');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test.run();
