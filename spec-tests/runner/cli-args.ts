@@ -14,10 +14,11 @@ run options:
   --schema-dir DIR           validate against DIR/<negotiated version>/schema.json instead of the built-in schemas
   --no-schema                do not validate server messages against the official JSON Schemas
   --reporter text|json|junit report format on stdout (default text)
-  --filter SUBSTRING         only fixtures whose name contains SUBSTRING
+  --filter SUBSTRING         only fixtures whose name contains SUBSTRING (repeat: any of them)
   --update                   rewrite the server sections of the fixtures from this run
   --expected-failures FILE   fixtures known to fail, one "name: reason" per line
   --timeout MS               how long each step waits for the server (default 5000)
+  --startup-timeout MS       how long the server may take to answer its first probe (default 30000)
   --jobs N                   fixtures run at the same time (default ${defaultJobs()})
 Without FIXTURE_FILES_OR_DIRS the built-in generic fixtures are run (list prints them), and every
 message the server sends is validated against the official JSON Schema of its revision (built in).
@@ -32,10 +33,12 @@ export interface RunArguments {
   schema: boolean;
   schemaDir: string | undefined;
   reporter: ReporterName;
-  filter: string | undefined;
+  /** Fixtures whose name contains any of these run; none given: all. */
+  filters: string[];
   update: boolean;
   expectedFailures: string | undefined;
   timeoutMs: number;
+  startupTimeoutMs: number;
   jobs: number;
   paths: string[];
 }
@@ -70,10 +73,11 @@ function parseRun(argv: string[]): RunArguments {
     schema: true,
     schemaDir: undefined,
     reporter: 'text',
-    filter: undefined,
+    filters: [],
     update: false,
     expectedFailures: undefined,
     timeoutMs: 5000,
+    startupTimeoutMs: 30_000,
     jobs: defaultJobs(),
     paths: [],
   };
@@ -100,9 +104,10 @@ function applyValueOption(result: RunArguments, option: string, value: string): 
   if (option === '--server') result.server = value;
   else if (option === '--schema-dir') result.schemaDir = value;
   else if (option === '--reporter') result.reporter = parseReporter(value);
-  else if (option === '--filter') result.filter = value;
+  else if (option === '--filter') result.filters.push(value);
   else if (option === '--expected-failures') result.expectedFailures = value;
   else if (option === '--timeout') result.timeoutMs = parsePositive(option, value);
+  else if (option === '--startup-timeout') result.startupTimeoutMs = parsePositive(option, value);
   else if (option === '--jobs') result.jobs = parsePositive(option, value);
   else throw new UsageError(`unknown option ${option}`);
 }

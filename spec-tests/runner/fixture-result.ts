@@ -24,7 +24,10 @@ export interface Observation {
 export interface FixtureResult {
   name: string;
   path: string;
-  outcome: 'passed' | 'failed' | 'skipped';
+  /** The revision the fixture is about (fixture-types.ts revisionOf), or 'unreadable'. */
+  revision: string;
+  outcome: 'passed' | 'failed' | 'skipped' | 'not-applicable';
+  /** Why a skipped or not-applicable fixture did not run. */
   skipReason?: string;
   failures: Failure[];
   stderr: string;

@@ -8,6 +8,11 @@ export type ProtocolMode =
   | { kind: 'none' } // no automatic handshake: the fixture drives the lifecycle itself
   | { kind: 'stateless'; version: string }; // 2026-07-28 and later: no handshake; requests carry `_meta`
 
+/** The revision a fixture is about, for reports: `2025-11-25`, `2026-07-28`, `any` or `none`. */
+export function revisionOf(mode: ProtocolMode): string {
+  return mode.kind === 'handshake' || mode.kind === 'stateless' ? mode.version : mode.kind;
+}
+
 /** A `requires:` line, checked against the first initialize result of the session. */
 export interface Requirement {
   text: string;

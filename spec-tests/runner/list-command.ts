@@ -2,7 +2,7 @@
 // line: name, the revision it opens the session with, and the rules it covers (spec-tests/RULES.md
 // in the mcp-by-hand repository says what each id means).
 import type { ListArguments } from './cli-args.js';
-import type { ProtocolMode } from './fixture-types.js';
+import { revisionOf } from './fixture-types.js';
 import type { Write } from './reporter.js';
 import { loadFixture } from './run-fixture.js';
 import { fixtureFiles } from './run-command.js';
@@ -18,8 +18,4 @@ export function listCommand(args: ListArguments, write: Write): number {
     write(`${name.padEnd(nameWidth)}  ${revision.padEnd(10)}  ${rules}`.trimEnd() + '\n');
   write(`${rows.length} fixtures\n`);
   return rows.some(([, revision]) => revision === 'unreadable') ? 1 : 0;
-}
-
-function revisionOf(mode: ProtocolMode): string {
-  return mode.kind === 'handshake' || mode.kind === 'stateless' ? mode.version : mode.kind;
 }

@@ -1,11 +1,17 @@
 // A machine-readable report: one JSON document on stdout once the run is over.
-import type { Reporter, Write } from './reporter.js';
+import type { Reporter, RunInfo, Write } from './reporter.js';
 import type { JudgedFixture, Summary } from './verdicts.js';
 
 export class JsonReporter implements Reporter {
   private readonly fixtures: object[] = [];
+  private run: RunInfo | undefined;
+  private readonly startedAt = Date.now();
 
   constructor(private readonly write: Write) {}
+
+  start(run: RunInfo): void {
+    this.run = run;
+  }
 
   fixtureDone(fixture: JudgedFixture): void {
     const { result } = fixture;
@@ -25,7 +31,7 @@ export class JsonReporter implements Reporter {
   finish(summary: Summary): void {
     const { unmatchedEntries, ...counts } = summary;
     this.write(
-      `${JSON.stringify({ fixtures: this.fixtures, unmatchedExpectedFailures: unmatchedEntries, summary: counts }, null, 2)}\n`,
+      `${JSON.stringify({ run: { ...this.run, durationMs: Date.now() - this.startedAt }, fixtures: this.fixtures, unmatchedExpectedFailures: unmatchedEntries, summary: counts }, null, 2)}\n`,
     );
   }
 }

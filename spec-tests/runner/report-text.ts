@@ -1,7 +1,8 @@
 // The human report: one line per fixture, a short diff under each failure (fixture, step,
 // JSON path, expected vs actual, the spec rule, the server's stderr), then the summary line.
 import type { Failure } from './fixture-result.js';
-import type { Reporter, Write } from './reporter.js';
+import type { Reporter, RunInfo, Write } from './reporter.js';
+import { describeDetection } from './detection-text.js';
 import type { Palette } from './terminal-colors.js';
 import type { JudgedFixture, Summary } from './verdicts.js';
 import { summaryLine } from './verdicts.js';
@@ -15,8 +16,15 @@ export class TextReporter implements Reporter {
     private readonly palette: Palette,
   ) {}
 
+  private readonly byRevision = new Map<string, Map<string, number>>();
+
+  start(run: RunInfo): void {
+    this.write(describeDetection(run));
+  }
+
   fixtureDone(fixture: JudgedFixture): void {
     const { result } = fixture;
+    this.countRevision(fixture);
     const timing = this.palette.dim(`(${formatDuration(result.durationMs)})`);
     const updated = fixture.updated ? ' [updated]' : '';
     switch (fixture.verdict) {
@@ -24,6 +32,8 @@ export class TextReporter implements Reporter {
         return this.write(`${this.palette.green('ok   ')} ${result.name}${updated} ${timing}\n`);
       case 'skipped':
         return this.write(`${this.palette.yellow('skip ')} ${result.name}: ${result.skipReason ?? ''}\n`);
+      case 'not-applicable':
+        return this.write(`${this.palette.dim('n/a  ')} ${result.name}: ${result.skipReason ?? ''}\n`);
       case 'expected-failure':
         return this.write(`${this.palette.yellow('xfail')} ${result.name}: ${fixture.expectedFailureReason ?? ''}\n`);
       case 'stale':
@@ -42,8 +52,17 @@ export class TextReporter implements Reporter {
         `${this.palette.red('STALE')} expected-failure entry "${entry.name}" (line ${entry.line}) names no fixture of this run\n`,
       );
     }
+    for (const [revision, counts] of [...this.byRevision.entries()].sort())
+      this.write(`${revision.padEnd(12)} ${[...counts.entries()].map(([verdict, n]) => `${n} ${verdict}`).join(', ')}\n`);
     const line = summaryLine(summary);
     this.write(`${summary.failed > 0 ? this.palette.red(line) : this.palette.green(line)}\n`);
+  }
+
+  /** Per-revision counts for the closing summary. */
+  private countRevision(fixture: JudgedFixture): void {
+    const counts = this.byRevision.get(fixture.result.revision) ?? new Map<string, number>();
+    counts.set(fixture.verdict, (counts.get(fixture.verdict) ?? 0) + 1);
+    this.byRevision.set(fixture.result.revision, counts);
   }
 }
 

@@ -1,6 +1,6 @@
 // `mcp-conform run`: finds and loads the fixtures, runs them against fresh server processes,
 // applies --update and the expected-failures list, and reports. Returns the exit code.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import type { RunArguments } from './cli-args.js';
 import type { FixtureResult } from './fixture-result.js';
 import type { LoadedFixture } from './run-fixture.js';
@@ -16,6 +16,9 @@ import { runInOrder } from './ordered-pool.js';
 import { SchemaValidator } from './schema-validator.js';
 import { schemaDirectory } from './schema-source.js';
 import { BUILTIN_PREFIX, builtinFixtures, builtinSchemas } from './builtin.js';
+import { detectServer } from './detect.js';
+import { RUNNER_VERSION } from './handshake.js';
+import { UsageError } from './cli-args.js';
 import { updatedFixtureText } from './fixture-update.js';
 import { TextReporter } from './report-text.js';
 import { JsonReporter } from './report-json.js';
@@ -29,22 +32,35 @@ export interface Output {
 }
 
 export async function runCommand(args: RunArguments, output: Output): Promise<number> {
+  if (args.schemaDir !== undefined && !existsSync(args.schemaDir))
+    throw new UsageError(`--schema-dir ${args.schemaDir} does not exist`);
   const fixtures = fixtureFiles(args.paths)
-    .filter((file) => args.filter === undefined || file.name.includes(args.filter))
+    .filter((file) => args.filters.length === 0 || args.filters.some((filter) => file.name.includes(filter)))
     .map(loadFixture);
   if (args.update && fixtures.some((fixture) => fixture.ok && fixture.fixture.path.startsWith(BUILTIN_PREFIX)))
     throw new Error('--update rewrites fixture files: name the fixture files or folders to update');
   const schema = args.schema ? await SchemaValidator.load(schemaSource(args.schemaDir)) : undefined;
   const entries = args.expectedFailures === undefined ? [] : readExpectedFailures(args.expectedFailures);
   const reporter = createReporter(args, output);
-  const options = { serverCommand: args.server, stepTimeoutMs: args.timeoutMs, schema, update: args.update };
+  const probing = Date.now();
+  const detection = await detectServer(args.server, args.startupTimeoutMs);
+  reporter.start({ runnerVersion: RUNNER_VERSION, serverCommand: args.server, detection, detectionMs: Date.now() - probing });
+  const options = {
+    serverCommand: args.server,
+    stepTimeoutMs: args.timeoutMs,
+    // A fixture's server starts afresh: it gets the step timeout plus twice what starting took while probing.
+    startupTimeoutMs: args.timeoutMs + 2 * detection.startupMs,
+    detection,
+    schema,
+    update: args.update,
+  };
   const judged = await runInOrder(
     fixtures,
     args.jobs,
     async (fixture) => finishFixture(fixture, await runSafely(fixture, options), entries, args.update),
     (fixture) => reporter.fixtureDone(fixture),
   );
-  const summary = summarize(judged, staleEntries(entries, fixtures, args.filter));
+  const summary = summarize(judged, staleEntries(entries, fixtures, args.filters));
   reporter.finish(summary);
   return summary.failed > 0 ? 1 : 0;
 }
@@ -64,8 +80,8 @@ function finishFixture(
 }
 
 /** With --filter some fixtures do not run, so only an unfiltered run can call an entry stale. */
-function staleEntries(entries: ExpectedFailure[], fixtures: LoadedFixture[], filter: string | undefined): ExpectedFailure[] {
-  if (filter !== undefined) return [];
+function staleEntries(entries: ExpectedFailure[], fixtures: LoadedFixture[], filters: string[]): ExpectedFailure[] {
+  if (filters.length > 0) return [];
   return unmatchedEntries(
     entries,
     fixtures.map((item) => (item.ok ? item.fixture.name : item.file.name)),

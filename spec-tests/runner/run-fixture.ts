@@ -2,6 +2,9 @@
 // parsed is reported as a failure of that fixture, never as a crash of the whole run.
 import { readFileSync } from 'node:fs';
 import type { Fixture } from './fixture-types.js';
+import type { Detection } from './detect.js';
+import { revisionOf } from './fixture-types.js';
+import { notApplicable } from './applicability.js';
 import type { FixtureResult } from './fixture-result.js';
 import type { FixtureFile } from './fixture-files.js';
 import type { SchemaValidator } from './schema-validator.js';
@@ -12,6 +15,10 @@ import { Session } from './session.js';
 export interface FixtureRunOptions {
   serverCommand: string;
   stepTimeoutMs: number;
+  /** How long the server may take to say anything at all (it may be starting). */
+  startupTimeoutMs: number;
+  /** What the server speaks (detect.ts); fixtures for other revisions do not run. */
+  detection?: Detection;
   schema: SchemaValidator | undefined;
   update: boolean;
 }
@@ -28,6 +35,8 @@ export function loadFixture(file: FixtureFile): LoadedFixture {
 
 export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptions): Promise<FixtureResult> {
   if (!loaded.ok) return unreadableFixture(loaded.file, loaded.error);
+  const reason = options.detection === undefined ? undefined : notApplicable(loaded.fixture, options.detection);
+  if (reason !== undefined) return notApplicableFixture(loaded.fixture, reason);
   const started = Date.now();
   const server = new ServerProcess(options.serverCommand);
   const session = new Session(loaded.fixture, server, options);
@@ -35,10 +44,28 @@ export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptio
   return { ...result, durationMs: Date.now() - started };
 }
 
+function notApplicableFixture(fixture: Fixture, reason: string): FixtureResult {
+  const { name, path } = fixture;
+  const revision = revisionOf(fixture.header.protocol);
+  return {
+    name,
+    path,
+    revision,
+    outcome: 'not-applicable',
+    skipReason: reason,
+    failures: [],
+    stderr: '',
+    durationMs: 0,
+    observations: [],
+    completed: false,
+  };
+}
+
 function unreadableFixture(file: FixtureFile, error: string): FixtureResult {
   return {
     name: file.name,
     path: file.path,
+    revision: 'unreadable',
     outcome: 'failed',
     failures: [{ where: 'fixture file', summary: `cannot read the fixture: ${error}`, rule: ['spec-tests/FORMAT.md'] }],
     stderr: '',

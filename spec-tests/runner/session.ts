@@ -2,6 +2,7 @@
 // pairs the server's messages, applies the always-on checks (stdout purity, JSON-RPC envelope,
 // optional schema) and stops at the first failing step so that the report stays short.
 import type { Fixture, Step } from './fixture-types.js';
+import { revisionOf } from './fixture-types.js';
 import type { Failure, FixtureResult, Observation } from './fixture-result.js';
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
@@ -18,6 +19,7 @@ import { sentRequestsInRaw } from './raw-requests.js';
 
 export interface SessionOptions {
   stepTimeoutMs: number;
+  startupTimeoutMs: number;
   schema: SchemaValidator | undefined;
   update: boolean;
 }
@@ -48,6 +50,11 @@ interface Expectation {
 const RAW_CHUNK_GAP_MS = 25;
 const EXIT_GRACE_MS = 2000;
 const STOP_GRACE_MS = 500;
+// A fence is a ping the runner sends after requests whose answers need no handler (see
+// `answersAtOnce`): once the fence is answered, those answers get this long, then are missing.
+const FENCE_PREFIX = 'mcp-conform:fence:';
+const FENCE_GRACE_MS = 250;
+const AT_ONCE_ERROR_CODES = new Set([-32700, -32600, -32601]);
 
 const UNEXPECTED_RULE = [
   'https://modelcontextprotocol.io/specification/2025-06-18/basic: every request gets exactly one response and notifications MUST NOT be answered (rule 1.3, 1.4)',
@@ -76,6 +83,8 @@ export class Session {
   private requirementsChecked = false;
   private skipReason: string | undefined;
   private readonly lastMethodSeq = new Map<number, number>();
+  private fencesSent = 0;
+  private fencesAnswered = 0;
 
   constructor(
     private readonly fixture: Fixture,
@@ -107,6 +116,7 @@ export class Session {
     const base = {
       name: this.fixture.name,
       path: this.fixture.path,
+      revision: revisionOf(this.fixture.header.protocol),
       outcome,
       failures: this.failures,
       stderr: this.server.stderrText,
@@ -159,13 +169,57 @@ export class Session {
   private async expect(planned: PlannedStep, step: Extract<Step, { kind: 'expect' }>): Promise<void> {
     const section = step.messages.map((message) => this.register(message.value, message.line, step, planned));
     if (step.optional) return;
-    const done = await this.waitUntil(() => section.every((expectation) => expectation.paired), Date.now() + this.timeoutMs());
-    if (!done)
-      this.reportUnpaired(
-        planned,
-        section.filter((expectation) => !expectation.paired),
-      );
+    const allPaired = () => section.every((expectation) => expectation.paired);
+    const deadline = Date.now() + this.timeoutMs();
+    let done: boolean;
+    if (this.canFence(section)) {
+      // Silence is the slow answer to find: a server that drops a line says nothing. The fence
+      // turns "wait out the timeout" into "the server answered what came after, not this".
+      const fence = await this.sendFence();
+      done = await this.waitUntil(() => allPaired() || this.fencesAnswered >= fence, deadline);
+      if (!allPaired() && this.fencesAnswered >= fence)
+        done = await this.waitUntil(allPaired, Math.min(deadline, Date.now() + FENCE_GRACE_MS));
+      if (!done)
+        this.reportUnpaired(
+          planned,
+          section.filter((expectation) => !expectation.paired),
+          this.fencesAnswered >= fence,
+        );
+    } else {
+      done = await this.waitUntil(allPaired, deadline);
+      if (!done)
+        this.reportUnpaired(
+          planned,
+          section.filter((expectation) => !expectation.paired),
+          false,
+        );
+    }
     this.reportUnexpected(planned);
+  }
+
+  /**
+   * A fence helps only where an answer cannot be slow: errors the JSON-RPC layer gives at once
+   * (parse error, invalid request, unknown method) and pings. A tool call may rightly be answered
+   * after a later ping. Handshake-era sessions only (2026-07-28 has no ping), with stdin open.
+   */
+  private canFence(section: Expectation[]): boolean {
+    if (this.fixture.header.protocol.kind === 'stateless' || this.stdinClosed || section.length === 0) return false;
+    return section.every((expectation) => this.answersAtOnce(expectation.value));
+  }
+
+  private answersAtOnce(value: JsonValue): boolean {
+    if (Array.isArray(value)) return value.every((item) => this.answersAtOnce(item));
+    if (!isJsonObject(value)) return false;
+    if (isJsonObject(value.error)) return AT_ONCE_ERROR_CODES.has(value.error.code as number);
+    return 'result' in value && this.sentRequest(value.id)?.method === 'ping';
+  }
+
+  /** Sends a ping whose answer the session keeps to itself; returns how many fences must be answered. */
+  private async sendFence(): Promise<number> {
+    this.fencesSent += 1;
+    const ping = { jsonrpc: '2.0', id: `${FENCE_PREFIX}${this.fencesSent}`, method: 'ping' };
+    await this.server.write(Buffer.from(`${JSON.stringify(ping)}\n`, 'utf8'));
+    return this.fencesSent;
   }
 
   private register(value: JsonValue, line: number, step: Extract<Step, { kind: 'expect' }>, planned: PlannedStep): Expectation {
@@ -174,7 +228,7 @@ export class Session {
     return expectation;
   }
 
-  private reportUnpaired(planned: PlannedStep, unpaired: Expectation[]): void {
+  private reportUnpaired(planned: PlannedStep, unpaired: Expectation[], fenced: boolean): void {
     if (this.options.update) {
       unpaired.forEach((expectation) =>
         this.observations.push({ sectionIndex: expectation.sectionIndex, expected: expectation.value, actual: undefined }),
@@ -184,7 +238,11 @@ export class Session {
     const first = unpaired[0];
     if (!first) return;
     const leftovers = this.received.filter((item) => !item.consumed).map((item) => item.value);
-    const waitedFor = this.server.hasExited ? 'before the server exited' : `within ${this.timeoutMs()} ms`;
+    const waitedFor = this.server.hasExited
+      ? 'before the server exited'
+      : fenced
+        ? 'but it never came: the server answered a ping sent after it (the message was dropped)'
+        : `within ${this.timeoutMs()} ms`;
     this.failures.push({
       where: planned.where,
       summary: `expected ${describeMessage(first.value)} (line ${first.line}) ${waitedFor}${unpaired.length > 1 ? `, and ${unpaired.length - 1} more` : ''}`,
@@ -304,6 +362,10 @@ export class Session {
   }
 
   private onMessage(value: JsonValue): void {
+    if (isJsonObject(value) && typeof value.id === 'string' && value.id.startsWith(FENCE_PREFIX)) {
+      this.fencesAnswered += 1;
+      return;
+    }
     this.received.push({ value, seq: this.received.length, stepIndex: this.stepIndex, consumed: false });
     this.noticeInitializeResult(value);
     for (const violation of checkEnvelope(value, this.negotiatedVersion))
@@ -388,8 +450,10 @@ export class Session {
     this.failures.push({ where: this.plan[this.stepIndex]?.where ?? 'end of fixture', summary, rule });
   }
 
+  /** Until the server has said anything, it may still be starting: that wait has its own limit. */
   private timeoutMs(): number {
-    return this.fixture.header.timeoutMs ?? this.options.stepTimeoutMs;
+    const step = this.fixture.header.timeoutMs ?? this.options.stepTimeoutMs;
+    return this.server.events.length === 0 ? Math.max(step, this.options.startupTimeoutMs) : step;
   }
 }
 

@@ -5,7 +5,7 @@ import type { FixtureResult } from './fixture-result.js';
 import type { ExpectedFailure } from './expected-failures.js';
 import { entryFor } from './expected-failures.js';
 
-export type Verdict = 'passed' | 'failed' | 'skipped' | 'expected-failure' | 'stale';
+export type Verdict = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'expected-failure' | 'stale';
 
 export interface JudgedFixture {
   result: FixtureResult;
@@ -19,6 +19,8 @@ export interface Summary {
   passed: number;
   failed: number;
   skipped: number;
+  /** Fixtures for a revision the server does not offer. */
+  notApplicable: number;
   expectedFailures: number;
   /** Expected-failure entries that named no fixture of this run. */
   unmatchedEntries: ExpectedFailure[];
@@ -26,7 +28,7 @@ export interface Summary {
 
 export function judge(result: FixtureResult, entries: ExpectedFailure[]): JudgedFixture {
   const entry = entryFor(entries, result.name);
-  if (!entry || result.outcome === 'skipped') return { result, verdict: result.outcome };
+  if (!entry || result.outcome === 'skipped' || result.outcome === 'not-applicable') return { result, verdict: result.outcome };
   const verdict = result.outcome === 'failed' ? 'expected-failure' : 'stale';
   return { result, verdict, expectedFailureReason: entry.reason };
 }
@@ -37,6 +39,7 @@ export function summarize(judged: JudgedFixture[], unmatchedEntries: ExpectedFai
     passed: count('passed'),
     failed: count('failed') + count('stale') + unmatchedEntries.length,
     skipped: count('skipped'),
+    notApplicable: count('not-applicable'),
     expectedFailures: count('expected-failure'),
     unmatchedEntries,
   };
@@ -50,6 +53,7 @@ export function unmatchedEntries(entries: ExpectedFailure[], fixtureNames: strin
 export function summaryLine(summary: Summary): string {
   const parts = [`${summary.passed} passed`, `${summary.failed} failed`];
   if (summary.skipped > 0) parts.push(`${summary.skipped} skipped`);
+  if (summary.notApplicable > 0) parts.push(`${summary.notApplicable} not applicable`);
   if (summary.expectedFailures > 0) parts.push(`${summary.expectedFailures} expected failures`);
   return parts.join(', ');
 }

@@ -18,6 +18,8 @@ export interface TinyServerHooks {
   atStart?: string;
   /** What happens on stdin EOF (default: exit 0). */
   onEnd?: string;
+  /** What happens to a line that is not JSON (default: a -32700 reply). */
+  onParseError?: string;
 }
 
 /** A minimal, correct line-based MCP server, with hooks to make it misbehave. Returns its command. */
@@ -28,7 +30,7 @@ ${hooks.atStart ?? ''}
 const rl = require("node:readline").createInterface({ input: process.stdin });
 rl.on("line", (line) => {
   let msg;
-  try { msg = JSON.parse(line); } catch { return send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }); }
+  try { msg = JSON.parse(line); } catch { ${hooks.onParseError ?? 'return send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });'} return; }
   ${hooks.onMessage ?? ''}
   if (!("id" in msg) || !("method" in msg)) return;
   if (msg.method === "initialize") return send({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "tiny", version: "1" } } });
@@ -52,7 +54,14 @@ export function runInline(fixtureText: string, serverCommand: string, options: I
   const fixture = parseFixture(fixtureText, 'inline.txtar', 'inline');
   return runFixture(
     { ok: true, fixture },
-    { serverCommand, stepTimeoutMs: options.stepTimeoutMs ?? 1000, schema: options.schema, update: options.update ?? false },
+    {
+      serverCommand,
+      stepTimeoutMs: options.stepTimeoutMs ?? 1000,
+      // Servers here answer at once when they answer at all; a loaded machine may be slow to start them.
+      startupTimeoutMs: 10_000,
+      schema: options.schema,
+      update: options.update ?? false,
+    },
   );
 }
 

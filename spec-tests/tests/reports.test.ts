@@ -15,6 +15,7 @@ function result(name: string, outcome: FixtureResult['outcome'], extra: Partial<
   return {
     name,
     path: `spec-tests/fixtures/${name}.txtar`,
+    revision: '2025-11-25',
     outcome,
     failures: [],
     stderr: '',
@@ -101,7 +102,10 @@ test('verdicts: pass, skip, expected failure, stale entry, entry naming no fixtu
 test('the report ends with the summary line', () => {
   const lines = textReport().trimEnd().split('\n');
   assert.is(lines[lines.length - 1], '1 passed, 3 failed, 1 skipped, 1 expected failures');
-  assert.is(summaryLine({ passed: 4, failed: 0, skipped: 0, expectedFailures: 0, unmatchedEntries: [] }), '4 passed, 0 failed');
+  assert.is(
+    summaryLine({ passed: 4, failed: 0, skipped: 0, notApplicable: 0, expectedFailures: 0, unmatchedEntries: [] }),
+    '4 passed, 0 failed',
+  );
 });
 
 test('colour only on a terminal without NO_COLOR', () => {

@@ -38,10 +38,11 @@ function runArguments(path: string, server: string, update: boolean): RunArgumen
     schema: false,
     schemaDir: undefined,
     reporter: 'text',
-    filter: undefined,
+    filters: [],
     update,
     expectedFailures: undefined,
     timeoutMs: 600,
+    startupTimeoutMs: 10_000,
     jobs: 1,
     paths: [path],
   };

@@ -1,0 +1,48 @@
+// Which fixtures apply to a server, from what detect.ts found: a fixture for a revision the server
+// does not offer is not applicable, and says why; the server is not failed for it. A server need
+// not speak every revision (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning).
+import type { Detection } from './detect.js';
+import type { Fixture } from './fixture-types.js';
+import { isJsonObject } from './json-types.js';
+
+const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/** Why the fixture does not apply to this server, or undefined when it does. */
+export function notApplicable(fixture: Fixture, detection: Detection): string | undefined {
+  const mode = fixture.header.protocol;
+  if (mode.kind === 'handshake') return handshakeOffered(mode.version, detection);
+  if (mode.kind === 'stateless') return statelessOffered(mode.version, detection);
+  const stateless = statelessVersionSent(fixture);
+  if (stateless !== undefined) return statelessOffered(stateless, detection);
+  // `any`, and `none` fixtures that drive the handshake themselves (or ping before it).
+  if (detection.offeredHandshake.length === 0)
+    return `the server offers no initialize handshake (${detection.handshake[detection.handshake.length - 1]?.problem ?? 'no answer'})`;
+  return undefined;
+}
+
+function handshakeOffered(version: string, detection: Detection): string | undefined {
+  if (detection.offeredHandshake.includes(version)) return undefined;
+  const probe = detection.handshake.find((item) => item.requested === version);
+  if (probe?.negotiated !== undefined)
+    return `the server does not offer ${version}: asked for it, it answered ${probe.negotiated}`;
+  return `the server does not offer ${version}: initialize got ${probe?.problem ?? 'no answer'}`;
+}
+
+function statelessOffered(version: string, detection: Detection): string | undefined {
+  if (detection.offeredStateless.includes(version)) return undefined;
+  if (detection.discover !== undefined) return `the server does not offer ${version}: server/discover does not list it`;
+  return `the server does not offer ${version}: server/discover got ${detection.discoverProblem ?? 'no answer'}`;
+}
+
+/** The 2026-07-28-style version a `protocol: none` fixture's requests carry in `_meta`, if any. */
+function statelessVersionSent(fixture: Fixture): string | undefined {
+  for (const step of fixture.steps) {
+    if (step.kind !== 'send-json') continue;
+    for (const { value } of step.messages) {
+      const meta = isJsonObject(value) && isJsonObject(value.params) ? value.params._meta : undefined;
+      const version = isJsonObject(meta) ? meta[VERSION_KEY] : undefined;
+      if (typeof version === 'string') return version;
+    }
+  }
+  return undefined;
+}

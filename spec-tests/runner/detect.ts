@@ -1,0 +1,164 @@
+// Before any fixture, the runner asks the server what it speaks, the way a client would, so that
+// a revision the server does not offer is reported as not applicable instead of failed.
+//
+// - Handshake revisions: one `initialize` per revision, each in a fresh process (a server may
+//   serve one era per process). A revision is offered when the server answers with that same
+//   protocolVersion; a server that answers another one negotiates down, as the lifecycle page
+//   allows (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle).
+// - 2026-07-28: `server/discover`, as the stdio transport page prescribes for telling the eras
+//   apart (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio): a
+//   result lists the supported versions; an error, or silence, means the server is legacy. A
+//   `ping` follows as a fence: a legacy server answers it before initialize, so silence after
+//   that answer is a dropped request, not a slow one, and nobody waits out the timeout.
+//
+// The probes run at once. None answering at all (the command fails, exits, or stays silent for
+// the startup timeout) is one clear error about starting the server, not a failure per fixture.
+import type { JsonObject, JsonValue } from './json-types.js';
+import { isJsonObject } from './json-types.js';
+import { ServerProcess } from './server-process.js';
+import { RUNNER_VERSION, STATELESS_VERSIONS } from './handshake.js';
+
+export const HANDSHAKE_VERSIONS: readonly string[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+
+/** After the fence is answered, how long a dropped request still gets to arrive. */
+const FENCE_GRACE_MS = 300;
+const STOP_GRACE_MS = 300;
+
+export interface HandshakeProbe {
+  requested: string;
+  /** The protocolVersion the server answered with, when it answered with a result. */
+  negotiated?: string;
+  result?: JsonObject;
+  /** Why there is no result: the error it answered with, silence, or an exit. */
+  problem?: string;
+}
+
+export interface Detection {
+  handshake: HandshakeProbe[];
+  /** Handshake revisions the server negotiates when asked for them. */
+  offeredHandshake: string[];
+  /** Stateless revisions server/discover lists (empty for a legacy server). */
+  offeredStateless: string[];
+  discover?: JsonObject;
+  /** Why server/discover gave nothing, for the header. */
+  discoverProblem?: string;
+  /** The longest any probe waited for its answer: how long this server takes to start. */
+  startupMs: number;
+}
+
+export class ServerStartError extends Error {}
+
+export async function detectServer(command: string, startupTimeoutMs: number): Promise<Detection> {
+  const [discover, ...handshake] = await Promise.all([
+    probeDiscover(command, startupTimeoutMs),
+    ...HANDSHAKE_VERSIONS.map((version) => probeInitialize(command, version, startupTimeoutMs)),
+  ]);
+  if (discover.silent && handshake.every((probe) => probe.silent))
+    throw new ServerStartError(
+      `the server answered none of the probes within ${startupTimeoutMs} ms${stderrTail(discover.stderr)}`,
+    );
+  const supported = discover.result?.supportedVersions;
+  return {
+    startupMs: Math.max(discover.waitedMs, ...handshake.map((probe) => probe.waitedMs)),
+    handshake: handshake.map((probe) => probe.probe),
+    offeredHandshake: handshake.filter((probe) => probe.probe.negotiated === probe.probe.requested).map((p) => p.probe.requested),
+    offeredStateless: Array.isArray(supported) ? STATELESS_VERSIONS.filter((version) => supported.includes(version)) : [],
+    ...(discover.result ? { discover: discover.result } : { discoverProblem: discover.problem }),
+  };
+}
+
+interface Answered {
+  silent: boolean;
+  stderr: string;
+  /** From start to the answer (or to giving up). */
+  waitedMs: number;
+}
+
+async function probeInitialize(
+  command: string,
+  version: string,
+  timeoutMs: number,
+): Promise<Answered & { probe: HandshakeProbe }> {
+  const request = {
+    jsonrpc: '2.0',
+    id: 'mcp-conform:probe',
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: RUNNER_VERSION } },
+  };
+  const { answer, stderr, waitedMs } = await exchange(command, [request], 'mcp-conform:probe', undefined, timeoutMs);
+  if (answer === undefined) return { silent: true, stderr, waitedMs, probe: { requested: version, problem: 'no answer' } };
+  const result = isJsonObject(answer.result) ? answer.result : undefined;
+  const negotiated = typeof result?.protocolVersion === 'string' ? result.protocolVersion : undefined;
+  if (result !== undefined && negotiated !== undefined)
+    return { silent: false, stderr, waitedMs, probe: { requested: version, negotiated, result } };
+  return { silent: false, stderr, waitedMs, probe: { requested: version, problem: describeError(answer) } };
+}
+
+async function probeDiscover(command: string, timeoutMs: number): Promise<Answered & { result?: JsonObject; problem?: string }> {
+  const discover = {
+    jsonrpc: '2.0',
+    id: 'mcp-conform:discover',
+    method: 'server/discover',
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': STATELESS_VERSIONS[0],
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  };
+  const fence = { jsonrpc: '2.0', id: 'mcp-conform:fence', method: 'ping' };
+  const { answer, fenced, stderr, waitedMs } = await exchange(
+    command,
+    [discover, fence],
+    'mcp-conform:discover',
+    'mcp-conform:fence',
+    timeoutMs,
+  );
+  const base = { silent: answer === undefined && !fenced, stderr, waitedMs };
+  if (answer === undefined) return { ...base, problem: fenced ? 'no answer (the ping after it was answered)' : 'no answer' };
+  if (isJsonObject(answer.result)) return { ...base, result: answer.result };
+  return { ...base, problem: describeError(answer) };
+}
+
+/** Sends the requests, waits for the answer to `id` (or for the fence plus a grace), stops the server. */
+async function exchange(
+  command: string,
+  requests: JsonValue[],
+  id: string,
+  fenceId: string | undefined,
+  timeoutMs: number,
+): Promise<{ answer?: JsonObject; fenced: boolean; stderr: string; waitedMs: number }> {
+  const started = Date.now();
+  const server = new ServerProcess(command);
+  await server.write(Buffer.from(requests.map((request) => `${JSON.stringify(request)}\n`).join('')));
+  let deadline = Date.now() + timeoutMs;
+  let seen = 0;
+  let answer: JsonObject | undefined;
+  let fenced = false;
+  while (answer === undefined && !server.hasExited && Date.now() < deadline) {
+    await server.waitForEvent(seen, deadline);
+    for (; seen < server.events.length; seen++) {
+      const event = server.events[seen];
+      if (event?.kind !== 'message' || !isJsonObject(event.value)) continue;
+      if (event.value.id === id) answer = event.value;
+      if (fenceId !== undefined && event.value.id === fenceId && !fenced) {
+        fenced = true;
+        deadline = Math.min(deadline, Date.now() + FENCE_GRACE_MS);
+      }
+    }
+  }
+  const waitedMs = Date.now() - started;
+  await server.stop(STOP_GRACE_MS);
+  return { ...(answer ? { answer } : {}), fenced, stderr: server.stderrText, waitedMs };
+}
+
+function describeError(answer: JsonObject): string {
+  const error = isJsonObject(answer.error) ? answer.error : undefined;
+  if (error === undefined) return `an answer without a usable result: ${JSON.stringify(answer).slice(0, 200)}`;
+  return `error ${String(error.code)}: ${String(error.message).slice(0, 200)}`;
+}
+
+function stderrTail(stderr: string): string {
+  const tail = stderr.trimEnd().split('\n').slice(-15).join('\n');
+  return tail === '' ? ' (its stderr is empty)' : `; its stderr ends:\n${tail}`;
+}

@@ -1,0 +1,95 @@
+// The runner asks a server what it speaks before judging it: a revision the server does not
+// offer is not applicable, silence after a fence is a dropped message (found at once, not after
+// the timeout), and a server that does not start is one clear error.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { runCommand } from '../runner/run-command.js';
+import type { RunArguments } from '../runner/cli-args.js';
+import { tinyServer } from '../test-support/tiny-servers.js';
+
+interface JsonReport {
+  fixtures: { name: string; verdict: string; skipReason?: string; failures: { summary: string }[] }[];
+  run: { detection: { offeredHandshake: string[]; offeredStateless: string[] } };
+}
+
+async function runJson(server: string, extra: Partial<RunArguments> = {}): Promise<JsonReport> {
+  let text = '';
+  await runCommand(
+    {
+      command: 'run',
+      server,
+      schema: true,
+      schemaDir: undefined,
+      reporter: 'json',
+      filters: [],
+      update: false,
+      expectedFailures: undefined,
+      timeoutMs: 3000,
+      startupTimeoutMs: 10_000,
+      jobs: 4,
+      paths: [],
+      ...extra,
+    },
+    { write: (chunk) => (text += chunk), isTerminal: false, env: {} },
+  );
+  return JSON.parse(text) as JsonReport;
+}
+
+// Answers initialize the way the 2026-07-28 versioning page recommends for a server that has no
+// handshake (-32022 with the supported versions), and server/discover with a result.
+const MODERN_ONLY = tinyServer('modern-only', {
+  onMessage: `
+    if (msg.method === "initialize") return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: msg.params.protocolVersion } } });
+    if (msg.method === "server/discover") return send({ jsonrpc: "2.0", id: msg.id, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, serverInfo: { name: "modern", version: "1" }, ttlMs: 0, cacheScope: "shared" } });
+    if (msg.method === "ping") return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } });`,
+});
+
+test('a modern-only server: every handshake fixture is not applicable, with the reason', async () => {
+  const report = await runJson(MODERN_ONLY);
+  assert.equal(report.run.detection.offeredHandshake, []);
+  assert.equal(report.run.detection.offeredStateless, ['2026-07-28']);
+  const handshake = report.fixtures.filter((fixture) => !fixture.name.startsWith('generic/stateless/'));
+  assert.ok(handshake.length > 40);
+  for (const fixture of handshake) {
+    assert.is(fixture.verdict, 'not-applicable', fixture.name);
+    assert.match(fixture.skipReason ?? '', /offers no initialize handshake|does not offer/);
+  }
+  assert.ok(report.fixtures.filter((fixture) => fixture.verdict !== 'not-applicable').length === 6);
+});
+
+test('a legacy-only server: the 2026-07-28 fixtures are not applicable; server/discover answered -32601', async () => {
+  const report = await runJson(tinyServer('legacy-only'), { filters: ['generic/stateless/', 'generic/ping/'] });
+  assert.equal(report.run.detection.offeredStateless, []);
+  for (const fixture of report.fixtures.filter((item) => item.name.startsWith('generic/stateless/'))) {
+    assert.is(fixture.verdict, 'not-applicable', fixture.name);
+    assert.match(fixture.skipReason ?? '', 'server/discover got error -32601');
+  }
+  assert.ok(report.fixtures.some((fixture) => fixture.name.startsWith('generic/ping/') && fixture.verdict === 'passed'));
+});
+
+// The tiny server answers nothing that is not JSON: j08 must fail as "dropped", found by the
+// ping fence, not by waiting out the step timeout (which is set far above the fence here).
+test('a dropped line is found by the fence, not by the timeout', async () => {
+  const report = await runJson(tinyServer('drops-invalid', { onParseError: '/* dropped, as the official SDKs do */' }), {
+    filters: ['generic/jsonrpc/j08-invalid-json'],
+    timeoutMs: 60_000,
+  });
+  const [j08] = report.fixtures;
+  assert.is(j08?.verdict, 'failed');
+  assert.match(j08?.failures[0]?.summary ?? '', 'the server answered a ping sent after it (the message was dropped)');
+});
+
+test('a server that does not start: one clear error, exit 2, with its stderr', () => {
+  const run = spawnSync(
+    process.execPath,
+    ['dist/mcp-conform.mjs', 'run', '--server', `${process.execPath} -e "console.error('no config'); process.exit(1)"`],
+    { encoding: 'utf8' },
+  );
+  assert.is(run.status, 2);
+  assert.is(run.stdout, '');
+  assert.match(run.stderr, /^mcp-conform: the server answered none of the probes/);
+  assert.match(run.stderr, 'no config');
+});
+
+test.run();
