@@ -44,7 +44,11 @@ test('the SDK server passes every generic fixture except its listed departures',
   const listed = readExpectedFailures(EXPECTED_FAILURES).length;
   const summary = report.trimEnd().split('\n').pop() ?? '';
   assert.is(code, 0, report);
-  assert.match(summary, new RegExp(`^\\d+ passed, 0 failed(, \\d+ skipped)?, 6 not applicable, ${listed} expected failures$`), report);
+  assert.match(
+    summary,
+    new RegExp(`^\\d+ passed, 0 failed(, \\d+ skipped)?, 6 not applicable, ${listed} expected failures$`),
+    report,
+  );
   assert.not.match(report, 'STALE');
 });
 
