@@ -38,15 +38,16 @@ export interface SessionState {
   readonly resources: ResourceRegistry;
   readonly prompts: PromptRegistry;
   readonly pageSize: number;
-  readonly subscriptions: Set<string>;
   /** Unset until logging/setLevel: until then we send no log notifications (A-21). */
   logLevel: LogLevel | undefined;
   /** Runs `initialize`; lives in the session because it moves the lifecycle on. */
   initialize(params: z.infer<typeof InitializeParamsSchema>): Record<string, unknown>;
   /** The `server/discover` result (2026-07-28). */
   discover(): Record<string, unknown>;
-  /** Adds a resources/subscribe subscription. */
+  /** Adds a resources/subscribe subscription (-32602 past the limits). */
   subscribe(uri: string): void;
+  /** Ends the session's subscriptions to the resource a URI names, in any spelling. */
+  unsubscribe(uri: string): void;
   /** Opens a `subscriptions/listen` stream; settles when the stream ends. */
   listen(filter: ListenFilter, context: RequestContext): Promise<Record<string, unknown>>;
 }
@@ -160,7 +161,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     feature: 'subscriptions',
     era: 'handshake',
     run(params, _context, state) {
-      state.subscriptions.delete(params.uri);
+      state.unsubscribe(params.uri);
       return {};
     },
   }),

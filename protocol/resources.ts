@@ -4,8 +4,9 @@
 // - fixed resources with a known URI (jira://projects);
 // - templates (RFC 6570, see uri-template.ts) that resolve any matching URI on read, may
 //   list the concrete resources they currently produce, and may complete their variables;
-// - subscriptions: the session remembers which URIs a client subscribed to, and the
-//   application says when a URI's content changed (`resourceUpdated`).
+// - subscriptions: the session remembers which URIs a client subscribed to, filed under the
+//   canonical URI of the resource each names (`canonicalUri`, see subscriptions.ts), and the
+//   application says when a resource's content changed (`resourceUpdated`).
 //
 // Not found is -32002 with the URI in `data` up to 2025-11-25 (the code comes from the
 // version table), never an empty `contents` array (rule 5.3: an empty array reads as "exists but empty").
@@ -66,6 +67,12 @@ export interface ResourceTemplateDefinition {
   /** The concrete resources this template produces now, for resources/list. */
   list?: PagedSource<ResourceInfo>;
   complete?: Record<string, Completer>;
+  /**
+   * The variables as this resource spells them canonically (e.g. a key in capitals): two URIs
+   * whose variables come out alike must read alike. Without it, only the percent-encoding and
+   * the order of query parameters are made canonical.
+   */
+  canonical?(variables: Variables): Variables;
 }
 
 export interface ResourceRegistry {
@@ -74,6 +81,8 @@ export interface ResourceRegistry {
   describeResource(info: ResourceInfo, rules: VersionRules): ResourceInfo;
   describeTemplates(rules: VersionRules): Record<string, unknown>[];
   read(uri: string, context: RequestContext): Promise<ResourceContents[]>;
+  /** The one spelling of the resource a URI names, under which subscriptions to it are kept. */
+  canonicalUri(uri: string): string;
   hasTemplate(uriTemplate: string): boolean;
   completer(uriTemplate: string, variable: string): Completer | undefined;
 }
@@ -97,12 +106,24 @@ export function createResourceRegistry(
     ...templates.flatMap((t) => (t.list ? [t.list] : [])),
   ]);
 
-  function findTemplate(uri: string): { definition: ResourceTemplateDefinition; variables: Variables } | undefined {
+  function findTemplate(uri: string): (CompiledTemplate & { variables: Variables }) | undefined {
     for (const { definition, template } of compiled) {
       const variables = template.match(uri);
-      if (variables) return { definition, variables };
+      if (variables) return { definition, template, variables };
     }
     return undefined;
+  }
+
+  /**
+   * A URI a template matches is spelled again from its decoded (and canonicalised) variables.
+   * That spelling must lead back to the same template: `jira://sprint/%63urrent` decodes to the
+   * fixed `jira://sprint/current`, a different resource, so such a URI keeps its own spelling.
+   */
+  function canonicalUri(uri: string): string {
+    const found = byUri.has(uri) ? undefined : findTemplate(uri);
+    if (!found) return uri;
+    const canonical = found.template.expand(found.definition.canonical?.(found.variables) ?? found.variables);
+    return !byUri.has(canonical) && findTemplate(canonical)?.definition === found.definition ? canonical : uri;
   }
 
   async function read(uri: string, context: RequestContext): Promise<ResourceContents[]> {
@@ -123,8 +144,11 @@ export function createResourceRegistry(
     listing,
     describeResource: (info, rules) => shapeInfo(info, rules),
     describeTemplates: (rules) =>
-      templates.map(({ read: _read, list: _list, complete: _complete, ...info }) => shapeInfo(info, rules)),
+      templates.map(({ read: _read, list: _list, complete: _complete, canonical: _canonical, ...info }) =>
+        shapeInfo(info, rules),
+      ),
     read,
+    canonicalUri,
     hasTemplate: (uriTemplate) => templates.some((t) => t.uriTemplate === uriTemplate),
     completer: (uriTemplate, variable) => templates.find((t) => t.uriTemplate === uriTemplate)?.complete?.[variable],
   };

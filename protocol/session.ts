@@ -46,6 +46,7 @@ import {
   type LogLevel,
 } from './schemas.js';
 import { carriesStatelessMeta, completeResult, createListenStreams, readStatelessMeta } from './stateless.js';
+import { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits, createSubscriptionRegistry } from './subscriptions.js';
 import { type ToolDefinition, createToolRegistry } from './tools.js';
 import { parseOrThrow } from './validation.js';
 import { LATEST_HANDSHAKE_VERSION, STATELESS_VERSIONS, type VersionRules, negotiateVersion, rulesFor } from './versions.js';
@@ -60,8 +61,15 @@ export interface ServerDefinition {
   prompts?: PromptDefinition[];
   /** We will send notifications/resources/updated for subscribed URIs. */
   subscriptions?: boolean;
-  /** Called when a client subscribes to URIs (resources/subscribe or subscriptions/listen), e.g. to note what they hold now. */
-  onSubscribe?(uris: readonly string[]): void;
+  /** Bounds on what clients may subscribe to (DEFAULT_SUBSCRIPTION_LIMITS where not given). */
+  subscriptionLimits?: Partial<SubscriptionLimits>;
+  /**
+   * A resource gained its first subscriber (resources/subscribe or subscriptions/listen), e.g.
+   * to note what it holds now. `uri` is its canonical URI, whatever spelling the client used.
+   */
+  onSubscribe?(uri: string): void;
+  /** Its last subscriber left (unsubscribed, or its stream ended): forget what was noted. */
+  onUnsubscribe?(uri: string): void;
   /** We will send notifications/resources/list_changed. */
   resourceListChanged?: boolean;
   /** We will send notifications/message. */
@@ -81,11 +89,11 @@ export interface SessionIo {
 export interface Session {
   /** One line from the framer, or the framer's complaint about one. */
   receive(frame: Frame): void;
-  /** The application says what a URI returns has changed; subscribers are told. */
+  /** The application says what a URI returns has changed; its subscribers are told, each with the spelling it used. */
   resourceUpdated(uri: string): void;
   resourceListChanged(): void;
-  /** The URIs the client is subscribed to now. */
-  subscribedUris(): string[];
+  /** Subscriptions the client holds now (each spelling, on each stream). */
+  readonly subscriptions: number;
   /** A log message for the client, if its level lets it through. */
   log(level: LogLevel, data: unknown, logger?: string): void;
   readonly inFlight: number;
@@ -110,14 +118,19 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
   let rules: VersionRules = rulesFor(LATEST_HANDSHAKE_VERSION);
   let client: Client = { capabilities: {}, info: { name: 'unknown', version: 'unknown' } };
   const running = new Set<Promise<unknown>>();
-  const streams = createListenStreams((message) => io.send(message));
+  const resources = createResourceRegistry(definition.resources ?? [], definition.resourceTemplates ?? []);
+  const subscriptionLimits = { ...DEFAULT_SUBSCRIPTION_LIMITS, ...definition.subscriptionLimits };
+  const subscriptions = createSubscriptionRegistry(resources.canonicalUri, subscriptionLimits, {
+    added: (key) => definition.onSubscribe?.(key),
+    removed: (key) => definition.onUnsubscribe?.(key),
+  });
+  const streams = createListenStreams((message) => io.send(message), subscriptions, subscriptionLimits.maxStreams);
 
   const state: SessionState = {
     tools: createToolRegistry(definition.tools ?? [], io.report),
-    resources: createResourceRegistry(definition.resources ?? [], definition.resourceTemplates ?? []),
+    resources,
     prompts: createPromptRegistry(definition.prompts ?? []),
     pageSize: definition.pageSize ?? 100,
-    subscriptions: new Set(),
     logLevel: undefined,
     initialize(params) {
       const version = negotiateVersion(params.protocolVersion);
@@ -140,15 +153,9 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
       if (definition.instructions) result.instructions = definition.instructions;
       return result;
     },
-    listen(filter, context) {
-      const honoured = honouredFilter(filter, features);
-      definition.onSubscribe?.(honoured.resourceSubscriptions ?? []);
-      return streams.open(context.requestId, honoured, context.signal);
-    },
-    subscribe(uri) {
-      definition.onSubscribe?.([uri]);
-      state.subscriptions.add(uri);
-    },
+    listen: (filter, context) => streams.open(context.requestId, honouredFilter(filter, features), context.signal),
+    subscribe: (uri) => subscriptions.subscribe(uri),
+    unsubscribe: (uri) => subscriptions.unsubscribe(uri),
   };
 
   const peer = createPeer({
@@ -378,17 +385,21 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
       }
     },
     resourceUpdated(uri) {
-      // Only for URIs the client subscribed to (schema ResourceUpdatedNotification).
-      if (phase === 'ready' && state.subscriptions.has(uri))
-        io.send(notificationMessage('notifications/resources/updated', { uri }));
-      streams.resourceUpdated(uri);
+      // Only for URIs the client subscribed to (schema ResourceUpdatedNotification), and with
+      // its spelling: the client matches the notification to its subscription by that string.
+      for (const { holder, uri: spelling } of subscriptions.subscribersOf(uri)) {
+        if (holder === null) io.send(notificationMessage('notifications/resources/updated', { uri: spelling }));
+        else streams.resourceUpdated(holder, spelling);
+      }
     },
     resourceListChanged() {
       if (phase === 'ready' && features.has('resourceListChanged'))
         io.send(notificationMessage('notifications/resources/list_changed'));
       streams.resourceListChanged();
     },
-    subscribedUris: () => [...new Set([...state.subscriptions, ...streams.uris()])],
+    get subscriptions() {
+      return subscriptions.size;
+    },
     log,
     // Listen streams and handlers waiting for the client's answer are not work the reader
     // must wait for: counting them could pause stdin with the very message that would end them

@@ -17,6 +17,7 @@ import {
   META,
   StatelessMetaSchema,
 } from './schemas.js';
+import type { SubscriptionRegistry } from './subscriptions.js';
 import { describeIssues } from './validation.js';
 import { STATELESS_VERSIONS, type StatelessVersion, isStatelessVersion } from './versions.js';
 
@@ -85,56 +86,69 @@ export function completeResult(result: unknown, cache: CacheHint | undefined, se
 // ---- subscriptions/listen -----------------------------------------------------------------
 
 export interface ListenStreams {
-  /** Acknowledges and opens a stream; resolves with its closing result when the server ends it. */
+  /**
+   * Acknowledges and opens a stream; resolves with its closing result when the server ends it.
+   * Past the limit on open streams, or on the URIs one lists, it throws and nothing is sent.
+   */
   open(id: RequestId, honoured: ListenFilter, signal: AbortSignal): Promise<Record<string, unknown>>;
   /** Ends every open stream gracefully: each gets its success result (A-17). */
   closeAll(): void;
-  resourceUpdated(uri: string): void;
+  /** Tells one stream that a resource it lists, spelled as it listed it, changed. */
+  resourceUpdated(id: RequestId, uri: string): void;
   resourceListChanged(): void;
-  uris(): string[];
   /** How many streams are open. */
   readonly size: number;
 }
 
 interface Stream {
-  filter: ListenFilter;
+  listChanges: boolean;
   close(): void;
 }
 
-export function createListenStreams(send: (message: OutgoingMessage) => void): ListenStreams {
+/** The streams' resource URIs are kept in `subscriptions`, beside the session's own. */
+export function createListenStreams(
+  send: (message: OutgoingMessage) => void,
+  subscriptions: SubscriptionRegistry,
+  maxStreams: number,
+): ListenStreams {
   const streams = new Map<RequestId, Stream>();
-  // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions: every notification on a stream carries its id.
+  // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions:
+  // every notification on a stream carries its id.
   const tagged = (id: RequestId, params: Record<string, unknown> = {}) => ({ ...params, _meta: { [META.subscriptionId]: id } });
 
   return {
     open(id, honoured, signal) {
+      if (streams.size >= maxStreams) {
+        throw invalidParams(`Invalid params: at most ${maxStreams} listen streams are open at once; cancel one first`);
+      }
+      subscriptions.openStream(id, honoured.resourceSubscriptions ?? []);
       // The acknowledgement comes first, before any other notification of this stream.
       send(notificationMessage('notifications/subscriptions/acknowledged', tagged(id, { notifications: honoured })));
       return new Promise((resolve) => {
+        const stream: Stream = { listChanges: honoured.resourcesListChanged === true, close: () => end() };
+        // Ended once, by the server (closeAll) or the client (cancel), whichever comes first.
         const end = () => {
+          if (streams.get(id) !== stream) return;
           streams.delete(id);
+          subscriptions.closeStream(id);
           resolve({ _meta: { [META.subscriptionId]: id } });
         };
         // A cancelled stream sends nothing more; the peer drops the result of an aborted request.
         signal.addEventListener('abort', end, { once: true });
-        streams.set(id, { filter: honoured, close: end });
+        streams.set(id, stream);
       });
     },
     closeAll() {
       for (const stream of [...streams.values()]) stream.close();
     },
-    resourceUpdated(uri) {
-      for (const [id, stream] of streams) {
-        if (stream.filter.resourceSubscriptions?.includes(uri))
-          send(notificationMessage('notifications/resources/updated', tagged(id, { uri })));
-      }
+    resourceUpdated(id, uri) {
+      if (streams.has(id)) send(notificationMessage('notifications/resources/updated', tagged(id, { uri })));
     },
     resourceListChanged() {
       for (const [id, stream] of streams) {
-        if (stream.filter.resourcesListChanged) send(notificationMessage('notifications/resources/list_changed', tagged(id)));
+        if (stream.listChanges) send(notificationMessage('notifications/resources/list_changed', tagged(id)));
       }
     },
-    uris: () => [...streams.values()].flatMap((stream) => stream.filter.resourceSubscriptions ?? []),
     get size() {
       return streams.size;
     },

@@ -19,9 +19,18 @@ import type {
   ResourceTemplateDefinition,
 } from '../../protocol/resources.js';
 import { PreEncoded } from '../../protocol/json-rpc.js';
-import { compileUriTemplate } from '../../protocol/uri-template.js';
+import { type Variables, compileUriTemplate } from '../../protocol/uri-template.js';
 import { createSnapshotCache } from './snapshot-cache.js';
-import { type Issue, type TrackerStore, isDomainError } from '../store/index.js';
+import {
+  type Issue,
+  type TrackerStore,
+  isDomainError,
+  parseIssueKey,
+  parsePriority,
+  parseProjectKey,
+  parseSprintId,
+  parseStatus,
+} from '../store/index.js';
 
 export const JSON_MIME = 'application/json';
 export const PROJECTS_URI = 'jira://projects';
@@ -79,6 +88,32 @@ function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown>
     return { filters: { ...vars }, total: page.total, shown: page.items.length, issues: page.items.map(issueSummary) };
   }
   return null;
+}
+
+/**
+ * Template variables as the store spells them (it trims and capitalises keys, "In Progress" is
+ * in_progress), so every spelling of one issue, project, sprint or filter is one subscription.
+ * A value the store would refuse stays as it is: it reads nothing in any spelling. The
+ * assignee stays too: `none` means unassigned, but `None` is a person's handle.
+ */
+const CANONICAL: Record<string, (value: string) => string> = {
+  key: parseIssueKey,
+  project_key: parseProjectKey,
+  sprint_id: parseSprintId,
+  status: parseStatus,
+  priority: parsePriority,
+};
+
+function canonicalVariables(variables: Variables): Variables {
+  const canonical: Variables = {};
+  for (const [name, value] of Object.entries(variables)) {
+    try {
+      canonical[name] = CANONICAL[name]?.(value) ?? value;
+    } catch {
+      canonical[name] = value;
+    }
+  }
+  return canonical;
 }
 
 /** `assignee=none` asks for unassigned issues (a query string cannot carry null). */
@@ -161,7 +196,7 @@ export function trackerResources(store: TrackerStore): {
   const templated = (
     definition: Omit<ResourceTemplateDefinition, 'read'>,
     read: (uri: string) => ResourceContents[] | null = readAs,
-  ): ResourceTemplateDefinition => ({ ...definition, read: (_vars, uri) => read(uri) });
+  ): ResourceTemplateDefinition => ({ ...definition, read: (_vars, uri) => read(uri), canonical: canonicalVariables });
 
   return {
     resources: [

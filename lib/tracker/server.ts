@@ -1,16 +1,14 @@
 // The tracker as an MCP server: its definition for the engine, and the link from store
-// changes to notifications.
-//
-// "notifications/resources/updated exactly when what that URI returns has changed": on every
-// store change (ours, or another process writing the same file) we re-read each subscribed
-// URI and compare it with what it returned before, leaving out `read_at`, the one field that
-// changes on every read. Subscriptions are few, so this is cheap, and it is exact where
-// guessing from the change's keys would not be (a filter query may or may not be affected).
+// changes (ours, or another process writing the same file) to notifications: a change goes
+// to the resource watch (resource-watch.ts), which reads again only the subscribed resources
+// the change touched, and tells which of them now return something else.
 
 import type { ServerDefinition, Session } from '../../protocol/session.js';
+import type { SubscriptionLimits } from '../../protocol/subscriptions.js';
 import type { TrackerStore } from '../store/index.js';
 import { trackerPrompts } from './prompts.js';
-import { readUri, trackerResources } from './resources.js';
+import { createResourceWatch } from './resource-watch.js';
+import { trackerResources } from './resources.js';
 import { trackerTools } from './tools.js';
 
 export const SERVER_INFO = { name: 'mcp-tracker', version: '0.1.0', title: 'Sprint Tracker (mcp-by-hand)' };
@@ -26,11 +24,18 @@ export interface TrackerServer {
   definition: ServerDefinition;
   /** Connects store changes to the session: resource updates, list changes, log messages. Returns the disconnect. */
   connect(session: Session, report: (line: string) => void): () => void;
+  /** How many resources are watched for subscribers now. */
+  watching(): number;
 }
 
-export function createTrackerServer(store: TrackerStore, options: { pageSize?: number } = {}): TrackerServer {
-  // What each subscribed URI returned when it was subscribed or last notified, without `read_at`.
-  const lastSeen = new Map<string, string>();
+export interface TrackerServerOptions {
+  pageSize?: number;
+  subscriptionLimits?: Partial<SubscriptionLimits>;
+}
+
+/** One session per server: on stdio a process serves one client. */
+export function createTrackerServer(store: TrackerStore, options: TrackerServerOptions = {}): TrackerServer {
+  const watch = createResourceWatch(store);
   const { resources, templates } = trackerResources(store);
 
   const definition: ServerDefinition = {
@@ -41,7 +46,9 @@ export function createTrackerServer(store: TrackerStore, options: { pageSize?: n
     resourceTemplates: templates,
     prompts: trackerPrompts(store),
     subscriptions: true,
-    onSubscribe: (uris) => uris.forEach((uri) => lastSeen.set(uri, fingerprint(readUri(store, uri)))),
+    subscriptionLimits: options.subscriptionLimits,
+    onSubscribe: (uri) => watch.watch(uri),
+    onUnsubscribe: (uri) => watch.forget(uri),
     resourceListChanged: true,
     logging: true,
     pageSize: options.pageSize,
@@ -57,21 +64,9 @@ export function createTrackerServer(store: TrackerStore, options: { pageSize?: n
           session.log('info', { source: 'another process', change: change.description, issues: change.issues }, 'tracker');
       }
       if (event.issueSetChanged) session.resourceListChanged();
-      // onSubscribe took a baseline for every subscribed URI.
-      for (const uri of session.subscribedUris()) {
-        const now = fingerprint(readUri(store, uri));
-        if (lastSeen.get(uri) === now) continue;
-        lastSeen.set(uri, now);
-        session.resourceUpdated(uri);
-      }
+      for (const uri of watch.changedBy(event)) session.resourceUpdated(uri);
     });
   }
 
-  return { definition, connect };
-}
-
-function fingerprint(value: Record<string, unknown> | null): string {
-  if (value === null) return 'null';
-  const { read_at: _volatile, ...stable } = value;
-  return JSON.stringify(stable);
+  return { definition, connect, watching: () => watch.size };
 }

@@ -424,6 +424,77 @@ test('subscriptions: updated only for subscribed URIs, and not after unsubscribe
   assert.equal(await t.server(), []);
 });
 
+/** Items every spelling of which ("1", " 1", "%31") is one resource; `watched` follows the hooks. */
+function spelledItems(limits = {}) {
+  const watched: string[] = [];
+  const t = transcript({
+    ...definition(),
+    resourceTemplates: [
+      {
+        uriTemplate: 'test://item/{id}',
+        name: 'item',
+        read: (vars, uri) => (vars.id!.trim() === '' ? null : [{ uri, text: `item ${vars.id!.trim()}` }]),
+        canonical: (vars) => ({ id: vars.id!.trim() }),
+      },
+    ],
+    subscriptionLimits: limits,
+    onSubscribe: (uri) => watched.push(uri),
+    onUnsubscribe: (uri) => watched.splice(watched.indexOf(uri), 1),
+  });
+  return { t, watched };
+}
+
+test('subscriptions: every spelling of a resource is watched once, notified as each client spelled it, freed by unsubscribe in any spelling', async () => {
+  const { t, watched } = spelledItems();
+  await t.initialize();
+  const spellings = ['test://item/1', 'test://item/%31', 'test://item/%20%201'];
+  spellings.forEach((uri, i) => t.client(req(i, 'resources/subscribe', { uri })));
+  assert.equal(
+    await t.server(),
+    [0, 1, 2].map((id) => ({ jsonrpc: '2.0', id, result: {} })),
+  );
+  assert.equal(watched, ['test://item/1'], 'one resource watched, under its canonical URI');
+  t.session.resourceUpdated('test://item/1');
+  assert.equal(
+    await t.server(),
+    spellings.map((uri) => ({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } })),
+  );
+  t.client(req(3, 'resources/unsubscribe', { uri: 'test://item/1%20' }));
+  await t.server();
+  assert.is(t.session.subscriptions, 0);
+  assert.equal(watched, [], 'nothing kept after the last unsubscribe');
+  t.session.resourceUpdated('test://item/1');
+  assert.equal(await t.server(), []);
+});
+
+test('subscriptions are bounded per session and by URI length; the error names the limit', async () => {
+  const { t } = spelledItems({ maxPerSession: 2, maxUriLength: 40 });
+  await t.initialize();
+  for (const [id, uri] of ['test://item/1', 'test://item/2', 'test://item/3', 'test://item/1'].entries())
+    t.client(req(id, 'resources/subscribe', { uri }));
+  const answers = byId(await t.server());
+  assert.equal(codes(answers), [
+    { jsonrpc: '2.0', id: 0, result: {} },
+    { jsonrpc: '2.0', id: 1, result: {} },
+    error(2, -32602),
+    { jsonrpc: '2.0', id: 3, result: {} },
+  ]);
+  assert.match(answers[2].error.message, /at most 2 subscriptions/);
+  t.client(req(4, 'resources/subscribe', { uri: `test://item/${'x'.repeat(30)}` }));
+  const [long] = (await t.server()) as any[];
+  assert.equal(
+    [long.error.code, long.error.message],
+    [-32602, 'Invalid params: a subscribed URI is at most 40 characters; got 42'],
+  );
+  t.client(req(5, 'resources/unsubscribe', { uri: 'test://item/1' }));
+  t.client(req(6, 'resources/subscribe', { uri: 'test://item/3' }));
+  assert.equal(codes(byId(await t.server())), [
+    { jsonrpc: '2.0', id: 5, result: {} },
+    { jsonrpc: '2.0', id: 6, result: {} },
+  ]);
+  assert.is(t.session.subscriptions, 2);
+});
+
 test('M8: prompts/get with an unknown name or a missing argument is -32602', async () => {
   const t = transcript(definition());
   await t.initialize();

@@ -216,7 +216,7 @@ test('subscriptions/listen: acknowledged first, tagged notifications, silent on 
     ],
     'toolsListChanged is not honoured: our tools never change',
   );
-  assert.equal(t.session.subscribedUris(), ['test://a']);
+  assert.is(t.session.subscriptions, 1);
   t.session.resourceUpdated('test://a');
   t.session.resourceUpdated('test://other');
   t.session.resourceListChanged();
@@ -244,6 +244,51 @@ test('subscriptions/listen: acknowledged first, tagged notifications, silent on 
     },
   ]);
   await validated([...ack, ...notes, ...closing], sent);
+});
+
+test('subscriptions/listen is bounded: URIs per stream and open streams, refused before any acknowledgement; an ended stream frees its URIs', async () => {
+  const forgotten: string[] = [];
+  const t = transcript({
+    ...definition(),
+    subscriptionLimits: { maxPerStream: 2, maxStreams: 2 },
+    onUnsubscribe: (uri) => forgotten.push(uri),
+  });
+  const listen = (id: string, notifications: Record<string, unknown>) => req(id, 'subscriptions/listen', { notifications });
+  const sent = [
+    listen('listen-1', { resourceSubscriptions: ['test://a', 'test://b'] }),
+    listen('listen-2', { resourcesListChanged: true }),
+    listen('listen-3', { resourcesListChanged: true }),
+    listen('listen-4', { resourceSubscriptions: ['test://a', 'test://b', 'test://c'] }),
+  ];
+  t.client(sent[0]);
+  t.client(sent[1]);
+  t.client(sent[2]);
+  const out = (await t.server()) as any[];
+  assert.equal(
+    out.map((m) => m.method ?? m.id),
+    ['notifications/subscriptions/acknowledged', 'notifications/subscriptions/acknowledged', 'listen-3'],
+  );
+  assert.equal(
+    [out[2].error.code, out[2].error.message],
+    [-32602, 'Invalid params: at most 2 listen streams are open at once; cancel one first'],
+  );
+  assert.is(t.session.subscriptions, 2);
+
+  t.client({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-2' } });
+  t.client(sent[3]);
+  const [tooMany, ...rest] = (await t.server()) as any[];
+  assert.equal(rest, [], 'no acknowledgement for a refused stream');
+  assert.equal(
+    [tooMany.id, tooMany.error.code, tooMany.error.message],
+    ['listen-4', -32602, 'Invalid params: a listen stream lists at most 2 resourceSubscriptions; got 3'],
+  );
+  assert.is(t.session.subscriptions, 2, 'the refused stream holds nothing');
+
+  t.client({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } });
+  await t.server();
+  assert.is(t.session.subscriptions, 0);
+  assert.equal(forgotten, ['test://a', 'test://b']);
+  await validated(out, sent);
 });
 
 const asking = (): ServerDefinition => ({

@@ -1,0 +1,102 @@
+// Which subscribed resources a store change changed: "notifications/resources/updated exactly
+// when what that URI returns has changed".
+//
+// Each watched resource (a canonical URI someone is subscribed to, see
+// protocol/subscriptions.ts) keeps a fingerprint of what it returned: a SHA-256 of its JSON,
+// leaving out `read_at` (the one field that changes on every read), 44 characters however
+// large the resource. A change says which issues, sprints and projects it touched
+// (lib/store/apply.ts `Change`), and only the resources that read one of them are read again:
+//
+//   jira://issue/K                      issue K
+//   jira://project/P/stats, /issues     project P (every issue change names its project)
+//   jira://sprint/S                     sprint S (an issue change names the issue's sprint;
+//                                       a move names both)
+//   jira://sprint/current               the project it describes, the first by key (which a
+//                                       new project may become: that change names it)
+//   jira://projects                     any change (issue counts, active sprints)
+//
+// A filtered query may or may not change when its project does, so it is read again and its
+// fingerprint compared: exact, at the cost of one read per watched resource of that project.
+// The work per write follows what the write touched, not what is subscribed.
+
+import { createHash } from 'node:crypto';
+import type { ChangeEvent, TrackerStore } from '../store/index.js';
+import { CURRENT_SPRINT_URI, PROJECTS_URI, TEMPLATES, defaultProject, readUri } from './resources.js';
+
+export interface ResourceWatch {
+  /** Notes what a resource holds now. */
+  watch(uri: string): void;
+  forget(uri: string): void;
+  /** The watched resources whose content the change altered; their fingerprints move on. */
+  changedBy(event: ChangeEvent): string[];
+  /** Resources watched. */
+  readonly size: number;
+}
+
+export function createResourceWatch(store: TrackerStore): ResourceWatch {
+  const fingerprints = new Map<string, string>();
+  const watchersOf = new Map<string, Set<string>>(); // topic -> watched URIs that read it
+
+  const read = (uri: string): string => fingerprint(readUri(store, uri));
+
+  return {
+    watch(uri) {
+      fingerprints.set(uri, read(uri));
+      for (const topic of topicsOf(uri)) {
+        let uris = watchersOf.get(topic);
+        if (!uris) watchersOf.set(topic, (uris = new Set()));
+        uris.add(uri);
+      }
+    },
+    forget(uri) {
+      fingerprints.delete(uri);
+      for (const topic of topicsOf(uri)) {
+        const uris = watchersOf.get(topic);
+        uris?.delete(uri);
+        if (uris?.size === 0) watchersOf.delete(topic);
+      }
+    },
+    changedBy(event) {
+      const candidates = new Set<string>();
+      for (const topic of touchedBy(event, defaultProject(store))) {
+        for (const uri of watchersOf.get(topic) ?? []) candidates.add(uri);
+      }
+      return [...candidates].filter((uri) => {
+        const now = read(uri);
+        if (fingerprints.get(uri) === now) return false;
+        fingerprints.set(uri, now);
+        return true;
+      });
+    },
+    get size() {
+      return fingerprints.size;
+    },
+  };
+}
+
+/** What a resource reads, as topics a change can touch; nothing for a URI that reads nothing in any state. */
+function topicsOf(uri: string): string[] {
+  if (uri === PROJECTS_URI) return ['projects'];
+  if (uri === CURRENT_SPRINT_URI) return ['current sprint'];
+  let vars = TEMPLATES.issue.match(uri);
+  if (vars) return [`issue ${vars.key}`];
+  if ((vars = TEMPLATES.projectStats.match(uri) ?? TEMPLATES.projectIssues.match(uri))) return [`project ${vars.project_key}`];
+  if ((vars = TEMPLATES.sprint.match(uri))) return [`sprint ${vars.sprint_id}`];
+  return [];
+}
+
+function touchedBy(event: ChangeEvent, currentProject: string | undefined): string[] {
+  return [
+    'projects',
+    ...(currentProject !== undefined && event.projects.includes(currentProject) ? ['current sprint'] : []),
+    ...event.issues.map((key) => `issue ${key}`),
+    ...event.projects.map((key) => `project ${key}`),
+    ...event.sprints.map((id) => `sprint ${id}`),
+  ];
+}
+
+function fingerprint(value: Record<string, unknown> | null): string {
+  if (value === null) return 'null';
+  const { read_at: _volatile, ...stable } = value;
+  return createHash('sha256').update(JSON.stringify(stable)).digest('base64');
+}
