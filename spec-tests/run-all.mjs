@@ -46,6 +46,8 @@ if (missing.length > 0) {
       'run',
       '--server',
       `${process.execPath} dist/mcp-tracker.mjs --ephemeral`,
+      '--fail-on',
+      'all',
       '--timeout',
       '5000',
       'spec-tests/fixtures',

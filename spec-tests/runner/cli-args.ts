@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import type { ReporterName } from './reporter.js';
 import { REPORTER_NAMES } from './reporter.js';
+import { LEVELS, type Level } from './fixture-types.js';
 
 export const USAGE = `Usage:
   mcp-conform run --server "CMD ARGS" [options] [FIXTURE_FILES_OR_DIRS...]
@@ -19,6 +20,7 @@ run options:
   --expected-failures FILE   fixtures known to fail, one "name: reason" per line
   --timeout MS               how long each step waits for the server (default 5000)
   --startup-timeout MS       how long the server may take to answer its first probe (default 30000)
+  --fail-on LEVELS           levels whose failures fail the run: must (default), should, jsonrpc-strict, all
   --jobs N                   fixtures run at the same time (default ${defaultJobs()})
 Without FIXTURE_FILES_OR_DIRS the built-in generic fixtures are run (list prints them), and every
 message the server sends is validated against the official JSON Schema of its revision (built in).
@@ -39,6 +41,8 @@ export interface RunArguments {
   expectedFailures: string | undefined;
   timeoutMs: number;
   startupTimeoutMs: number;
+  /** Failures at these levels fail the run; the others are advisory. */
+  failOn: Level[];
   jobs: number;
   paths: string[];
 }
@@ -78,6 +82,7 @@ function parseRun(argv: string[]): RunArguments {
     expectedFailures: undefined,
     timeoutMs: 5000,
     startupTimeoutMs: 30_000,
+    failOn: ['must'],
     jobs: defaultJobs(),
     paths: [],
   };
@@ -107,6 +112,7 @@ function applyValueOption(result: RunArguments, option: string, value: string): 
   else if (option === '--filter') result.filters.push(value);
   else if (option === '--expected-failures') result.expectedFailures = value;
   else if (option === '--timeout') result.timeoutMs = parsePositive(option, value);
+  else if (option === '--fail-on') result.failOn = parseLevels(value);
   else if (option === '--startup-timeout') result.startupTimeoutMs = parsePositive(option, value);
   else if (option === '--jobs') result.jobs = parsePositive(option, value);
   else throw new UsageError(`unknown option ${option}`);
@@ -160,6 +166,14 @@ function parseReporter(value: string): ReporterName {
   const reporter = REPORTER_NAMES.find((name) => name === value);
   if (!reporter) throw new UsageError(`--reporter must be one of ${REPORTER_NAMES.join(', ')}`);
   return reporter;
+}
+
+function parseLevels(value: string): Level[] {
+  if (value === 'all') return [...LEVELS];
+  const levels = value.split(',').map((name) => LEVELS.find((level) => level === name.trim()));
+  if (levels.some((level) => level === undefined))
+    throw new UsageError(`--fail-on takes ${LEVELS.join(', ')} or all, got "${value}"`);
+  return [...new Set(['must' as const, ...(levels as Level[])])];
 }
 
 function parsePositive(option: string, value: string): number {

@@ -1,7 +1,17 @@
 // Turns fixture text (FORMAT.md) into a Fixture: a prose header with `key: value` lines, then
 // txtar-style `-- name --` sections that become the steps the runner plays in order.
 import { STATELESS_VERSIONS } from './handshake.js';
-import type { ExpectedMessage, Fixture, FixtureHeader, ProtocolMode, Requirement, Section, Step } from './fixture-types.js';
+import type {
+  ExpectedMessage,
+  Fixture,
+  FixtureHeader,
+  Level,
+  ProtocolMode,
+  Requirement,
+  Section,
+  Step,
+} from './fixture-types.js';
+import { LEVELS } from './fixture-types.js';
 import type { JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { FixtureSyntaxError, parseJsonSequence } from './json-sequence.js';
@@ -9,7 +19,7 @@ import { parseRawChunks } from './raw-chunks.js';
 import { checkMarkers } from './matchers.js';
 
 const SECTION_MARKER = /^-- (.+) --$/;
-const HEADER_KEY = /^(spec|covers|protocol|requires|timeout):\s*(.*)$/;
+const HEADER_KEY = /^(spec|covers|protocol|requires|timeout|level):\s*(.*)$/;
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
 const DURATION = /^(\d+)\s*(ms)?$/;
 const DEFAULT_EXIT_WITHIN_MS = 2000;
@@ -42,6 +52,7 @@ type HeaderDraft = Omit<FixtureHeader, 'prose' | 'protocol'> & { protocol: Proto
 function parseHeader(headerText: string): FixtureHeader {
   const prose: string[] = [];
   const header: HeaderDraft = {
+    level: 'must',
     spec: [],
     covers: [],
     protocol: undefined,
@@ -63,6 +74,13 @@ function applyHeaderKey(header: HeaderDraft, key: string, value: string, line: n
   if (key === 'protocol') header.protocol = parseProtocol(value, line);
   if (key === 'requires') header.requires.push(parseRequirement(value, line));
   if (key === 'timeout') header.timeoutMs = parseDuration(value, line);
+  if (key === 'level') header.level = parseLevel(value, line);
+}
+
+function parseLevel(value: string, line: number): Level {
+  const level = LEVELS.find((name) => name === value);
+  if (level === undefined) throw new FixtureSyntaxError(`level must be one of ${LEVELS.join(', ')}, got "${value}"`, line);
+  return level;
 }
 
 function splitList(value: string): string[] {

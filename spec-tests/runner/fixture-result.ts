@@ -1,6 +1,7 @@
 // What running one fixture produced, before expected failures are applied.
 import type { JsonValue } from './json-types.js';
 import type { Mismatch } from './matchers.js';
+import type { Level } from './fixture-types.js';
 
 export interface Failure {
   /** Where in the fixture: "server section at line 14", "handshake", "end of fixture". */
@@ -12,6 +13,8 @@ export interface Failure {
   received?: string;
   /** The spec page and rule that the failed check enforces. */
   rule: string[];
+  /** How binding the failed check is; absent means `must`. */
+  level?: Level;
 }
 
 /** For --update: what the server actually sent for one expectation, or instead of nothing. */
@@ -33,6 +36,8 @@ export interface FixtureResult {
   stderr: string;
   durationMs: number;
   observations: Observation[];
+  /** The most binding level among the failures (`must` when there are none). */
+  level: Level;
   /** True when every step ran to the end, which --update requires before rewriting. */
   completed: boolean;
 }

@@ -20,8 +20,24 @@ export interface Requirement {
   condition: { kind: 'present' } | { kind: 'absent' } | { kind: 'equals'; value: JsonValue };
 }
 
+/**
+ * How binding a fixture's expectations are: `must` (a MUST of MCP or JSON-RPC that the ecosystem
+ * follows), `should`, or `jsonrpc-strict` (JSON-RPC's replies to unreadable input, which the
+ * official SDKs deliberately leave out). The always-on checks (stdout purity, envelope, schema,
+ * unexpected messages) are `must` whatever the fixture says.
+ */
+export type Level = 'must' | 'should' | 'jsonrpc-strict';
+export const LEVELS: readonly Level[] = ['must', 'should', 'jsonrpc-strict'];
+
+/** `must` if any failure is (or none was given a level), else `should`, else `jsonrpc-strict`. */
+export function strictestLevel(failures: readonly { level?: Level }[]): Level {
+  const levels = failures.map((failure) => failure.level ?? 'must');
+  return LEVELS.find((level) => levels.includes(level)) ?? 'must';
+}
+
 export interface FixtureHeader {
   prose: string;
+  level: Level;
   spec: string[];
   covers: string[];
   protocol: ProtocolMode;

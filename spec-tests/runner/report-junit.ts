@@ -59,6 +59,8 @@ function testCaseBody(fixture: JudgedFixture): string {
       return element('skipped', { message: result.skipReason ?? '' }, '');
     case 'not-applicable':
       return element('skipped', { message: `not applicable: ${result.skipReason ?? ''}` }, '');
+    case 'advisory':
+      return element('skipped', { message: `advisory (${result.level}): ${result.failures[0]?.summary ?? ''}` }, '');
     case 'expected-failure':
       return element('skipped', { message: `expected failure: ${fixture.expectedFailureReason ?? ''}` }, '');
     case 'stale':

@@ -32,6 +32,9 @@ export class TextReporter implements Reporter {
         return this.write(`${this.palette.green('ok   ')} ${result.name}${updated} ${timing}\n`);
       case 'skipped':
         return this.write(`${this.palette.yellow('skip ')} ${result.name}: ${result.skipReason ?? ''}\n`);
+      case 'advisory':
+        this.write(`${this.palette.yellow('note ')} ${result.name} [${result.level}] ${timing}\n`);
+        return this.write(formatFailureDetails(fixture));
       case 'not-applicable':
         return this.write(`${this.palette.dim('n/a  ')} ${result.name}: ${result.skipReason ?? ''}\n`);
       case 'expected-failure':
@@ -54,6 +57,8 @@ export class TextReporter implements Reporter {
     }
     for (const [revision, counts] of [...this.byRevision.entries()].sort())
       this.write(`${revision.padEnd(12)} ${[...counts.entries()].map(([verdict, n]) => `${n} ${verdict}`).join(', ')}\n`);
+    const levels = Object.entries(summary.failedByLevel).filter(([, count]) => count > 0);
+    if (levels.length > 0) this.write(`failed by level: ${levels.map(([level, count]) => `${level} ${count}`).join(', ')}\n`);
     const line = summaryLine(summary);
     this.write(`${summary.failed > 0 ? this.palette.red(line) : this.palette.green(line)}\n`);
   }

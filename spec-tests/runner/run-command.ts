@@ -57,7 +57,7 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
   const judged = await runInOrder(
     fixtures,
     args.jobs,
-    async (fixture) => finishFixture(fixture, await runSafely(fixture, options), entries, args.update),
+    async (fixture) => finishFixture(fixture, await runSafely(fixture, options), entries, args),
     (fixture) => reporter.fixtureDone(fixture),
   );
   const summary = summarize(judged, staleEntries(entries, fixtures, args.filters));
@@ -69,10 +69,10 @@ function finishFixture(
   fixture: LoadedFixture,
   result: FixtureResult,
   entries: ExpectedFailure[],
-  update: boolean,
+  args: RunArguments,
 ): JudgedFixture {
-  const judged = judge(result, entries);
-  if (!update || !fixture.ok || !result.completed || result.failures.length > 0) return judged;
+  const judged = judge(result, entries, args.failOn);
+  if (!args.update || !fixture.ok || !result.completed || result.failures.length > 0) return judged;
   const text = updatedFixtureText(fixture.fixture, result.observations);
   if (text === undefined) return judged;
   writeFileSync(fixture.fixture.path, text);

@@ -2,7 +2,7 @@
 // pairs the server's messages, applies the always-on checks (stdout purity, JSON-RPC envelope,
 // optional schema) and stops at the first failing step so that the report stays short.
 import type { Fixture, Step } from './fixture-types.js';
-import { revisionOf } from './fixture-types.js';
+import { revisionOf, strictestLevel, type Level } from './fixture-types.js';
 import type { Failure, FixtureResult, Observation } from './fixture-result.js';
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
@@ -117,6 +117,7 @@ export class Session {
       name: this.fixture.name,
       path: this.fixture.path,
       revision: revisionOf(this.fixture.header.protocol),
+      level: strictestLevel(this.failures),
       outcome,
       failures: this.failures,
       stderr: this.server.stderrText,
@@ -244,6 +245,7 @@ export class Session {
         ? 'but it never came: the server answered a ping sent after it (the message was dropped)'
         : `within ${this.timeoutMs()} ms`;
     this.failures.push({
+      level: this.levelOf(planned),
       where: planned.where,
       summary: `expected ${describeMessage(first.value)} (line ${first.line}) ${waitedFor}${unpaired.length > 1 ? `, and ${unpaired.length - 1} more` : ''}`,
       mismatch: {
@@ -262,6 +264,7 @@ export class Session {
     for (const item of spoken) {
       item.consumed = true;
       this.failures.push({
+        level: this.levelOf(planned),
         where: planned.where,
         summary: `expected no response within ${ms} ms, got ${describeMessage(item.value)}`,
         mismatch: { path: '$', expected: 'nothing', actual: describe(item.value) },
@@ -438,12 +441,18 @@ export class Session {
     }
     if (!mismatch) return;
     this.failures.push({
+      level: this.levelOf(expectation.planned),
       where: expectation.planned.where,
       summary: `${describeMessage(actual)} differs from the expectation at line ${expectation.line}`,
       mismatch,
       received: describe(actual, 400),
       rule: expectation.planned.rule,
     });
+  }
+
+  /** The runner's own handshake is always `must`; the fixture's steps have the fixture's level. */
+  private levelOf(planned: PlannedStep): Level {
+    return planned.where === 'handshake' ? 'must' : this.fixture.header.level;
   }
 
   private fail(summary: string, rule: string[]): void {

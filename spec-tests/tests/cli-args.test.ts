@@ -34,6 +34,7 @@ test('run options in both spellings', () => {
     expectedFailures: 'x.txt',
     timeoutMs: 900,
     startupTimeoutMs: 30_000,
+    failOn: ['must'],
     jobs: 2,
     paths: ['a', 'b'],
   });

@@ -27,6 +27,7 @@ async function runJson(server: string, extra: Partial<RunArguments> = {}): Promi
       expectedFailures: undefined,
       timeoutMs: 3000,
       startupTimeoutMs: 10_000,
+      failOn: ['must'],
       jobs: 4,
       paths: [],
       ...extra,
@@ -69,14 +70,15 @@ test('a legacy-only server: the 2026-07-28 fixtures are not applicable; server/d
 });
 
 // The tiny server answers nothing that is not JSON: j08 must fail as "dropped", found by the
-// ping fence, not by waiting out the step timeout (which is set far above the fence here).
+// ping fence, not by waiting out the step timeout (which is set far above the fence here). j08
+// is a jsonrpc-strict fixture: advisory unless the run fails on that level.
 test('a dropped line is found by the fence, not by the timeout', async () => {
   const report = await runJson(tinyServer('drops-invalid', { onParseError: '/* dropped, as the official SDKs do */' }), {
     filters: ['generic/jsonrpc/j08-invalid-json'],
     timeoutMs: 60_000,
   });
   const [j08] = report.fixtures;
-  assert.is(j08?.verdict, 'failed');
+  assert.is(j08?.verdict, 'advisory');
   assert.match(j08?.failures[0]?.summary ?? '', 'the server answered a ping sent after it (the message was dropped)');
 });
 

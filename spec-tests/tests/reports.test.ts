@@ -16,6 +16,7 @@ function result(name: string, outcome: FixtureResult['outcome'], extra: Partial<
     name,
     path: `spec-tests/fixtures/${name}.txtar`,
     revision: '2025-11-25',
+    level: 'must',
     outcome,
     failures: [],
     stderr: '',
@@ -103,7 +104,16 @@ test('the report ends with the summary line', () => {
   const lines = textReport().trimEnd().split('\n');
   assert.is(lines[lines.length - 1], '1 passed, 3 failed, 1 skipped, 1 expected failures');
   assert.is(
-    summaryLine({ passed: 4, failed: 0, skipped: 0, notApplicable: 0, expectedFailures: 0, unmatchedEntries: [] }),
+    summaryLine({
+      passed: 4,
+      failed: 0,
+      skipped: 0,
+      notApplicable: 0,
+      advisory: 0,
+      failedByLevel: { must: 0, should: 0, 'jsonrpc-strict': 0 },
+      expectedFailures: 0,
+      unmatchedEntries: [],
+    }),
     '4 passed, 0 failed',
   );
 });
@@ -120,14 +130,22 @@ test('json report: one document with verdicts and counts', () => {
   report(new JsonReporter((chunk) => (text += chunk)));
   const document = JSON.parse(text) as {
     fixtures: { name: string; verdict: string }[];
-    summary: Record<string, number>;
+    summary: Record<string, unknown>;
     unmatchedExpectedFailures: { name: string }[];
   };
   assert.equal(
     document.fixtures.map((item) => item.verdict),
     ['passed', 'failed', 'skipped', 'expected-failure', 'stale'],
   );
-  assert.equal(document.summary, { passed: 1, failed: 3, skipped: 1, expectedFailures: 1 });
+  assert.equal(document.summary, {
+    passed: 1,
+    failed: 3,
+    skipped: 1,
+    notApplicable: 0,
+    advisory: 0,
+    failedByLevel: { must: 1, should: 0, 'jsonrpc-strict': 0 },
+    expectedFailures: 1,
+  });
   assert.is(document.unmatchedExpectedFailures[0]?.name, 'ghost/entry');
 });
 

@@ -36,6 +36,7 @@ test('the SDK server passes every generic fixture except its listed departures',
       // Generous: a loaded 2-core CI machine must not turn a slow start into a failure.
       timeoutMs: 5000,
       startupTimeoutMs: 30_000,
+      failOn: ['must'],
       jobs: 4,
       paths: ['spec-tests/fixtures/generic'],
     },
@@ -46,7 +47,7 @@ test('the SDK server passes every generic fixture except its listed departures',
   assert.is(code, 0, report);
   assert.match(
     summary,
-    new RegExp(`^\\d+ passed, 0 failed(, \\d+ skipped)?, 6 not applicable, ${listed} expected failures$`),
+    new RegExp(`^\\d+ passed, 0 failed(, \\d+ skipped)?, 6 not applicable, 14 advisory, ${listed} expected failures$`),
     report,
   );
   assert.not.match(report, 'STALE');

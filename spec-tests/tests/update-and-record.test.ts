@@ -43,6 +43,7 @@ function runArguments(path: string, server: string, update: boolean): RunArgumen
     expectedFailures: undefined,
     timeoutMs: 600,
     startupTimeoutMs: 10_000,
+    failOn: ['must'],
     jobs: 1,
     paths: [path],
   };
