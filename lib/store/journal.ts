@@ -6,7 +6,7 @@
 // processes' appends are read the same way, in file order, so every process
 // replays the same records in the same order and reaches the same state.
 import fs from 'node:fs';
-import { applyRecord, type Change } from './apply.js';
+import { applyRecord, checkRecord, type Change } from './apply.js';
 import { storeFileError, errnoCode } from './errors.js';
 import { appendDurably, createFileAtomically, moveTornTail, readCompleteLines } from './journal-file.js';
 import { encodeHeader, encodeRecord, inconsistentLine, notAJournal, parseHeader, parseRecordLine } from './journal-format.js';
@@ -95,9 +95,19 @@ export function catchUp(journal: Journal, policy: TailPolicy, size = fs.fstatSyn
 export function appendRecord(journal: Journal, draft: RecordDraft, at: string): Change {
   const record = { seq: journal.state.lastSeq + 1, at, ...draft } as JournalRecord;
   const text = encodeRecord(record);
+  refuseMisfit(journal.state, record);
   journal.offset = appendDurably(journal.fd, text, journal.offset);
   journal.line += 1;
   return applyRecord(journal.state, record);
+}
+
+/** A record its next reader would refuse must never reach the disk: ask the reader's question first. */
+function refuseMisfit(state: TrackerState, record: JournalRecord): void {
+  try {
+    checkRecord(state, record);
+  } catch (error) {
+    throw new Error(`refusing to write a journal record that does not fit the data (${(error as Error).message})`);
+  }
 }
 
 /**

@@ -25,7 +25,10 @@ export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 export const LIMITS = {
-  /** Issue numbers stay well inside Number.MAX_SAFE_INTEGER. */
+  /**
+   * Issue numbers stay well inside Number.MAX_SAFE_INTEGER: past 2^53, `number + 1` is no
+   * longer exact and the next key repeats an existing one. Enforced on every key read or written.
+   */
   maxIssueNumber: 999_999_999,
   /** Long enough for any valid key; checked before the regex so huge inputs are cheap to reject. */
   maxKeyLength: 24,
@@ -38,6 +41,12 @@ export const LIMITS = {
   labelsMax: 10,
   storyPointsMax: 100,
 } as const;
+
+/** False when the number in `PROJ-123` is above LIMITS.maxIssueNumber. */
+export function issueNumberWithinLimit(key: string): boolean {
+  return Number(key.slice(key.lastIndexOf('-') + 1)) <= LIMITS.maxIssueNumber;
+}
+export const ISSUE_NUMBER_TOO_LARGE = `the issue number is above the limit of ${LIMITS.maxIssueNumber}`;
 
 // ---------------------------------------------------------------------------
 // Enumerations
@@ -63,7 +72,13 @@ export const SPRINT_STATES: readonly SprintState[] = SprintStateSchema.options;
 // ---------------------------------------------------------------------------
 
 export const ProjectKeySchema = z.string().check(z.regex(PROJECT_KEY_PATTERN));
-export const IssueKeySchema = z.string().check(z.maxLength(LIMITS.maxKeyLength), z.regex(ISSUE_KEY_PATTERN));
+export const IssueKeySchema = z
+  .string()
+  .check(
+    z.maxLength(LIMITS.maxKeyLength),
+    z.regex(ISSUE_KEY_PATTERN),
+    z.refine(issueNumberWithinLimit, { error: ISSUE_NUMBER_TOO_LARGE }),
+  );
 export const SprintIdSchema = z.string().check(z.maxLength(LIMITS.maxKeyLength), z.regex(SPRINT_ID_PATTERN));
 export const HandleSchema = z.string().check(z.regex(HANDLE_PATTERN));
 export const LabelSchema = z.string().check(z.regex(LABEL_PATTERN));
