@@ -40,6 +40,19 @@ export const LIMITS = {
   projectDescriptionMax: 2_000,
   labelsMax: 10,
   storyPointsMax: 100,
+  /**
+   * One journal line, in bytes, its "\n" not counted. The largest record a command writes
+   * (an issue with a 10,000 character description, every character escaped as \uXXXX) is
+   * under 64 KiB; the reader holds at most two lines of this size at a time, whatever the
+   * size of the file.
+   */
+  maxRecordBytes: 1_048_576,
+  /**
+   * The data file, in bytes: a write that would take it past this is refused (nothing is
+   * written, reads go on). Reading has no size limit (the file is read in chunks); this bound
+   * keeps the state replayed from the file well inside the memory of one process.
+   */
+  maxJournalBytes: 1_073_741_824,
 } as const;
 
 /** False when the number in `PROJ-123` is above LIMITS.maxIssueNumber. */

@@ -65,6 +65,8 @@ export interface OpenStoreOptions {
   readonly watch?: boolean;
   /** Polling interval of the watch fallback. Default: 250 ms. */
   readonly pollIntervalMs?: number;
+  /** A mutation that would take the data file past this many bytes is refused. Default: LIMITS.maxJournalBytes (1 GiB). */
+  readonly maxFileBytes?: number;
 }
 
 /** The result of a mutation on one issue. */
@@ -177,7 +179,7 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
   const locked = <T>(section: () => T): Promise<T> => withFileLock(lockFile, lock, section);
 
   await createIfMissing(file, locked, now, log);
-  const opened = openJournal(file);
+  const opened = openJournal(file, options.maxFileBytes ?? LIMITS.maxJournalBytes);
   const journal = opened.journal;
   if (opened.tailBytes > 0) await locked(() => catchUp(journal, { holdsLock: true, now, log }));
 

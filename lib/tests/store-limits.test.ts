@@ -1,11 +1,13 @@
-// The journal's bounds: issue numbers. A command refused by them writes nothing;
-// a line past them is refused on open with file:line and the limit.
+// The journal's bounds: issue numbers, the size of a record and of the file, and a
+// file too large to hold as one string. A command refused by any of them writes
+// nothing; a line past them is refused on open with file:line and the limit.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isDomainError, isStoreFileError, openStore, type StoreFileError, type TrackerStore } from '../store/index.js';
+import { READ_CHUNK_BYTES, readCompleteLines } from '../store/journal-file.js';
 import { appendRecord, closeJournal, openJournal } from '../store/journal.js';
 import { LIMITS } from '../store/schema.js';
 
@@ -17,8 +19,8 @@ function tempFile(): string {
   return path.join(directory, 'tracker.jsonl');
 }
 
-function open(file: string): Promise<TrackerStore> {
-  return openStore({ path: file, log: () => {}, watch: false });
+function open(file: string, extra: { maxFileBytes?: number } = {}): Promise<TrackerStore> {
+  return openStore({ path: file, log: () => {}, watch: false, ...extra });
 }
 
 async function demoFile(): Promise<string> {
@@ -31,6 +33,14 @@ async function demoFile(): Promise<string> {
 function lastRecord(file: string): { seq: number; at: string } {
   const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
   return JSON.parse(lines.at(-1) ?? '');
+}
+
+function lastBytes(file: string, count: number): string {
+  const fd = fs.openSync(file, 'r');
+  const bytes = Buffer.alloc(count);
+  fs.readSync(fd, bytes, 0, count, fs.fstatSync(fd).size - count);
+  fs.closeSync(fd);
+  return bytes.toString();
 }
 
 function lineCount(file: string): number {
@@ -150,6 +160,96 @@ test('a record that does not fit the data is refused before it reaches the disk'
   const store = await open(file);
   await store.updateStatus('PROJ-101', 'in_review');
   store.close();
+});
+
+// ---------------------------------------------------------------------------
+// Sizes
+// ---------------------------------------------------------------------------
+
+/** A line changing PROJ-101's status, padded to `bytes` (its "\n" not counted) with a field the reader ignores. */
+function paddedStatusChange(seq: number, at: string, from: string, to: string, bytes: number): string {
+  const record = `{"seq":${seq},"at":"${at}","type":"issue.status_changed","key":"PROJ-101","from":"${from}","to":"${to}","pad":""}`;
+  return `${record.replace('"pad":""', `"pad":"${'x'.repeat(bytes - record.length)}"`)}\n`;
+}
+
+test('a journal over 512 MiB opens (it is read a chunk at a time) and takes more writes', async () => {
+  const file = await demoFile();
+  const first = await open(file);
+  let status = first.getIssue('PROJ-101').status;
+  first.close();
+  // 1 MB records padded with a field the reader ignores: a big file, a small state, a quick test.
+  const { at } = lastRecord(file);
+  let { seq } = lastRecord(file);
+  const fd = fs.openSync(file, 'a');
+  let size = fs.fstatSync(fd).size;
+  while (size <= 520 * 2 ** 20) {
+    const to = status === 'done' ? 'todo' : 'done';
+    size += fs.writeSync(fd, paddedStatusChange(++seq, at, status, to, 1_000_000));
+    status = to;
+  }
+  fs.closeSync(fd);
+  assert.ok(size > 2 ** 29, 'longer than the longest string V8 can make');
+  const store = await open(file);
+  assert.is(store.getIssue('PROJ-101').status, status);
+  await store.updateStatus('PROJ-101', 'in_review');
+  store.close();
+  // Reading it all again would double the test's time: the new line is where it belongs.
+  assert.match(
+    lastBytes(file, 200),
+    /"type":"issue\.status_changed","key":"PROJ-101","from":"(todo|done)","to":"in_review"\}\n$/,
+  );
+  fs.rmSync(file);
+});
+
+test('a line longer than the record limit is refused with file:line, never read whole', async () => {
+  const file = await demoFile();
+  const { seq, at } = lastRecord(file);
+  const store = await open(file);
+  const status = store.getIssue('PROJ-101').status;
+  store.close();
+  fs.appendFileSync(
+    file,
+    paddedStatusChange(seq + 1, at, status, status === 'done' ? 'todo' : 'done', LIMITS.maxRecordBytes + 1),
+  );
+  const before = fs.readFileSync(file);
+  const error = await openFailure(file);
+  assert.is(error.reason, 'corrupt');
+  assert.is(error.line, lineCount(file));
+  assert.match(error.message, `it is longer than the limit of ${LIMITS.maxRecordBytes} bytes per record`);
+  assert.equal(fs.readFileSync(file), before);
+});
+
+test('a mutation that would take the file past its size limit is refused; nothing is written, reads go on', async () => {
+  const file = await demoFile();
+  const limit = fs.statSync(file).size + 200; // room for a status change, not for a comment
+  const store = await open(file, { maxFileBytes: limit });
+  const comments = store.getIssue('PROJ-101').comments.length;
+  const before = fs.readFileSync(file);
+  const error = await failure(() => store.addComment('PROJ-101', { body: 'x'.repeat(300) }));
+  assert.ok(isDomainError(error), String(error));
+  assert.is(error.code, 'conflict');
+  assert.match(error.message, `has reached its size limit of ${limit} bytes; nothing was written`);
+  assert.equal(fs.readFileSync(file), before);
+  assert.is(store.getIssue('PROJ-101').comments.length, comments, 'reads go on');
+  await store.updateStatus('PROJ-101', 'in_review');
+  store.close();
+});
+
+test('a character cut in two by a chunk boundary is read whole', () => {
+  const file = tempFile();
+  // '€' is three bytes; the first chunk ends after its first one.
+  const long = `${'x'.repeat(READ_CHUNK_BYTES - 1)}€€`;
+  fs.writeFileSync(file, `${long}\nnext\nunfinished`);
+  const fd = fs.openSync(file, 'r');
+  const lines: string[] = [];
+  const scan = readCompleteLines(fd, 0, fs.fstatSync(fd).size, {
+    maxLineBytes: 2 * READ_CHUNK_BYTES,
+    onLine: (text) => lines.push(text),
+    onLineTooLong: () => assert.unreachable('no line is too long') as never,
+  });
+  fs.closeSync(fd);
+  assert.equal(lines, [long, 'next']);
+  assert.is(scan.tailBytes, 'unfinished'.length);
 });
 
 test.run();
