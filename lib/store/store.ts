@@ -65,7 +65,7 @@ export interface OpenStoreOptions {
   readonly watch?: boolean;
   /** Polling interval of the watch fallback. Default: 250 ms. */
   readonly pollIntervalMs?: number;
-  /** A mutation that would take the data file past this many bytes is refused. Default: LIMITS.maxJournalBytes (1 GiB). */
+  /** A mutation that would take the data file past this many bytes is refused. Default: LIMITS.maxJournalBytes (512 MiB). */
   readonly maxFileBytes?: number;
 }
 

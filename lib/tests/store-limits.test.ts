@@ -172,7 +172,7 @@ function paddedStatusChange(seq: number, at: string, from: string, to: string, b
   return `${record.replace('"pad":""', `"pad":"${'x'.repeat(bytes - record.length)}"`)}\n`;
 }
 
-test('a journal over 512 MiB opens (it is read a chunk at a time) and takes more writes', async () => {
+test('a journal over 512 MiB opens (it is read a chunk at a time)', async () => {
   const file = await demoFile();
   const first = await open(file);
   let status = first.getIssue('PROJ-101').status;
@@ -189,7 +189,9 @@ test('a journal over 512 MiB opens (it is read a chunk at a time) and takes more
   }
   fs.closeSync(fd);
   assert.ok(size > 2 ** 29, 'longer than the longest string V8 can make');
-  const store = await open(file);
+  // Such a file may come from an older build: it opens, reads go on. Our write limit (512 MiB)
+  // is raised here to see a write past 512 MiB land where the next reader looks for it.
+  const store = await open(file, { maxFileBytes: 2 ** 30 });
   assert.is(store.getIssue('PROJ-101').status, status);
   await store.updateStatus('PROJ-101', 'in_review');
   store.close();
