@@ -5,6 +5,8 @@
 // fit the current state (unknown issue, `from` differs from the current
 // value, seq out of order...) means the journal is inconsistent: applyRecord
 // throws a plain Error with the reason, and the caller adds file and line.
+// Every rule is in checkRecord, which changes nothing, so the writer can ask
+// the reader's question before it writes (see journal.ts appendRecord).
 //
 // Entities are replaced, never mutated, and frozen: objects handed to callers
 // are snapshots that stay valid and cannot be changed behind our back.
@@ -25,15 +27,46 @@ export interface Change {
   readonly issueSetChanged: boolean;
 }
 
-export function applyRecord(state: TrackerState, record: JournalRecord): Change {
+/**
+ * Throws (a plain Error with the reason) when the record does not fit the state; changes
+ * nothing. The reader runs it on every line, through applyRecord; the writer runs it before a
+ * record reaches the disk, so the file never holds a line its next reader would refuse.
+ */
+export function checkRecord(state: TrackerState, record: JournalRecord): void {
   if (record.seq !== state.lastSeq + 1) {
     throw new Error(`record seq ${record.seq} is out of order; expected ${state.lastSeq + 1}`);
   }
+  switch (record.type) {
+    case 'project.created':
+      if (state.projects.has(record.project.key)) throw new Error(`project ${record.project.key} already exists`);
+      return;
+    case 'sprint.created':
+      return checkSprintCreated(state, record.sprint);
+    case 'issue.created':
+      return checkIssueCreated(state, record.issue);
+    case 'issue.status_changed':
+      return expectCurrent('status', existingIssue(state, record.key).status, record.from);
+    case 'issue.assigned':
+      return expectCurrent('assignee', existingIssue(state, record.key).assignee, record.from);
+    case 'issue.commented':
+      return checkCommented(state, record.key, record.comment);
+    case 'issue.sprint_changed': {
+      const issue = existingIssue(state, record.key);
+      expectCurrent('sprint', issue.sprint, record.from);
+      if (record.to !== null) sprintOfProject(state, record.to, issue.project);
+      return;
+    }
+  }
+}
+
+export function applyRecord(state: TrackerState, record: JournalRecord): Change {
+  checkRecord(state, record);
   const change = applyByType(state, record);
   state.lastSeq = record.seq;
   return change;
 }
 
+/** Changes the state; checkRecord has passed. */
 function applyByType(state: TrackerState, record: JournalRecord): Change {
   switch (record.type) {
     case 'project.created':
@@ -44,13 +77,11 @@ function applyByType(state: TrackerState, record: JournalRecord): Change {
       return applyIssueCreated(state, record.issue);
     case 'issue.status_changed': {
       const issue = existingIssue(state, record.key);
-      expectCurrent('status', issue.status, record.from);
       replaceIssue(state, { ...issue, status: record.to, updated_at: record.at });
       return issueChange(issue, `${issue.key} status: ${record.from} → ${record.to}`);
     }
     case 'issue.assigned': {
       const issue = existingIssue(state, record.key);
-      expectCurrent('assignee', issue.assignee, record.from);
       countAssignment(state, record.from, -1);
       countAssignment(state, record.to, 1);
       if (record.to !== null) state.people.add(record.to);
@@ -65,7 +96,6 @@ function applyByType(state: TrackerState, record: JournalRecord): Change {
 }
 
 function applyProjectCreated(state: TrackerState, input: Project): Change {
-  if (state.projects.has(input.key)) throw new Error(`project ${input.key} already exists`);
   const project = Object.freeze({ key: input.key, name: input.name, description: input.description, lead: input.lead });
   state.projects.set(project.key, project);
   state.issueKeysByProject.set(project.key, []);
@@ -74,11 +104,14 @@ function applyProjectCreated(state: TrackerState, input: Project): Change {
   return change(`Project ${project.key} (${project.name}) created`, [], [], [project.key], false);
 }
 
-function applySprintCreated(state: TrackerState, input: Sprint, at: string): Change {
+function checkSprintCreated(state: TrackerState, input: Sprint): void {
   if (state.sprints.has(input.id)) throw new Error(`sprint ${input.id} already exists`);
   existingProject(state, input.project);
   if (!input.id.startsWith(`${input.project}-S`))
     throw new Error(`sprint ${input.id} is not named after project ${input.project}`);
+}
+
+function applySprintCreated(state: TrackerState, input: Sprint, at: string): Change {
   const sprint = Object.freeze({
     id: input.id,
     name: input.name,
@@ -93,31 +126,36 @@ function applySprintCreated(state: TrackerState, input: Sprint, at: string): Cha
   return change(`Sprint ${sprint.id} (${sprint.name}) created in ${sprint.project}`, [], [sprint.id], [sprint.project], false);
 }
 
-function applyIssueCreated(state: TrackerState, input: Issue): Change {
+function checkIssueCreated(state: TrackerState, input: Issue): void {
   if (state.issues.has(input.key)) throw new Error(`issue ${input.key} already exists`);
   existingProject(state, input.project);
   if (!input.key.startsWith(`${input.project}-`))
     throw new Error(`issue ${input.key} is not named after project ${input.project}`);
-  const number = issueNumber(input.key);
   const next = state.nextIssueNumber.get(input.project) ?? 1;
-  if (number < next) throw new Error(`issue ${input.key} reuses a number; the next free number is ${next}`);
+  if (issueNumber(input.key) < next) throw new Error(`issue ${input.key} reuses a number; the next free number is ${next}`);
   if (input.sprint !== null) sprintOfProject(state, input.sprint, input.project);
   input.comments.forEach((comment, index) => {
     if (comment.id !== index + 1) throw new Error(`issue ${input.key} comment ids must be 1, 2, 3...`);
   });
+}
+
+function applyIssueCreated(state: TrackerState, input: Issue): Change {
   const issue = freezeIssue(input);
   state.issues.set(issue.key, issue);
   state.issueKeysByProject.get(issue.project)?.push(issue.key);
-  state.nextIssueNumber.set(issue.project, number + 1);
+  state.nextIssueNumber.set(issue.project, issueNumber(issue.key) + 1);
   countAssignment(state, issue.assignee, 1);
   notePeople(state, issue);
   return issueChange(issue, `${issue.key} created: ${issue.title}`, true);
 }
 
+function checkCommented(state: TrackerState, key: string, input: Comment): void {
+  const expectedId = existingIssue(state, key).comments.length + 1;
+  if (input.id !== expectedId) throw new Error(`comment id ${input.id} on ${key}; expected ${expectedId}`);
+}
+
 function applyCommented(state: TrackerState, key: string, input: Comment, at: string): Change {
   const issue = existingIssue(state, key);
-  const expectedId = issue.comments.length + 1;
-  if (input.id !== expectedId) throw new Error(`comment id ${input.id} on ${key}; expected ${expectedId}`);
   const comment = freezeComment(input);
   state.people.add(comment.author);
   replaceIssue(state, { ...issue, comments: Object.freeze([...issue.comments, comment]), updated_at: at });
@@ -126,8 +164,6 @@ function applyCommented(state: TrackerState, key: string, input: Comment, at: st
 
 function applySprintChanged(state: TrackerState, key: string, from: string | null, to: string | null, at: string): Change {
   const issue = existingIssue(state, key);
-  expectCurrent('sprint', issue.sprint, from);
-  if (to !== null) sprintOfProject(state, to, issue.project);
   replaceIssue(state, { ...issue, sprint: to, updated_at: at });
   // Membership changed: both sprints' stats move. The sprint the issue left no
   // longer sees the issue's updated_at, so its last_updated needs this mark.

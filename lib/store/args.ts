@@ -9,6 +9,8 @@ import { domainError } from './errors.js';
 import {
   HANDLE_PATTERN,
   ISSUE_KEY_PATTERN,
+  ISSUE_NUMBER_TOO_LARGE,
+  issueNumberWithinLimit,
   ISSUE_TYPES,
   LABEL_PATTERN,
   LIMITS,
@@ -44,6 +46,7 @@ export function parseIssueKey(value: unknown, field = 'Issue key'): string {
   if (key.length > LIMITS.maxKeyLength || !ISSUE_KEY_PATTERN.test(key)) {
     invalid(`Invalid issue key ${quote(value)}. Issue keys look like PROJ-101: a project key, a dash and a number.`);
   }
+  if (!issueNumberWithinLimit(key)) invalid(`Invalid issue key ${quote(value)}: ${ISSUE_NUMBER_TOO_LARGE}.`);
   return key;
 }
 

@@ -76,6 +76,12 @@ export function planCreateIssue(state: TrackerState, request: CreateIssueRequest
   requireProject(state, request.project);
   if (request.sprint !== null) requireOpenSprintOf(state, request.sprint, request.project, 'the new issue');
   const number = state.nextIssueNumber.get(request.project) ?? 1;
+  if (number > LIMITS.maxIssueNumber) {
+    throw domainError(
+      'conflict',
+      `Project ${request.project} has used every issue number up to the limit of ${LIMITS.maxIssueNumber}; no issue was created. Create the issue in another project.`,
+    );
+  }
   const issue: Issue = {
     key: `${request.project}-${number}`,
     ...request,

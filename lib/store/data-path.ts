@@ -3,6 +3,13 @@
 // XDG_DATA_HOME defaults to ~/.local/share).
 //
 // The path comes from whoever starts the server, never from tool arguments.
+//
+// The path may be a symbolic link to the real file (on another drive, say). A link
+// whose target does not exist is refused when the store opens, naming both paths:
+// creating the file would replace the link with a new demo file, and the data would
+// split in two when the target came back. We never create the file at the target
+// either: a missing target more often means a drive that is not mounted than a
+// file that was never made.
 // Pure: argv, env, home and cwd are passed in, so it is trivial to test.
 import path from 'node:path';
 

@@ -21,6 +21,7 @@ export type StoreFileErrorReason =
   | 'corrupt' // a complete line that does not parse or validate
   | 'newer_version' // written by a newer mcp-tracker
   | 'not_a_journal' // some other file
+  | 'dangling_link' // a symbolic link whose target does not exist
   | 'lock_timeout' // another process held the lock too long
   | 'replaced' // the file was replaced, truncated or removed under us
   | 'closed'; // the store was closed

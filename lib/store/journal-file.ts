@@ -16,9 +16,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export interface CompleteLines {
-  /** Decoded lines, without their "\n". */
-  readonly lines: string[];
+/**
+ * Bytes read at a time. The file is never read whole: a V8 string stops just under 512 MiB
+ * (2^29 - 24 characters), and memory would grow with the file. Reading holds one chunk and a
+ * line or two, whatever the file's size.
+ */
+export const READ_CHUNK_BYTES = 1_048_576;
+
+export interface LineReader {
+  /** Longer lines (terminated or not) are never buffered whole: onLineTooLong is called instead. */
+  readonly maxLineBytes: number;
+  /** Called with each complete line, decoded, without its "\n", in file order. */
+  readonly onLine: (text: string) => void;
+  /** Called instead of buffering a line longer than maxLineBytes; must throw. */
+  readonly onLineTooLong: () => never;
+}
+
+export interface LineScan {
   /** File offset just after the last consumed "\n". */
   readonly end: number;
   /** Bytes after `end` up to the size read: a torn tail if nobody is writing. */
@@ -26,25 +40,58 @@ export interface CompleteLines {
 }
 
 const NEWLINE = 0x0a;
-const NUL = 0x00;
 
-/** Reads [from, size) and splits off the complete lines. */
-export function readCompleteLines(fd: number, from: number, size: number): CompleteLines {
-  const bytes = readRange(fd, from, size - from);
-  const stop = completePrefixLength(bytes);
-  const lines = stop === 0 ? [] : bytes.toString('utf8', 0, stop - 1).split('\n');
-  return { lines, end: from + stop, tailBytes: bytes.length - stop };
-}
-
-/** Length of the prefix made of whole, NUL-free-at-the-end lines. */
-function completePrefixLength(bytes: Buffer): number {
-  const end = bytes.lastIndexOf(NEWLINE) + 1;
-  if (end === 0) return 0;
-  // (lastIndexOf with a negative offset counts from the end: avoid it.)
-  const lastLineStart = end < 2 ? 0 : bytes.lastIndexOf(NEWLINE, end - 2) + 1;
-  const nul = bytes.indexOf(NUL, lastLineStart);
-  // A last line holding NUL bytes is crash garbage: part of the tail.
-  return nul !== -1 && nul < end ? lastLineStart : end;
+/**
+ * Reads [from, size) in chunks and hands each complete line to the reader. A "\n" byte never
+ * occurs inside a UTF-8 character, so a line cut at its "\n" decodes whole, even when it
+ * spans chunks. The last complete line is held back until the end: if it holds NUL bytes
+ * (a power loss after the size was written) it is crash garbage, part of the tail.
+ */
+export function readCompleteLines(fd: number, from: number, size: number, reader: LineReader): LineScan {
+  const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, Math.max(size - from, 0)));
+  const pieces: Buffer[] = []; // the line being read, copied out of earlier chunks
+  let pieceBytes = 0;
+  let held: { text: string; start: number } | null = null;
+  const release = (): void => {
+    if (held !== null) reader.onLine(held.text);
+    held = null;
+  };
+  const refuseLongLine = (length: number): void => {
+    if (length <= reader.maxLineBytes) return;
+    release(); // so the lines before it are counted
+    reader.onLineTooLong();
+  };
+  let lineStart = from;
+  let position = from;
+  while (position < size) {
+    const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position);
+    if (read === 0) break; // the file shrank under us; the caller re-checks sizes
+    const bytes = chunk.subarray(0, read);
+    let cursor = 0;
+    for (let newline = bytes.indexOf(NEWLINE); newline !== -1; newline = bytes.indexOf(NEWLINE, cursor)) {
+      const length = pieceBytes + newline - cursor;
+      refuseLongLine(length);
+      let text: string;
+      if (pieces.length === 0) text = bytes.toString('utf8', cursor, newline);
+      else {
+        pieces.push(bytes.subarray(cursor, newline));
+        text = Buffer.concat(pieces, length).toString('utf8');
+        pieces.length = 0;
+        pieceBytes = 0;
+      }
+      release();
+      held = { text, start: lineStart };
+      cursor = newline + 1;
+      lineStart = position + cursor;
+    }
+    refuseLongLine(pieceBytes + read - cursor);
+    if (cursor < read) pieces.push(Buffer.from(bytes.subarray(cursor))); // a copy: the chunk is reused
+    pieceBytes += read - cursor;
+    position += read;
+  }
+  if (held !== null && held.text.includes('\u0000')) return { end: held.start, tailBytes: position - held.start };
+  release();
+  return { end: lineStart, tailBytes: position - lineStart };
 }
 
 function readRange(fd: number, position: number, length: number): Buffer {

@@ -7,7 +7,14 @@
 // never acknowledged (a crash cut the write short); see journal-file.ts.
 import { storeFileError, type StoreFileError } from './errors.js';
 import { checkJournalRecord, isPlainObject } from './record-check.js';
-import { JOURNAL_FORMAT, JOURNAL_VERSION, JournalHeaderSchema, type JournalHeader, type JournalRecord } from './schema.js';
+import {
+  JOURNAL_FORMAT,
+  JOURNAL_VERSION,
+  JournalHeaderSchema,
+  LIMITS,
+  type JournalHeader,
+  type JournalRecord,
+} from './schema.js';
 
 const REPAIR_HINT =
   'The file was left unchanged. Restore it from a backup or repair that line by hand, then restart; to start over with demo data, move the file away.';
@@ -39,12 +46,17 @@ export function parseHeader(text: string, file: string): JournalHeader {
   return header.data;
 }
 
-/** The line ends in "\n"; the record is checked with the fast hand check before it is written. */
+/** The line ends in "\n"; the record is checked with the fast hand check, and its size, before it is written. */
 export function encodeRecord(record: JournalRecord): string {
   const problem = checkJournalRecord(record);
   // Never write what we could not read back: that would brick the file.
   if (problem !== null) throw new Error(`refusing to write an invalid journal record (${problem})`);
-  return `${JSON.stringify(record)}\n`;
+  const json = JSON.stringify(record);
+  const bytes = Buffer.byteLength(json);
+  if (bytes > LIMITS.maxRecordBytes) {
+    throw new Error(`refusing to write a journal record of ${bytes} bytes (the limit is ${LIMITS.maxRecordBytes})`);
+  }
+  return `${json}\n`;
 }
 
 /** Parses and validates one complete line; throws a StoreFileError naming the line. */

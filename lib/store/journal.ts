@@ -6,12 +6,20 @@
 // processes' appends are read the same way, in file order, so every process
 // replays the same records in the same order and reaches the same state.
 import fs from 'node:fs';
-import { applyRecord, type Change } from './apply.js';
-import { storeFileError, errnoCode } from './errors.js';
+import { applyRecord, checkRecord, type Change } from './apply.js';
+import { domainError, errnoCode, storeFileError, type StoreFileError } from './errors.js';
 import { appendDurably, createFileAtomically, moveTornTail, readCompleteLines } from './journal-file.js';
-import { encodeHeader, encodeRecord, inconsistentLine, notAJournal, parseHeader, parseRecordLine } from './journal-format.js';
+import {
+  corruptLine,
+  encodeHeader,
+  encodeRecord,
+  inconsistentLine,
+  notAJournal,
+  parseHeader,
+  parseRecordLine,
+} from './journal-format.js';
 import type { Logger } from './log.js';
-import type { JournalRecord, RecordDraft } from './schema.js';
+import { LIMITS, type JournalRecord, type RecordDraft } from './schema.js';
 import { createEmptyState, type TrackerState } from './state.js';
 
 export interface Journal {
@@ -20,6 +28,8 @@ export interface Journal {
   /** Identity of the file we opened, to notice it being replaced. */
   readonly dev: number;
   readonly ino: number;
+  /** Appends that would take the file past this many bytes are refused (LIMITS.maxJournalBytes). */
+  readonly maxBytes: number;
   /** Bytes read and applied; always just after a "\n". */
   offset: number;
   /** Complete lines read, the header included: the next line's number is line + 1. */
@@ -36,22 +46,27 @@ export function createJournal(file: string, drafts: readonly RecordDraft[], now:
 
 /**
  * Opens and replays the journal without the lock: only complete lines are
- * read. Returns the number of bytes after them (a tail to look at under the
- * lock, see catchUp).
+ * read, a chunk at a time. Returns the number of bytes after them (a tail to
+ * look at under the lock, see catchUp). `maxBytes` bounds later appends only:
+ * a file already past it still opens.
  */
-export function openJournal(file: string): { journal: Journal; tailBytes: number } {
+export function openJournal(file: string, maxBytes: number = LIMITS.maxJournalBytes): { journal: Journal; tailBytes: number } {
   const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND);
   try {
     const stat = fs.fstatSync(fd);
-    const { lines, end, tailBytes } = readCompleteLines(fd, 0, stat.size);
-    const [headerLine, ...recordLines] = lines;
-    if (headerLine === undefined) {
+    const journal: Journal = { file, fd, dev: stat.dev, ino: stat.ino, maxBytes, offset: 0, line: 0, state: createEmptyState() };
+    // Replay: nobody listens yet, so the changes are not collected.
+    const { end, tailBytes } = readCompleteLines(fd, 0, stat.size, {
+      maxLineBytes: LIMITS.maxRecordBytes,
+      onLine: (text) => (journal.line === 0 ? readHeader(journal, text) : applyLine(journal, text, null)),
+      onLineTooLong: () => {
+        if (journal.line === 0) throw notAJournal(file, 'The first line is too long to be an mcp-tracker header');
+        throw lineTooLong(journal);
+      },
+    });
+    if (journal.line === 0) {
       throw notAJournal(file, stat.size === 0 ? 'The file is empty' : 'The first line is incomplete');
     }
-    parseHeader(headerLine, file);
-    const journal: Journal = { file, fd, dev: stat.dev, ino: stat.ino, offset: 0, line: 1, state: createEmptyState() };
-    // Replay: nobody listens yet, so the changes are not collected.
-    applyLines(journal, recordLines, null);
     journal.offset = end;
     return { journal, tailBytes };
   } catch (error) {
@@ -75,9 +90,14 @@ export interface TailPolicy {
 export function catchUp(journal: Journal, policy: TailPolicy, size = fs.fstatSync(journal.fd).size): Change[] {
   if (size < journal.offset) throw replacedError(journal.file, 'it is shorter than what was already read');
   if (size === journal.offset) return [];
-  const { lines, end, tailBytes } = readCompleteLines(journal.fd, journal.offset, size);
   const changes: Change[] = [];
-  applyLines(journal, lines, changes);
+  const { end, tailBytes } = readCompleteLines(journal.fd, journal.offset, size, {
+    maxLineBytes: LIMITS.maxRecordBytes,
+    onLine: (text) => applyLine(journal, text, changes),
+    onLineTooLong: () => {
+      throw lineTooLong(journal);
+    },
+  });
   journal.offset = end;
   if (tailBytes > 0 && policy.holdsLock) {
     // We hold the lock, so nobody is writing: these bytes were cut short by a
@@ -95,9 +115,28 @@ export function catchUp(journal: Journal, policy: TailPolicy, size = fs.fstatSyn
 export function appendRecord(journal: Journal, draft: RecordDraft, at: string): Change {
   const record = { seq: journal.state.lastSeq + 1, at, ...draft } as JournalRecord;
   const text = encodeRecord(record);
+  refuseMisfit(journal.state, record);
+  refuseGrowthPastLimit(journal, text);
   journal.offset = appendDurably(journal.fd, text, journal.offset);
   journal.line += 1;
   return applyRecord(journal.state, record);
+}
+
+/** A record its next reader would refuse must never reach the disk: ask the reader's question first. */
+function refuseMisfit(state: TrackerState, record: JournalRecord): void {
+  try {
+    checkRecord(state, record);
+  } catch (error) {
+    throw new Error(`refusing to write a journal record that does not fit the data (${(error as Error).message})`);
+  }
+}
+
+function refuseGrowthPastLimit(journal: Journal, text: string): void {
+  if (journal.offset + Buffer.byteLength(text) <= journal.maxBytes) return;
+  throw domainError(
+    'conflict',
+    `The data file ${journal.file} has reached its size limit of ${journal.maxBytes} bytes; nothing was written. Reads still work. Move the file away to start a new one, or keep it as an archive.`,
+  );
 }
 
 /**
@@ -120,20 +159,27 @@ export function closeJournal(journal: Journal): void {
   fs.closeSync(journal.fd);
 }
 
-/** Parses, checks and applies lines in order; pushes their changes to `changes` if given. */
-function applyLines(journal: Journal, lines: readonly string[], changes: Change[] | null): void {
-  for (const text of lines) {
-    const line = journal.line + 1;
-    const record = parseRecordLine(text, journal.file, line);
-    let change: Change;
-    try {
-      change = applyRecord(journal.state, record);
-    } catch (error) {
-      throw inconsistentLine(journal.file, line, (error as Error).message);
-    }
-    changes?.push(change);
-    journal.line = line;
+function readHeader(journal: Journal, text: string): void {
+  parseHeader(text, journal.file);
+  journal.line = 1;
+}
+
+/** Parses, checks and applies the next line; pushes its change to `changes` if given. */
+function applyLine(journal: Journal, text: string, changes: Change[] | null): void {
+  const line = journal.line + 1;
+  const record = parseRecordLine(text, journal.file, line);
+  let change: Change;
+  try {
+    change = applyRecord(journal.state, record);
+  } catch (error) {
+    throw inconsistentLine(journal.file, line, (error as Error).message);
   }
+  changes?.push(change);
+  journal.line = line;
+}
+
+function lineTooLong(journal: Journal): StoreFileError {
+  return corruptLine(journal.file, journal.line + 1, `it is longer than the limit of ${LIMITS.maxRecordBytes} bytes per record`);
 }
 
 function replacedError(file: string, what: string) {

@@ -9,6 +9,8 @@ import {
   DATE_PATTERN,
   HANDLE_PATTERN,
   ISSUE_KEY_PATTERN,
+  ISSUE_NUMBER_TOO_LARGE,
+  issueNumberWithinLimit,
   ISSUE_TYPES,
   LABEL_PATTERN,
   LIMITS,
@@ -84,7 +86,9 @@ function objectOf(fields: Readonly<Record<string, Check>>): Check {
 }
 
 const projectKey = text(0, Infinity, PROJECT_KEY_PATTERN);
-const issueKey = text(0, LIMITS.maxKeyLength, ISSUE_KEY_PATTERN);
+const issueKeyText = text(0, LIMITS.maxKeyLength, ISSUE_KEY_PATTERN);
+const issueKey: Check = (value) =>
+  issueKeyText(value) ?? (issueNumberWithinLimit(value as string) ? null : `: ${ISSUE_NUMBER_TOO_LARGE}`);
 const sprintId = text(0, LIMITS.maxKeyLength, SPRINT_ID_PATTERN);
 const handle = text(0, Infinity, HANDLE_PATTERN);
 const timestamp = text(0, Infinity, TIMESTAMP_PATTERN);

@@ -25,7 +25,10 @@ export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 export const LIMITS = {
-  /** Issue numbers stay well inside Number.MAX_SAFE_INTEGER. */
+  /**
+   * Issue numbers stay well inside Number.MAX_SAFE_INTEGER: past 2^53, `number + 1` is no
+   * longer exact and the next key repeats an existing one. Enforced on every key read or written.
+   */
   maxIssueNumber: 999_999_999,
   /** Long enough for any valid key; checked before the regex so huge inputs are cheap to reject. */
   maxKeyLength: 24,
@@ -37,7 +40,27 @@ export const LIMITS = {
   projectDescriptionMax: 2_000,
   labelsMax: 10,
   storyPointsMax: 100,
+  /**
+   * One journal line, in bytes, its "\n" not counted. The largest record a command writes
+   * (an issue with a 10,000 character description, every character escaped as \uXXXX) is
+   * under 64 KiB; the reader holds at most two lines of this size at a time, whatever the
+   * size of the file.
+   */
+  maxRecordBytes: 1_048_576,
+  /**
+   * The data file, in bytes: a write that would take it past this is refused (nothing is
+   * written, reads go on). Reading has no size limit (the file is read in chunks), but the
+   * whole history is replayed into memory: 512 MiB of comments took 0.96 GiB of memory to
+   * open, 1 GiB took 3.1 GiB, near the default heap limit of Node (4 GiB at most).
+   */
+  maxJournalBytes: 536_870_912,
 } as const;
+
+/** False when the number in `PROJ-123` is above LIMITS.maxIssueNumber. */
+export function issueNumberWithinLimit(key: string): boolean {
+  return Number(key.slice(key.lastIndexOf('-') + 1)) <= LIMITS.maxIssueNumber;
+}
+export const ISSUE_NUMBER_TOO_LARGE = `the issue number is above the limit of ${LIMITS.maxIssueNumber}`;
 
 // ---------------------------------------------------------------------------
 // Enumerations
@@ -63,7 +86,13 @@ export const SPRINT_STATES: readonly SprintState[] = SprintStateSchema.options;
 // ---------------------------------------------------------------------------
 
 export const ProjectKeySchema = z.string().check(z.regex(PROJECT_KEY_PATTERN));
-export const IssueKeySchema = z.string().check(z.maxLength(LIMITS.maxKeyLength), z.regex(ISSUE_KEY_PATTERN));
+export const IssueKeySchema = z
+  .string()
+  .check(
+    z.maxLength(LIMITS.maxKeyLength),
+    z.regex(ISSUE_KEY_PATTERN),
+    z.refine(issueNumberWithinLimit, { error: ISSUE_NUMBER_TOO_LARGE }),
+  );
 export const SprintIdSchema = z.string().check(z.maxLength(LIMITS.maxKeyLength), z.regex(SPRINT_ID_PATTERN));
 export const HandleSchema = z.string().check(z.regex(HANDLE_PATTERN));
 export const LabelSchema = z.string().check(z.regex(LABEL_PATTERN));

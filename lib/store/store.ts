@@ -65,6 +65,8 @@ export interface OpenStoreOptions {
   readonly watch?: boolean;
   /** Polling interval of the watch fallback. Default: 250 ms. */
   readonly pollIntervalMs?: number;
+  /** A mutation that would take the data file past this many bytes is refused. Default: LIMITS.maxJournalBytes (512 MiB). */
+  readonly maxFileBytes?: number;
 }
 
 /** The result of a mutation on one issue. */
@@ -177,7 +179,7 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
   const locked = <T>(section: () => T): Promise<T> => withFileLock(lockFile, lock, section);
 
   await createIfMissing(file, locked, now, log);
-  const opened = openJournal(file);
+  const opened = openJournal(file, options.maxFileBytes ?? LIMITS.maxJournalBytes);
   const journal = opened.journal;
   if (opened.tailBytes > 0) await locked(() => catchUp(journal, { holdsLock: true, now, log }));
 
@@ -404,12 +406,34 @@ async function createIfMissing(
   log: Logger,
 ): Promise<void> {
   if (fs.existsSync(file)) return;
+  refuseDanglingLink(file);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   await locked(() => {
     if (fs.existsSync(file)) return; // another process created it while we waited
+    refuseDanglingLink(file);
     createJournal(file, demoRecords(now()), now());
     log('info', `created ${file} with demo data (projects PROJ and WEB)`);
   });
+}
+
+/**
+ * A data path that is a symbolic link to nothing (a drive not mounted, a target moved) is
+ * refused: creating the file would replace the link, and when the target came back the
+ * data would be split between two files (see data-path.ts).
+ */
+function refuseDanglingLink(file: string): void {
+  let target: string;
+  try {
+    target = path.resolve(path.dirname(file), fs.readlinkSync(file));
+  } catch {
+    return; // not a symbolic link, or nothing there at all
+  }
+  throw storeFileError(
+    'dangling_link',
+    file,
+    null,
+    `The data path is a symbolic link to ${target}, which does not exist or cannot be reached. Nothing was created, so the link is intact. Reconnect or restore ${target} (a drive that is not mounted?), point --data (or MCP_TRACKER_DATA) at another file, or remove the link to start over with demo data.`,
+  );
 }
 
 /**

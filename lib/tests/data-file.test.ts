@@ -1,9 +1,9 @@
 // A data file the server cannot read: it says which file, which line and what to do, exits
 // with code 1 before touching stdout, and leaves the file byte for byte as it was.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
@@ -64,6 +64,21 @@ test('a file that is not a tracker journal is refused, not replaced with demo da
     assert.is(run.status, 1);
     assert.match(run.stderr, file);
     assert.is(readFileSync(file, 'utf8'), 'my precious notes\n');
+  });
+});
+
+test('a data path that is a symbolic link to nothing is refused, and the link is left alone', () => {
+  withDataFile((file) => {
+    // The real file lives on a drive that is not mounted right now.
+    const target = join(dirname(file), 'unmounted-drive', 'tracker.jsonl');
+    symlinkSync(target, file);
+    const run = serve(file);
+    assert.is(run.status, 1);
+    assert.is(run.stdout, '', 'nothing on stdout: no protocol was spoken');
+    assert.match(run.stderr, `${file}: The data path is a symbolic link to ${target}, which does not exist`);
+    assert.ok(lstatSync(file).isSymbolicLink(), 'the link is still a link');
+    assert.is(readlinkSync(file), target);
+    assert.not.ok(existsSync(target), 'nothing was created at the target either');
   });
 });
 

@@ -65,6 +65,9 @@ const EDGE_VALUES: readonly unknown[] = [
   'AB-1',
   'ABCDEFGHIJK-1',
   'PROJ-1234567890123456789',
+  'PROJ-999999999',
+  'PROJ-1000000000',
+  'PROJ-99999999999999999',
 ];
 
 /** Every path to a value inside a record: ['issue', 'labels', 0], ... */
