@@ -23,6 +23,7 @@ export type StoreFileErrorReason =
   | 'not_a_journal' // some other file
   | 'lock_timeout' // another process held the lock too long
   | 'replaced' // the file was replaced, truncated or removed under us
+  | 'read_only' // a failed write could not be undone: no more writes until restart
   | 'closed'; // the store was closed
 
 export interface StoreFileError extends Error {

@@ -5,10 +5,15 @@
 // applied to `state`, nothing after it has. Our own appends and other
 // processes' appends are read the same way, in file order, so every process
 // replays the same records in the same order and reaches the same state.
+//
+// A record counts only with the seq that follows the records before it. A
+// later line repeating a seq is skipped by every reader: it was written by a
+// writer that lost its lock while stalled, after another writer had taken
+// that seq, and it was never acknowledged (see lock.ts and appendRecord).
 import fs from 'node:fs';
 import { applyRecord, type Change } from './apply.js';
 import { storeFileError, errnoCode } from './errors.js';
-import { appendDurably, createFileAtomically, moveTornTail, readCompleteLines } from './journal-file.js';
+import { appendFenced, createFileAtomically, moveTornTail, readCompleteLines } from './journal-file.js';
 import { encodeHeader, encodeRecord, inconsistentLine, notAJournal, parseHeader, parseRecordLine } from './journal-format.js';
 import type { Logger } from './log.js';
 import type { JournalRecord, RecordDraft } from './schema.js';
@@ -39,7 +44,7 @@ export function createJournal(file: string, drafts: readonly RecordDraft[], now:
  * read. Returns the number of bytes after them (a tail to look at under the
  * lock, see catchUp).
  */
-export function openJournal(file: string): { journal: Journal; tailBytes: number } {
+export function openJournal(file: string, log: Logger): { journal: Journal; tailBytes: number } {
   const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND);
   try {
     const stat = fs.fstatSync(fd);
@@ -51,7 +56,7 @@ export function openJournal(file: string): { journal: Journal; tailBytes: number
     parseHeader(headerLine, file);
     const journal: Journal = { file, fd, dev: stat.dev, ino: stat.ino, offset: 0, line: 1, state: createEmptyState() };
     // Replay: nobody listens yet, so the changes are not collected.
-    applyLines(journal, recordLines, null);
+    applyLines(journal, recordLines, null, log);
     journal.offset = end;
     return { journal, tailBytes };
   } catch (error) {
@@ -77,12 +82,13 @@ export function catchUp(journal: Journal, policy: TailPolicy, size = fs.fstatSyn
   if (size === journal.offset) return [];
   const { lines, end, tailBytes } = readCompleteLines(journal.fd, journal.offset, size);
   const changes: Change[] = [];
-  applyLines(journal, lines, changes);
+  applyLines(journal, lines, changes, policy.log);
   journal.offset = end;
   if (tailBytes > 0 && policy.holdsLock) {
     // We hold the lock, so nobody is writing: these bytes were cut short by a
     // crash and never acknowledged. Keep them in a side file, then drop them.
     const sideFile = moveTornTail(journal.fd, journal.file, end, end + tailBytes, policy.now());
+    if (sideFile === null) return changes; // someone is writing after all: not a torn tail
     policy.log(
       'warn',
       `${journal.file}:${journal.line + 1}: removed an unfinished last line (${tailBytes} bytes, from a crash mid-write; it was never acknowledged). Its bytes are kept in ${sideFile}.`,
@@ -91,13 +97,29 @@ export function catchUp(journal: Journal, policy: TailPolicy, size = fs.fstatSyn
   return changes;
 }
 
-/** Appends one record durably, then applies it. Caller holds the lock and has caught up. */
-export function appendRecord(journal: Journal, draft: RecordDraft, at: string): Change {
+/**
+ * Appends one record durably, then applies it. Caller holds the lock and has caught up.
+ * Returns null if the record did not take effect because another writer appended first
+ * (our lock was broken while we stalled: see lock.ts); the caller takes the lock again
+ * and plans again. Other writers' records read on the way are pushed to `external`.
+ */
+export function appendRecord(journal: Journal, draft: RecordDraft, at: string, log: Logger, external: Change[]): Change | null {
   const record = { seq: journal.state.lastSeq + 1, at, ...draft } as JournalRecord;
   const text = encodeRecord(record);
-  journal.offset = appendDurably(journal.fd, text, journal.offset);
+  const landing = appendFenced(journal.fd, journal.file, text, journal.offset);
+  if (landing === 'not_written') return null;
+  if (landing === 'elsewhere') return readBackOwnLine(journal, text, log, external);
+  journal.offset += Buffer.byteLength(text);
   journal.line += 1;
   return applyRecord(journal.state, record);
+}
+
+/** Reads what is after our offset as every reader will; returns our line's change if it counted. */
+function readBackOwnLine(journal: Journal, text: string, log: Logger, external: Change[]): Change | null {
+  const { lines, end } = readCompleteLines(journal.fd, journal.offset, fs.fstatSync(journal.fd).size);
+  const mine = applyLines(journal, lines, external, log, text.slice(0, -1));
+  journal.offset = end;
+  return mine;
 }
 
 /**
@@ -120,20 +142,40 @@ export function closeJournal(journal: Journal): void {
   fs.closeSync(journal.fd);
 }
 
-/** Parses, checks and applies lines in order; pushes their changes to `changes` if given. */
-function applyLines(journal: Journal, lines: readonly string[], changes: Change[] | null): void {
+/**
+ * Parses, checks and applies lines in order; pushes their changes to `changes` if given, but
+ * returns the change of the line equal to `mine` instead, if that line counted.
+ */
+function applyLines(
+  journal: Journal,
+  lines: readonly string[],
+  changes: Change[] | null,
+  log: Logger,
+  mine?: string,
+): Change | null {
+  let mineChange: Change | null = null;
   for (const text of lines) {
     const line = journal.line + 1;
     const record = parseRecordLine(text, journal.file, line);
+    if (record.seq <= journal.state.lastSeq) {
+      log(
+        'warn',
+        `${journal.file}:${line}: skipped a record whose seq ${record.seq} an earlier line already has: a writer that lost its lock wrote it and never acknowledged it. It is left in the file as it is.`,
+      );
+      journal.line = line;
+      continue;
+    }
     let change: Change;
     try {
       change = applyRecord(journal.state, record);
     } catch (error) {
       throw inconsistentLine(journal.file, line, (error as Error).message);
     }
-    changes?.push(change);
+    if (text === mine && mineChange === null) mineChange = change;
+    else changes?.push(change);
     journal.line = line;
   }
+  return mineChange;
 }
 
 function replacedError(file: string, what: string) {
