@@ -116,7 +116,9 @@ export function appendRecord(journal: Journal, draft: RecordDraft, at: string, l
 
 /** Reads what is after our offset as every reader will; returns our line's change if it counted. */
 function readBackOwnLine(journal: Journal, text: string, log: Logger, external: Change[]): Change | null {
-  const { lines, end } = readCompleteLines(journal.fd, journal.offset, fs.fstatSync(journal.fd).size);
+  const size = fs.fstatSync(journal.fd).size;
+  if (size < journal.offset) throw replacedError(journal.file, 'it is shorter than what was already read');
+  const { lines, end } = readCompleteLines(journal.fd, journal.offset, size);
   const mine = applyLines(journal, lines, external, log, text.slice(0, -1));
   journal.offset = end;
   return mine;

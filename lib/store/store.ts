@@ -217,9 +217,12 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     try {
       return work();
     } catch (error) {
-      if (isStoreFileError(error) && failure === null && readOnly === null) {
-        if (error.reason === 'read_only') readOnly = error;
-        else failure = error;
+      if (!isStoreFileError(error)) throw error;
+      if (error.reason === 'read_only' && readOnly === null) {
+        readOnly = error;
+        log('error', error.message);
+      } else if (error.reason !== 'read_only' && failure === null) {
+        failure = error;
         log('error', error.message);
       }
       throw error;
@@ -286,7 +289,7 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     }
     throw domainError(
       'conflict',
-      `Another process took the lock of ${file} in the middle of this write ${FENCED_WRITE_ATTEMPTS} times (this process stalled for longer than the stale limit each time). Nothing was written; retry.`,
+      `Another process took the lock of ${file} in the middle of this write ${FENCED_WRITE_ATTEMPTS} times (this process stalled for longer than the stale limit each time). The change did not take effect; retry.`,
     );
   }
 
