@@ -36,13 +36,18 @@ let beater: Worker | null = null;
 
 /**
  * Makes sure `lockFile` is refreshed every `intervalMs` while held by `owner` (this process).
+ * One timer per lock file this process has ever taken (one for a server: its data file).
  * If the thread cannot start, locks still work: they just go stale after `staleMs` of holding.
  */
 export function watchLock(lockFile: string, owner: string, intervalMs: number): void {
   if (registered.has(lockFile)) return;
   registered.add(lockFile);
   if (beater === null) {
-    beater = new Worker(BEATER_SOURCE, { eval: true, workerData: { held: held.buffer, owner } });
+    try {
+      beater = new Worker(BEATER_SOURCE, { eval: true, workerData: { held: held.buffer, owner } });
+    } catch {
+      return; // no thread to spare (a thread limit): the lock works, without a heartbeat
+    }
     beater.unref();
     beater.on('error', () => (beater = null));
   }

@@ -133,7 +133,7 @@ async function acquire(lockFile: string, options: LockOptions): Promise<string> 
     const observed = observe(lockFile);
     if (observed === null) continue; // released between our two calls: try again now
     const staleBecause = staleReason(observed, options.staleMs);
-    if (staleBecause !== null && breakIfUnchanged(lockFile, observed)) {
+    if (staleBecause !== null && breakIfUnchanged(lockFile, observed, options.staleMs)) {
       options.onStaleLock(`removed a stale lock ${lockFile} (${staleBecause})`);
       continue;
     }
@@ -232,8 +232,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Removes the lock if it still is exactly the one observed. True if removed. */
-function breakIfUnchanged(lockFile: string, observed: Observed): boolean {
+/** Removes the lock if it still is exactly the one observed, and still stale (its heartbeat may have resumed). True if removed. */
+function breakIfUnchanged(lockFile: string, observed: Observed, staleMs: number): boolean {
   const guard = `${lockFile}.break`;
   if (!tryCreate(guard, 'breaker')) {
     const guardState = observe(guard);
@@ -243,7 +243,7 @@ function breakIfUnchanged(lockFile: string, observed: Observed): boolean {
   }
   try {
     const now = observe(lockFile);
-    if (now === null || now.raw !== observed.raw) return false;
+    if (now === null || now.raw !== observed.raw || staleReason(now, staleMs) === null) return false;
     fs.rmSync(lockFile, { force: true });
     return true;
   } finally {

@@ -246,6 +246,26 @@ function defineTests(): void {
     next.close();
   });
 
+  test('a short write is cut off, not continued (a second write could land after another writer’s line)', async () => {
+    const file = await demoFile();
+    const store = await openStore({ path: file, log: () => {}, watch: false });
+    const before = fs.readFileSync(file);
+    const write = fs.writeSync;
+    (fs as { writeSync: unknown }).writeSync = (fd: number, data: Buffer, offset = 0, length = data.length): number =>
+      write(fd, data, offset, Math.ceil(length / 2)); // the disk filled up halfway
+    try {
+      await store.addComment('PROJ-101', { body: 'half of it' });
+      assert.unreachable('half a line written, yet reported as a success');
+    } catch (error) {
+      assert.match((error as Error).message, 'short write');
+    } finally {
+      (fs as { writeSync: unknown }).writeSync = write;
+    }
+    assert.equal(fs.readFileSync(file), before, 'the half line was cut off again');
+    await store.addComment('PROJ-101', { body: 'the whole of it' });
+    store.close();
+  });
+
   test('a failed write that cannot be undone makes the store read-only until restart; reads go on', async () => {
     const file = await demoFile();
     const { log, lines } = recordingLogger();
