@@ -24,6 +24,7 @@ export type StoreFileErrorReason =
   | 'dangling_link' // a symbolic link whose target does not exist
   | 'lock_timeout' // another process held the lock too long
   | 'replaced' // the file was replaced, truncated or removed under us
+  | 'read_only' // a failed write could not be undone: no more writes until restart
   | 'closed'; // the store was closed
 
 export interface StoreFileError extends Error {

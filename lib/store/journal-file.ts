@@ -2,10 +2,14 @@
 // tail aside, and creating a new journal atomically. No domain knowledge.
 //
 // The rules that make a crash harmless:
-// - An append is one write of one whole line, then fdatasync, and only then
+// - An append is one write() of one whole line, then fdatasync, and only then
 //   does the mutation return. Appends happen under the lock and each is
 //   synced before the lock is released, so at most the last line of the file
 //   can be unfinished after a crash (kill -9 or power loss).
+// - Each append is fenced (appendFenced), because a lock can be lost (see
+//   lock.ts): checked before and after, never continued with a second write()
+//   that could land after another writer's line, and undone only while the
+//   file still ends with our bytes.
 // - Readers only consume complete lines ("\n"-terminated). Bytes after the
 //   last "\n" are a torn tail: either a write in progress (another process
 //   holds the lock) or one a crash cut short. Only a lock holder may decide
@@ -15,6 +19,7 @@
 //   data not). A last line containing NUL is treated as part of the tail.
 import fs from 'node:fs';
 import path from 'node:path';
+import { storeFileError } from './errors.js';
 
 /**
  * Bytes read at a time. The file is never read whole: a V8 string stops just under 512 MiB
@@ -105,38 +110,72 @@ function readRange(fd: number, position: number, length: number): Buffer {
   return buffer.subarray(0, filled);
 }
 
+/** Where an appended line landed; see appendFenced. */
+export type Landing = 'at_offset' | 'not_written' | 'elsewhere';
+
 /**
- * Appends one line and makes it durable. On any failure the file is cut back
- * to `sizeBefore`, so a half-written line is never left for others to read.
- * Returns the new size.
+ * Appends one line durably, if the file still ends at `caughtUpTo`:
+ * - before: the file must end where we caught up, else 'not_written' (another writer has
+ *   appended since: we no longer hold the lock, whatever we believe);
+ * - one write() on the O_APPEND descriptor: the line lands whole after whatever is there,
+ *   never among another writer's bytes;
+ * - after: 'at_offset' if it landed at `caughtUpTo`; 'elsewhere' if another writer got in
+ *   between the check and the write (the caller reads the file to see if our line counts).
+ * On a failed or short write or sync the line is cut off again, and the error thrown; if it
+ * cannot be (the truncate fails, or other bytes came after ours), the error is a 'read_only'
+ * StoreFileError: the line may be in the journal, and the store must stop writing.
  */
-export function appendDurably(fd: number, text: string, sizeBefore: number): number {
+export function appendFenced(fd: number, file: string, text: string, caughtUpTo: number): Landing {
   const bytes = Buffer.from(text, 'utf8');
+  if (fs.fstatSync(fd).size !== caughtUpTo) return 'not_written';
+  let written = 0;
   try {
-    let written = 0;
-    while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    written = fs.writeSync(fd, bytes);
+    if (written < bytes.length) throw new Error(`short write: ${written} of ${bytes.length} bytes (is the disk full?)`);
     fs.fdatasyncSync(fd);
   } catch (error) {
-    try {
-      fs.ftruncateSync(fd, sizeBefore);
-    } catch {
-      // Nothing more to do: the torn-tail rule cleans up on the next open.
-    }
+    if (written > 0) rollBack(fd, file, caughtUpTo, written, error as Error);
     throw error;
   }
-  return sizeBefore + bytes.length;
+  return fs.fstatSync(fd).size === caughtUpTo + bytes.length ? 'at_offset' : 'elsewhere';
+}
+
+/** Cuts our `written` bytes off the end of the file, or throws the 'read_only' error. */
+function rollBack(fd: number, file: string, from: number, written: number, cause: Error): void {
+  let why: string;
+  try {
+    if (fs.fstatSync(fd).size === from + written) {
+      fs.ftruncateSync(fd, from);
+      return;
+    }
+    why = 'another writer appended after it';
+  } catch (error) {
+    why = `the truncate failed: ${(error as Error).message}`;
+  }
+  throw storeFileError(
+    'read_only',
+    file,
+    null,
+    `Writing to the journal failed (${cause.message}) and the unfinished write could not be undone (${why}), so the record may be in the journal even though this write is reported as failed. The store is read-only until restart (reads go on), so that a retry cannot write it twice. Check the disk, then restart the server and look for the change before making it again.`,
+  );
 }
 
 /**
  * Moves the bytes after `end` to `<file>.torn-<time>` and truncates the
- * journal to `end`. Caller holds the lock. Returns the side file's path.
+ * journal to `end`. Caller holds the lock. Returns the side file's path, or
+ * null if the file grew meanwhile (then nothing was moved).
  */
-export function moveTornTail(fd: number, file: string, end: number, size: number, now: Date): string {
+export function moveTornTail(fd: number, file: string, end: number, size: number, now: Date): string | null {
   const tail = readRange(fd, end, size - end);
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const sideFile = `${file}.torn-${stamp}-${process.pid}`;
   fs.writeFileSync(sideFile, tail, { flag: 'wx' });
   syncFile(sideFile);
+  if (fs.fstatSync(fd).size !== size) {
+    // It grew: someone is writing after all (we lost the lock), so this is no torn tail.
+    fs.rmSync(sideFile);
+    return null;
+  }
   fs.ftruncateSync(fd, end);
   fs.fdatasyncSync(fd);
   syncDirectory(path.dirname(file));

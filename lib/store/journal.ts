@@ -5,10 +5,15 @@
 // applied to `state`, nothing after it has. Our own appends and other
 // processes' appends are read the same way, in file order, so every process
 // replays the same records in the same order and reaches the same state.
+//
+// A record counts only with the seq that follows the records before it. A
+// later line repeating a seq is skipped by every reader: it was written by a
+// writer that lost its lock while stalled, after another writer had taken
+// that seq, and it was never acknowledged (see lock.ts and appendRecord).
 import fs from 'node:fs';
 import { applyRecord, checkRecord, type Change } from './apply.js';
 import { domainError, errnoCode, storeFileError, type StoreFileError } from './errors.js';
-import { appendDurably, createFileAtomically, moveTornTail, readCompleteLines } from './journal-file.js';
+import { appendFenced, createFileAtomically, moveTornTail, readCompleteLines } from './journal-file.js';
 import {
   corruptLine,
   encodeHeader,
@@ -50,7 +55,11 @@ export function createJournal(file: string, drafts: readonly RecordDraft[], now:
  * look at under the lock, see catchUp). `maxBytes` bounds later appends only:
  * a file already past it still opens.
  */
-export function openJournal(file: string, maxBytes: number = LIMITS.maxJournalBytes): { journal: Journal; tailBytes: number } {
+export function openJournal(
+  file: string,
+  log: Logger,
+  maxBytes: number = LIMITS.maxJournalBytes,
+): { journal: Journal; tailBytes: number } {
   const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND);
   try {
     const stat = fs.fstatSync(fd);
@@ -58,7 +67,7 @@ export function openJournal(file: string, maxBytes: number = LIMITS.maxJournalBy
     // Replay: nobody listens yet, so the changes are not collected.
     const { end, tailBytes } = readCompleteLines(fd, 0, stat.size, {
       maxLineBytes: LIMITS.maxRecordBytes,
-      onLine: (text) => (journal.line === 0 ? readHeader(journal, text) : applyLine(journal, text, null)),
+      onLine: (text) => (journal.line === 0 ? readHeader(journal, text) : applyLine(journal, text, log)),
       onLineTooLong: () => {
         if (journal.line === 0) throw notAJournal(file, 'The first line is too long to be an mcp-tracker header');
         throw lineTooLong(journal);
@@ -93,7 +102,7 @@ export function catchUp(journal: Journal, policy: TailPolicy, size = fs.fstatSyn
   const changes: Change[] = [];
   const { end, tailBytes } = readCompleteLines(journal.fd, journal.offset, size, {
     maxLineBytes: LIMITS.maxRecordBytes,
-    onLine: (text) => applyLine(journal, text, changes),
+    onLine: (text) => pushChange(changes, applyLine(journal, text, policy.log)),
     onLineTooLong: () => {
       throw lineTooLong(journal);
     },
@@ -103,6 +112,7 @@ export function catchUp(journal: Journal, policy: TailPolicy, size = fs.fstatSyn
     // We hold the lock, so nobody is writing: these bytes were cut short by a
     // crash and never acknowledged. Keep them in a side file, then drop them.
     const sideFile = moveTornTail(journal.fd, journal.file, end, end + tailBytes, policy.now());
+    if (sideFile === null) return changes; // someone is writing after all: not a torn tail
     policy.log(
       'warn',
       `${journal.file}:${journal.line + 1}: removed an unfinished last line (${tailBytes} bytes, from a crash mid-write; it was never acknowledged). Its bytes are kept in ${sideFile}.`,
@@ -111,13 +121,21 @@ export function catchUp(journal: Journal, policy: TailPolicy, size = fs.fstatSyn
   return changes;
 }
 
-/** Appends one record durably, then applies it. Caller holds the lock and has caught up. */
-export function appendRecord(journal: Journal, draft: RecordDraft, at: string): Change {
+/**
+ * Appends one record durably, then applies it. Caller holds the lock and has caught up.
+ * Returns null if the record did not take effect because another writer appended first
+ * (our lock was broken while we stalled: see lock.ts); the caller takes the lock again
+ * and plans again. Other writers' records read on the way are pushed to `external`.
+ */
+export function appendRecord(journal: Journal, draft: RecordDraft, at: string, log: Logger, external: Change[]): Change | null {
   const record = { seq: journal.state.lastSeq + 1, at, ...draft } as JournalRecord;
   const text = encodeRecord(record);
   refuseMisfit(journal.state, record);
   refuseGrowthPastLimit(journal, text);
-  journal.offset = appendDurably(journal.fd, text, journal.offset);
+  const landing = appendFenced(journal.fd, journal.file, text, journal.offset);
+  if (landing === 'not_written') return null;
+  if (landing === 'elsewhere') return readBackOwnLine(journal, text, log, external);
+  journal.offset += Buffer.byteLength(text);
   journal.line += 1;
   return applyRecord(journal.state, record);
 }
@@ -137,6 +155,27 @@ function refuseGrowthPastLimit(journal: Journal, text: string): void {
     'conflict',
     `The data file ${journal.file} has reached its size limit of ${journal.maxBytes} bytes; nothing was written. Reads still work. Move the file away to start a new one, or keep it as an archive.`,
   );
+}
+
+/** Reads what is after our offset as every reader will; returns our line's change if it counted. */
+function readBackOwnLine(journal: Journal, text: string, log: Logger, external: Change[]): Change | null {
+  const size = fs.fstatSync(journal.fd).size;
+  if (size < journal.offset) throw replacedError(journal.file, 'it is shorter than what was already read');
+  const mine = text.slice(0, -1);
+  let mineChange: Change | null = null;
+  const { end } = readCompleteLines(journal.fd, journal.offset, size, {
+    maxLineBytes: LIMITS.maxRecordBytes,
+    onLine: (line) => {
+      const change = applyLine(journal, line, log);
+      if (line === mine && mineChange === null) mineChange = change;
+      else pushChange(external, change);
+    },
+    onLineTooLong: () => {
+      throw lineTooLong(journal);
+    },
+  });
+  journal.offset = end;
+  return mineChange;
 }
 
 /**
@@ -164,18 +203,30 @@ function readHeader(journal: Journal, text: string): void {
   journal.line = 1;
 }
 
-/** Parses, checks and applies the next line; pushes its change to `changes` if given. */
-function applyLine(journal: Journal, text: string, changes: Change[] | null): void {
+/**
+ * Parses, checks and applies the next line; returns its change, or null for a line repeating a
+ * seq an earlier line has (a writer that lost its lock wrote it and never acknowledged it).
+ */
+function applyLine(journal: Journal, text: string, log: Logger): Change | null {
   const line = journal.line + 1;
   const record = parseRecordLine(text, journal.file, line);
-  let change: Change;
+  journal.line = line;
+  if (record.seq <= journal.state.lastSeq) {
+    log(
+      'warn',
+      `${journal.file}:${line}: skipped a record whose seq ${record.seq} an earlier line already has: a writer that lost its lock wrote it and never acknowledged it. It is left in the file as it is.`,
+    );
+    return null;
+  }
   try {
-    change = applyRecord(journal.state, record);
+    return applyRecord(journal.state, record);
   } catch (error) {
     throw inconsistentLine(journal.file, line, (error as Error).message);
   }
-  changes?.push(change);
-  journal.line = line;
+}
+
+function pushChange(changes: Change[] | null, change: Change | null): void {
+  if (change !== null) changes?.push(change);
 }
 
 function lineTooLong(journal: Journal): StoreFileError {

@@ -7,7 +7,8 @@
 //   2. catch up: apply what other processes appended since our last read,
 //   3. plan: check the request against the now-current state (DomainError
 //      if it does not fit; nothing is written),
-//   4. append the record, fdatasync, apply it to our state,
+//   4. append the record, fdatasync, apply it to our state (fenced: if another
+//      writer got in while we stalled, plan again from step 1, see lock.ts),
 //   5. release the lock, tell listeners, return.
 // The promise resolves only after step 4, so an acknowledged change is on
 // disk. Queries first pick up any complete lines other processes appended
@@ -156,6 +157,11 @@ export interface TrackerStore {
 
 const DEFAULTS = { actor: 'assistant', lockTimeoutMs: 5_000, staleLockMs: 30_000, pollIntervalMs: 250 };
 
+/** How often a write is planned again after losing its lock mid-write (see lock.ts) before giving up. */
+export const FENCED_WRITE_ATTEMPTS = 3;
+/** appendRecord's "not taken": another writer appended first. */
+const FENCED_OUT = Symbol('fenced out');
+
 const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
 
 /** A cache key for a query's arguments; plain JSON would make NaN and Infinity look like null. */
@@ -179,12 +185,14 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
   const locked = <T>(section: () => T): Promise<T> => withFileLock(lockFile, lock, section);
 
   await createIfMissing(file, locked, now, log);
-  const opened = openJournal(file, options.maxFileBytes ?? LIMITS.maxJournalBytes);
+  const opened = openJournal(file, log, options.maxFileBytes ?? LIMITS.maxJournalBytes);
   const journal = opened.journal;
   if (opened.tailBytes > 0) await locked(() => catchUp(journal, { holdsLock: true, now, log }));
 
   const listeners = new Set<ChangeListener>();
   let failure: StoreFileError | null = null;
+  /** Set when a failed write could not be undone: mutations are refused, queries go on. */
+  let readOnly: StoreFileError | null = null;
   let closed = false;
   let stopWatching = (): void => {};
 
@@ -195,12 +203,27 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     return journal.state;
   }
 
-  /** Runs journal work; a StoreFileError makes the store unusable until reopened. */
+  function writableState(): TrackerState {
+    const state = usableState();
+    if (readOnly === null) return state;
+    throw storeFileError(
+      'read_only',
+      file,
+      null,
+      `The store is read-only until restart: an earlier write failed and could not be undone, so it may be in the journal. Nothing was written. Restart the server, then check whether that change is there before making it again.`,
+    );
+  }
+
+  /** Runs journal work; a StoreFileError makes the store unusable (or read-only) until reopened. */
   function guarded<T>(work: () => T): T {
     try {
       return work();
     } catch (error) {
-      if (isStoreFileError(error) && failure === null) {
+      if (!isStoreFileError(error)) throw error;
+      if (error.reason === 'read_only' && readOnly === null) {
+        readOnly = error;
+        log('error', error.message);
+      } else if (error.reason !== 'read_only' && failure === null) {
         failure = error;
         log('error', error.message);
       }
@@ -261,18 +284,32 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
 
   /** The mutation pipeline described at the top of this file. */
   async function mutate(plan: (state: TrackerState, at: string) => RecordDraft | null): Promise<Change | null> {
-    usableState();
+    for (let attempt = 1; attempt <= FENCED_WRITE_ATTEMPTS; attempt++) {
+      const local = await mutateOnce(plan);
+      if (local !== FENCED_OUT) return local;
+      log('warn', `${file}: another writer appended while this one was stalled past the stale limit; planning the change again.`);
+    }
+    throw domainError(
+      'conflict',
+      `Another process took the lock of ${file} in the middle of this write ${FENCED_WRITE_ATTEMPTS} times (this process stalled for longer than the stale limit each time). The change did not take effect; retry.`,
+    );
+  }
+
+  async function mutateOnce(
+    plan: (state: TrackerState, at: string) => RecordDraft | null,
+  ): Promise<Change | null | typeof FENCED_OUT> {
+    writableState();
     let external: Change[] = [];
     const local = await locked(() =>
       guarded(() => {
-        const state = usableState(); // closed while we waited?
+        const state = writableState(); // closed while we waited?
         external = catchUp(journal, { holdsLock: true, now, log }, ensureSameFile(journal));
         const at = now().toISOString();
         const draft = plan(state, at);
-        return draft === null ? null : appendRecord(journal, draft, at);
+        return draft === null ? null : (appendRecord(journal, draft, at, log, external) ?? FENCED_OUT);
       }),
     ).finally(() => emit('external', external));
-    if (local !== null) emit('local', [local]);
+    if (local !== null && local !== FENCED_OUT) emit('local', [local]);
     return local;
   }
 

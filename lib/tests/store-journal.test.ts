@@ -188,7 +188,10 @@ test('files that are not journals are refused and left alone', async () => {
 test('a stale lock left by a dead process is broken, and logged', async () => {
   const file = await journalWithHistory();
   const dead = spawnSync(process.execPath, ['-e', '0']);
-  fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: dead.pid, nonce: 'x', acquired_at: new Date().toISOString() }));
+  // Its pid is judged only within our PID namespace and boot: the lock says it was taken there.
+  const pid_ns = fs.readlinkSync('/proc/self/ns/pid');
+  const boot_id = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: dead.pid, nonce: 'x', pid_ns, boot_id }));
   const { log, lines: logged } = recordingLogger();
   const store = await open(file, log, { lockTimeoutMs: 1_000 });
   await store.updateStatus('PROJ-103', 'done');

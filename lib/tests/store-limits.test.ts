@@ -141,7 +141,7 @@ test('an issue key past the limit in an argument is refused with the limit', asy
 
 test('a record that does not fit the data is refused before it reaches the disk', async () => {
   const file = await demoFile();
-  const { journal } = openJournal(file);
+  const { journal } = openJournal(file, () => {});
   const before = fs.readFileSync(file);
   const status = journal.state.issues.get('PROJ-101')?.status;
   const wrongFrom = status === 'done' ? 'todo' : 'done';
@@ -152,7 +152,7 @@ test('a record that does not fit the data is refused before it reaches the disk'
     { type: 'issue.created', issue: { ...journal.state.issues.get('PROJ-101') } },
   ] as const;
   for (const draft of misfits) {
-    const error = await failure(() => appendRecord(journal, draft as never, at));
+    const error = await failure(() => appendRecord(journal, draft as never, at, () => {}, []));
     assert.equal(fs.readFileSync(file), before, draft.type);
     assert.match(String(error), 'refusing to write a journal record that does not fit the data');
   }

@@ -27,9 +27,17 @@ export interface WireServer {
   kill(): void;
 }
 
-/** `script`: what node runs; a test may put a fault-injecting wrapper (mutant.mjs) in front of the server. */
-export function startServer(args: readonly string[], script: readonly string[] = [SERVER]): WireServer {
-  const child = spawn(process.execPath, [...script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * `script`: what node runs; a test may put a fault-injecting wrapper (mutant.mjs) in front of the server.
+ * `launcher`: the command that runs node, e.g. `unshare --pid --fork` to start it in its own PID namespace.
+ */
+export function startServer(
+  args: readonly string[],
+  script: readonly string[] = [SERVER],
+  launcher: readonly string[] = [process.execPath],
+): WireServer {
+  const [command = process.execPath, ...before] = launcher;
+  const child = spawn(command, [...before, ...script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.on('error', () => {}); // a dead server shows up as `exit`, checked by the caller
   let stderr = '';
   child.stderr.setEncoding('utf8');
