@@ -18,7 +18,8 @@ export type Marker =
   | { kind: 'timestamp' }
   | { kind: 'type'; type: TypeName }
   | { kind: 'regex'; pattern: RegExp }
-  | { kind: 'literal'; text: string };
+  | { kind: 'literal'; text: string }
+  | { kind: 'one-of'; values: JsonValue[]; orAbsent: boolean };
 
 export interface Mismatch {
   path: string;
@@ -43,7 +44,22 @@ export function parseMarker(text: string): Marker | undefined {
   if (TYPE_NAMES.includes(inner)) return { kind: 'type', type: inner as TypeName };
   if (inner.startsWith('regex:')) return { kind: 'regex', pattern: new RegExp(inner.slice('regex:'.length), 'u') };
   if (inner.startsWith('literal:')) return { kind: 'literal', text: inner.slice('literal:'.length) };
+  if (inner.startsWith('one-of:')) return parseOneOf(text, inner.slice('one-of:'.length).split('|'));
   throw new Error(`unknown matcher "${text}"`);
+}
+
+/** `<<one-of:-32600|-32700>>`, `<<one-of:null|absent>>`: where the spec leaves several answers open. */
+function parseOneOf(text: string, alternatives: string[]): Marker {
+  const values = alternatives
+    .filter((item) => item !== 'absent')
+    .map((item) => {
+      try {
+        return JSON.parse(item) as JsonValue;
+      } catch {
+        throw new Error(`matcher "${text}": "${item}" is neither JSON nor absent`);
+      }
+    });
+  return { kind: 'one-of', values, orAbsent: values.length < alternatives.length };
 }
 
 /** Every matcher in an expected value, parsed once, so a fixture with a typo fails to load. */
@@ -68,6 +84,9 @@ function matchMarker(
   actual: JsonValue | undefined,
   path: PathSegment[],
 ): Mismatch | undefined {
+  if (marker.kind === 'one-of' && actual === undefined) {
+    return marker.orAbsent ? undefined : mismatch(path, expected, actual);
+  }
   if (marker.kind === 'absent') {
     return actual === undefined
       ? undefined
@@ -89,6 +108,8 @@ function markerAccepts(marker: Exclude<Marker, { kind: 'absent' }>, actual: Json
       return typeof actual === 'string' && marker.pattern.test(actual);
     case 'literal':
       return actual === marker.text;
+    case 'one-of':
+      return marker.values.some((value) => matchValue(value, actual) === undefined);
   }
 }
 

@@ -11,7 +11,7 @@ import type { SchemaValidator } from './schema-validator.js';
 import { checkEnvelope } from './envelope-rules.js';
 import { describeMessage, idKey, messageKind } from './message-kinds.js';
 import { compareMessage, couldPair, isMethodMessage } from './pairing.js';
-import { describe } from './matchers.js';
+import { describe, parseMarker } from './matchers.js';
 import { PURITY_RULE } from './stdout-reader.js';
 import { unmetRequirement } from './requirements-check.js';
 import { HANDSHAKE_RULE, NEWEST_HANDSHAKE_VERSION, handshakeRequirements, handshakeSteps } from './handshake.js';
@@ -54,7 +54,7 @@ const STOP_GRACE_MS = 500;
 // `answersAtOnce`): once the fence is answered, those answers get this long, then are missing.
 const FENCE_PREFIX = 'mcp-conform:fence:';
 const FENCE_GRACE_MS = 250;
-const AT_ONCE_ERROR_CODES = new Set([-32700, -32600, -32601]);
+const AT_ONCE_ERROR_CODES: ReadonlySet<JsonValue> = new Set([-32700, -32600, -32601, -32602]);
 
 const UNEXPECTED_RULE = [
   'https://modelcontextprotocol.io/specification/2025-06-18/basic: every request gets exactly one response and notifications MUST NOT be answered (rule 1.3, 1.4)',
@@ -200,7 +200,7 @@ export class Session {
 
   /**
    * A fence helps only where an answer cannot be slow: errors the JSON-RPC layer gives at once
-   * (parse error, invalid request, unknown method) and pings. A tool call may rightly be answered
+   * (parse error, invalid request, unknown method, invalid params) and pings. A tool call may rightly be answered
    * after a later ping. Handshake-era sessions only (2026-07-28 has no ping), with stdin open.
    */
   private canFence(section: Expectation[]): boolean {
@@ -211,7 +211,7 @@ export class Session {
   private answersAtOnce(value: JsonValue): boolean {
     if (Array.isArray(value)) return value.every((item) => this.answersAtOnce(item));
     if (!isJsonObject(value)) return false;
-    if (isJsonObject(value.error)) return AT_ONCE_ERROR_CODES.has(value.error.code as number);
+    if (isJsonObject(value.error)) return expectedCodes(value.error.code).every((code) => AT_ONCE_ERROR_CODES.has(code));
     return 'result' in value && this.sentRequest(value.id)?.method === 'ping';
   }
 
@@ -492,4 +492,10 @@ function describeStep(step: Step): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The codes an expected error accepts: its code, or each value of a `<<one-of:...>>`. */
+function expectedCodes(code: JsonValue | undefined): JsonValue[] {
+  const marker = typeof code === 'string' ? parseMarker(code) : undefined;
+  return marker?.kind === 'one-of' ? marker.values : [code ?? null];
 }

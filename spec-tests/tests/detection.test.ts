@@ -1,6 +1,7 @@
 // The runner asks a server what it speaks before judging it: a revision the server does not
 // offer is not applicable, silence after a fence is a dropped message (found at once, not after
-// the timeout), and a server that does not start is one clear error.
+// the timeout), the other reasonable answer at an open point passes, and a server that does not
+// start is one clear error.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
@@ -80,6 +81,20 @@ test('a dropped line is found by the fence, not by the timeout', async () => {
   const [j08] = report.fixtures;
   assert.is(j08?.verdict, 'advisory');
   assert.match(j08?.failures[0]?.summary ?? '', 'the server answered a ping sent after it (the message was dropped)');
+});
+
+// Where the spec is open, the generic fixtures accept every reasonable answer: a server that takes
+// the other one at each such point (test-support/other-choices-server.cjs) has no MUST failure.
+test('a correct server that takes the other reasonable choice at every open point passes', async () => {
+  const report = await runJson(`"${process.execPath}" spec-tests/test-support/other-choices-server.cjs`);
+  const failed = report.fixtures.filter((fixture) => fixture.verdict === 'failed');
+  assert.equal(
+    failed.map((fixture) => `${fixture.name}: ${fixture.failures[0]?.summary ?? ''}`),
+    [],
+  );
+  const advisory = report.fixtures.filter((fixture) => fixture.verdict === 'advisory').map((fixture) => fixture.name);
+  assert.equal(advisory, ['generic/mcp/m10-tools-list-invalid-cursor'], 'it does not paginate: a SHOULD, advisory');
+  assert.ok(report.fixtures.filter((fixture) => fixture.verdict === 'passed').length >= 35);
 });
 
 test('a server that does not start: one clear error, exit 2, with its stderr', () => {

@@ -23,6 +23,19 @@ test('a missing key is a mismatch reported at its path', () => {
   assert.equal(problem, { path: '$.result.tools[0].name', expected: '"a"', actual: 'nothing (key absent)' });
 });
 
+test('<<one-of:...>> accepts each listed answer, and absence only when listed', () => {
+  const codes = { code: '<<one-of:-32600|-32700>>' };
+  assert.is(matchValue(codes, { code: -32700 }), undefined);
+  assert.is(matchValue(codes, { code: -32600 }), undefined);
+  assert.is(matchValue(codes, { code: -32601 })?.path, '$.code');
+  assert.ok(matchValue(codes, {}), 'absent is not listed');
+  const id = { id: '<<one-of:null|absent>>' };
+  assert.is(matchValue(id, { id: null }), undefined);
+  assert.is(matchValue(id, {}), undefined);
+  assert.ok(matchValue(id, { id: 0 }));
+  assert.throws(() => checkMarkers({ code: '<<one-of:-32600|oops>>' }), /neither JSON nor absent/);
+});
+
 test('arrays keep order and length', () => {
   assert.is(matchValue([1, 2], [1, 2]), undefined);
   assert.ok(matchValue([1, 2], [2, 1]));

@@ -47,7 +47,7 @@ test('the SDK server passes every generic fixture except its listed departures',
   assert.is(code, 0, report);
   assert.match(
     summary,
-    new RegExp(`^\\d+ passed, 0 failed(, \\d+ skipped)?, 6 not applicable, 14 advisory, ${listed} expected failures$`),
+    new RegExp(`^\\d+ passed, 0 failed(, \\d+ skipped)?, 6 not applicable, \\d+ advisory, ${listed} expected failures$`),
     report,
   );
   assert.not.match(report, 'STALE');
