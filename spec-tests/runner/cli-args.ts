@@ -14,7 +14,7 @@ run options:
   --server CMD               command line that starts the stdio server (run through the shell)
   --schema-dir DIR           validate against DIR/<negotiated version>/schema.json instead of the built-in schemas
   --no-schema                do not validate server messages against the official JSON Schemas
-  --reporter text|json|junit report format on stdout (default text)
+  --reporter text|json|junit|markdown  report format on stdout (default text)
   --filter SUBSTRING         only fixtures whose name contains SUBSTRING (repeat: any of them)
   --update                   rewrite the server sections of the fixtures from this run
   --expected-failures FILE   fixtures known to fail, one "name: reason" per line

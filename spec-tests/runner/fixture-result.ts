@@ -15,6 +15,9 @@ export interface Failure {
   rule: string[];
   /** How binding the failed check is; absent means `must`. */
   level?: Level;
+  /** What the server did, in words that do not depend on the fixture, so that fixtures showing
+   * the same behaviour group into one finding (findings.ts). Absent: the rule is the behaviour. */
+  behaviour?: string;
 }
 
 /** For --update: what the server actually sent for one expectation, or instead of nothing. */

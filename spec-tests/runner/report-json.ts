@@ -1,9 +1,11 @@
 // A machine-readable report: one JSON document on stdout once the run is over.
 import type { Reporter, RunInfo, Write } from './reporter.js';
 import type { JudgedFixture, Summary } from './verdicts.js';
+import { groupFindings } from './findings.js';
 
 export class JsonReporter implements Reporter {
   private readonly fixtures: object[] = [];
+  private readonly judged: JudgedFixture[] = [];
   private run: RunInfo | undefined;
   private readonly startedAt = Date.now();
 
@@ -15,10 +17,13 @@ export class JsonReporter implements Reporter {
 
   fixtureDone(fixture: JudgedFixture): void {
     const { result } = fixture;
+    this.judged.push(fixture);
     this.fixtures.push({
       name: result.name,
       path: result.path,
+      revision: result.revision,
       verdict: fixture.verdict,
+      level: result.level,
       durationMs: result.durationMs,
       ...(result.skipReason !== undefined ? { skipReason: result.skipReason } : {}),
       ...(fixture.expectedFailureReason !== undefined ? { expectedFailureReason: fixture.expectedFailureReason } : {}),
@@ -30,8 +35,13 @@ export class JsonReporter implements Reporter {
 
   finish(summary: Summary): void {
     const { unmatchedEntries, ...counts } = summary;
-    this.write(
-      `${JSON.stringify({ run: { ...this.run, durationMs: Date.now() - this.startedAt }, fixtures: this.fixtures, unmatchedExpectedFailures: unmatchedEntries, summary: counts }, null, 2)}\n`,
-    );
+    const document = {
+      run: { ...this.run, durationMs: Date.now() - this.startedAt },
+      findings: groupFindings(this.judged),
+      fixtures: this.fixtures,
+      unmatchedExpectedFailures: unmatchedEntries,
+      summary: counts,
+    };
+    this.write(`${JSON.stringify(document, null, 2)}\n`);
   }
 }

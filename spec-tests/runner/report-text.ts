@@ -3,6 +3,7 @@
 import type { Failure } from './fixture-result.js';
 import type { Reporter, RunInfo, Write } from './reporter.js';
 import { describeDetection } from './detection-text.js';
+import { groupFindings } from './findings.js';
 import type { Palette } from './terminal-colors.js';
 import type { JudgedFixture, Summary } from './verdicts.js';
 import { summaryLine } from './verdicts.js';
@@ -17,6 +18,7 @@ export class TextReporter implements Reporter {
   ) {}
 
   private readonly byRevision = new Map<string, Map<string, number>>();
+  private readonly judged: JudgedFixture[] = [];
 
   start(run: RunInfo): void {
     this.write(describeDetection(run));
@@ -25,6 +27,7 @@ export class TextReporter implements Reporter {
   fixtureDone(fixture: JudgedFixture): void {
     const { result } = fixture;
     this.countRevision(fixture);
+    this.judged.push(fixture);
     const timing = this.palette.dim(`(${formatDuration(result.durationMs)})`);
     const updated = fixture.updated ? ' [updated]' : '';
     switch (fixture.verdict) {
@@ -55,6 +58,13 @@ export class TextReporter implements Reporter {
         `${this.palette.red('STALE')} expected-failure entry "${entry.name}" (line ${entry.line}) names no fixture of this run\n`,
       );
     }
+    const findings = groupFindings(this.judged);
+    if (findings.length > 0) this.write('\nfindings (fixtures that show the same behaviour, once):\n');
+    for (const finding of findings) {
+      const expected = finding.expected ? ', expected' : '';
+      this.write(`  [${finding.level}${expected}] ${finding.behaviour}\n      ${finding.fixtures.join(', ')}\n`);
+    }
+    if (findings.length > 0) this.write('\n');
     for (const [revision, counts] of [...this.byRevision.entries()].sort())
       this.write(`${revision.padEnd(12)} ${[...counts.entries()].map(([verdict, n]) => `${n} ${verdict}`).join(', ')}\n`);
     const levels = Object.entries(summary.failedByLevel).filter(([, count]) => count > 0);

@@ -18,5 +18,5 @@ export interface Reporter {
 }
 
 export type Write = (text: string) => void;
-export type ReporterName = 'text' | 'json' | 'junit';
-export const REPORTER_NAMES: readonly ReporterName[] = ['text', 'json', 'junit'];
+export type ReporterName = 'text' | 'json' | 'junit' | 'markdown';
+export const REPORTER_NAMES: readonly ReporterName[] = ['text', 'json', 'junit', 'markdown'];

@@ -23,6 +23,7 @@ import { updatedFixtureText } from './fixture-update.js';
 import { TextReporter } from './report-text.js';
 import { JsonReporter } from './report-json.js';
 import { JunitReporter } from './report-junit.js';
+import { MarkdownReporter } from './report-markdown.js';
 import { choosePalette } from './terminal-colors.js';
 
 export interface Output {
@@ -103,6 +104,7 @@ async function runSafely(fixture: LoadedFixture, options: Parameters<typeof runF
 function createReporter(args: RunArguments, output: Output): Reporter {
   if (args.reporter === 'json') return new JsonReporter(output.write);
   if (args.reporter === 'junit') return new JunitReporter(output.write);
+  if (args.reporter === 'markdown') return new MarkdownReporter(output.write);
   return new TextReporter(output.write, choosePalette(output.isTerminal, output.env));
 }
 

@@ -244,8 +244,14 @@ export class Session {
       : fenced
         ? 'but it never came: the server answered a ping sent after it (the message was dropped)'
         : `within ${this.timeoutMs()} ms`;
+    const owed = describeOwed(first.value);
     this.failures.push({
       level: this.levelOf(planned),
+      behaviour: this.server.hasExited
+        ? `the server exited where ${owed} was owed`
+        : fenced
+          ? `no reply where ${owed} is owed (dropped: a later ping was answered)`
+          : `no reply within the step timeout where ${owed} is owed`,
       where: planned.where,
       summary: `expected ${describeMessage(first.value)} (line ${first.line}) ${waitedFor}${unpaired.length > 1 ? `, and ${unpaired.length - 1} more` : ''}`,
       mismatch: {
@@ -442,6 +448,7 @@ export class Session {
     if (!mismatch) return;
     this.failures.push({
       level: this.levelOf(expectation.planned),
+      behaviour: `${mismatch.path.replace(/\[\d+\]/g, '[]')}: ${mismatch.expected} expected, ${mismatch.actual.slice(0, 80)} sent`,
       where: expectation.planned.where,
       summary: `${describeMessage(actual)} differs from the expectation at line ${expectation.line}`,
       mismatch,
@@ -498,4 +505,16 @@ function sleep(ms: number): Promise<void> {
 function expectedCodes(code: JsonValue | undefined): JsonValue[] {
   const marker = typeof code === 'string' ? parseMarker(code) : undefined;
   return marker?.kind === 'one-of' ? marker.values : [code ?? null];
+}
+
+/** What an expected message asks of the server, without its id: "error -32700", "a result". */
+function describeOwed(value: JsonValue): string {
+  if (Array.isArray(value)) return 'a batch response';
+  if (!isJsonObject(value)) return 'a message';
+  if (isJsonObject(value.error))
+    return `error ${expectedCodes(value.error.code)
+      .map((code) => JSON.stringify(code))
+      .join(' or ')}`;
+  if ('result' in value) return 'a result';
+  return typeof value.method === 'string' ? `${value.method}` : 'a message';
 }

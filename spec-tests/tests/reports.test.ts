@@ -10,6 +10,8 @@ import { JunitReporter, escapeXml } from '../runner/report-junit.js';
 import { choosePalette } from '../runner/terminal-colors.js';
 import { judge, summarize, summaryLine, unmatchedEntries } from '../runner/verdicts.js';
 import { parseExpectedFailures } from '../runner/expected-failures.js';
+import { groupFindings } from '../runner/findings.js';
+import { MarkdownReporter } from '../runner/report-markdown.js';
 
 function result(name: string, outcome: FixtureResult['outcome'], extra: Partial<FixtureResult> = {}): FixtureResult {
   return {
@@ -147,6 +149,41 @@ test('json report: one document with verdicts and counts', () => {
     expectedFailures: 1,
   });
   assert.is(document.unmatchedExpectedFailures[0]?.name, 'ghost/entry');
+});
+
+test('one behaviour, one finding: fixtures failing the same way group, at their level', () => {
+  const dropped = (name: string, level: 'must' | 'jsonrpc-strict') =>
+    result(name, 'failed', {
+      level,
+      failures: [
+        { where: 'server section', summary: 'no', rule: ['r'], level, behaviour: 'no reply where error -32700 is owed' },
+      ],
+    });
+  const judged = [
+    dropped('generic/j08', 'jsonrpc-strict'),
+    dropped('generic/j10', 'jsonrpc-strict'),
+    FAILED,
+    dropped('x/must', 'must'),
+  ].map((item) => judge(item, [], ['must']));
+  assert.equal(
+    judged.map((item) => item.verdict),
+    ['advisory', 'advisory', 'failed', 'failed'],
+  );
+  const findings = groupFindings(judged);
+  assert.equal(
+    findings.map((finding) => [finding.level, finding.fixtures]),
+    [
+      ['must', ['generic/ids/echo']],
+      ['must', ['x/must']],
+      ['jsonrpc-strict', ['generic/j08', 'generic/j10']],
+    ],
+  );
+  let markdown = '';
+  const reporter = new MarkdownReporter((chunk) => (markdown += chunk));
+  judged.forEach((item) => reporter.fixtureDone(item));
+  reporter.finish(summarize(judged, []));
+  assert.match(markdown, '| jsonrpc-strict | no reply where error -32700 is owed | `generic/j08`, `generic/j10` | r |');
+  assert.match(markdown, '**0 passed, 2 failed, 2 advisory**');
 });
 
 test('junit report: counts, one testcase per fixture, escaped text', () => {
