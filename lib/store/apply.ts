@@ -9,9 +9,14 @@
 // the reader's question before it writes (see journal.ts appendRecord).
 //
 // Entities are replaced, never mutated, and frozen: objects handed to callers
-// are snapshots that stay valid and cannot be changed behind our back.
-import type { Comment, Issue, JournalRecord, Project, Sprint } from './schema.js';
+// are snapshots that stay valid and cannot be changed behind our back. An
+// issue's comments are shared between its snapshots instead of copied into
+// each (see issueSnapshot).
+import { LIMITS, type Comment, type Issue, type JournalRecord, type Project, type Sprint } from './schema.js';
 import { countAssignment, issueNumber, type TrackerState } from './state.js';
+
+/** An issue without its comments: what a change to an issue replaces. */
+type IssueFields = Omit<Issue, 'comments'>;
 
 /** What one record changed; also the change description returned by mutations. */
 export interface Change {
@@ -77,7 +82,7 @@ function applyByType(state: TrackerState, record: JournalRecord): Change {
       return applyIssueCreated(state, record.issue);
     case 'issue.status_changed': {
       const issue = existingIssue(state, record.key);
-      replaceIssue(state, { ...issue, status: record.to, updated_at: record.at });
+      replaceIssue(state, issue, { status: record.to, updated_at: record.at });
       return issueChange(issue, `${issue.key} status: ${record.from} → ${record.to}`);
     }
     case 'issue.assigned': {
@@ -85,7 +90,7 @@ function applyByType(state: TrackerState, record: JournalRecord): Change {
       countAssignment(state, record.from, -1);
       countAssignment(state, record.to, 1);
       if (record.to !== null) state.people.add(record.to);
-      replaceIssue(state, { ...issue, assignee: record.to, updated_at: record.at });
+      replaceIssue(state, issue, { assignee: record.to, updated_at: record.at });
       return issueChange(issue, describeAssignment(issue.key, record.from, record.to));
     }
     case 'issue.commented':
@@ -140,31 +145,41 @@ function checkIssueCreated(state: TrackerState, input: Issue): void {
 }
 
 function applyIssueCreated(state: TrackerState, input: Issue): Change {
-  const issue = freezeIssue(input);
+  const log = input.comments.map(freezeComment);
+  const issue = issueSnapshot({ ...fieldsOf(input), labels: Object.freeze([...input.labels]) }, log);
+  state.commentLogs.set(issue.key, log);
   state.issues.set(issue.key, issue);
   state.issueKeysByProject.get(issue.project)?.push(issue.key);
   state.nextIssueNumber.set(issue.project, issueNumber(issue.key) + 1);
   countAssignment(state, issue.assignee, 1);
-  notePeople(state, issue);
+  notePeople(state, issue, log);
   return issueChange(issue, `${issue.key} created: ${issue.title}`, true);
 }
 
+/** Reads the log's length, never `issue.comments`, which would copy the comments out. */
 function checkCommented(state: TrackerState, key: string, input: Comment): void {
-  const expectedId = existingIssue(state, key).comments.length + 1;
+  existingIssue(state, key);
+  const log = commentLogOf(state, key);
+  const expectedId = log.length + 1;
   if (input.id !== expectedId) throw new Error(`comment id ${input.id} on ${key}; expected ${expectedId}`);
+  if (log.length >= LIMITS.commentsPerIssueReadMax) {
+    throw new Error(`${key} already has ${log.length} comments, the most one issue may have (${LIMITS.commentsPerIssueReadMax})`);
+  }
 }
 
 function applyCommented(state: TrackerState, key: string, input: Comment, at: string): Change {
   const issue = existingIssue(state, key);
+  const log = commentLogOf(state, key);
   const comment = freezeComment(input);
   state.people.add(comment.author);
-  replaceIssue(state, { ...issue, comments: Object.freeze([...issue.comments, comment]), updated_at: at });
+  log.push(comment);
+  replaceIssue(state, issue, { updated_at: at });
   return issueChange(issue, `Comment #${comment.id} by ${comment.author} added to ${key}`);
 }
 
 function applySprintChanged(state: TrackerState, key: string, from: string | null, to: string | null, at: string): Change {
   const issue = existingIssue(state, key);
-  replaceIssue(state, { ...issue, sprint: to, updated_at: at });
+  replaceIssue(state, issue, { sprint: to, updated_at: at });
   // Membership changed: both sprints' stats move. The sprint the issue left no
   // longer sees the issue's updated_at, so its last_updated needs this mark.
   for (const id of [from, to]) if (id !== null) state.sprintTouchedAt.set(id, at);
@@ -198,15 +213,21 @@ function expectCurrent(field: string, current: string | null, from: string | nul
   if (current !== from) throw new Error(`${field} was ${String(current)} but the record says it was ${String(from)}`);
 }
 
-function replaceIssue(state: TrackerState, next: Issue): void {
-  state.issues.set(next.key, Object.freeze(next));
-  state.searchText.delete(next.key);
+function commentLogOf(state: TrackerState, key: string): Comment[] {
+  const log = state.commentLogs.get(key);
+  if (log === undefined) throw new Error(`issue ${key} has no comment log`);
+  return log;
 }
 
-function notePeople(state: TrackerState, issue: Issue): void {
+/** The issue's next snapshot: its fields with `patch` applied, and all its comments so far. */
+function replaceIssue(state: TrackerState, issue: Issue, patch: Partial<IssueFields>): void {
+  state.issues.set(issue.key, issueSnapshot({ ...fieldsOf(issue), ...patch }, commentLogOf(state, issue.key)));
+}
+
+function notePeople(state: TrackerState, issue: Issue, comments: readonly Comment[]): void {
   state.people.add(issue.reporter);
   if (issue.assignee !== null) state.people.add(issue.assignee);
-  for (const comment of issue.comments) state.people.add(comment.author);
+  for (const comment of comments) state.people.add(comment.author);
 }
 
 function describeAssignment(key: string, from: string | null, to: string | null): string {
@@ -223,25 +244,76 @@ function change(description: string, issues: string[], sprints: string[], projec
   return { description, issues, sprints, projects, issueSetChanged };
 }
 
-/** Copies only the known fields (as zod would strip extras) and freezes. */
-function freezeIssue(input: Issue): Issue {
-  return Object.freeze({
-    key: input.key,
-    project: input.project,
-    title: input.title,
-    description: input.description,
-    type: input.type,
-    status: input.status,
-    priority: input.priority,
-    assignee: input.assignee,
-    reporter: input.reporter,
-    story_points: input.story_points,
-    sprint: input.sprint,
-    labels: Object.freeze([...input.labels]),
-    comments: Object.freeze(input.comments.map(freezeComment)),
-    created_at: input.created_at,
-    updated_at: input.updated_at,
-  });
+/**
+ * A frozen issue whose comments are the first `log.length` entries of `log`, as it is now.
+ *
+ * Copying the comments into each new snapshot made every comment cost as much as all before
+ * it: opening a file with 80,000 comments on one issue took 75 s. The log only ever grows, so
+ * a snapshot that remembers how many comments it had sees the same ones forever, while the
+ * log is shared by all the issue's snapshots. The array is made on the first read of
+ * `comments` (get_issue, the issue's resource, a search) and kept.
+ *
+ * `comments` is an own enumerable getter, so JSON.stringify, spreading and Object.keys see it
+ * like any other field, in its place. The getter is one shared function reading a hidden
+ * property: a getter written in an object literal is a new function per object, which gives
+ * every snapshot its own hidden class and made reading any field several times slower. The
+ * trap left: spreading a whole issue copies its comments, so replaceIssue copies fieldsOf.
+ */
+function issueSnapshot(fields: IssueFields, log: readonly Comment[]): Issue {
+  const issue = {
+    key: fields.key,
+    project: fields.project,
+    title: fields.title,
+    description: fields.description,
+    type: fields.type,
+    status: fields.status,
+    priority: fields.priority,
+    assignee: fields.assignee,
+    reporter: fields.reporter,
+    story_points: fields.story_points,
+    sprint: fields.sprint,
+    labels: fields.labels,
+  };
+  Object.defineProperty(issue, 'comments', COMMENTS_PROPERTY);
+  Object.defineProperty(issue, SHARE, { value: { log, count: log.length } satisfies CommentShare });
+  return Object.freeze(Object.assign(issue, { created_at: fields.created_at, updated_at: fields.updated_at })) as Issue;
+}
+
+/** A snapshot's share of its issue's comment log, and the array made from it once read. */
+interface CommentShare {
+  readonly log: readonly Comment[];
+  readonly count: number;
+  array?: readonly Comment[];
+}
+
+const SHARE = Symbol('comment share');
+
+const COMMENTS_PROPERTY: PropertyDescriptor = {
+  enumerable: true,
+  get(this: { readonly [SHARE]: CommentShare }): readonly Comment[] {
+    const share = this[SHARE];
+    return (share.array ??= Object.freeze(share.log.slice(0, share.count)));
+  },
+};
+
+/** Only the known fields, as zod would strip extras; never `comments` (see issueSnapshot). */
+function fieldsOf(issue: Issue): IssueFields {
+  return {
+    key: issue.key,
+    project: issue.project,
+    title: issue.title,
+    description: issue.description,
+    type: issue.type,
+    status: issue.status,
+    priority: issue.priority,
+    assignee: issue.assignee,
+    reporter: issue.reporter,
+    story_points: issue.story_points,
+    sprint: issue.sprint,
+    labels: issue.labels,
+    created_at: issue.created_at,
+    updated_at: issue.updated_at,
+  };
 }
 
 function freezeComment(input: Comment): Comment {

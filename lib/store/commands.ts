@@ -22,7 +22,7 @@ import {
 import { domainError } from './errors.js';
 import { describeSprints, requireIssue, requireProject, requireSprint } from './lookup.js';
 import { LIMITS, type Issue, type IssueType, type Priority, type RecordDraft, type Status } from './schema.js';
-import { sortedSprints, type TrackerState } from './state.js';
+import { commentCount, sortedSprints, type TrackerState } from './state.js';
 
 export interface CreateIssueInput {
   readonly project: string;
@@ -105,9 +105,18 @@ export function planAssignment(state: TrackerState, key: string, assignee: strin
   return { type: 'issue.assigned', key, from: issue.assignee, to: assignee };
 }
 
-export function planComment(state: TrackerState, key: string, author: string, body: string, at: string): RecordDraft {
-  const issue = requireIssue(state, key);
-  const comment = { id: issue.comments.length + 1, author, body, created_at: at };
+export type CommentDraft = Extract<RecordDraft, { type: 'issue.commented' }>;
+
+export function planComment(state: TrackerState, key: string, author: string, body: string, at: string): CommentDraft {
+  requireIssue(state, key);
+  const count = commentCount(state, key);
+  if (count >= LIMITS.commentsPerIssueMax) {
+    throw domainError(
+      'conflict',
+      `${key} already has ${count} comments, the most one issue may have (${LIMITS.commentsPerIssueMax}). Carry the discussion on in a new issue.`,
+    );
+  }
+  const comment = { id: count + 1, author, body, created_at: at };
   return { type: 'issue.commented', key, comment };
 }
 

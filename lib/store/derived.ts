@@ -12,23 +12,43 @@ const MAX_QUESTION_CHARS = 1024;
 export interface DerivedCache {
   /** `compute()`'s answer for `question` at the state's current revision. */
   get<T>(state: TrackerState, question: string, compute: () => T): T;
+  /** The same for an answer computed across turns of the event loop: kept only if no record was applied meanwhile. */
+  getAcrossTurns<T>(state: TrackerState, question: string, compute: () => Promise<T>): Promise<T>;
 }
 
 export function createDerivedCache(): DerivedCache {
   let revision = -1;
   const answers = new Map<string, unknown>();
+
+  /** Forgets every answer once a record has been applied since they were made. */
+  function current(state: TrackerState): Map<string, unknown> {
+    if (state.lastSeq !== revision) {
+      answers.clear();
+      revision = state.lastSeq;
+    }
+    return answers;
+  }
+
+  function keep<T>(question: string, answer: T): T {
+    if (question.length > MAX_QUESTION_CHARS) return answer;
+    const frozen = freezeDeep(answer);
+    if (answers.size >= MAX_ANSWERS) answers.delete(answers.keys().next().value as string);
+    answers.set(question, frozen);
+    return frozen;
+  }
+
   return {
     get<T>(state: TrackerState, question: string, compute: () => T): T {
-      if (state.lastSeq !== revision) {
-        answers.clear();
-        revision = state.lastSeq;
-      }
-      if (answers.has(question)) return answers.get(question) as T;
-      if (question.length > MAX_QUESTION_CHARS) return compute();
-      const answer = freezeDeep(compute()); // a thrown domain error is not kept: the next call throws it again
-      if (answers.size >= MAX_ANSWERS) answers.delete(answers.keys().next().value as string);
-      answers.set(question, answer);
-      return answer;
+      if (current(state).has(question)) return answers.get(question) as T;
+      return keep(question, compute()); // a thrown domain error is not kept: the next call throws it again
+    },
+    async getAcrossTurns<T>(state: TrackerState, question: string, compute: () => Promise<T>): Promise<T> {
+      if (current(state).has(question)) return answers.get(question) as T;
+      const askedAt = state.lastSeq;
+      const answer = await compute();
+      if (state.lastSeq !== askedAt) return answer; // it may mix issues from before and after the change
+      current(state);
+      return keep(question, answer);
     },
   };
 }

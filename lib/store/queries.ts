@@ -1,9 +1,14 @@
 // Reading issues: one, a page of all, or a filtered and paginated search.
 //
 // Order is always stable: by project key, then issue number. A search is a
-// linear scan (100,000 issues scan in a few milliseconds); the lower-cased
-// text of each issue is computed on its first search and dropped when the
-// issue changes, so opening the store pays nothing for it.
+// linear scan (100,000 issues in tens of milliseconds); the lower-cased text
+// of an issue and of each comment is computed on its first search, so opening
+// the store pays nothing for it.
+//
+// The scan runs in slices of bounded work (searchInSlices). A caller that can
+// wait (the search_issues tool) lets other requests run between slices, so
+// many large searches at once never hold up a ping for long; a caller that
+// must answer at once (a resource read) runs the slices back to back.
 import {
   parseHandle,
   parseIssueKey,
@@ -18,8 +23,8 @@ import {
 } from './args.js';
 import { domainError } from './errors.js';
 import { requireIssue, requireProject } from './lookup.js';
-import { LABEL_PATTERN, type Issue } from './schema.js';
-import { sortedProjectKeys, type TrackerState } from './state.js';
+import { LABEL_PATTERN, LIMITS, type Issue } from './schema.js';
+import { commentCount, sortedProjectKeys, type TrackerState } from './state.js';
 
 export interface Page<T> {
   readonly items: readonly T[];
@@ -60,11 +65,82 @@ export function listIssues(state: TrackerState, query: ListIssuesQuery = {}): Pa
   return searchIssues(state, { project: query.project, offset: query.offset, limit: query.limit });
 }
 
+/** The whole search at once: every slice of the scan back to back. */
 export function searchIssues(state: TrackerState, query: SearchIssuesQuery): Page<Issue> {
+  const scan = searchInSlices(state, query);
+  for (;;) {
+    const step = scan.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * The same search, pausing (a turn of the event loop by default) after each slice. A record
+ * applied during a pause is seen by the rest of the scan: each issue is tested as it is when
+ * the scan reaches it.
+ */
+export async function searchIssuesYielding(
+  state: TrackerState,
+  query: SearchIssuesQuery,
+  pause: () => Promise<void> = nextTurn,
+): Promise<Page<Issue>> {
+  const scan = searchInSlices(state, query);
+  for (;;) {
+    const step = scan.next();
+    if (step.done === true) return step.value;
+    await pause();
+  }
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Work in one slice of a scan, in characters searched, an issue looked at counting as
+ * ISSUE_WORK. A slice is about 0.1 ms of typical text, and about 1 ms at the slowest
+ * (a short word that almost matches everywhere, such as 'aab' in 'aaaa…'), so 64 searches
+ * in flight delay other requests by well under 100 ms.
+ */
+export const SLICE_WORK = 64 * 1024;
+const ISSUE_WORK = 64;
+
+/** Counts the work of the current slice; `spend` says when the slice is over. */
+class Slice {
+  private used = 0;
+  /** Counts work that cannot pause in the middle; the next `spend` ends the slice if it is over. */
+  add(work: number): void {
+    this.used += work;
+  }
+  spend(work: number): boolean {
+    this.used += work;
+    if (this.used < SLICE_WORK) return false;
+    this.used = 0;
+    return true;
+  }
+}
+
+/** Parses every argument before the first slice, then yields after each slice; returns the page. */
+export function* searchInSlices(state: TrackerState, query: SearchIssuesQuery): Generator<void, Page<Issue>, void> {
   const page = parsePage(query.offset, query.limit);
   const keyLists = issueKeyLists(state, query.project);
-  const matches = issueFilter(state, query);
-  return matches === null ? pageOfAll(state, keyLists, page) : pageOfMatches(state, keyLists, matches, page);
+  const fieldsMatch = fieldFilter(query);
+  const words = parseWords(query.text);
+  if (fieldsMatch === null && words.length === 0) return pageOfAll(state, keyLists, page);
+  const slice = new Slice();
+  const items: Issue[] = [];
+  let total = 0;
+  for (const keys of keyLists) {
+    for (const key of keys) {
+      if (slice.spend(ISSUE_WORK)) yield;
+      const issue = state.issues.get(key);
+      if (issue === undefined || (fieldsMatch !== null && !fieldsMatch(issue))) continue;
+      if (words.length > 0 && !inTitleOrDescription(state, issue, words, slice)) {
+        if (commentCount(state, key) === 0 || !(yield* inAnyText(state, issue, words, slice))) continue;
+      }
+      if (total >= page.offset && items.length < page.limit) items.push(issue);
+      total += 1;
+    }
+  }
+  return pageOf(items, total, page);
 }
 
 /** The issue key lists to scan, in stable order: all projects, or one. */
@@ -89,25 +165,6 @@ function pageOfAll(state: TrackerState, keyLists: ReadonlyArray<readonly string[
   return pageOf(items, total, page);
 }
 
-function pageOfMatches(
-  state: TrackerState,
-  keyLists: ReadonlyArray<readonly string[]>,
-  matches: IssuePredicate,
-  page: PageRequest,
-): Page<Issue> {
-  const items: Issue[] = [];
-  let total = 0;
-  for (const keys of keyLists) {
-    for (const key of keys) {
-      const issue = state.issues.get(key);
-      if (issue === undefined || !matches(issue)) continue;
-      if (total >= page.offset && items.length < page.limit) items.push(issue);
-      total += 1;
-    }
-  }
-  return pageOf(items, total, page);
-}
-
 function pageOf<T>(items: T[], total: number, page: PageRequest): Page<T> {
   const end = page.offset + items.length;
   return { items, total, offset: page.offset, limit: page.limit, next_offset: end < total ? end : null };
@@ -115,8 +172,8 @@ function pageOf<T>(items: T[], total: number, page: PageRequest): Page<T> {
 
 type IssuePredicate = (issue: Issue) => boolean;
 
-/** Parses every filter once, up front, then combines the ones given; null when none are. */
-function issueFilter(state: TrackerState, query: SearchIssuesQuery): IssuePredicate | null {
+/** Parses the filters on an issue's fields once, up front, and combines them; null when none are given. */
+function fieldFilter(query: SearchIssuesQuery): IssuePredicate | null {
   const tests: IssuePredicate[] = [];
   if (query.status !== undefined) {
     const statuses = new Set(parseOneOrMany(query.status, parseStatus));
@@ -138,8 +195,6 @@ function issueFilter(state: TrackerState, query: SearchIssuesQuery): IssuePredic
     const label = parseLabelFilter(query.label);
     tests.push((issue) => issue.labels.includes(label));
   }
-  const words = parseWords(query.text);
-  if (words.length > 0) tests.push((issue) => words.every((word) => searchTextOf(state, issue).includes(word)));
   if (tests.length === 0) return null;
   return (issue) => {
     for (const test of tests) if (!test(issue)) return false;
@@ -155,20 +210,71 @@ function parseLabelFilter(value: unknown): string {
   return label;
 }
 
+/**
+ * The distinct lower-cased words of `text`. Both limits are checked before the work they
+ * bound: the length before the text is split, the count before any issue is searched.
+ */
 function parseWords(text: unknown): string[] {
   if (text === undefined || text === null) return [];
   if (typeof text !== 'string') throw domainError('invalid_argument', `text must be a string, got ${quote(text)}.`);
-  return text
-    .toLowerCase()
-    .split(/\s+/)
-    .filter((word) => word.length > 0);
+  if (text.length > LIMITS.searchTextMax) {
+    throw domainError(
+      'invalid_argument',
+      `text is ${text.length} characters long; the limit is ${LIMITS.searchTextMax}. Search for a few distinctive words.`,
+    );
+  }
+  const words = new Set(
+    text
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((word) => word.length > 0),
+  );
+  if (words.size > LIMITS.searchWordsMax) {
+    throw domainError(
+      'invalid_argument',
+      `text has ${words.size} different words; the limit is ${LIMITS.searchWordsMax}. Search for a few distinctive words.`,
+    );
+  }
+  return [...words];
 }
 
-function searchTextOf(state: TrackerState, issue: Issue): string {
-  let text = state.searchText.get(issue.key);
-  if (text === undefined) {
-    text = [issue.title, issue.description, ...issue.comments.map((c) => c.body)].join('\n').toLowerCase();
-    state.searchText.set(issue.key, text);
+/** Whether every word occurs in the issue's title or description: one look, no comments. */
+function inTitleOrDescription(state: TrackerState, issue: Issue, words: readonly string[], slice: Slice): boolean {
+  const text = lowerCased(state, issue, () => `${issue.title}\n${issue.description}`);
+  slice.add(text.length * words.length);
+  for (const word of words) if (!text.includes(word)) return false;
+  return true;
+}
+
+/**
+ * Whether every word occurs in the title, description or comments. Each text is searched on
+ * its own (a word has no spaces, so it cannot span two), which lets the scan pause between
+ * the comments of a long discussion.
+ */
+function* inAnyText(state: TrackerState, issue: Issue, words: readonly string[], slice: Slice): Generator<void, boolean, void> {
+  const head = lowerCased(state, issue, () => `${issue.title}\n${issue.description}`);
+  for (const word of words) {
+    if (head.includes(word)) continue;
+    let found = false;
+    for (const comment of issue.comments) {
+      const text = lowerCased(state, comment, () => comment.body);
+      if (slice.spend(text.length)) yield;
+      if (text.includes(word)) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return false;
   }
-  return text;
+  return true;
+}
+
+/** Lower-cased once per frozen issue snapshot or comment, then kept while it lives. */
+function lowerCased(state: TrackerState, owner: object, text: () => string): string {
+  let lower = state.searchText.get(owner);
+  if (lower === undefined) {
+    lower = text().toLowerCase();
+    state.searchText.set(owner, lower);
+  }
+  return lower;
 }

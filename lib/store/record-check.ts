@@ -132,7 +132,7 @@ const issue = objectOf({
   story_points: nullable(integer(0, LIMITS.storyPointsMax)),
   sprint: nullable(sprintId),
   labels: arrayOf(text(0, Infinity, LABEL_PATTERN), LIMITS.labelsMax),
-  comments: arrayOf(comment),
+  comments: arrayOf(comment, LIMITS.commentsPerIssueReadMax),
   created_at: timestamp,
   updated_at: timestamp,
 });

@@ -35,6 +35,18 @@ export const LIMITS = {
   titleMax: 200,
   descriptionMax: 10_000,
   commentMax: 10_000,
+  /** Comments one issue may be given: its answer (get_issue, its resource) stays under ~10 MB of text. */
+  commentsPerIssueMax: 1_000,
+  /**
+   * Comments per issue a journal may hold when it is read. Larger than the cap on adding so a
+   * file written before the cap (or by another version) still opens; past it the file is
+   * reported, never rewritten. It bounds one issue's share of memory, not the file's.
+   */
+  commentsPerIssueReadMax: 100_000,
+  /** search_issues text, in characters, checked before it is split into words. */
+  searchTextMax: 1_000,
+  /** Distinct words in one search: each is looked for in every issue the other filters leave. */
+  searchWordsMax: 20,
   nameMax: 100,
   goalMax: 500,
   projectDescriptionMax: 2_000,
@@ -151,7 +163,7 @@ export const IssueSchema = z.readonly(
     story_points: z.nullable(z.int().check(z.minimum(0), z.maximum(LIMITS.storyPointsMax))),
     sprint: z.nullable(SprintIdSchema),
     labels: z.readonly(z.array(LabelSchema).check(z.maxLength(LIMITS.labelsMax))),
-    comments: z.readonly(z.array(CommentSchema)),
+    comments: z.readonly(z.array(CommentSchema).check(z.maxLength(LIMITS.commentsPerIssueReadMax))),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   }),

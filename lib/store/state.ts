@@ -5,12 +5,17 @@
 // because numbers are allocated under the journal lock (max + 1), so those
 // arrays are sorted without ever being sorted. Every map is keyed by
 // validated keys, and Maps have no prototype to pollute.
-import type { Issue, Project, Sprint } from './schema.js';
+import type { Comment, Issue, Project, Sprint } from './schema.js';
 
 export interface TrackerState {
   readonly projects: Map<string, Project>;
   readonly sprints: Map<string, Sprint>;
   readonly issues: Map<string, Issue>;
+  /**
+   * Every comment of each issue, in order: append-only, never handed out. An issue snapshot
+   * sees the first n of its log (see apply.ts), so adding a comment copies nothing.
+   */
+  readonly commentLogs: Map<string, Comment[]>;
   /** Issue keys per project, ascending by number. */
   readonly issueKeysByProject: Map<string, string[]>;
   /** The number the next created issue of a project gets. */
@@ -21,8 +26,12 @@ export interface TrackerState {
   readonly assignmentCounts: Map<string, number>;
   /** Everyone seen anywhere: leads, reporters, assignees, comment authors. */
   readonly people: Set<string>;
-  /** Lower-cased searchable text per issue, filled on first search, dropped on change. */
-  readonly searchText: Map<string, string>;
+  /**
+   * Lower-cased searchable text of an issue snapshot (its title and description) or of a
+   * comment, filled on first search. Keyed by the frozen object, so a replaced issue's entry
+   * goes with it and a comment is lower-cased once, not again on every change to its issue.
+   */
+  readonly searchText: WeakMap<object, string>;
   /** seq of the last applied record (0 before the first). */
   lastSeq: number;
 }
@@ -32,14 +41,20 @@ export function createEmptyState(): TrackerState {
     projects: new Map(),
     sprints: new Map(),
     issues: new Map(),
+    commentLogs: new Map(),
     issueKeysByProject: new Map(),
     nextIssueNumber: new Map(),
     sprintTouchedAt: new Map(),
     assignmentCounts: new Map(),
     people: new Set(),
-    searchText: new Map(),
+    searchText: new WeakMap(),
     lastSeq: 0,
   };
+}
+
+/** How many comments the issue has now, without copying them out of its log. */
+export function commentCount(state: TrackerState, key: string): number {
+  return state.commentLogs.get(key)?.length ?? 0;
 }
 
 export function sortedProjectKeys(state: TrackerState): string[] {

@@ -43,8 +43,16 @@ import { appendRecord, catchUp, closeJournal, createJournal, ensureSameFile, ope
 import { withFileLock, type LockOptions } from './lock.js';
 import type { Logger } from './log.js';
 import { requireIssue, requireProject, requireSprint } from './lookup.js';
-import { getIssue, listIssues, searchIssues, type ListIssuesQuery, type Page, type SearchIssuesQuery } from './queries.js';
-import { LIMITS, type Issue, type Project, type RecordDraft, type Sprint, type SprintState } from './schema.js';
+import {
+  getIssue,
+  listIssues,
+  searchIssues,
+  searchIssuesYielding,
+  type ListIssuesQuery,
+  type Page,
+  type SearchIssuesQuery,
+} from './queries.js';
+import { LIMITS, type Comment, type Issue, type Project, type RecordDraft, type Sprint, type SprintState } from './schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
 import { watchForAppends } from './watch.js';
@@ -76,6 +84,11 @@ export interface IssueMutation {
   readonly issue: Issue;
   /** What changed. Empty key lists and a "nothing changed" description for a no-op. */
   readonly change: Change;
+}
+
+/** The result of addComment: the comment as stored, beside the issue it went to. */
+export interface CommentMutation extends IssueMutation {
+  readonly comment: Comment;
 }
 
 export interface ChangeEvent {
@@ -120,7 +133,10 @@ export interface TrackerStore {
   // Queries: synchronous, from memory (after picking up other processes' appends).
   getIssue(key: string): Issue;
   listIssues(query?: ListIssuesQuery): Page<Issue>;
+  /** Runs the whole scan at once: for callers that must answer now. */
   searchIssues(query: SearchIssuesQuery): Page<Issue>;
+  /** The same answer, letting other work run between slices of the scan (see queries.ts). */
+  searchIssuesYielding(query: SearchIssuesQuery): Promise<Page<Issue>>;
   getProject(key: string): Project;
   listProjects(): readonly Project[];
   getSprint(id: string): Sprint;
@@ -141,7 +157,7 @@ export interface TrackerStore {
   updateStatus(key: string, status: string): Promise<IssueMutation>;
   /** null unassigns. */
   assignIssue(key: string, assignee: string | null): Promise<IssueMutation>;
-  addComment(key: string, comment: { readonly body: string; readonly author?: string }): Promise<IssueMutation>;
+  addComment(key: string, comment: { readonly body: string; readonly author?: string }): Promise<CommentMutation>;
   /** null moves the issue to the backlog. */
   moveToSprint(key: string, sprintId: string | null): Promise<IssueMutation>;
   /** Applies updateStatus to each key in turn; see BulkResult. */
@@ -262,6 +278,16 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
 
   const derived = createDerivedCache();
 
+  // Searches that yield run one after another, not in turns: 64 taking turns would all end
+  // together, at the end of the last, and the engine reads no further request (a ping) while
+  // 64 are in flight. One at a time, the first ends after its own scan and frees its place.
+  let searching: Promise<unknown> = Promise.resolve();
+  function oneSearchAtATime<T>(search: () => Promise<T>): Promise<T> {
+    const turn = searching.then(search);
+    searching = turn.catch(() => undefined);
+    return turn;
+  }
+
   // Queries read memory after a cheap check for appends by others: one stat() of the file.
   // The check is made once per synchronous run of code: nothing can be appended between two
   // reads in it that this process could know about (its own mutations, and another store's
@@ -339,6 +365,10 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     getIssue: (key) => read((state) => getIssue(state, key)),
     listIssues: (query) => read((state) => listIssues(state, query)),
     searchIssues: (query) => read((state) => derived.get(state, `search ${keyOf(query)}`, () => searchIssues(state, query))),
+    searchIssuesYielding: (query) =>
+      read((state) =>
+        derived.getAcrossTurns(state, `search ${keyOf(query)}`, () => oneSearchAtATime(() => searchIssuesYielding(state, query))),
+      ),
     getProject: (key) => read((state) => requireProject(state, parseProjectKey(key))),
     listProjects: () => read((state) => sortedProjectKeys(state).map((key) => requireProject(state, key))),
     getSprint: (id) => read((state) => requireSprint(state, parseSprintId(id))),
@@ -387,15 +417,22 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
       );
     },
 
-    addComment(rawKey, comment) {
+    async addComment(rawKey, comment) {
       const key = parseIssueKey(rawKey);
       const body = parseText(comment.body, 'Comment body', 1, LIMITS.commentMax);
       const author = comment.author === undefined ? actor : parseHandle(comment.author, 'author');
-      return mutateIssue(
+      let id = 0;
+      const mutation = await mutateIssue(
         key,
-        (state, at) => planComment(state, key, author, body, at),
+        (state, at) => {
+          const draft = planComment(state, key, author, body, at);
+          id = draft.comment.id;
+          return draft;
+        },
         () => 'nothing changed',
       );
+      // Comments are never removed, so the one just added stays at its place in the log.
+      return { ...mutation, comment: journal.state.commentLogs.get(key)?.[id - 1] as Comment };
     },
 
     moveToSprint(rawKey, rawSprint) {

@@ -5,7 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isDomainError, openStore, resolveDataPath, type TrackerStore } from '../store/index.js';
+import { demoRecords } from '../store/demo-data.js';
+import { closeJournal, createJournal, openJournal } from '../store/journal.js';
+import { SLICE_WORK, searchInSlices } from '../store/queries.js';
+import type { Issue, RecordDraft } from '../store/schema.js';
+import { LIMITS, isDomainError, isStoreFileError, openStore, resolveDataPath, type TrackerStore } from '../store/index.js';
 
 const DAY_MS = 86_400_000;
 const START = Date.parse('2025-06-15T12:00:00.000Z');
@@ -365,8 +369,8 @@ test('a search asked again is kept until a change; NaN is not mistaken for null;
   assert.is.not(store.searchIssues(query), before, 'a change drops kept answers');
   assert.is(store.searchIssues({ offset: null } as never).offset, 0);
   assert.match(await domainFailure(() => store.searchIssues({ offset: Number.NaN })), 'offset');
-  const long = { text: 'x'.repeat(2000) };
-  assert.is.not(store.searchIssues(long), store.searchIssues(long), 'a 2,000-character question is answered, not kept');
+  const long = { text: 'x\t'.repeat(500) }; // 1,000 characters, 1,500 as JSON
+  assert.is.not(store.searchIssues(long), store.searchIssues(long), 'a 1,500-character question is answered, not kept');
   store.close();
 });
 
@@ -506,6 +510,129 @@ test('returned entities are frozen snapshots', async () => {
   await store.updateStatus('PROJ-101', 'done');
   assert.is(issue.status, 'in_progress', 'an old snapshot does not change');
   store.close();
+});
+
+// ---------------------------------------------------------------------------
+// Comments at scale, and searches within their bounds
+// ---------------------------------------------------------------------------
+
+/** The demo data, then `count` comments on PROJ-104 (which has none) and `issues` more issues, as a journal. */
+function journalWithComments(count: number, body = (id: number) => `comment ${id}`, issues = 0): string {
+  const file = tempFile();
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const at = new Date(START).toISOString();
+  const drafts: RecordDraft[] = demoRecords(new Date(START));
+  for (let id = 1; id <= count; id++) {
+    drafts.push({ type: 'issue.commented', key: 'PROJ-104', comment: { id, author: 'bob', body: body(id), created_at: at } });
+  }
+  for (let n = 1; n <= issues; n++) {
+    const issue = { ...(drafts.find((d) => d.type === 'issue.created')?.issue as Issue), key: `WEB-${100 + n}`, project: 'WEB' };
+    drafts.push({ type: 'issue.created', issue: { ...issue, sprint: null, status: n % 4 === 0 ? 'done' : 'todo' } });
+  }
+  createJournal(file, drafts, new Date(START));
+  return file;
+}
+
+test('addComment returns the comment it added; an older snapshot keeps the comments it had', async () => {
+  const store = await openDemo();
+  const before = store.getIssue('PROJ-101');
+  const added = await store.addComment('PROJ-101', { body: 'Shipped.', author: 'bob' });
+  assert.equal([added.comment.id, added.comment.author, added.comment.body], [2, 'bob', 'Shipped.']);
+  assert.ok(Object.isFrozen(added.comment));
+  assert.is(before.comments.length, 1, 'the snapshot taken before still has one comment');
+  assert.is(added.issue.comments.length, 2);
+  assert.is(added.issue.comments.at(-1), added.comment);
+  assert.throws(() => (before.comments as unknown[]).push('x'), 'comments are frozen');
+  assert.equal(Object.keys(added.issue).slice(-3), ['comments', 'created_at', 'updated_at'], 'fields keep their order');
+  assert.equal(JSON.parse(JSON.stringify(before)).comments.length, 1, 'JSON sees the comments like any field');
+  store.close();
+});
+
+test('a journal with 40,000 comments on one issue opens in seconds (copying the comments per record took minutes)', async () => {
+  const file = journalWithComments(40_000);
+  const started = Date.now();
+  const store = await openStore({ path: file, log: () => {}, watch: false });
+  // Generous: about 0.3 s here, and 16-18 s when each comment copied all those before it.
+  assert.ok(Date.now() - started < 8_000, `opened in ${Date.now() - started} ms`);
+  assert.is(store.getIssue('PROJ-104').comments.length, 40_000);
+  store.close();
+});
+
+test('comments per issue: past the cap a new one is refused and nothing is written; an older, longer journal still opens', async () => {
+  const file = journalWithComments(LIMITS.commentsPerIssueMax + 5); // written before the cap existed
+  const store = await openStore({ path: file, log: () => {}, watch: false });
+  assert.is(store.getIssue('PROJ-104').comments.length, LIMITS.commentsPerIssueMax + 5, 'it opens with every comment');
+  const size = fs.statSync(file).size;
+  assert.match(
+    await domainFailure(() => store.addComment('PROJ-104', { body: 'One more.' })),
+    `PROJ-104 already has ${LIMITS.commentsPerIssueMax + 5} comments, the most one issue may have (${LIMITS.commentsPerIssueMax})`,
+  );
+  assert.is(fs.statSync(file).size, size, 'nothing was written');
+  await store.addComment('PROJ-101', { body: 'Other issues are not affected.' });
+  assert.match(
+    await domainFailure(() => store.addComment('PROJ-101', { body: 'x'.repeat(LIMITS.commentMax + 1) })),
+    `the limit is ${LIMITS.commentMax}`,
+  );
+  store.close();
+});
+
+test('comments per issue: a journal past the read limit is reported with its file and line, and left as it is', async () => {
+  const file = journalWithComments(LIMITS.commentsPerIssueReadMax + 1, () => 'c');
+  const size = fs.statSync(file).size;
+  let failure: unknown = null;
+  await openStore({ path: file, log: () => {}, watch: false }).catch((error: unknown) => (failure = error));
+  assert.ok(isStoreFileError(failure), String(failure));
+  const lines = fs.readFileSync(file, 'utf8').split('\n').length - 1;
+  assert.is(failure.line, lines, 'the last line, the one comment too many');
+  assert.match(failure.message, `the most one issue may have (${LIMITS.commentsPerIssueReadMax})`);
+  assert.is(fs.statSync(file).size, size, 'the file is unchanged');
+});
+
+test('search text: words are counted once; too long a text or too many words is refused, naming the limit', async () => {
+  const store = await openDemo();
+  const repeated = 'idempotency '.repeat(80).trim(); // 80 words, one of them distinct
+  assert.ok(repeated.length <= LIMITS.searchTextMax);
+  assert.equal(
+    store.searchIssues({ text: repeated }).items.map((i) => i.key),
+    ['PROJ-102', 'PROJ-103'],
+  );
+  assert.match(
+    await domainFailure(() => store.searchIssues({ text: 'd '.repeat(5_000) })),
+    `text is 10000 characters long; the limit is ${LIMITS.searchTextMax}.`,
+  );
+  const words = Array.from({ length: LIMITS.searchWordsMax + 1 }, (_, i) => `w${i}`).join(' ');
+  assert.match(
+    await domainFailure(() => store.searchIssuesYielding({ text: words })),
+    `text has ${LIMITS.searchWordsMax + 1} different words; the limit is ${LIMITS.searchWordsMax}.`,
+  );
+  store.close();
+});
+
+test('a search pauses after each slice of work: between issues, and between the comments of a long one', () => {
+  const pausesOf = (file: string, query: object): { pauses: number; total: number } => {
+    const { journal } = openJournal(file, () => {});
+    try {
+      const scan = searchInSlices(journal.state, query);
+      for (let pauses = 0; ; pauses++) {
+        const step = scan.next();
+        if (step.done === true) return { pauses, total: step.value.total };
+      }
+    } finally {
+      closeJournal(journal);
+    }
+  };
+  // 40 comments of 10,000 characters: 400,000 characters searched for a word that is not there.
+  const discussed = journalWithComments(40, () => 'x'.repeat(LIMITS.commentMax));
+  const long = pausesOf(discussed, { text: 'zebra' });
+  assert.is(long.total, 0);
+  // A slice ends at the first comment that takes it past SLICE_WORK.
+  assert.ok(long.pauses >= Math.floor(400_000 / (SLICE_WORK + LIMITS.commentMax)), `${long.pauses} pauses`);
+  assert.is(pausesOf(discussed, { text: 'zebra '.repeat(80) }).pauses, long.pauses, 'a repeated word is searched for once');
+  // 5,000 short issues and a filter on a field: the issues looked at are work too.
+  const many = journalWithComments(0, undefined, 5_000);
+  const filtered = pausesOf(many, { status: 'done' });
+  assert.ok(filtered.total > 0);
+  assert.ok(filtered.pauses >= 4, `${filtered.pauses} pauses`);
 });
 
 // ---------------------------------------------------------------------------

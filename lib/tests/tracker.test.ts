@@ -7,6 +7,10 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type StdioClient, spawnStdioClient } from '../demo/stdio-client.js';
+import { demoRecords } from '../store/demo-data.js';
+import { createJournal } from '../store/journal.js';
+import { LIMITS } from '../store/schema.js';
+import type { Issue, RecordDraft } from '../store/schema.js';
 import { SchemaValidator } from '../../spec-tests/runner/schema-validator.js';
 import { builtinSchemas } from '../../spec-tests/runner/builtin.js';
 import type { JsonObject, JsonValue } from '../../spec-tests/runner/json-types.js';
@@ -305,6 +309,49 @@ test('bulk_update_status: progress strictly increasing before the response; a ca
     'no response for a cancelled request',
   );
   await finish(client, '2025-11-25', sent);
+});
+
+test('search_issues: 64 searches with the most words allowed do not hold up a ping sent while they run', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'tracker-search-'));
+  const file = join(directory, 'tracker.jsonl');
+  const drafts: RecordDraft[] = demoRecords(new Date());
+  const model = drafts.find((d) => d.type === 'issue.created')?.issue as Issue;
+  for (let n = 1; n <= 8_000; n++)
+    drafts.push({ type: 'issue.created', issue: { ...model, key: `WEB-${100 + n}`, project: 'WEB', sprint: null } });
+  createJournal(file, drafts, new Date());
+  const client = server('--data', file);
+  const { sent } = recording(client);
+  await client.initialize('2025-11-25');
+  // 64 requests in flight (the default limit), each with as many different words as allowed,
+  // short enough that all 64 arrive in one read.
+  const searches = Array.from({ length: 64 }, (_, i) => {
+    const words = Array.from({ length: LIMITS.searchWordsMax }, (_, w) => `zq${i}x${w}`);
+    const params = { name: 'search_issues', arguments: { text: words.join(' ') } };
+    sent.set(`s${i}`, { jsonrpc: '2.0', id: `s${i}`, method: 'tools/call', params });
+    return JSON.stringify({ jsonrpc: '2.0', id: `s${i}`, method: 'tools/call', params });
+  });
+  client.writeRaw(`${searches.join('\n')}\n`);
+  const answered = (id: string): number => client.received.findIndex((m: any) => m.id === id);
+  const until = async (done: () => boolean, what: string): Promise<void> => {
+    for (let waited = 0; !done(); waited += 20) {
+      assert.ok(waited < 60_000, what);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  // The ping goes once a search is answered: all 64 have been read by then, and run at once
+  // they all finished before the ping was even read.
+  await until(() => searches.some((_, i) => answered(`s${i}`) >= 0), 'a first search is answered');
+  sent.set('ping', { jsonrpc: '2.0', id: 'ping', method: 'ping' });
+  client.writeRaw(`${JSON.stringify({ jsonrpc: '2.0', id: 'ping', method: 'ping' })}\n`);
+  await until(() => answered('ping') >= 0 && searches.every((_, i) => answered(`s${i}`) >= 0), 'every request is answered');
+  const last = Math.max(...searches.map((_, i) => answered(`s${i}`)));
+  assert.ok(answered('ping') >= 0 && answered('ping') < last, 'the ping did not wait for every search');
+  assert.ok(
+    searches.every((_, i) => (client.received[answered(`s${i}`)] as any).result?.structuredContent?.total === 0),
+    'every search answered',
+  );
+  await finish(client, '2025-11-25', sent);
+  rmSync(directory, { recursive: true, force: true });
 });
 
 test('2026-07-28 on the same binary: discover, stateless calls, a listen stream fed by a tool call', async () => {

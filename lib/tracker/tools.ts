@@ -16,11 +16,14 @@ import * as z from 'zod/mini';
 import type { RequestContext } from '../../protocol/context.js';
 import { type ContentBlock, type ToolDefinition, ToolError, type ToolResult, structuredResult } from '../../protocol/tools.js';
 import {
+  CommentSchema,
   ISSUE_TYPES,
   IssueSchema,
+  LIMITS,
   PRIORITIES,
   STATUSES,
   isDomainError,
+  type CommentMutation,
   type Issue,
   type IssueMutation,
   type Page,
@@ -49,6 +52,17 @@ const IssueSummarySchema = z.object({
 });
 const IssueOutput = z.object({ issue: IssueSchema, uri: z.string() });
 const MutationOutput = z.object({ issue: IssueSchema, uri: z.string(), changed: z.boolean(), change: z.string() });
+/**
+ * add_comment answers with what it added and a line about the issue, not the whole issue:
+ * with hundreds of comments that was megabytes per call, growing with every call.
+ */
+const CommentOutput = z.object({
+  comment: CommentSchema,
+  issue: z.object({ key: z.string(), title: z.string(), status: z.string(), comment_count: z.int() }),
+  uri: z.string(),
+  changed: z.boolean(),
+  change: z.string(),
+});
 
 const link = (issue: Issue): ContentBlock => ({
   type: 'resource_link',
@@ -79,6 +93,15 @@ function mutationResult(mutation: IssueMutation, context: RequestContext) {
     { issue: mutation.issue, uri: issueUri(mutation.issue.key), changed, change: mutation.change.description },
     [link(mutation.issue)],
   );
+}
+
+function commentResult({ issue, comment, change }: CommentMutation, context: RequestContext) {
+  context.log('info', { change: change.description, issues: change.issues }, 'tracker');
+  // Comment ids run 1, 2, 3... and none is ever removed: the newest id is the count.
+  const summary = { key: issue.key, title: issue.title, status: issue.status, comment_count: comment.id };
+  return structuredResult({ comment, issue: summary, uri: issueUri(issue.key), changed: true, change: change.description }, [
+    link(issue),
+  ]);
 }
 
 /**
@@ -181,16 +204,18 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
   const addComment: ToolDefinition = {
     name: 'add_comment',
     title: 'Add comment',
-    description: 'Adds a comment to an issue. Each call adds another comment.',
+    description:
+      'Adds a comment to an issue and returns it with a summary of the issue. Each call adds another comment, ' +
+      `up to ${LIMITS.commentsPerIssueMax} per issue.`,
     input: z.object({
       key: KEY,
-      body: text('The comment text.'),
+      body: text(`The comment text, up to ${LIMITS.commentMax} characters.`),
       author: optional(z.string(), 'Handle of the author; default: assistant.'),
     }),
-    output: MutationOutput,
+    output: CommentOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: (args, context) =>
-      domain(async () => mutationResult(await store.addComment(args.key, { body: args.body, author: args.author }), context)),
+      domain(async () => commentResult(await store.addComment(args.key, { body: args.body, author: args.author }), context)),
   };
 
   const moveToSprint: ToolDefinition = {
@@ -219,13 +244,16 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       assignee: optional(z.nullable(z.string()), 'A handle; null for unassigned issues.'),
       sprint: optional(z.nullable(z.string()), 'A sprint id; null for the backlog.'),
       label: optional(z.string(), 'Issues carrying this label.'),
-      text: optional(z.string(), 'Words to look for, case-insensitive.'),
+      text: optional(
+        z.string(),
+        `Words to look for, case-insensitive: up to ${LIMITS.searchWordsMax} different words, ${LIMITS.searchTextMax} characters.`,
+      ),
       offset: optional(z.int(), 'Where the page starts; default 0.'),
       limit: optional(z.int(), 'Page size, 1-100; default 20.'),
     }),
     output: z.object({ issues: z.array(IssueSummarySchema), total: z.int(), offset: z.int(), next_offset: z.nullable(z.int()) }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (args) => domain(() => searchResults.get(store.searchIssues(args))),
+    run: (args) => domain(async () => searchResults.get(await store.searchIssuesYielding(args))),
   };
 
   const bulkUpdateStatus: ToolDefinition = {

@@ -7,9 +7,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
   ISSUE_TYPES,
+  LIMITS,
   PRIORITIES,
   STATUSES,
   isDomainError,
+  type CommentMutation,
   type Issue,
   type IssueMutation,
   type TrackerStore,
@@ -41,6 +43,13 @@ const issue = z.object({
 });
 const issueOutput = { issue, uri: z.string() };
 const mutationOutput = { issue, uri: z.string(), changed: z.boolean(), change: z.string() };
+const commentOutput = {
+  comment,
+  issue: z.object({ key: z.string(), title: z.string(), status: z.string(), comment_count: z.number().int() }),
+  uri: z.string(),
+  changed: z.boolean(),
+  change: z.string(),
+};
 const summary = z.object({
   key: z.string(),
   title: z.string(),
@@ -84,6 +93,18 @@ const mutation = (m: IssueMutation): CallToolResult =>
   structured(
     { issue: m.issue, uri: issueUri(m.issue.key), changed: m.change.issues.length > 0, change: m.change.description },
     m.issue,
+  );
+
+const commented = ({ issue, comment, change }: CommentMutation): CallToolResult =>
+  structured(
+    {
+      comment,
+      issue: { key: issue.key, title: issue.title, status: issue.status, comment_count: comment.id },
+      uri: issueUri(issue.key),
+      changed: true,
+      change: change.description,
+    },
+    issue,
   );
 
 export function registerTools(server: McpServer, store: TrackerStore): void {
@@ -161,16 +182,16 @@ export function registerTools(server: McpServer, store: TrackerStore): void {
     'add_comment',
     {
       title: 'Add comment',
-      description: 'Adds a comment to an issue. Each call adds another comment.',
+      description: `Adds a comment to an issue and returns it with a summary of the issue. Each call adds another comment, up to ${LIMITS.commentsPerIssueMax} per issue.`,
       inputSchema: {
         key,
-        body: z.string().describe('The comment text.'),
+        body: z.string().describe(`The comment text, up to ${LIMITS.commentMax} characters.`),
         author: z.string().optional().describe('Handle of the author; default: assistant.'),
       },
-      outputSchema: mutationOutput,
+      outputSchema: commentOutput,
       annotations: adds,
     },
-    (args) => domain(async () => mutation(await store.addComment(args.key, { body: args.body, author: args.author }))),
+    (args) => domain(async () => commented(await store.addComment(args.key, { body: args.body, author: args.author }))),
   );
 
   server.registerTool(
