@@ -7,7 +7,7 @@ import { LEVELS, type Level } from './fixture-types.js';
 export const USAGE = `Usage:
   mcp-conform run --server "CMD ARGS" [options] [FIXTURE_FILES_OR_DIRS...]
   mcp-conform list [FIXTURE_FILES_OR_DIRS...]
-  mcp-conform record --out FILE -- CMD [ARGS...]
+  mcp-conform record --out FILE [--redact FIELD]... -- CMD [ARGS...]
   mcp-conform --version
 
 run options:
@@ -24,6 +24,10 @@ run options:
   --jobs N                   fixtures run at the same time (default ${defaultJobs()})
 Without FIXTURE_FILES_OR_DIRS the built-in generic fixtures are run (list prints them), and every
 message the server sends is validated against the official JSON Schema of its revision (built in).
+
+record options:
+  --out FILE                 where the fixture is written when the server exits
+  --redact FIELD             keep every value under a key named FIELD out of the fixture (repeatable)
 NO_COLOR (non-empty) turns colours off.`;
 
 export class UsageError extends Error {}
@@ -50,6 +54,8 @@ export interface RunArguments {
 export interface RecordArguments {
   command: 'record';
   out: string;
+  /** Keys whose values are kept out of the fixture. */
+  redact: string[];
   serverArgv: string[];
 }
 
@@ -123,12 +129,14 @@ function parseRecord(argv: string[]): RecordArguments {
   if (separator === -1 || separator === argv.length - 1) throw new UsageError('record needs -- CMD [ARGS...] after its options');
   const options = new OptionReader(argv.slice(0, separator));
   let out: string | undefined;
+  const redact: string[] = [];
   for (let option = options.next(); option !== undefined; option = options.next()) {
-    if (option !== '--out') throw new UsageError(`unknown record option ${option}`);
-    out = options.value(option);
+    if (option === '--out') out = options.value(option);
+    else if (option === '--redact') redact.push(options.value(option));
+    else throw new UsageError(`unknown record option ${option}`);
   }
   if (out === undefined) throw new UsageError('record needs --out FILE');
-  return { command: 'record', out, serverArgv: argv.slice(separator + 1) };
+  return { command: 'record', out, redact, serverArgv: argv.slice(separator + 1) };
 }
 
 /** Reads `--name value` and `--name=value` alike. */

@@ -11,7 +11,7 @@ async function main(argv: string[]): Promise<number> {
   const args = parseArguments(argv);
   if (args.command === 'help') return print(`${USAGE}\n`);
   if (args.command === 'version') return print(`${RUNNER_VERSION}\n`);
-  if (args.command === 'record') return recordCommand(args.out, args.serverArgv);
+  if (args.command === 'record') return recordCommand(args.out, args.serverArgv, args.redact);
   if (args.command === 'list') return listCommand(args, (text) => process.stdout.write(text));
   return runCommand(args, {
     write: (text) => process.stdout.write(text),

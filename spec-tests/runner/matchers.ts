@@ -19,6 +19,7 @@ export type Marker =
   | { kind: 'type'; type: TypeName }
   | { kind: 'regex'; pattern: RegExp }
   | { kind: 'literal'; text: string }
+  | { kind: 'capture'; name: string }
   | { kind: 'one-of'; values: JsonValue[]; orAbsent: boolean };
 
 export interface Mismatch {
@@ -45,6 +46,7 @@ export function parseMarker(text: string): Marker | undefined {
   if (inner.startsWith('regex:')) return { kind: 'regex', pattern: new RegExp(inner.slice('regex:'.length), 'u') };
   if (inner.startsWith('literal:')) return { kind: 'literal', text: inner.slice('literal:'.length) };
   if (inner.startsWith('one-of:')) return parseOneOf(text, inner.slice('one-of:'.length).split('|'));
+  if (inner.startsWith('capture:')) return { kind: 'capture', name: parseCaptureName(text, inner.slice('capture:'.length)) };
   throw new Error(`unknown matcher "${text}"`);
 }
 
@@ -60,6 +62,14 @@ function parseOneOf(text: string, alternatives: string[]): Marker {
       }
     });
   return { kind: 'one-of', values, orAbsent: values.length < alternatives.length };
+}
+
+/** `<<capture:NAME>>` (a server section) and `<<echo:NAME>>` (a client section) share NAME. */
+export const CAPTURE_NAME = /^[A-Za-z0-9_.-]+$/;
+
+function parseCaptureName(text: string, name: string): string {
+  if (!CAPTURE_NAME.test(name)) throw new Error(`matcher "${text}": a capture name is letters, digits, _ . -`);
+  return name;
 }
 
 /** Every matcher in an expected value, parsed once, so a fixture with a typo fails to load. */
@@ -99,6 +109,7 @@ function matchMarker(
 function markerAccepts(marker: Exclude<Marker, { kind: 'absent' }>, actual: JsonValue): boolean {
   switch (marker.kind) {
     case 'any':
+    case 'capture': // the value is remembered by the session, see captures.ts
       return true;
     case 'timestamp':
       return typeof actual === 'string' && TIMESTAMP.test(actual) && !Number.isNaN(Date.parse(actual));

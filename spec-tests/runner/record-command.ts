@@ -1,16 +1,17 @@
 // `mcp-conform record --out FILE -- CMD ARGS`: sits between a real MCP host and a server as a
 // transparent stdio proxy (bytes pass through unchanged, stderr is inherited) and writes the
-// session as a fixture when the server exits. Its own messages go to stderr, because its
+// session as a fixture when the server exits, with the values that change from run to run and
+// the --redact fields replaced. Its own messages go to stderr, because its
 // stdout is the host's channel to the server.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { LineSplitter } from './line-splitter.js';
 import { Transcript } from './transcript.js';
 
-export function recordCommand(out: string, serverArgv: string[]): Promise<number> {
+export function recordCommand(out: string, serverArgv: string[], redact: readonly string[] = []): Promise<number> {
   const [program, ...args] = serverArgv;
   if (program === undefined) return Promise.resolve(2);
-  const transcript = new Transcript();
+  const transcript = new Transcript(new Set(redact));
   const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const fromClient = new LineSplitter();
   const fromServer = new LineSplitter();

@@ -16,6 +16,7 @@ import { PURITY_RULE } from './stdout-reader.js';
 import { unmetRequirement } from './requirements-check.js';
 import { HANDSHAKE_RULE, NEWEST_HANDSHAKE_VERSION, handshakeRequirements, handshakeSteps } from './handshake.js';
 import { sentRequestsInRaw } from './raw-requests.js';
+import { collectCaptures, fillEchoes, missingCapture, type Captures } from './captures.js';
 
 export interface SessionOptions {
   stepTimeoutMs: number;
@@ -85,6 +86,7 @@ export class Session {
   private readonly lastMethodSeq = new Map<number, number>();
   private fencesSent = 0;
   private fencesAnswered = 0;
+  private readonly captures: Captures = new Map();
 
   constructor(
     private readonly fixture: Fixture,
@@ -141,7 +143,14 @@ export class Session {
   }
 
   private async sendJson(messages: JsonValue[]): Promise<void> {
-    for (const message of messages) {
+    for (const written of messages) {
+      const missing = missingCapture(written, this.captures);
+      if (missing !== undefined)
+        return this.fail(
+          `the client line sends <<echo:${missing}>>, but no server message matched <<capture:${missing}>> before it`,
+          [],
+        );
+      const message = fillEchoes(written, this.captures);
       this.rememberRequests(message);
       await this.server.write(Buffer.from(`${JSON.stringify(message)}\n`, 'utf8'));
     }
@@ -440,6 +449,7 @@ export class Session {
   }
 
   private compare(expectation: Expectation, actual: JsonValue): void {
+    collectCaptures(expectation.value, actual, this.captures);
     const mismatch = compareMessage(expectation.value, actual);
     if (this.options.update) {
       this.observations.push({ sectionIndex: expectation.sectionIndex, expected: expectation.value, actual });

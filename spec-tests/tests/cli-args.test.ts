@@ -44,8 +44,11 @@ test('record takes the server argv after --', () => {
   assert.equal(parseArguments(['record', '--out', 'f.txtar', '--', 'node', 's.js', '--flag']), {
     command: 'record',
     out: 'f.txtar',
+    redact: [],
     serverArgv: ['node', 's.js', '--flag'],
   });
+  const redacting = parseArguments(['record', '--redact', 'token', '--out', 'f', '--redact=email', '--', 'node']);
+  assert.equal(redacting.command === 'record' && redacting.redact, ['token', 'email'], '--redact repeats');
 });
 
 test('--no-schema turns validation off; list takes fixture paths', () => {

@@ -9,6 +9,11 @@ import { mergeExpectation } from '../runner/fixture-update.js';
 import { runCommand } from '../runner/run-command.js';
 import type { RunArguments } from '../runner/cli-args.js';
 import { runInline, scratchDir, tinyServer } from '../test-support/tiny-servers.js';
+import { SchemaValidator } from '../runner/schema-validator.js';
+import { builtinSchemas } from '../runner/builtin.js';
+import { Transcript } from '../runner/transcript.js';
+import { parseFixture } from '../runner/fixture-parser.js';
+import type { JsonObject, JsonValue } from '../runner/json-types.js';
 
 test('merging keeps matchers that still match and the keys the author left out', () => {
   const expected = { jsonrpc: '2.0', id: 1, error: { code: -32600, message: '<<string>>' } };
@@ -96,10 +101,11 @@ protocol: any
   assert.is(readFileSync(path, 'utf8'), rewritten, 'a passing fixture is not rewritten');
 });
 
+/** `server` is the server's argv, or record's own options, then `--`, then the argv. */
 function record(out: string, server: string[], input: string[]): Promise<{ stdout: string; code: number | null }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'spec-tests/runner/main.ts', 'record', '--out', out, '--', ...server],
+    ['--import', 'tsx', 'spec-tests/runner/main.ts', 'record', '--out', out, ...(server.includes('--') ? [] : ['--']), ...server],
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -148,6 +154,188 @@ test('record proxies a session byte for byte and writes a fixture that replays',
   assert.ok(fixture.endsWith('-- exit --\ncode: 0\n'), fixture);
   const replay = await runInline(fixture, server);
   assert.is(replay.outcome, 'passed', replay.failures.map((failure) => failure.summary).join(' | '));
+});
+
+/** What a host does through the recorder: send lines, and wait for what the server says. */
+interface Host {
+  send(message: JsonValue): void;
+  until(condition: (message: JsonObject) => boolean): Promise<JsonObject>;
+}
+
+/** Records a conversation in which the host's next line depends on the server's answers. */
+function recordConversation(
+  out: string,
+  options: string[],
+  server: string[],
+  converse: (host: Host) => Promise<void>,
+): Promise<number | null> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'spec-tests/runner/main.ts', 'record', '--out', out, ...options, '--', ...server],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  const received: JsonObject[] = [];
+  const waiters = new Set<() => void>();
+  let pending = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (text: string) => {
+    const lines = (pending + text).split('\n');
+    pending = lines.pop() ?? '';
+    lines.forEach((line) => received.push(JSON.parse(line) as JsonObject));
+    waiters.forEach((wake) => wake());
+  });
+  const host: Host = {
+    send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`),
+    until: (condition) =>
+      new Promise((resolve) => {
+        const wake = (): void => {
+          const found = received.find(condition);
+          if (found) (resolve(found), waiters.delete(wake));
+        };
+        waiters.add(wake);
+        wake();
+      }),
+  };
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return converse(host).then(() => (child.stdin.end(), closed));
+}
+
+/** The JSON messages of a fixture's client and server sections, in order. */
+function fixtureMessages(text: string): JsonObject[] {
+  return parseFixture(text, 'recorded.txtar', 'recorded').steps.flatMap((step) =>
+    step.kind === 'send-json' || step.kind === 'expect' ? step.messages.map((message) => message.value as JsonObject) : [],
+  );
+}
+
+/** The result of the `index`th message with this id (0: the client's request, 1: the server's answer). */
+function resultOf(messages: JsonObject[], id: JsonValue, index = 1): JsonObject {
+  return messages.filter((message) => message.id === id)[index]?.result as JsonObject;
+}
+
+const TRACKER = [process.execPath, 'dist/mcp-tracker.mjs', '--ephemeral'];
+
+function stateless(capabilities: JsonObject = {}): JsonObject {
+  return {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+    'io.modelcontextprotocol/clientInfo': { name: 'host', version: '1' },
+  };
+}
+
+test('record turns a 2026-07-28 session with an input_required retry and a listen stream into a fixture that replays', async () => {
+  const out = join(scratchDir, 'recorded-2026.txtar');
+  const form = { elicitation: { form: {} } };
+  const code = await recordConversation(out, [], TRACKER, async (host) => {
+    host.send({
+      jsonrpc: '2.0',
+      id: 'listen',
+      method: 'subscriptions/listen',
+      params: { notifications: { resourcesListChanged: true }, _meta: stateless() },
+    });
+    await host.until((message) => message.method === 'notifications/subscriptions/acknowledged');
+    const call = { name: 'create_issue', arguments: { project: 'PROJ' }, _meta: stateless(form) };
+    host.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: call });
+    const asked = await host.until((message) => message.id === 1);
+    const requestState = (asked.result as JsonObject).requestState as string;
+    const inputResponses = { missing_arguments: { action: 'accept', content: { title: 'Recorded retry' } } };
+    host.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { ...call, requestState, inputResponses } });
+    await host.until((message) => message.id === 2);
+    await host.until((message) => message.method === 'notifications/resources/list_changed');
+  });
+  assert.is(code, 0);
+  const fixture = readFileSync(out, 'utf8');
+  assert.match(fixture, 'protocol: 2026-07-28\n');
+  const messages = fixtureMessages(fixture);
+  const asked = resultOf(messages, 1);
+  assert.is(asked.requestState, '<<capture:requestState1>>', 'the server-issued state is captured');
+  const retry = messages.filter((message) => message.id === 2)[0]?.params as JsonObject;
+  assert.is(retry.requestState, '<<echo:requestState1>>', "the client's retry sends it back");
+  assert.equal((asked._meta as JsonObject)['io.modelcontextprotocol/serverInfo'], {
+    name: 'mcp-tracker',
+    version: '<<string>>',
+    title: 'Sprint Tracker (mcp-by-hand)',
+  });
+  const closing = resultOf(messages, 'listen');
+  assert.is((closing._meta as JsonObject)['io.modelcontextprotocol/subscriptionId'], 'listen', "the listen request's id stays");
+  const created = resultOf(messages, 2);
+  assert.is(((created.structuredContent as JsonObject).issue as JsonObject).created_at, '<<timestamp>>');
+  const text = ((created.content as JsonObject[])[0]?.text ?? '') as string;
+  assert.ok(
+    text.startsWith('<<regex:^') && text.includes('"created_at":"\\d{4}-'),
+    `timestamps quoted in a text are holes: ${text}`,
+  );
+  const replay = await runInline(fixture, TRACKER.join(' '), {
+    schema: await SchemaValidator.load(builtinSchemas()),
+    stepTimeoutMs: 10_000,
+  });
+  assert.is(replay.outcome, 'passed', replay.failures.map((failure) => failure.summary).join(' | '));
+});
+
+test('record --redact keeps the named fields out of the fixture, also where a message quotes them', async () => {
+  const out = join(scratchDir, 'redacted.txtar');
+  const server = tinyServer('echoes-token', {
+    onMessage: `if (msg.method === "tools/call") { const token = msg.params.arguments.token;
+      return send({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: "token " + token + " accepted" }], structuredContent: { token } } }); }`,
+  });
+  const serverArgv = server.split('" "').map((part) => part.replaceAll('"', ''));
+  const secret = 's3cret-token';
+  const input = [
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"host","version":"1"}}}\n',
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}\n',
+    `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"login","arguments":{"token":"${secret}"}}}\n`,
+    `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"_meta":{"note":"${secret}"}}}\r\n`,
+  ];
+  const { code } = await record(out, ['--redact', 'token', '--', ...serverArgv], input);
+  assert.is(code, 0);
+  const fixture = readFileSync(out, 'utf8');
+  assert.not.match(fixture, secret);
+  const messages = fixtureMessages(fixture);
+  assert.equal(messages[2]?.params, { name: 'login', arguments: { token: '<<redacted>>' } }, 'the client line sends a string');
+  assert.equal(resultOf(messages, 2), {
+    content: [{ type: 'text', text: '<<regex:^token [\\s\\S]* accepted$>>' }],
+    structuredContent: { token: '<<any>>' },
+  });
+  assert.match(fixture, '{"note":"<<redacted>>"}}}\\r\\n', 'a raw line is scrubbed too');
+  const replay = await runInline(fixture, server);
+  assert.is(replay.outcome, 'passed', replay.failures.map((failure) => failure.summary).join(' | '));
+});
+
+test('recorded server values: serverInfo versions, subscription ids the server made up, text that looks like a matcher', () => {
+  const transcript = new Transcript();
+  const line = (value: JsonValue) => Buffer.from(JSON.stringify(value));
+  transcript.add('client', line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }));
+  transcript.add(
+    'server',
+    line({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', serverInfo: { name: 's', version: '1.2.3' } } }),
+  );
+  transcript.add('client', line({ jsonrpc: '2.0', id: 2, method: 'subscriptions/listen', params: {} }));
+  const tagged = (id: JsonValue) => ({ _meta: { 'io.modelcontextprotocol/subscriptionId': id } });
+  transcript.add('server', line({ jsonrpc: '2.0', method: 'notifications/a', params: tagged('srv-7f3a') }));
+  transcript.add('server', line({ jsonrpc: '2.0', method: 'notifications/b', params: tagged(2) }));
+  transcript.add('server', line({ jsonrpc: '2.0', id: 2, result: { text: '<<any>>', requestState: 'never echoed' } }));
+  const fixture = transcript.toFixture('s', new Date(0), 0);
+  assert.match(fixture, 'protocol: none\n');
+  const messages = fixtureMessages(fixture);
+  assert.equal(resultOf(messages, 1).serverInfo, { name: 's', version: '<<string>>' });
+  const subscriptionIds = messages
+    .filter((message) => message.method?.toString().startsWith('notifications/'))
+    .map((message) => ((message.params as JsonObject)._meta as JsonObject)['io.modelcontextprotocol/subscriptionId']);
+  assert.equal(subscriptionIds, ['<<string>>', 2], 'an id the server made up is a type; the listen id stays');
+  assert.equal(resultOf(messages, 2), { text: '<<literal:<<any>>>>', requestState: '<<string>>' });
+});
+
+test('a client line that echoes a value no server message captured fails and is not sent', async () => {
+  const fixture = `Echo without capture.
+protocol: any
+
+-- client --
+{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"state":"<<echo:missing>>"}}}
+-- server --
+{"jsonrpc":"2.0","id":1,"result":{}}
+`;
+  const result = await runInline(fixture, tinyServer('echo-missing'));
+  assert.is(result.outcome, 'failed');
+  assert.match(result.failures[0]?.summary ?? '', 'no server message matched <<capture:missing>>');
 });
 
 test.run();
