@@ -140,7 +140,10 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     params: ResourceUriParamsSchema,
     feature: 'resources',
     cache: LIVE,
-    run: async (params, context, state) => ({ contents: await state.resources.read(params.uri, context) }),
+    run(params, context, state) {
+      const contents = state.resources.read(params.uri, context);
+      return contents instanceof Promise ? contents.then((value) => ({ contents: value })) : { contents };
+    },
   }),
 
   // S/{v}/server/resources.mdx "Subscriptions": only when we declared `subscribe: true`.

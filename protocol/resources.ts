@@ -73,7 +73,7 @@ export interface ResourceRegistry {
   readonly listing: PagedSource<ResourceInfo>;
   describeResource(info: ResourceInfo, rules: VersionRules): ResourceInfo;
   describeTemplates(rules: VersionRules): Record<string, unknown>[];
-  read(uri: string, context: RequestContext): Promise<ResourceContents[]>;
+  read(uri: string, context: RequestContext): ResourceContents[] | Promise<ResourceContents[]>;
   hasTemplate(uriTemplate: string): boolean;
   completer(uriTemplate: string, variable: string): Completer | undefined;
 }
@@ -105,18 +105,19 @@ export function createResourceRegistry(
     return undefined;
   }
 
-  async function read(uri: string, context: RequestContext): Promise<ResourceContents[]> {
+  // Synchronous when the resource's read is: the answer then exists before the next line is
+  // read, so the limit on output waiting for the client holds between two reads.
+  function read(uri: string, context: RequestContext): ResourceContents[] | Promise<ResourceContents[]> {
     const fixed = byUri.get(uri);
     const found = fixed ? undefined : findTemplate(uri);
-    const contents = fixed
-      ? await fixed.read(context)
-      : found
-        ? await found.definition.read(found.variables, uri, context)
-        : null;
-    if (!contents || contents.length === 0) {
-      throw new RpcError(context.rules.resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
-    }
-    return contents;
+    const contents = fixed ? fixed.read(context) : found ? found.definition.read(found.variables, uri, context) : null;
+    const present = (value: ResourceContents[] | null): ResourceContents[] => {
+      if (!value || value.length === 0) {
+        throw new RpcError(context.rules.resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
+      }
+      return value;
+    };
+    return contents instanceof Promise ? contents.then(present) : present(contents);
   }
 
   return {
