@@ -11,7 +11,7 @@
 // version table), never an empty `contents` array (REQUIREMENTS.md §5.3, trap 14).
 
 import type { RequestContext } from './context.js';
-import { RpcError } from './errors.js';
+import { RpcError, excerpt } from './errors.js';
 import type { PreEncoded } from './json-rpc.js';
 import { type PagedSource, arraySource, concatSources } from './pagination.js';
 import type { Annotations } from './tools.js';
@@ -113,7 +113,7 @@ export function createResourceRegistry(
     const contents = fixed ? fixed.read(context) : found ? found.definition.read(found.variables, uri, context) : null;
     const present = (value: ResourceContents[] | null): ResourceContents[] => {
       if (!value || value.length === 0) {
-        throw new RpcError(context.rules.resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
+        throw new RpcError(context.rules.resourceNotFoundCode, `Resource not found: ${excerpt(uri)}`, { uri: excerpt(uri) });
       }
       return value;
     };

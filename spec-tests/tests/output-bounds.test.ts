@@ -98,4 +98,24 @@ test('--max-in-flight 1 holds within one chunk: a ping written together with a l
   }
 });
 
+test('a 30 MB URI that names nothing: the errors quote 200 characters of it and its size, not 60 MB', async () => {
+  const client = spawnStdioClient(process.execPath, [SERVER, '--ephemeral']);
+  try {
+    await client.initialize();
+    const uri = `jira://issue/${'X'.repeat(30_000_000)}`;
+    const read = (await client.request('resources/read', { uri }, 30_000)) as any;
+    const prompt = (await client.request('prompts/get', { name: 'triage_issue', arguments: { issue_key: uri } }, 30_000)) as any;
+    for (const answer of [read, prompt]) {
+      const line = JSON.stringify(answer);
+      assert.ok(line.length < 2000, `the error is ${line.length} characters`);
+      assert.ok(/… \(300000\d\d bytes\)/.test(line), `says how long the URI was: ${line.slice(0, 300)}`);
+    }
+    assert.is(read.error.code, -32002);
+    assert.is(prompt.error.code, -32602);
+    assert.is(await client.close(), 0);
+  } finally {
+    client.child.kill('SIGKILL');
+  }
+});
+
 test.run();
