@@ -108,8 +108,15 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
     report(`stdin error: ${error.message}`);
     void shutdown(graceMs);
   });
-  process.on('SIGTERM', () => void shutdown(graceMs));
-  process.on('SIGINT', () => void shutdown(graceMs));
+  // A signal cuts every wait short, one already under way included: it must end us within 2 s.
+  let signalled: () => void = () => {};
+  const signal = new Promise<void>((resolve) => (signalled = resolve));
+  for (const name of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(name, () => {
+      signalled();
+      void shutdown(graceMs);
+    });
+  }
 
   let shuttingDown = false;
   async function shutdown(deadlineMs: number): Promise<void> {
@@ -127,7 +134,9 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
       report(`shutdown hook failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     // Never exit with output still in the pipe (PEERS.md traps: process.exit after async writes).
-    await Promise.race([writer.flush(), new Promise((resolve) => setTimeout(resolve, 400))]);
+    // After EOF the client may still be reading its answers: they are waited for, until it is
+    // gone (EPIPE) or signals us; after a signal, 400 ms at most.
+    await Promise.race([writer.flush(), signal.then(() => new Promise((resolve) => setTimeout(resolve, 400)))]);
     process.exit(0);
   }
 

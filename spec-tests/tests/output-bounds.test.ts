@@ -118,4 +118,27 @@ test('a 30 MB URI that names nothing: the errors quote 200 characters of it and 
   }
 });
 
+test('stdin closed right after 20 large reads, by a client that reads them only later: every answer arrives before exit', async () => {
+  const data = await dataWithBigIssue();
+  const client = spawnStdioClient(process.execPath, [SERVER, '--data', data.path]);
+  try {
+    await client.initialize();
+    const uri = 'jira://issue/PROJ-101';
+    const ids = Array.from({ length: 20 }, (_, i) => `read-${i}`);
+    client.child.stdout.pause();
+    client.writeRaw(
+      ids.map((id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri } }) + '\n').join(''),
+    );
+    const exit = client.close(60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    client.child.stdout.resume();
+    assert.is(await exit, 0);
+    const missing = ids.filter((id) => answerTo(client, id) === undefined);
+    assert.equal(missing, [], 'every request answered before exit');
+  } finally {
+    client.child.kill('SIGKILL');
+    data.remove();
+  }
+});
+
 test.run();
