@@ -45,8 +45,9 @@ export const invalidRequest = (message: string, data?: unknown): RpcError =>
 export const methodNotFound = (method: string): RpcError =>
   new RpcError(ErrorCode.MethodNotFound, `Method not found: ${excerpt(method)}`);
 
-/** How much of a client's input an error quotes back. */
+/** How much of a client's input an error quotes back: characters of one value, and values of a list. */
 export const ECHO_MAX_CHARS = 200;
+export const ECHO_MAX_ITEMS = 10;
 
 /**
  * Client input quoted in an error: the start of it and its size when it is long. Quoted
@@ -59,9 +60,9 @@ export function excerpt(input: string): string {
 }
 
 /** The first few of a list of the client's names, each an excerpt. */
-export function excerpts(inputs: readonly string[], most = 10): string[] {
-  const shown = inputs.slice(0, most).map(excerpt);
-  return inputs.length > most ? [...shown, `… (${inputs.length - most} more)`] : shown;
+export function excerpts(inputs: readonly string[]): string[] {
+  const shown = inputs.slice(0, ECHO_MAX_ITEMS).map(excerpt);
+  return inputs.length > ECHO_MAX_ITEMS ? [...shown, `… (${inputs.length - ECHO_MAX_ITEMS} more)`] : shown;
 }
 
 /**

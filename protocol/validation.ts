@@ -6,7 +6,7 @@
 // Never -32603, and never a pretty-printed ZodError as the message (the SDK's bug, TS #2284).
 
 import type * as z from 'zod/mini';
-import { excerpt, excerpts, invalidParams } from './errors.js';
+import { ECHO_MAX_ITEMS, excerpt, excerpts, invalidParams } from './errors.js';
 import { QUICK_CHECKS } from './schemas.js';
 
 type Issue = z.core.$ZodIssue;
@@ -18,19 +18,17 @@ export function parseOrThrow<T>(schema: z.ZodMiniType<T>, value: unknown, what: 
   const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return parsed.data;
   throw invalidParams(`Invalid params for ${what}: ${describeIssues(parsed.error.issues)}`, {
-    issues: parsed.error.issues
-      .slice(0, MAX_ISSUES_SHOWN)
-      .map((issue) => ({ path: pathOf(issue), problem: describeIssue(issue) })),
+    issues: parsed.error.issues.slice(0, ECHO_MAX_ITEMS).map((issue) => ({ path: pathOf(issue), problem: describeIssue(issue) })),
   });
 }
 
-// A params object with thousands of bad members has thousands of issues; the first few say enough.
-const MAX_ISSUES_SHOWN = 10;
-
-/** The first issues, one clause each, on one line: "name: expected string; level: expected one of a, b". */
+/**
+ * The first issues, one clause each, on one line: "name: expected string; level: expected one of a, b".
+ * Params with thousands of bad members have thousands of issues; the first few say enough.
+ */
 export function describeIssues(issues: readonly Issue[]): string {
-  const clauses = issues.slice(0, MAX_ISSUES_SHOWN).map((issue) => `${pathOf(issue) || 'value'}: ${describeIssue(issue)}`);
-  if (issues.length > MAX_ISSUES_SHOWN) clauses.push(`and ${issues.length - MAX_ISSUES_SHOWN} more`);
+  const clauses = issues.slice(0, ECHO_MAX_ITEMS).map((issue) => `${pathOf(issue) || 'value'}: ${describeIssue(issue)}`);
+  if (issues.length > ECHO_MAX_ITEMS) clauses.push(`and ${issues.length - ECHO_MAX_ITEMS} more`);
   return clauses.join('; ');
 }
 
