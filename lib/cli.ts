@@ -12,6 +12,8 @@ Options:
   --page-size N              items per page in list results (default 100)
   --max-message-bytes N      longest accepted message (default 33554432, 32 MiB)
   --max-in-flight N          requests run at once before reading pauses (default 64)
+  --max-queued-bytes N       output waiting for the client before reading pauses
+                             (default 67108864, 64 MiB, counted in characters)
   --max-depth N              deepest accepted nesting of arrays and objects (default 1000)
   --trace                    (demo) print every wire message with its direction
   --version                  print the version
@@ -24,6 +26,7 @@ export interface CommandLine {
   pageSize?: number;
   maxMessageBytes?: number;
   maxInFlight?: number;
+  maxQueuedBytes?: number;
   maxDepth?: number;
   trace: boolean;
 }
@@ -54,6 +57,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         break;
       case '--max-in-flight':
         line.maxInFlight = positiveInteger(flag, value());
+        break;
+      case '--max-queued-bytes':
+        line.maxQueuedBytes = positiveInteger(flag, value());
         break;
       case '--max-depth':
         line.maxDepth = positiveInteger(flag, value());

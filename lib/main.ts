@@ -66,6 +66,7 @@ async function serve(line: CommandLine): Promise<void> {
   const session = serveStdio(tracker.definition, {
     maxMessageBytes: line.maxMessageBytes,
     maxInFlight: line.maxInFlight,
+    maxQueuedBytes: line.maxQueuedBytes,
     maxDepth: line.maxDepth,
     report,
     onShutdown() {

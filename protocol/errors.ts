@@ -42,7 +42,28 @@ export const invalidParams = (message: string, data?: unknown): RpcError => new 
 export const invalidRequest = (message: string, data?: unknown): RpcError =>
   new RpcError(ErrorCode.InvalidRequest, message, data);
 
-export const methodNotFound = (method: string): RpcError => new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+export const methodNotFound = (method: string): RpcError =>
+  new RpcError(ErrorCode.MethodNotFound, `Method not found: ${excerpt(method)}`);
+
+/** How much of a client's input an error quotes back: characters of one value, and values of a list. */
+export const ECHO_MAX_CHARS = 200;
+export const ECHO_MAX_ITEMS = 10;
+
+/**
+ * Client input quoted in an error: the start of it and its size when it is long. Quoted
+ * whole, a 30 MB URI came back twice (message and data), a 60 MB line: longer than any
+ * message we accept, and as much again for the client to buffer.
+ */
+export function excerpt(input: string): string {
+  if (input.length <= ECHO_MAX_CHARS) return input;
+  return `${input.slice(0, ECHO_MAX_CHARS)}… (${Buffer.byteLength(input)} bytes)`;
+}
+
+/** The first few of a list of the client's names, each an excerpt. */
+export function excerpts(inputs: readonly string[]): string[] {
+  const shown = inputs.slice(0, ECHO_MAX_ITEMS).map(excerpt);
+  return inputs.length > ECHO_MAX_ITEMS ? [...shown, `… (${inputs.length - ECHO_MAX_ITEMS} more)`] : shown;
+}
 
 /**
  * Anything a handler throws becomes a JSON-RPC error here. An RpcError passes as it is;

@@ -18,7 +18,7 @@
 //   an array                                        -> a batch; the session decides (rule 1.6)
 
 import { randomBytes } from 'node:crypto';
-import { ErrorCode, RpcError } from './errors.js';
+import { ErrorCode, RpcError, excerpt } from './errors.js';
 
 /** MCP request ids are strings or integers; null is not allowed (https://modelcontextprotocol.io/specification/2025-11-25/basic "Requests"). */
 export type RequestId = string | number;
@@ -136,7 +136,7 @@ export function classify(value: unknown): Incoming {
   const problem = envelopeProblem(value);
   if (!hasId) {
     return problem
-      ? { kind: 'ignored', reason: `notification ${value.method}: ${problem}` }
+      ? { kind: 'ignored', reason: `notification ${excerpt(value.method)}: ${problem}` }
       : { kind: 'notification', method: value.method, params: value.params as Params };
   }
   if (problem) return invalid(id, `Invalid Request: ${problem}`);

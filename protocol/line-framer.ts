@@ -13,6 +13,9 @@
 // - Closing the session on one oversized line. We drop that line up to its newline, report
 //   it, and carry on with the next.
 // - Windows "\r\n", a leading byte-order mark and blank lines are tolerated, as the Rust SDK does.
+// - Handing on every line of a chunk in one go: one chunk can hold thousands of requests, and a
+//   limit on the work in flight can only hold between two lines. `pause()` stops there; the rest
+//   of the chunk waits for `resume()`.
 
 const NEWLINE = 0x0a;
 
@@ -24,10 +27,16 @@ export type Frame =
   | { kind: 'not-utf8' };
 
 export interface LineFramer {
-  /** Feeds the next chunk of bytes; calls `onFrame` for every line it completes. */
+  /** Feeds the next chunk of bytes; calls `onFrame` for every line it completes, until paused. */
   push(chunk: Uint8Array): void;
   /** End of input: a last line without a final newline is still a line. */
   end(): void;
+  /** Hands on no more lines: the rest of the input waits here, however many lines one chunk held. */
+  pause(): void;
+  /** Hands on the waiting lines, until paused again or they run out. */
+  resume(): void;
+  /** True while input that has arrived is waiting to be handed on. */
+  readonly holding: boolean;
 }
 
 export function createLineFramer(maxLineBytes: number, onFrame: (frame: Frame) => void): LineFramer {
@@ -81,22 +90,65 @@ export function createLineFramer(maxLineBytes: number, onFrame: (frame: Frame) =
     partsBytes += part.length;
   }
 
+  // Chunks not yet cut into lines, oldest first, and how far into the first one we are. Only a
+  // pause leaves anything here: the reader stops reading while we hold input, so this stays
+  // within a chunk or two.
+  const input: Uint8Array[] = [];
+  let offset = 0;
+  let paused = false;
+  let ended = false;
+  // Handing on a line can pause, resume or push again; only the outermost call cuts lines.
+  let cutting = false;
+
+  function cutLines(): void {
+    if (cutting) return;
+    cutting = true;
+    try {
+      while (!paused && input.length > 0) {
+        const chunk = input[0]!;
+        const nl = chunk.indexOf(NEWLINE, offset);
+        const start = offset;
+        offset = nl + 1;
+        if (nl === -1 || offset === chunk.length) {
+          input.shift();
+          offset = 0;
+        }
+        if (nl !== -1) finishLine(chunk.subarray(start, nl));
+        // Copy a tail: a view would pin the whole chunk in memory while we wait for its line's end.
+        else keepPartial(start === 0 ? chunk : Uint8Array.prototype.slice.call(chunk, start));
+      }
+      if (!paused && ended && input.length === 0) finishInput();
+    } finally {
+      cutting = false;
+    }
+  }
+
+  function finishInput(): void {
+    if (partsBytes > 0 && !discarding) finishLine(new Uint8Array(0));
+    parts = [];
+    partsBytes = 0;
+    discarding = false;
+    ended = false;
+  }
+
   return {
     push(chunk) {
-      let start = 0;
-      for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
-        finishLine(chunk.subarray(start, nl));
-        start = nl + 1;
-      }
-      if (start === 0) keepPartial(chunk);
-      // Copy a tail: a view would pin the whole chunk in memory while we wait for its line's end.
-      else if (start < chunk.length) keepPartial(Uint8Array.prototype.slice.call(chunk, start));
+      input.push(chunk);
+      cutLines();
     },
     end() {
-      if (partsBytes > 0 && !discarding) finishLine(new Uint8Array(0));
-      parts = [];
-      partsBytes = 0;
-      discarding = false;
+      ended = true;
+      cutLines();
+    },
+    pause() {
+      paused = true;
+    },
+    resume() {
+      paused = false;
+      cutLines();
+    },
+    get holding() {
+      return input.length > 0 || ended;
     },
   };
 }

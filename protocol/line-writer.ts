@@ -2,59 +2,127 @@
 //
 // Traps avoided (each seen in a widely used MCP implementation):
 // - No 'error' listener on stdout: the client closing its end (EPIPE) crashes the process.
-//   Here an error means the peer is gone: we stop writing, quietly, and tell the owner.
+//   Here EPIPE and its kind mean the peer is gone: we stop writing, quietly, and tell the owner.
 // - process.exit() right after writing to a pipe loses the write (pipes are asynchronous
 //   on POSIX). `flush()` resolves only when everything written has left the process.
 // - Gathering answers into fewer writes (cork until the next tick or the next turn of the
 //   loop) saved nothing in throughput and cost 20 to 80 µs of latency on every answer
 //   (spec-tests/bench): each answer is written as soon as it exists.
-// - An unbounded output queue. When the stream's buffer is full, `write` returns false
-//   (back-pressure); we report `backedUp` so the reader stops reading new requests until
-//   'drain', which bounds how much output can pile up.
+// - An unbounded output queue. We count the characters of every line not yet handed to the
+//   operating system, and report `backedUp` while they reach `maxQueuedBytes`, so the reader
+//   stops reading new requests until the client has read enough (`onDrain`).
+// - ENOBUFS taken for a gone client. Node writes everything a stream has buffered in one
+//   writev, and refuses one whose size may pass 2 GiB with ENOBUFS: the whole batch is dropped,
+//   the stream goes on. So the stream gets lines only while under its high-water mark; the
+//   rest wait here, and a batch is never much more than one line. Should ENOBUFS or EAGAIN
+//   come anyway, it is back-pressure: the lines it refused are written again, in order.
 
 import type { Writable } from 'node:stream';
 import { encodeLine } from './json-rpc.js';
 
 export interface LineWriter {
   send(message: unknown): void;
-  /** True while the stream's buffer is full; wait for `onDrain` before producing more. */
+  /** True while the output waiting for the client reaches the limit; wait for `onDrain` before producing more. */
   readonly backedUp: boolean;
-  /** True once the peer has gone (EPIPE or another stream error); sends are dropped. */
+  /** True once the peer has gone (EPIPE or any stream error but ENOBUFS and EAGAIN); sends are dropped. */
   readonly closed: boolean;
   /** Resolves when every line sent so far has been handed to the operating system. */
   flush(): Promise<void>;
 }
 
 export interface LineWriterEvents {
+  /** The waiting output went back under the limit. */
   onDrain(): void;
   onClosed(reason: string): void;
 }
 
+export interface LineWriterLimits {
+  /** Output waiting for the client, in characters of JSON text, at which `backedUp` turns true (default 64 MiB). */
+  maxQueuedBytes?: number;
+}
+
+export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+
+/** Errors that say "not now": the write is tried again. Any other error means the peer is gone. */
+const TRY_AGAIN = new Set(['ENOBUFS', 'EAGAIN', 'EWOULDBLOCK']);
+const RETRY_DELAY_MS = 10;
+
 export function createLineWriter(
   stream: Writable,
   events: LineWriterEvents,
+  limits: LineWriterLimits = {},
   write: (chunk: string, callback: (error?: Error | null) => void) => boolean = (chunk, cb) => stream.write(chunk, cb),
 ): LineWriter {
+  const maxQueued = limits.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
+  const waiting = createLineQueue();
+  let queued = 0; // characters sent but not yet handed to the operating system
+  let streamFull = false;
   let backedUp = false;
   let closed = false;
+  let flushed: (() => void)[] = [];
+  let refused: string[] = [];
 
   const close = (reason: string): void => {
     if (closed) return;
     closed = true;
+    flushed.splice(0).forEach((resolve) => resolve());
     events.onClosed(reason);
   };
-  stream.on('error', (error: NodeJS.ErrnoException) => close(error.code ?? error.message));
-  stream.on('close', () => close('stdout closed'));
+  // Not 'close': after ENOBUFS Node emits 'close' on stdout and goes on writing. A stream that
+  // really closed fails the next write, and that write's callback tells us.
+  stream.on('error', (error) => failed(error));
   stream.on('drain', () => {
-    backedUp = false;
-    events.onDrain();
+    streamFull = false;
+    handOver();
   });
+
+  function handOver(): void {
+    while (!streamFull && !closed && waiting.length > 0) {
+      const line = waiting.shift();
+      write(line, (error) => written(line, error));
+      // Not write()'s answer: after any error Node answers false for good, and 'drain' never comes.
+      streamFull = stream.writableLength >= stream.writableHighWaterMark;
+    }
+  }
+
+  function failed(error: NodeJS.ErrnoException): void {
+    if (!TRY_AGAIN.has(error.code ?? '')) close(error.code ?? error.message);
+  }
+
+  function written(line: string, error: NodeJS.ErrnoException | null | undefined): void {
+    if (error) failed(error);
+    if (error && !closed) return writeAgain(line);
+    queued -= line.length;
+    if (backedUp && queued < maxQueued) {
+      backedUp = false;
+      events.onDrain();
+    }
+    if (queued === 0) flushed.splice(0).forEach((resolve) => resolve());
+  }
+
+  /** The lines of a refused batch arrive here in order; they go back to the front of the queue together. */
+  function writeAgain(line: string): void {
+    if (refused.length === 0) {
+      streamFull = true; // nothing newer may overtake them
+      // A moment's pause: ENOBUFS from the kernel means it is short of memory right now.
+      setTimeout(() => {
+        waiting.unshiftAll(refused);
+        refused = [];
+        streamFull = false;
+        handOver();
+      }, RETRY_DELAY_MS);
+    }
+    refused.push(line);
+  }
 
   return {
     send(message) {
       if (closed) return;
-      // The callback sees write errors too; the 'error' listener above acts on them.
-      if (!write(encodeLine(message), () => {})) backedUp = true;
+      const line = encodeLine(message);
+      queued += line.length;
+      if (queued >= maxQueued) backedUp = true;
+      waiting.push(line);
+      handOver();
     },
     get backedUp() {
       return backedUp;
@@ -63,9 +131,36 @@ export function createLineWriter(
       return closed;
     },
     flush() {
-      if (closed || stream.writableLength === 0) return Promise.resolve();
-      // Writes complete in order, so an empty write's callback runs after all earlier ones.
-      return new Promise((resolve) => write('', () => resolve()));
+      if (closed || queued === 0) return Promise.resolve();
+      return new Promise((resolve) => flushed.push(resolve));
+    },
+  };
+}
+
+/** A first-in first-out queue of lines; `shift` takes constant time however long it grows. */
+function createLineQueue() {
+  let lines: (string | undefined)[] = [];
+  let head = 0;
+  return {
+    get length() {
+      return lines.length - head;
+    },
+    push(line: string): void {
+      lines.push(line);
+    },
+    shift(): string {
+      const line = lines[head]!;
+      lines[head++] = undefined; // a line taken must not stay reachable from here
+      // Drop the empty slots once they are half the array: each slot is copied at most once.
+      if (head === lines.length || (head > 1024 && head * 2 > lines.length)) {
+        lines = lines.slice(head);
+        head = 0;
+      }
+      return line;
+    },
+    unshiftAll(first: string[]): void {
+      lines = [...first, ...lines.slice(head)];
+      head = 0;
     },
   };
 }

@@ -10,7 +10,7 @@
 
 import type * as z from 'zod/mini';
 import type { RequestContext } from './context.js';
-import { invalidParams } from './errors.js';
+import { excerpt, invalidParams } from './errors.js';
 import { paginate } from './pagination.js';
 import type { PromptRegistry } from './prompts.js';
 import type { Completer, ResourceRegistry, Suggestions } from './resources.js';
@@ -141,7 +141,10 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     params: ResourceUriParamsSchema,
     feature: 'resources',
     cache: LIVE,
-    run: async (params, context, state) => ({ contents: await state.resources.read(params.uri, context) }),
+    run(params, context, state) {
+      const contents = state.resources.read(params.uri, context);
+      return contents instanceof Promise ? contents.then((value) => ({ contents: value })) : { contents };
+    },
   }),
 
   // https://modelcontextprotocol.io/specification/2025-11-25/server/resources "Subscriptions": only when we declared `subscribe: true`.
@@ -227,7 +230,7 @@ function findCompleter(
   if (ref.type === 'ref/prompt') return state.prompts.completer(ref.name, argument);
   const completer = state.resources.completer(ref.uri, argument);
   if (!completer && !state.resources.hasTemplate(ref.uri)) {
-    throw invalidParams(`Unknown resource template: ${ref.uri}`, { uri: ref.uri });
+    throw invalidParams(`Unknown resource template: ${excerpt(ref.uri)}`, { uri: excerpt(ref.uri) });
   }
   return completer;
 }

@@ -13,7 +13,7 @@
 //
 // The peer knows JSON-RPC, not MCP: which methods exist is the session's business.
 
-import { invalidRequest, toRpcError } from './errors.js';
+import { excerpt, invalidRequest, toRpcError } from './errors.js';
 import { errorMessage, requestMessage, resultMessage } from './json-rpc.js';
 import type { OutgoingMessage, Request, RequestId, Response } from './json-rpc.js';
 
@@ -111,7 +111,7 @@ export function createPeer(options: PeerOptions): Peer {
     if (running.has(id)) {
       return errorMessage(
         id,
-        invalidRequest(`Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`),
+        invalidRequest(`Invalid Request: id ${excerpt(JSON.stringify(id))} is already in use by a request in progress`),
       );
     }
     const self = new RunningRequest();
@@ -149,7 +149,7 @@ export function createPeer(options: PeerOptions): Peer {
   function receiveResponse(response: Response): void {
     const waiting = pending.get(response.id);
     if (!waiting) {
-      options.report(`ignored a response for unknown or expired request id ${JSON.stringify(response.id)}`);
+      options.report(`ignored a response for unknown or expired request id ${excerpt(JSON.stringify(response.id))}`);
       return;
     }
     pending.delete(response.id);

@@ -7,7 +7,7 @@
 //   make a multi-turn prompt, and the spec sets no rule on the order of roles (A-14).
 
 import type { RequestContext } from './context.js';
-import { invalidParams } from './errors.js';
+import { excerpt, excerpts, invalidParams } from './errors.js';
 import type { Completer } from './resources.js';
 import { type ContentBlock, shapeContentBlock } from './tools.js';
 import type { VersionRules } from './versions.js';
@@ -50,14 +50,14 @@ export function createPromptRegistry(prompts: readonly PromptDefinition[]): Prom
 
   function find(name: string): PromptDefinition {
     const prompt = byName.get(name);
-    if (!prompt) throw invalidParams(`Unknown prompt: ${name}`, { name, known: [...byName.keys()] });
+    if (!prompt) throw invalidParams(`Unknown prompt: ${excerpt(name)}`, { name: excerpt(name), known: [...byName.keys()] });
     return prompt;
   }
 
   async function get(name: string, args: Record<string, string>, context: RequestContext): Promise<PromptResult> {
     const prompt = find(name);
     const accepted = prompt.arguments.map((a) => a.name);
-    const unknown = Object.keys(args).filter((key) => !accepted.includes(key));
+    const unknown = excerpts(Object.keys(args).filter((key) => !accepted.includes(key)));
     if (unknown.length > 0) {
       throw invalidParams(
         `Unknown argument ${unknown.join(', ')} for prompt ${name}; it takes: ${accepted.join(', ') || 'no arguments'}`,

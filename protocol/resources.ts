@@ -12,7 +12,7 @@
 // version table), never an empty `contents` array (rule 5.3: an empty array reads as "exists but empty").
 
 import type { RequestContext } from './context.js';
-import { RpcError } from './errors.js';
+import { RpcError, excerpt } from './errors.js';
 import type { PreEncoded } from './json-rpc.js';
 import { type PagedSource, arraySource, concatSources } from './pagination.js';
 import type { Annotations } from './tools.js';
@@ -80,7 +80,7 @@ export interface ResourceRegistry {
   readonly listing: PagedSource<ResourceInfo>;
   describeResource(info: ResourceInfo, rules: VersionRules): ResourceInfo;
   describeTemplates(rules: VersionRules): Record<string, unknown>[];
-  read(uri: string, context: RequestContext): Promise<ResourceContents[]>;
+  read(uri: string, context: RequestContext): ResourceContents[] | Promise<ResourceContents[]>;
   /** The one spelling of the resource a URI names, under which subscriptions to it are kept. */
   canonicalUri(uri: string): string;
   hasTemplate(uriTemplate: string): boolean;
@@ -126,18 +126,19 @@ export function createResourceRegistry(
     return !byUri.has(canonical) && findTemplate(canonical)?.definition === found.definition ? canonical : uri;
   }
 
-  async function read(uri: string, context: RequestContext): Promise<ResourceContents[]> {
+  // Synchronous when the resource's read is: the answer then exists before the next line is
+  // read, so the limit on output waiting for the client holds between two reads.
+  function read(uri: string, context: RequestContext): ResourceContents[] | Promise<ResourceContents[]> {
     const fixed = byUri.get(uri);
     const found = fixed ? undefined : findTemplate(uri);
-    const contents = fixed
-      ? await fixed.read(context)
-      : found
-        ? await found.definition.read(found.variables, uri, context)
-        : null;
-    if (!contents || contents.length === 0) {
-      throw new RpcError(context.rules.resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
-    }
-    return contents;
+    const contents = fixed ? fixed.read(context) : found ? found.definition.read(found.variables, uri, context) : null;
+    const present = (value: ResourceContents[] | null): ResourceContents[] => {
+      if (!value || value.length === 0) {
+        throw new RpcError(context.rules.resourceNotFoundCode, `Resource not found: ${excerpt(uri)}`, { uri: excerpt(uri) });
+      }
+      return value;
+    };
+    return contents instanceof Promise ? contents.then(present) : present(contents);
   }
 
   return {

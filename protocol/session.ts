@@ -82,7 +82,7 @@ export interface SessionIo {
   send(message: OutgoingMessage | OutgoingMessage[]): void;
   /** Diagnostics for stderr. */
   report(detail: string): void;
-  /** A request finished (answered or cancelled): the reader may take more input. */
+  /** A request that ran on finished, and its answer (if any) was sent: the reader may take more input. */
   settled(): void;
 }
 
@@ -291,22 +291,21 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
   }
 
   function track(outcome: OutgoingMessage | null | Promise<OutgoingMessage | null>): typeof outcome {
-    if (!(outcome instanceof Promise)) {
-      io.settled();
-      return outcome;
-    }
+    if (!(outcome instanceof Promise)) return outcome;
     running.add(outcome);
-    void outcome.finally(() => {
-      running.delete(outcome);
-      io.settled();
-    });
+    void outcome.finally(() => running.delete(outcome));
     return outcome;
   }
 
   function sendWhenReady(outcome: Promise<OutgoingMessage | null> | OutgoingMessage | null): void {
     if (outcome === null) return;
     if (!(outcome instanceof Promise)) return deliver(outcome);
-    void outcome.then((message) => message && deliver(message));
+    // Settled only once the answer is sent: the reader then sees its size in the output
+    // waiting, and a request it takes next cannot be answered first.
+    void outcome.then((message) => {
+      if (message) deliver(message);
+      io.settled();
+    });
   }
 
   /**
@@ -354,6 +353,7 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
     void Promise.all(outcomes).then((responses) => {
       const present = responses.filter((r): r is OutgoingMessage => r !== null);
       if (present.length > 0) deliver(present);
+      io.settled();
     });
   }
 

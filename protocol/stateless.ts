@@ -6,7 +6,7 @@
 // "Statelessness"; rule 3). There is no `initialize`, no `ping`, no
 // `logging/setLevel`, no `resources/subscribe`; `subscriptions/listen` replaces the last.
 
-import { RpcError, invalidParams } from './errors.js';
+import { RpcError, excerpt, invalidParams } from './errors.js';
 import { type OutgoingMessage, type RequestId, notificationMessage } from './json-rpc.js';
 import type { CacheHint } from './methods.js';
 import {
@@ -51,9 +51,9 @@ export function readStatelessMeta(params: unknown): StatelessRequest {
   }
   const version = parsed.data[META.protocolVersion];
   if (!isStatelessVersion(version)) {
-    throw new RpcError(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version}`, {
+    throw new RpcError(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${excerpt(version)}`, {
       supported: [...STATELESS_VERSIONS],
-      requested: version,
+      requested: excerpt(version),
     });
   }
   return {

@@ -6,8 +6,10 @@
 //   flush stdout, exit 0. The SDK never noticed EOF and left zombies (TS #2002).
 // - SIGTERM / SIGINT: the same, within 2 seconds.
 // - stdout gone (EPIPE): the client is gone; abort everything and exit 0, without a stack trace.
-// - Back-pressure: while too many requests are running, or stdout's buffer is full, we stop
-//   reading stdin, so memory stays bounded however fast the client writes.
+// - Back-pressure: while too many requests are running, or too much output waits for the
+//   client, the framer hands the session no more lines (even mid-chunk) and we stop reading
+//   stdin, so memory stays bounded however fast the client writes and however slowly it reads.
+//   Nothing is dropped: the lines held are handed on as room frees, in order, even after EOF.
 //
 // Import `./stdout-guard.js` before this module (lib/main.ts does), so nothing else can
 // write to stdout.
@@ -22,6 +24,8 @@ export interface StdioOptions {
   maxMessageBytes?: number;
   /** Requests running at once before we stop reading stdin (default 64). */
   maxInFlight?: number;
+  /** Output waiting for the client, in characters, before we stop reading stdin (default 64 MiB). */
+  maxQueuedBytes?: number;
   /** Deepest accepted nesting in a message (default 1000); deeper is answered with an error. */
   maxDepth?: number;
   /** How long running requests get to finish on shutdown (default 1500 ms; SIGTERM must end within 2 s). */
@@ -44,12 +48,13 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
   const writer = createLineWriter(
     process.stdout,
     {
-      onDrain: () => resumeIfRoom(),
+      onDrain: () => admit(),
       onClosed: (reason) => {
         report(`stdout closed (${reason}); the client is gone`);
         void shutdown(0);
       },
     },
+    { maxQueuedBytes: options.maxQueuedBytes },
     (chunk, callback) => stdoutWrite(chunk, callback),
   );
 
@@ -58,34 +63,60 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
     {
       send: (message) => {
         writer.send(message);
-        if (writer.backedUp) stdin.pause();
+        if (writer.backedUp) holdInput();
       },
       report,
-      settled: () => resumeIfRoom(),
+      settled: () => admit(),
     },
     { maxDepth: options.maxDepth },
   );
 
-  const framer = createLineFramer(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (frame) => session.receive(frame));
+  const framer = createLineFramer(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (frame) => {
+    session.receive(frame);
+    if (!hasRoom()) holdInput();
+  });
 
-  function resumeIfRoom(): void {
-    if (!shuttingDown && session.inFlight < maxInFlight && !writer.backedUp) stdin.resume();
+  const hasRoom = (): boolean => session.inFlight < maxInFlight && !writer.backedUp;
+
+  /** Over a limit: no more lines for the session, no more bytes from stdin. */
+  function holdInput(): void {
+    framer.pause();
+    stdin.pause();
   }
 
+  /** Room again: the lines held come first, then stdin; once its end is reached, the way out. */
+  function admit(): void {
+    if (shuttingDown) return;
+    if (hasRoom()) framer.resume();
+    if (framer.holding) return;
+    if (inputEnded) void shutdown(graceMs);
+    else if (hasRoom()) stdin.resume();
+  }
+
+  let inputEnded = false;
   stdin.on('data', (chunk: Buffer) => {
     framer.push(chunk);
-    if (session.inFlight >= maxInFlight || writer.backedUp) stdin.pause();
+    if (framer.holding) stdin.pause();
   });
+  // EOF: the requests already received are still answered, the held ones included.
   stdin.on('end', () => {
+    inputEnded = true;
     framer.end();
-    void shutdown(graceMs);
+    admit();
   });
   stdin.on('error', (error) => {
     report(`stdin error: ${error.message}`);
     void shutdown(graceMs);
   });
-  process.on('SIGTERM', () => void shutdown(graceMs));
-  process.on('SIGINT', () => void shutdown(graceMs));
+  // A signal cuts every wait short, one already under way included: it must end us within 2 s.
+  let signalled: () => void = () => {};
+  const signal = new Promise<void>((resolve) => (signalled = resolve));
+  for (const name of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(name, () => {
+      signalled();
+      void shutdown(graceMs);
+    });
+  }
 
   let shuttingDown = false;
   async function shutdown(deadlineMs: number): Promise<void> {
@@ -103,7 +134,9 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
       report(`shutdown hook failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     // Never exit with output still in the pipe (process.exit right after an asynchronous write loses it).
-    await Promise.race([writer.flush(), new Promise((resolve) => setTimeout(resolve, 400))]);
+    // After EOF the client may still be reading its answers: they are waited for, until it is
+    // gone (EPIPE) or signals us; after a signal, 400 ms at most.
+    await Promise.race([writer.flush(), signal.then(() => new Promise((resolve) => setTimeout(resolve, 400)))]);
     process.exit(0);
   }
 

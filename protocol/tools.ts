@@ -9,7 +9,7 @@
 
 import * as z from 'zod/mini';
 import type { RequestContext } from './context.js';
-import { RpcError, invalidParams } from './errors.js';
+import { RpcError, excerpt, invalidParams } from './errors.js';
 import { PreEncoded } from './json-rpc.js';
 import {
   type AskForMissing,
@@ -121,7 +121,7 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
   async function call(params: CallToolParams, context: RequestContext): Promise<SentToolResult | InputRequiredResult> {
     const { name } = params;
     const tool = byName.get(name);
-    if (!tool) throw invalidParams(`Unknown tool: ${name}`, { name, known: [...byName.keys()] });
+    if (!tool) throw invalidParams(`Unknown tool: ${excerpt(name)}`, { name: excerpt(name), known: [...byName.keys()] });
     const stateless = context.rules.era === 'stateless';
     const resumed = stateless && params.requestState !== undefined ? resume(tool, params) : { args: params.arguments ?? {} };
     if (resumed.declined) return errorResult(`The user chose not to answer (${resumed.declined}); ${name} was not run.`);

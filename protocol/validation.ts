@@ -6,7 +6,7 @@
 // Never -32603, and never a pretty-printed ZodError as the message (the SDK's bug, TS #2284).
 
 import type * as z from 'zod/mini';
-import { invalidParams } from './errors.js';
+import { ECHO_MAX_ITEMS, excerpt, excerpts, invalidParams } from './errors.js';
 import { QUICK_CHECKS } from './schemas.js';
 
 type Issue = z.core.$ZodIssue;
@@ -18,16 +18,22 @@ export function parseOrThrow<T>(schema: z.ZodMiniType<T>, value: unknown, what: 
   const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return parsed.data;
   throw invalidParams(`Invalid params for ${what}: ${describeIssues(parsed.error.issues)}`, {
-    issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), problem: describeIssue(issue) })),
+    issues: parsed.error.issues.slice(0, ECHO_MAX_ITEMS).map((issue) => ({ path: pathOf(issue), problem: describeIssue(issue) })),
   });
 }
 
-/** Every issue, one clause each, on one line: "name: expected string; level: expected one of a, b". */
+/**
+ * The first issues, one clause each, on one line: "name: expected string; level: expected one of a, b".
+ * Params with thousands of bad members have thousands of issues; the first few say enough.
+ */
 export function describeIssues(issues: readonly Issue[]): string {
-  return issues
-    .map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : 'value'}: ${describeIssue(issue)}`)
-    .join('; ');
+  const clauses = issues.slice(0, ECHO_MAX_ITEMS).map((issue) => `${pathOf(issue) || 'value'}: ${describeIssue(issue)}`);
+  if (issues.length > ECHO_MAX_ITEMS) clauses.push(`and ${issues.length - ECHO_MAX_ITEMS} more`);
+  return clauses.join('; ');
 }
+
+/** A path may hold the client's own keys, so it is quoted as an excerpt. */
+const pathOf = (issue: Issue): string => excerpt(issue.path.map(String).join('.'));
 
 function describeIssue(issue: Issue): string {
   switch (issue.code) {
@@ -36,7 +42,7 @@ function describeIssue(issue: Issue): string {
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'unrecognized_keys':
-      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${excerpts(issue.keys).join(', ')}`;
     case 'too_small':
       return `must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : ''}`;
     case 'too_big':

@@ -5,7 +5,7 @@
 // prompt is fetched, rather than a copy pasted into the text.
 
 import type { PromptDefinition, PromptMessage } from '../../protocol/prompts.js';
-import { invalidParams } from '../../protocol/errors.js';
+import { excerpt, invalidParams } from '../../protocol/errors.js';
 import type { TrackerStore } from '../store/index.js';
 import { CURRENT_SPRINT_URI, JSON_MIME, TEMPLATES, completers, defaultProject, issueUri, readUri } from './resources.js';
 
@@ -17,7 +17,8 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
   /** A resource as a prompt message; an argument that names nothing is the caller's mistake (-32602). */
   function embed(uri: string, argument: string): PromptMessage {
     const value = readUri(store, uri);
-    if (value === null) throw invalidParams(`Nothing found for ${argument}: ${uri} does not exist`, { uri });
+    if (value === null)
+      throw invalidParams(`Nothing found for ${argument}: ${excerpt(uri)} does not exist`, { uri: excerpt(uri) });
     return {
       role: 'user',
       content: { type: 'resource', resource: { uri, mimeType: JSON_MIME, text: JSON.stringify(value, null, 2) } },

@@ -113,4 +113,39 @@ test('a handler that throws on one line does not corrupt the next', () => {
   assert.equal(out, lines('{"b":2}'));
 });
 
+test('pause stops between two lines of one chunk; resume hands on the rest, then the end', () => {
+  const out: Frame[] = [];
+  const framer = createLineFramer(1024, (frame) => {
+    out.push(frame);
+    framer.pause();
+  });
+  framer.push(Buffer.from('{"a":1}\n{"b":2}\n{"c":'));
+  framer.push(Buffer.from('3}\n{"d":4}'));
+  framer.end();
+  assert.equal(out, lines('{"a":1}'));
+  assert.is(framer.holding, true);
+  for (let turn = 0; turn < 3; turn++) framer.resume();
+  assert.equal(out, lines('{"a":1}', '{"b":2}', '{"c":3}', '{"d":4}'), 'the last line, without its newline, comes last');
+  assert.is(framer.holding, false);
+});
+
+test('pausing after any line, however the input is cut, gives the same lines', () => {
+  const texts = Array.from({ length: 50 }, (_, i) => `{"id":${i},"pad":"${'x'.repeat(i * 7)}"}`);
+  const input = Buffer.from(texts.join('\n') + '\n');
+  for (let seed = 1; seed <= 20; seed++) {
+    const next = random(seed);
+    const out: Frame[] = [];
+    const framer = createLineFramer(4096, (frame) => {
+      out.push(frame);
+      if (next() < 0.5) framer.pause();
+    });
+    for (const chunk of splitAtRandom(input, next, 600)) {
+      framer.push(chunk);
+      if (next() < 0.5) framer.resume();
+    }
+    while (framer.holding) framer.resume();
+    assert.equal(out, lines(...texts), `seed ${seed}`);
+  }
+});
+
 test.run();

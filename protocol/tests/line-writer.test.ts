@@ -29,17 +29,71 @@ test('one compact JSON message per line, in order', async () => {
   assert.equal(written.join(''), '{"jsonrpc":"2.0","id":1,"result":{"a":[1,2]}}\n{"jsonrpc":"2.0","method":"x"}\n');
 });
 
-test('a full buffer sets backedUp until drain, which is reported', async () => {
+test('output waiting at maxQueuedBytes sets backedUp; onDrain once the client has read below it', async () => {
   const { stream, release } = slowPipe(16);
   let drained = 0;
-  const writer = createLineWriter(stream, { onDrain: () => drained++, onClosed() {} });
+  const writer = createLineWriter(stream, { onDrain: () => drained++, onClosed() {} }, { maxQueuedBytes: 200 });
   writer.send({ jsonrpc: '2.0', id: 1, result: { padding: 'x'.repeat(64) } });
-  assert.is(writer.backedUp, true);
+  assert.is(writer.backedUp, false, 'about 100 characters wait: under the limit');
+  writer.send({ jsonrpc: '2.0', id: 2, result: { padding: 'x'.repeat(64) } });
+  assert.is(writer.backedUp, true, 'about 200 characters wait');
   while (writer.backedUp) {
     release();
     await new Promise((resolve) => setImmediate(resolve));
   }
   assert.is(drained, 1);
+});
+
+test('the stream gets lines only while under its high-water mark; the rest wait in the writer', async () => {
+  // Node writes all a stream holds in one writev and drops the lot with ENOBUFS past 2 GiB.
+  const { stream, written, release } = slowPipe(100);
+  const writer = createLineWriter(stream, { onDrain() {}, onClosed() {} });
+  for (let id = 1; id <= 50; id++) writer.send({ jsonrpc: '2.0', id, result: { padding: 'x'.repeat(200) } });
+  assert.ok(stream.writableLength < 500, `the stream holds ${stream.writableLength} characters: one line, not fifty`);
+  while (written.length < 50) {
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.equal(
+    written.map((line) => JSON.parse(line).id),
+    Array.from({ length: 50 }, (_, i) => i + 1),
+  );
+});
+
+test('ENOBUFS is back-pressure, not a gone client: the refused lines are written again, in order', async () => {
+  // What Node does on stdout: the batch's callbacks get ENOBUFS, 'error' and then 'close' are
+  // emitted, and the stream goes on accepting writes.
+  const stream = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+  const lines: string[] = [];
+  let refusing = true; // every write handed over before the refusal is reported is refused
+  const write = (chunk: string, callback: (error?: Error | null) => void): boolean => {
+    const refused = refusing;
+    setImmediate(() => {
+      if (!refused) {
+        lines.push(chunk);
+        return callback();
+      }
+      refusing = false;
+      const error = Object.assign(new Error('write ENOBUFS'), { code: 'ENOBUFS' });
+      callback(error);
+      stream.emit('error', error);
+      stream.emit('close');
+    });
+    return true;
+  };
+  const reasons: string[] = [];
+  const writer = createLineWriter(stream, { onDrain() {}, onClosed: (reason) => reasons.push(reason) }, {}, write);
+  for (let id = 1; id <= 4; id++) writer.send({ jsonrpc: '2.0', id, result: {} });
+  await new Promise((resolve) => setImmediate(resolve));
+  writer.send({ jsonrpc: '2.0', id: 5, result: {} });
+  await writer.flush();
+  assert.equal(reasons, []);
+  assert.is(writer.closed, false);
+  assert.equal(
+    lines.map((line) => JSON.parse(line).id),
+    [1, 2, 3, 4, 5],
+    'a newer line does not overtake the refused ones',
+  );
 });
 
 test('flush resolves only once everything written has left', async () => {
