@@ -1,0 +1,26 @@
+// A tiny stdio server on the TypeScript SDK v2 (@modelcontextprotocol/server), for the reports in
+// spec-tests/reports. run.sh copies it into the temporary folder where the SDK is installed; it is
+// never run from the repository, which does not depend on the SDK.
+// Usage: node ts-sdk-v2-server.mjs [--legacy reject]
+// serveStdio picks the era from the opening message: 2025-era `initialize` sessions by default,
+// 2026-07-28 stateless requests always; `--legacy reject` makes it modern-only.
+import { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import * as z from 'zod';
+
+const legacy = process.argv.includes('reject') ? 'reject' : 'serve';
+
+function createServer() {
+  const server = new McpServer({ name: 'mcp-conform-report-ts-sdk-v2', version: '1.0.0' });
+  server.registerTool(
+    'echo',
+    { description: 'Echoes its text', inputSchema: z.object({ text: z.string() }) },
+    async ({ text }) => ({ content: [{ type: 'text', text }] }),
+  );
+  server.registerResource('readme', 'report://readme', { mimeType: 'text/plain' }, async (uri) => ({
+    contents: [{ uri: uri.href, text: 'A resource for the conformance report.' }],
+  }));
+  return server;
+}
+
+serveStdio(createServer, { legacy });
