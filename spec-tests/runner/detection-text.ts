@@ -3,9 +3,13 @@ import type { RunInfo } from './reporter.js';
 import type { JsonObject } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 
+const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
+
 export function describeDetection({ detection, serverCommand, detectionMs }: RunInfo): string {
   const newest = [...detection.handshake].reverse().find((probe) => probe.result !== undefined)?.result;
-  const info = newest?.serverInfo ?? detection.discover?.serverInfo;
+  // 2026-07-28 has no initialize: server/discover carries serverInfo in its _meta.
+  const discoverMeta = detection.discover?._meta;
+  const info = newest?.serverInfo ?? (isJsonObject(discoverMeta) ? discoverMeta[SERVER_INFO_KEY] : undefined);
   const name = isJsonObject(info) ? `${String(info.name)} ${String(info.version)}` : '(no serverInfo)';
   const lines = [
     `server:     ${name}  (${serverCommand}; probed in ${detectionMs} ms)`,

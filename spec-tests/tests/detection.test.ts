@@ -8,6 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { runCommand } from '../runner/run-command.js';
 import type { RunArguments } from '../runner/cli-args.js';
 import { tinyServer } from '../test-support/tiny-servers.js';
+import { describeDetection } from '../runner/detection-text.js';
+import type { Detection } from '../runner/detect.js';
 
 interface JsonReport {
   fixtures: { name: string; verdict: string; skipReason?: string; failures: { summary: string }[] }[];
@@ -43,7 +45,7 @@ async function runJson(server: string, extra: Partial<RunArguments> = {}): Promi
 const MODERN_ONLY = tinyServer('modern-only', {
   onMessage: `
     if (msg.method === "initialize") return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: msg.params.protocolVersion } } });
-    if (msg.method === "server/discover") return send({ jsonrpc: "2.0", id: msg.id, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, serverInfo: { name: "modern", version: "1" }, ttlMs: 0, cacheScope: "shared" } });
+    if (msg.method === "server/discover") return send({ jsonrpc: "2.0", id: msg.id, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, ttlMs: 0, cacheScope: "shared", _meta: { "io.modelcontextprotocol/serverInfo": { name: "modern", version: "1" } } } });
     if (msg.method === "ping") return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } });`,
 });
 
@@ -58,6 +60,14 @@ test('a modern-only server: every handshake fixture is not applicable, with the 
     assert.match(fixture.skipReason ?? '', /offers no initialize handshake|does not offer/);
   }
   assert.ok(report.fixtures.filter((fixture) => fixture.verdict !== 'not-applicable').length === 6);
+  // 2026-07-28 puts serverInfo in server/discover's _meta; the report's header finds it there.
+  const header = describeDetection({
+    runnerVersion: '0',
+    serverCommand: 'x',
+    detectionMs: 0,
+    detection: report.run.detection as Detection,
+  });
+  assert.match(header, /^server: +modern 1 /);
 });
 
 test('a legacy-only server: the 2026-07-28 fixtures are not applicable; server/discover answered -32601', async () => {
