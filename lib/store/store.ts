@@ -203,7 +203,14 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
   await createIfMissing(file, locked, now, log);
   const opened = openJournal(file, log, options.maxFileBytes ?? LIMITS.maxJournalBytes);
   const journal = opened.journal;
-  if (opened.tailBytes > 0) await locked(() => catchUp(journal, { holdsLock: true, now, log }));
+  if (opened.tailBytes > 0) {
+    try {
+      await locked(() => catchUp(journal, { holdsLock: true, now, log }));
+    } catch (error) {
+      closeJournal(journal); // a store that failed to open keeps no file open
+      throw error;
+    }
+  }
 
   const listeners = new Set<ChangeListener>();
   let failure: StoreFileError | null = null;
