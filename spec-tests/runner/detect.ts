@@ -16,9 +16,7 @@
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { ServerProcess } from './server-process.js';
-import { RUNNER_VERSION, STATELESS_VERSIONS } from './handshake.js';
-
-export const HANDSHAKE_VERSIONS: readonly string[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+import { HANDSHAKE_VERSIONS, RUNNER_VERSION, STATELESS_VERSIONS } from './handshake.js';
 
 /** After the fence is answered, how long a dropped request still gets to arrive. */
 const FENCE_GRACE_MS = 300;

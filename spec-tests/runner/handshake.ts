@@ -4,6 +4,8 @@ import type { ProtocolMode, Requirement, Step } from './fixture-types.js';
 import type { JsonValue } from './json-types.js';
 
 const HANDSHAKE_REQUEST_ID = 'mcp-conform:initialize';
+/** The revisions with an initialize handshake, oldest first (detect.ts asks for each). */
+export const HANDSHAKE_VERSIONS: readonly string[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 /** The newest revision with an initialize handshake; also the schema used before negotiation. */
 export const NEWEST_HANDSHAKE_VERSION = '2025-11-25';
 export const RUNNER_VERSION = '0.1.0';

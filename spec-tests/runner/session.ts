@@ -181,29 +181,18 @@ export class Session {
     if (step.optional) return;
     const allPaired = () => section.every((expectation) => expectation.paired);
     const deadline = Date.now() + this.timeoutMs();
-    let done: boolean;
-    if (this.canFence(section)) {
-      // Silence is the slow answer to find: a server that drops a line says nothing. The fence
-      // turns "wait out the timeout" into "the server answered what came after, not this".
-      const fence = await this.sendFence();
-      done = await this.waitUntil(() => allPaired() || this.fencesAnswered >= fence, deadline);
-      if (!allPaired() && this.fencesAnswered >= fence)
-        done = await this.waitUntil(allPaired, Math.min(deadline, Date.now() + FENCE_GRACE_MS));
-      if (!done)
-        this.reportUnpaired(
-          planned,
-          section.filter((expectation) => !expectation.paired),
-          this.fencesAnswered >= fence,
-        );
-    } else {
-      done = await this.waitUntil(allPaired, deadline);
-      if (!done)
-        this.reportUnpaired(
-          planned,
-          section.filter((expectation) => !expectation.paired),
-          false,
-        );
-    }
+    // Silence is the slow answer to find: a server that drops a line says nothing. The fence
+    // turns "wait out the timeout" into "the server answered what came after, not this".
+    const fence = this.canFence(section) ? await this.sendFence() : undefined;
+    const fenced = () => fence !== undefined && this.fencesAnswered >= fence;
+    await this.waitUntil(() => allPaired() || fenced(), deadline);
+    if (!allPaired() && fenced()) await this.waitUntil(allPaired, Math.min(deadline, Date.now() + FENCE_GRACE_MS));
+    if (!allPaired())
+      this.reportUnpaired(
+        planned,
+        section.filter((expectation) => !expectation.paired),
+        fenced(),
+      );
     this.reportUnexpected(planned);
   }
 
@@ -248,19 +237,18 @@ export class Session {
     const first = unpaired[0];
     if (!first) return;
     const leftovers = this.received.filter((item) => !item.consumed).map((item) => item.value);
-    const waitedFor = this.server.hasExited
-      ? 'before the server exited'
-      : fenced
-        ? 'but it never came: the server answered a ping sent after it (the message was dropped)'
-        : `within ${this.timeoutMs()} ms`;
     const owed = describeOwed(first.value);
+    const [waitedFor, behaviour] = this.server.hasExited
+      ? ['before the server exited', `the server exited where ${owed} was owed`]
+      : fenced
+        ? [
+            'but it never came: the server answered a ping sent after it (the message was dropped)',
+            `no reply where ${owed} is owed (dropped: a later ping was answered)`,
+          ]
+        : [`within ${this.timeoutMs()} ms`, `no reply within the step timeout where ${owed} is owed`];
     this.failures.push({
       level: this.levelOf(planned),
-      behaviour: this.server.hasExited
-        ? `the server exited where ${owed} was owed`
-        : fenced
-          ? `no reply where ${owed} is owed (dropped: a later ping was answered)`
-          : `no reply within the step timeout where ${owed} is owed`,
+      behaviour,
       where: planned.where,
       summary: `expected ${describeMessage(first.value)} (line ${first.line}) ${waitedFor}${unpaired.length > 1 ? `, and ${unpaired.length - 1} more` : ''}`,
       mismatch: {
