@@ -66,6 +66,11 @@ export function checkRecord(state: TrackerState, record: JournalRecord): void {
 
 export function applyRecord(state: TrackerState, record: JournalRecord): Change {
   checkRecord(state, record);
+  return applyChecked(state, record);
+}
+
+/** Applies a record that checkRecord has just passed against this very state (the writer's case). */
+export function applyChecked(state: TrackerState, record: JournalRecord): Change {
   const change = applyByType(state, record);
   state.lastSeq = record.seq;
   return change;
@@ -247,8 +252,8 @@ function change(description: string, issues: string[], sprints: string[], projec
 /**
  * A frozen issue whose comments are the first `log.length` entries of `log`, as it is now.
  *
- * Copying the comments into each new snapshot made every comment cost as much as all before
- * it: opening a file with 80,000 comments on one issue took 75 s. The log only ever grows, so
+ * Copying the comments into each new snapshot would make every comment cost as much as all
+ * before it, and opening a file quadratic in the comments of one issue. The log only ever grows, so
  * a snapshot that remembers how many comments it had sees the same ones forever, while the
  * log is shared by all the issue's snapshots. The array is made on the first read of
  * `comments` (get_issue, the issue's resource, a search) and kept.
@@ -256,7 +261,7 @@ function change(description: string, issues: string[], sprints: string[], projec
  * `comments` is an own enumerable getter, so JSON.stringify, spreading and Object.keys see it
  * like any other field, in its place. The getter is one shared function reading a hidden
  * property: a getter written in an object literal is a new function per object, which gives
- * every snapshot its own hidden class and made reading any field several times slower. The
+ * every snapshot its own hidden class and makes reading any field slow (megamorphic). The
  * trap left: spreading a whole issue copies its comments, so replaceIssue copies fieldsOf.
  */
 function issueSnapshot(fields: IssueFields, log: readonly Comment[]): Issue {

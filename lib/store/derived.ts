@@ -47,8 +47,7 @@ export function createDerivedCache(): DerivedCache {
       const askedAt = state.lastSeq;
       const answer = await compute();
       if (state.lastSeq !== askedAt) return answer; // it may mix issues from before and after the change
-      current(state);
-      return keep(question, answer);
+      return keep(question, answer); // the cache is still at askedAt: lastSeq only grows
     },
   };
 }

@@ -11,7 +11,7 @@
 // writer that lost its lock while stalled, after another writer had taken
 // that seq, and it was never acknowledged (see lock.ts and appendRecord).
 import fs from 'node:fs';
-import { applyRecord, checkRecord, type Change } from './apply.js';
+import { applyChecked, applyRecord, checkRecord, type Change } from './apply.js';
 import { domainError, errnoCode, storeFileError, type StoreFileError } from './errors.js';
 import { appendFenced, createFileAtomically, moveTornTail, readCompleteLines } from './journal-file.js';
 import {
@@ -130,14 +130,16 @@ export function catchUp(journal: Journal, policy: TailPolicy, size = fs.fstatSyn
 export function appendRecord(journal: Journal, draft: RecordDraft, at: string, log: Logger, external: Change[]): Change | null {
   const record = { seq: journal.state.lastSeq + 1, at, ...draft } as JournalRecord;
   const text = encodeRecord(record);
+  const bytes = Buffer.byteLength(text);
   refuseMisfit(journal.state, record);
-  refuseGrowthPastLimit(journal, text);
+  refuseGrowthPastLimit(journal, bytes);
   const landing = appendFenced(journal.fd, journal.file, text, journal.offset);
   if (landing === 'not_written') return null;
   if (landing === 'elsewhere') return readBackOwnLine(journal, text, log, external);
-  journal.offset += Buffer.byteLength(text);
+  journal.offset += bytes;
   journal.line += 1;
-  return applyRecord(journal.state, record);
+  // Synchronous since refuseMisfit: the state is the one the record was checked against.
+  return applyChecked(journal.state, record);
 }
 
 /** A record its next reader would refuse must never reach the disk: ask the reader's question first. */
@@ -149,8 +151,8 @@ function refuseMisfit(state: TrackerState, record: JournalRecord): void {
   }
 }
 
-function refuseGrowthPastLimit(journal: Journal, text: string): void {
-  if (journal.offset + Buffer.byteLength(text) <= journal.maxBytes) return;
+function refuseGrowthPastLimit(journal: Journal, bytes: number): void {
+  if (journal.offset + bytes <= journal.maxBytes) return;
   throw domainError(
     'conflict',
     `The data file ${journal.file} has reached its size limit of ${journal.maxBytes} bytes; nothing was written. Reads still work. Move the file away to start a new one, or keep it as an archive.`,
@@ -225,8 +227,8 @@ function applyLine(journal: Journal, text: string, log: Logger): Change | null {
   }
 }
 
-function pushChange(changes: Change[] | null, change: Change | null): void {
-  if (change !== null) changes?.push(change);
+function pushChange(changes: Change[], change: Change | null): void {
+  if (change !== null) changes.push(change);
 }
 
 function lineTooLong(journal: Journal): StoreFileError {

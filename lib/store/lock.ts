@@ -6,7 +6,7 @@
 //   place (link, like open with O_EXCL, fails if the lock exists). Created empty and then
 //   written, a holder killed in between left a lock without a holder, which nobody could judge
 //   stale for 30 s (found by the crash test under load). A draft is removed on every path out
-//   of tryCreate (a full disk made 1,000 failed writes leave 1,000 drafts); drafts of killed
+//   of tryCreate (on a full disk every failed write used to leave one); drafts of killed
 //   processes are swept, now and then, once older than `staleMs`.
 // - Within one process, lock use is queued: one acquire-section-release at a time. Without
 //   the queue, two pipelined mutations would both be in acquire(), and the second would take
@@ -15,8 +15,8 @@
 //   this rule; the store does not support that.)
 // - Who holds it: pid, a random id per process (`owner`), the PID namespace and the boot.
 //   A pid alone names nobody: two containers sharing a volume are both pid 1, each in its own
-//   namespace, and each took the other's live lock for its own leftover (45 times in 600
-//   creates, then a key confirmed twice and a journal that no longer opened).
+//   namespace, and each would take the other's live lock for its own leftover (then a key is
+//   confirmed twice and the journal no longer opens).
 // - Liveness is a heartbeat: while held, a second thread refreshes the lock file's mtime every
 //   `staleMs / 6` (lock-heartbeat.ts; the main thread may be stuck in a slow write). A lock is
 //   stale when its heartbeat is older than `staleMs`, or when its holder is provably dead: it

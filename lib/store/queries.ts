@@ -1,7 +1,7 @@
 // Reading issues: one, a page of all, or a filtered and paginated search.
 //
 // Order is always stable: by project key, then issue number. A search is a
-// linear scan (100,000 issues in tens of milliseconds); the lower-cased text
+// linear scan; the lower-cased text
 // of an issue and of each comment is computed on its first search, so opening
 // the store pays nothing for it.
 //
@@ -96,9 +96,8 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 /**
  * Work in one slice of a scan, in characters searched, an issue looked at counting as
- * ISSUE_WORK. A slice is about 0.1 ms of typical text, and about 1 ms at the slowest
- * (a short word that almost matches everywhere, such as 'aab' in 'aaaa…'), so 64 searches
- * in flight delay other requests by well under 100 ms.
+ * ISSUE_WORK: small enough that a slice, even of the slowest text (a short word that almost
+ * matches everywhere, such as 'aab' in 'aaaa…'), keeps other requests waiting only briefly.
  */
 export const SLICE_WORK = 64 * 1024;
 const ISSUE_WORK = 64;

@@ -62,8 +62,8 @@ export const LIMITS = {
   /**
    * The data file, in bytes: a write that would take it past this is refused (nothing is
    * written, reads go on). Reading has no size limit (the file is read in chunks), but the
-   * whole history is replayed into memory: 512 MiB of comments took 0.96 GiB of memory to
-   * open, 1 GiB took 3.1 GiB, near the default heap limit of Node (4 GiB at most).
+   * whole history is replayed into memory, about twice the file's size, and Node's default heap
+   * is at most 4 GiB: past this limit a file could no longer be opened.
    */
   maxJournalBytes: 536_870_912,
 } as const;

@@ -174,7 +174,7 @@ export interface TrackerStore {
 const DEFAULTS = { actor: 'assistant', lockTimeoutMs: 5_000, staleLockMs: 30_000, pollIntervalMs: 250 };
 
 /** How often a write is planned again after losing its lock mid-write (see lock.ts) before giving up. */
-export const FENCED_WRITE_ATTEMPTS = 3;
+const FENCED_WRITE_ATTEMPTS = 3;
 /** appendRecord's "not taken": another writer appended first. */
 const FENCED_OUT = Symbol('fenced out');
 

@@ -53,8 +53,8 @@ const IssueSummarySchema = z.object({
 const IssueOutput = z.object({ issue: IssueSchema, uri: z.string() });
 const MutationOutput = z.object({ issue: IssueSchema, uri: z.string(), changed: z.boolean(), change: z.string() });
 /**
- * add_comment answers with what it added and a line about the issue, not the whole issue:
- * with hundreds of comments that was megabytes per call, growing with every call.
+ * add_comment answers with what it added and a line about the issue, not the whole issue,
+ * whose comments would make every answer grow with every call.
  */
 const CommentOutput = z.object({
   comment: CommentSchema,
