@@ -2,7 +2,7 @@
 // exception is turned into something safe to send.
 //
 // JSON-RPC 2.0 §5.1 reserves -32768..-32000; MCP adds its own codes in -32000..-32099.
-// rule 1.5 lists when each is used.
+// spec-tests/RULES.md, rule 1.5, lists when each is used.
 
 export const ErrorCode = {
   /** The line is not valid JSON (or not valid UTF-8). JSON-RPC 2.0 §5.1. */
@@ -46,13 +46,13 @@ export const methodNotFound = (method: string): RpcError =>
   new RpcError(ErrorCode.MethodNotFound, `Method not found: ${excerpt(method)}`);
 
 /** How much of a client's input an error quotes back: characters of one value, and values of a list. */
-export const ECHO_MAX_CHARS = 200;
+const ECHO_MAX_CHARS = 200;
 export const ECHO_MAX_ITEMS = 10;
 
 /**
  * Client input quoted in an error: the start of it and its size when it is long. Quoted
- * whole, a 30 MB URI came back twice (message and data), a 60 MB line: longer than any
- * message we accept, and as much again for the client to buffer.
+ * whole, input near the message size limit would come back twice (message and data): an
+ * answer longer than any message we accept, and as much again for the client to buffer.
  */
 export function excerpt(input: string): string {
   if (input.length <= ECHO_MAX_CHARS) return input;

@@ -41,7 +41,7 @@ export interface LineWriterLimits {
   maxQueuedBytes?: number;
 }
 
-export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 
 /** Errors that say "not now": the write is tried again. Any other error means the peer is gone. */
 const TRY_AGAIN = new Set(['ENOBUFS', 'EAGAIN', 'EWOULDBLOCK']);
@@ -57,9 +57,8 @@ export function createLineWriter(
   const waiting = createLineQueue();
   let queued = 0; // characters sent but not yet handed to the operating system
   let streamFull = false;
-  let backedUp = false;
   let closed = false;
-  let flushed: (() => void)[] = [];
+  const flushed: (() => void)[] = [];
   let refused: string[] = [];
 
   const close = (reason: string): void => {
@@ -92,9 +91,9 @@ export function createLineWriter(
   function written(line: string, error: NodeJS.ErrnoException | null | undefined): void {
     if (error) failed(error);
     if (error && !closed) return writeAgain(line);
+    const wasFull = queued >= maxQueued;
     queued -= line.length;
-    if (backedUp && queued < maxQueued) {
-      backedUp = false;
+    if (wasFull && queued < maxQueued) {
       events.onDrain();
     }
     if (queued === 0) flushed.splice(0).forEach((resolve) => resolve());
@@ -120,12 +119,11 @@ export function createLineWriter(
       if (closed) return;
       const line = encodeLine(message);
       queued += line.length;
-      if (queued >= maxQueued) backedUp = true;
       waiting.push(line);
       handOver();
     },
     get backedUp() {
-      return backedUp;
+      return queued >= maxQueued;
     },
     get closed() {
       return closed;

@@ -4,7 +4,7 @@
 //   awaiting-initialize --a request with 2026 _meta--> stateless
 //
 // One process serves whichever era the client speaks, as https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
-// allows (the dual-era option). A request is served statelessly when its `_meta`
+// allows. A request is served statelessly when its `_meta`
 // names a protocol version, or when its method exists only in 2026-07-28 (`server/discover`,
 // `subscriptions/listen`); otherwise by the handshake rules. The first of `initialize` and a
 // stateless request fixes the era of the process: after `initialize`, a stateless request is
@@ -385,7 +385,8 @@ export function createSession(definition: ServerDefinition, io: SessionIo, limit
       }
     },
     resourceUpdated(uri) {
-      // Only for URIs the client subscribed to (schema ResourceUpdatedNotification), and with
+      // Only for URIs the client subscribed to
+      // (https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions), and with
       // its spelling: the client matches the notification to its subscription by that string.
       for (const { holder, uri: spelling } of subscriptions.subscribersOf(uri)) {
         if (holder === null) io.send(notificationMessage('notifications/resources/updated', { uri: spelling }));

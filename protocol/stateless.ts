@@ -70,7 +70,8 @@ export function readStatelessMeta(params: unknown): StatelessRequest {
  * Every 2026-07-28 result says what it is (`resultType`, "complete" unless a handler returned
  * an interim "input_required"), who made it (`_meta` serverInfo, SHOULD), and, for the
  * cacheable methods, how long it stays fresh (`ttlMs`, `cacheScope`; MRTR interim results are
- * never cacheable, rule 15.2).
+ * never cacheable: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr and
+ * https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching).
  */
 export function completeResult(result: unknown, cache: CacheHint | undefined, serverInfo: object): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(result as Record<string, unknown>) };

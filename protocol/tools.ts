@@ -176,7 +176,8 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
     }
     if (answer === undefined) return { args: pending.args };
     if (answer.data.action !== 'accept') return { args: pending.args, declined: answer.data.action };
-    // Only the fields we asked for; anything else in the answer is ignored (rule 15.2: ignore unexpected keys).
+    // Only the fields we asked for; servers SHOULD ignore unexpected keys in the answers
+    // (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr).
     const filled = Object.fromEntries(
       Object.entries(answer.data.content ?? {}).filter(([key]) => Object.hasOwn(tool.ask?.fields ?? {}, key)),
     );
