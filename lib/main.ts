@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import { createServer } from '../protocol/server.js';
 import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine } from './cli.js';
@@ -62,8 +63,9 @@ async function serve(line: CommandLine): Promise<void> {
   report(`serving ${dataPath}`);
 
   const tracker = createTrackerServer(store, { pageSize: line.pageSize });
-  let disconnect = (): void => {};
-  const session = serveStdio(tracker.definition, {
+  const server = createServer(tracker.definition, report);
+  const disconnect = tracker.connect(server, report);
+  serveStdio(server, {
     maxMessageBytes: line.maxMessageBytes,
     maxInFlight: line.maxInFlight,
     maxQueuedBytes: line.maxQueuedBytes,
@@ -75,7 +77,6 @@ async function serve(line: CommandLine): Promise<void> {
       if (temporary) rmSync(temporary, { recursive: true, force: true });
     },
   });
-  disconnect = tracker.connect(session, report);
 }
 
 // A bug must not take the server down with a request half-answered: report it and go on.

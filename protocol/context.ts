@@ -11,11 +11,17 @@ import { OutgoingRequestError, type RunningRequest } from './peer.js';
 import type { ClientCapabilities, ClientInfo, LogLevel } from './schemas.js';
 import type { VersionRules } from './versions.js';
 
+/** Who is asking: from `initialize` in the handshake era, from each request's `_meta` in 2026-07-28. */
+export interface Client {
+  readonly capabilities: ClientCapabilities;
+  readonly info: ClientInfo;
+}
+
 export interface RequestContext {
   readonly requestId: RequestId;
   /** The negotiated revision's column of the version table. */
   readonly rules: VersionRules;
-  readonly client: { readonly capabilities: ClientCapabilities; readonly info: ClientInfo };
+  readonly client: Client;
   /** Aborted when the client cancels this request or the server shuts down. */
   readonly signal: AbortSignal;
   /**
@@ -30,22 +36,30 @@ export interface RequestContext {
   request(method: string, params: unknown, timeoutMs?: number): Promise<unknown>;
 }
 
-/** What the session lends each context: whether a request still runs, and how to send. */
+/**
+ * What the session lends each context: whether a request still runs, and how to send. Each
+ * send names the request it is made for, so a transport can put it on that request's stream.
+ */
 export interface SessionLink {
   isActive(id: RequestId, running: RunningRequest): boolean;
-  send(message: OutgoingMessage): void;
+  send(message: OutgoingMessage, relatedRequestId: RequestId): void;
   /** Sends notifications/message if `level` reaches `threshold` (undefined: the client asked for none). */
-  sendLog(threshold: LogLevel | undefined, level: LogLevel, data: unknown, logger?: string): void;
+  sendLog(
+    threshold: LogLevel | undefined,
+    level: LogLevel,
+    data: unknown,
+    logger: string | undefined,
+    relatedRequestId: RequestId,
+  ): void;
   /** Sends a request to the client, once the session allows it. */
-  requestClient(method: string, params: unknown, timeoutMs: number): Promise<unknown>;
+  requestClient(method: string, params: unknown, timeoutMs: number, relatedRequestId: RequestId): Promise<unknown>;
 }
 
 const OUTGOING_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
- * The RequestContext of one request. A class rather than an object literal because one is
- * made per request, and a literal with a getter in it was 5% of a ping
- * (spec-tests/bench/profile.ts ping).
+ * The RequestContext of one request. A class rather than an object literal: one is made per
+ * request, and a literal with a getter in it costs more on that path (docs/performance.md).
  */
 export class HandlerContext implements RequestContext {
   #lastProgress = -Infinity;
@@ -53,7 +67,7 @@ export class HandlerContext implements RequestContext {
   constructor(
     readonly requestId: RequestId,
     readonly rules: VersionRules,
-    readonly client: { readonly capabilities: ClientCapabilities; readonly info: ClientInfo },
+    readonly client: Client,
     private readonly running: RunningRequest,
     private readonly progressToken: unknown,
     private readonly logLevel: () => LogLevel | undefined,
@@ -74,7 +88,7 @@ export class HandlerContext implements RequestContext {
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined && this.rules.progressMessage) params.message = message;
-    this.link.send(notificationMessage('notifications/progress', params));
+    this.link.send(notificationMessage('notifications/progress', params), this.requestId);
   };
 
   // Nothing more for a cancelled request (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation); in 2026-07-28
@@ -83,14 +97,14 @@ export class HandlerContext implements RequestContext {
   log = (level: LogLevel, data: unknown, logger?: string): void => {
     if (this.running.cancelled) return;
     if (this.rules.era === 'stateless' && !this.link.isActive(this.requestId, this.running)) return;
-    this.link.sendLog(this.logLevel(), level, data, logger);
+    this.link.sendLog(this.logLevel(), level, data, logger, this.requestId);
   };
 
   request = (method: string, params: unknown, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS): Promise<unknown> => {
     // https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio: a 2026-07-28 server MUST NOT send requests; it uses MRTR.
     if (this.rules.era === 'stateless') return refuse(`${method}: a 2026-07-28 server cannot send requests to the client`);
     if (this.running.cancelled) return refuse(`${method}: the request it belongs to was cancelled`);
-    return this.link.requestClient(method, params, timeoutMs);
+    return this.link.requestClient(method, params, timeoutMs, this.requestId);
   };
 }
 

@@ -17,14 +17,12 @@
 //   limit on the work in flight can only hold between two lines. `pause()` stops there; the rest
 //   of the chunk waits for `resume()`.
 
+import type { Inbound } from './transport.js';
+
 const NEWLINE = 0x0a;
 
-export type Frame =
-  | { kind: 'line'; text: string }
-  /** A line longer than the limit; its bytes were discarded up to the next newline. */
-  | { kind: 'too-long'; limitBytes: number }
-  /** A line that is not valid UTF-8. */
-  | { kind: 'not-utf8' };
+/** A line is one message; a line longer than the limit is discarded up to the next newline. */
+export type Frame = Inbound;
 
 export interface LineFramer {
   /** Feeds the next chunk of bytes; calls `onFrame` for every line it completes, until paused. */
@@ -73,7 +71,7 @@ export function createLineFramer(maxLineBytes: number, onFrame: (frame: Frame) =
     if (text.endsWith('\r')) text = text.slice(0, -1);
     // Blank lines carry no message; skipping them is what a line-oriented reader expects.
     if (text.trim() === '') return;
-    onFrame({ kind: 'line', text });
+    onFrame({ kind: 'message', text });
   }
 
   function keepPartial(part: Uint8Array): void {

@@ -38,8 +38,8 @@ export interface SessionState {
   readonly resources: ResourceRegistry;
   readonly prompts: PromptRegistry;
   readonly pageSize: number;
-  /** Unset until logging/setLevel: until then we send no log notifications (A-21). */
-  logLevel: LogLevel | undefined;
+  /** logging/setLevel: the handshake session's level for the log notifications we send. */
+  setLogLevel(level: LogLevel): void;
   /** Runs `initialize`; lives in the session because it moves the lifecycle on. */
   initialize(params: z.infer<typeof InitializeParamsSchema>): Record<string, unknown>;
   /** The `server/discover` result (2026-07-28). */
@@ -189,7 +189,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     feature: 'logging',
     era: 'handshake',
     run(params, _context, state) {
-      state.logLevel = params.level;
+      state.setLogLevel(params.level);
       return {};
     },
   }),

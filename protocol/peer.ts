@@ -18,11 +18,12 @@ import { errorMessage, requestMessage, resultMessage } from './json-rpc.js';
 import type { OutgoingMessage, Request, RequestId, Response } from './json-rpc.js';
 
 export interface PeerOptions {
-  send(message: OutgoingMessage): void;
+  /** Sends a request of ours; `relatedRequestId` is the incoming request it is made for. */
+  send(message: OutgoingMessage, relatedRequestId: RequestId | undefined): void;
   /** Runs a request's handler; returns its result or throws (an RpcError, or a fault). */
   onRequest(request: Request, running: RunningRequest): unknown;
   /** An outgoing request timed out: tell the other side to stop working on it. */
-  onOutgoingTimeout(id: RequestId, method: string): void;
+  onOutgoingTimeout(id: RequestId, method: string, relatedRequestId: RequestId | undefined): void;
   report(detail: string): void;
 }
 
@@ -40,8 +41,8 @@ export interface Peer {
   readonly inFlight: number;
   /** How many of our requests to the other side await an answer. */
   readonly awaitingAnswers: number;
-  /** Sends a request to the other side and waits for its response. */
-  request(method: string, params: unknown, timeoutMs: number): Promise<unknown>;
+  /** Sends a request to the other side, for the incoming request `relatedRequestId` if any, and waits for its response. */
+  request(method: string, params: unknown, timeoutMs: number, relatedRequestId?: RequestId): Promise<unknown>;
   /** Hands a response from the other side to the request waiting for it. */
   receiveResponse(response: Response): void;
   /** Shutdown: abort every running handler and every pending outgoing request. */
@@ -66,8 +67,8 @@ export class OutgoingRequestError extends Error {
 
 /**
  * One incoming request while its handler runs. The AbortController behind `signal` is made
- * only when the handler asks for the signal: most handlers finish without looking, and
- * making one per request was 15% of the time of a ping (spec-tests/bench/profile.ts ping).
+ * only when the handler asks for the signal: most handlers finish without looking, and one per
+ * request is a measurable cost on the busiest path (docs/performance.md).
  */
 export class RunningRequest {
   #controller: AbortController | undefined;
@@ -133,16 +134,16 @@ export function createPeer(options: PeerOptions): Peer {
     return settle(resultMessage(id, value));
   }
 
-  function request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
+  function request(method: string, params: unknown, timeoutMs: number, relatedRequestId?: RequestId): Promise<unknown> {
     const id = nextOutgoingId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id);
-        options.onOutgoingTimeout(id, method);
+        options.onOutgoingTimeout(id, method, relatedRequestId);
         reject(new OutgoingRequestError(`${method} got no response within ${timeoutMs} ms`));
       }, timeoutMs);
       pending.set(id, { method, resolve, reject, timer });
-      options.send(requestMessage(id, method, params));
+      options.send(requestMessage(id, method, params), relatedRequestId);
     });
   }
 

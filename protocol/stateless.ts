@@ -18,6 +18,7 @@ import {
   StatelessMetaSchema,
 } from './schemas.js';
 import type { SubscriptionRegistry } from './subscriptions.js';
+import type { Route } from './transport.js';
 import { describeIssues } from './validation.js';
 import { STATELESS_VERSIONS, type StatelessVersion, isStatelessVersion } from './versions.js';
 
@@ -108,7 +109,7 @@ interface Stream {
 
 /** The streams' resource URIs are kept in `subscriptions`, beside the session's own. */
 export function createListenStreams(
-  send: (message: OutgoingMessage) => void,
+  send: (message: OutgoingMessage, route: Route) => void,
   subscriptions: SubscriptionRegistry,
   maxStreams: number,
 ): ListenStreams {
@@ -124,7 +125,9 @@ export function createListenStreams(
       }
       subscriptions.openStream(id, honoured.resourceSubscriptions ?? []);
       // The acknowledgement comes first, before any other notification of this stream.
-      send(notificationMessage('notifications/subscriptions/acknowledged', tagged(id, { notifications: honoured })));
+      send(notificationMessage('notifications/subscriptions/acknowledged', tagged(id, { notifications: honoured })), {
+        relatedRequestId: id,
+      });
       return new Promise((resolve) => {
         const stream: Stream = { listChanges: honoured.resourcesListChanged === true, close: () => end() };
         // Ended once, by the server (closeAll) or the client (cancel), whichever comes first.
@@ -143,11 +146,14 @@ export function createListenStreams(
       for (const stream of [...streams.values()]) stream.close();
     },
     resourceUpdated(id, uri) {
-      if (streams.has(id)) send(notificationMessage('notifications/resources/updated', tagged(id, { uri })));
+      if (streams.has(id))
+        send(notificationMessage('notifications/resources/updated', tagged(id, { uri })), { relatedRequestId: id });
     },
     resourceListChanged() {
       for (const [id, stream] of streams) {
-        if (stream.listChanges) send(notificationMessage('notifications/resources/list_changed', tagged(id)));
+        if (stream.listChanges) {
+          send(notificationMessage('notifications/resources/list_changed', tagged(id)), { relatedRequestId: id });
+        }
       }
     },
     get size() {

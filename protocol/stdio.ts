@@ -1,4 +1,5 @@
-// Process glue: stdin -> framer -> session -> writer -> stdout, and a clean way out.
+// The stdio transport: stdin -> framer -> connection -> writer -> stdout, and a clean way out.
+// One process serves one client, so one connection of the server.
 //
 // The stdio transport (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "stdio"; https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle "Shutdown"):
 // the client shuts us down by closing our stdin, then SIGTERM, then SIGKILL. So:
@@ -7,7 +8,7 @@
 // - SIGTERM / SIGINT: the same, within 2 seconds.
 // - stdout gone (EPIPE): the client is gone; abort everything and exit 0, without a stack trace.
 // - Back-pressure: while too many requests are running, or too much output waits for the
-//   client, the framer hands the session no more lines (even mid-chunk) and we stop reading
+//   client, the framer hands the connection no more lines (even mid-chunk) and we stop reading
 //   stdin, so memory stays bounded however fast the client writes and however slowly it reads.
 //   Nothing is dropped: the lines held are handed on as room frees, in order, even after EOF.
 //
@@ -16,8 +17,9 @@
 
 import { createLineFramer } from './line-framer.js';
 import { createLineWriter } from './line-writer.js';
-import { type ServerDefinition, type Session, createSession } from './session.js';
+import type { Server } from './server.js';
 import { claimStdout } from './stdout-guard.js';
+import type { Connection } from './transport.js';
 
 export interface StdioOptions {
   /** Longest accepted message, in bytes (default 32 MiB); a longer one is answered with an error and skipped. */
@@ -38,7 +40,7 @@ export interface StdioOptions {
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
-export function serveStdio(definition: ServerDefinition, options: StdioOptions = {}): Session {
+export function serveStdio(server: Server, options: StdioOptions = {}): Connection {
   const report = options.report ?? ((detail: string) => process.stderr.write(`[mcp] ${detail}\n`));
   const maxInFlight = options.maxInFlight ?? 64;
   const graceMs = options.shutdownGraceMs ?? 1500;
@@ -58,8 +60,8 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
     (chunk, callback) => stdoutWrite(chunk, callback),
   );
 
-  const session = createSession(
-    definition,
+  // Every message goes to stdout, whatever request it belongs to: one pipe carries them all.
+  const connection = server.connect(
     {
       send: (message) => {
         writer.send(message);
@@ -72,13 +74,13 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
   );
 
   const framer = createLineFramer(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (frame) => {
-    session.receive(frame);
+    connection.receive(frame);
     if (!hasRoom()) holdInput();
   });
 
-  const hasRoom = (): boolean => session.inFlight < maxInFlight && !writer.backedUp;
+  const hasRoom = (): boolean => connection.inFlight < maxInFlight && !writer.backedUp;
 
-  /** Over a limit: no more lines for the session, no more bytes from stdin. */
+  /** Over a limit: no more lines for the connection, no more bytes from stdin. */
   function holdInput(): void {
     framer.pause();
     stdin.pause();
@@ -125,9 +127,9 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
     stdin.pause();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
-    await Promise.race([session.idle(), deadline]);
+    await Promise.race([connection.idle(), deadline]);
     clearTimeout(timer);
-    session.abortAll();
+    connection.close();
     try {
       options.onShutdown?.();
     } catch (error) {
@@ -140,5 +142,5 @@ export function serveStdio(definition: ServerDefinition, options: StdioOptions =
     process.exit(0);
   }
 
-  return session;
+  return connection;
 }

@@ -68,6 +68,8 @@ export interface SubscriptionRegistry {
   /** A listen stream's URIs, all or none. */
   openStream(id: RequestId, uris: readonly string[]): void;
   closeStream(id: RequestId): void;
+  /** The connection closed: every subscription it held ends. */
+  clear(): void;
   /** The subscriptions to the resource a URI names, in whatever spelling each used. */
   subscribersOf(uri: string): Iterable<Subscription>;
   /** Subscriptions held, every spelling and every stream counted. */
@@ -150,6 +152,9 @@ export function createSubscriptionRegistry(
       }
     },
     closeStream,
+    clear() {
+      for (const holder of [...byHolder.keys()]) closeStream(holder);
+    },
     subscribersOf: (uri) => byKey.get(canonicalUri(uri)) ?? [],
     get size() {
       return size;

@@ -50,7 +50,7 @@ export function spawnStdioClient(command: string, args: string[], options: Stdio
   child.stdin.on('error', () => {}); // the server may exit first; its exit code tells the story
 
   const framer = createLineFramer(64 * 1024 * 1024, (frame) => {
-    if (frame.kind !== 'line') return;
+    if (frame.kind !== 'message') return;
     options.onWire?.({ direction: 'received', line: frame.text });
     const value = JSON.parse(frame.text) as unknown;
     received.push(value);

@@ -32,7 +32,7 @@ async function tracker() {
   };
   const server = createTrackerServer(spied);
   const t = transcript(server.definition);
-  const disconnect = server.connect(t.session, () => {});
+  const disconnect = server.connect(t.engine, () => {});
   const close = () => {
     disconnect();
     store.close();

@@ -3,7 +3,7 @@
 // to the resource watch (resource-watch.ts), which reads again only the subscribed resources
 // the change touched, and tells which of them now return something else.
 
-import type { ServerDefinition, Session } from '../../protocol/session.js';
+import type { Server, ServerDefinition } from '../../protocol/server.js';
 import type { SubscriptionLimits } from '../../protocol/subscriptions.js';
 import type { TrackerStore } from '../store/index.js';
 import { trackerPrompts } from './prompts.js';
@@ -22,8 +22,8 @@ const INSTRUCTIONS = [
 
 export interface TrackerServer {
   definition: ServerDefinition;
-  /** Connects store changes to the session: resource updates, list changes, log messages. Returns the disconnect. */
-  connect(session: Session, report: (line: string) => void): () => void;
+  /** Connects store changes to the server's connections: resource updates, list changes, log messages. Returns the disconnect. */
+  connect(server: Server, report: (line: string) => void): () => void;
   /** How many resources are watched for subscribers now. */
   watching(): number;
 }
@@ -33,7 +33,7 @@ export interface TrackerServerOptions {
   subscriptionLimits?: Partial<SubscriptionLimits>;
 }
 
-/** One session per server: on stdio a process serves one client. */
+/** The tracker's definition for the engine; one server, however many connections it serves. */
 export function createTrackerServer(store: TrackerStore, options: TrackerServerOptions = {}): TrackerServer {
   const watch = createResourceWatch(store);
   const { resources, templates } = trackerResources(store);
@@ -54,17 +54,17 @@ export function createTrackerServer(store: TrackerStore, options: TrackerServerO
     pageSize: options.pageSize,
   };
 
-  function connect(session: Session, report: (line: string) => void): () => void {
+  function connect(server: Server, report: (line: string) => void): () => void {
     return store.onChange((event) => {
       for (const change of event.changes) {
         report(`${event.source === 'local' ? 'changed' : 'changed by another process'}: ${change.description}`);
         // Our own changes are logged by the tool that made them, on its request; another
         // process's change has no request here, so it goes out as a session-wide log.
         if (event.source === 'external')
-          session.log('info', { source: 'another process', change: change.description, issues: change.issues }, 'tracker');
+          server.log('info', { source: 'another process', change: change.description, issues: change.issues }, 'tracker');
       }
-      if (event.issueSetChanged) session.resourceListChanged();
-      for (const uri of watch.changedBy(event)) session.resourceUpdated(uri);
+      if (event.issueSetChanged) server.resourceListChanged();
+      for (const uri of watch.changedBy(event)) server.resourceUpdated(uri);
     });
   }
 

@@ -1,8 +1,13 @@
 // An in-process client for session tests: write what the client sends, read what the server sent.
 import { type OutgoingMessage, encodeLine } from '../json-rpc.js';
-import { type ServerDefinition, type Session, createSession } from '../session.js';
+import { type Server, type ServerDefinition, createServer } from '../server.js';
+import type { Session } from '../session.js';
+import type { Route } from '../transport.js';
 
 export interface Transcript {
+  /** The server all of this test's connections share. */
+  engine: Server;
+  /** This client's connection. */
   session: Session;
   /** The client writes a message (an object is encoded as one line; a string is sent as the line). */
   client(message: unknown): void;
@@ -12,20 +17,31 @@ export interface Transcript {
   until(done: (messages: any[]) => boolean, timeoutMs?: number): Promise<unknown[]>;
   /** Initializes with the given version and drains the answer. */
   initialize(version?: string, capabilities?: Record<string, unknown>): Promise<unknown>;
+  /** The route each message was sent with, in order, since the start. */
+  routes: Route[];
+  /** Another client of the same server, on its own connection. */
+  another(): Transcript;
 }
 
-export function transcript(definition: ServerDefinition): Transcript {
+export function transcript(definition: ServerDefinition | Server): Transcript {
+  const server = 'connect' in definition ? definition : createServer(definition);
   let outbox: (OutgoingMessage | OutgoingMessage[])[] = [];
-  const session = createSession(definition, {
+  const routes: Route[] = [];
+  const session = server.connect({
     // Through encodeLine, so the tests see exactly the line that would be written.
-    send: (message) => outbox.push(JSON.parse(encodeLine(message)) as OutgoingMessage),
+    send: (message, route) => {
+      outbox.push(JSON.parse(encodeLine(message)) as OutgoingMessage);
+      routes.push(route);
+    },
     report: () => {},
     settled: () => {},
   });
   const self: Transcript = {
+    engine: server,
     session,
+    routes,
     client(message) {
-      session.receive({ kind: 'line', text: typeof message === 'string' ? message : JSON.stringify(message) });
+      session.receive({ kind: 'message', text: typeof message === 'string' ? message : JSON.stringify(message) });
     },
     async server(waitMs = 0) {
       await new Promise((resolve) => setTimeout(resolve, waitMs));
@@ -51,6 +67,7 @@ export function transcript(definition: ServerDefinition): Transcript {
       const [answer] = await self.server();
       return answer;
     },
+    another: () => transcript(server),
   };
   return self;
 }

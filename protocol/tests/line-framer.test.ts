@@ -11,7 +11,7 @@ function frames(chunks: (string | Uint8Array)[], maxLineBytes = 1024): Frame[] {
   return out;
 }
 
-const lines = (...texts: string[]): Frame[] => texts.map((text) => ({ kind: 'line', text }));
+const lines = (...texts: string[]): Frame[] => texts.map((text) => ({ kind: 'message', text }));
 
 /** A seeded generator, so a failure names the seed that reproduces it. */
 function random(seed: number): () => number {

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as z from 'zod/mini';
-import type { ServerDefinition } from '../session.js';
+import type { ServerDefinition } from '../server.js';
 import { ToolError, structuredResult } from '../tools.js';
 import { transcript } from './harness.js';
 
@@ -413,14 +413,14 @@ test('subscriptions: updated only for subscribed URIs, and not after unsubscribe
   t.client(req(1, 'resources/subscribe', { uri: 'test://item/1' }));
   t.client(req(2, 'resources/subscribe', { uri: 'test://item/2' }));
   assert.equal(codes(byId(await t.server())), [{ jsonrpc: '2.0', id: 1, result: {} }, error(2, -32002)]);
-  t.session.resourceUpdated('test://a');
-  t.session.resourceUpdated('test://item/1');
+  t.engine.resourceUpdated('test://a');
+  t.engine.resourceUpdated('test://item/1');
   assert.equal(await t.server(), [
     { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://item/1' } },
   ]);
   t.client(req(3, 'resources/unsubscribe', { uri: 'test://item/1' }));
   await t.server();
-  t.session.resourceUpdated('test://item/1');
+  t.engine.resourceUpdated('test://item/1');
   assert.equal(await t.server(), []);
 });
 
@@ -454,16 +454,16 @@ test('subscriptions: every spelling of a resource is watched once, notified as e
     [0, 1, 2].map((id) => ({ jsonrpc: '2.0', id, result: {} })),
   );
   assert.equal(watched, ['test://item/1'], 'one resource watched, under its canonical URI');
-  t.session.resourceUpdated('test://item/1');
+  t.engine.resourceUpdated('test://item/1');
   assert.equal(
     await t.server(),
     spellings.map((uri) => ({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } })),
   );
   t.client(req(3, 'resources/unsubscribe', { uri: 'test://item/1%20' }));
   await t.server();
-  assert.is(t.session.subscriptions, 0);
+  assert.is(t.engine.subscriptions, 0);
   assert.equal(watched, [], 'nothing kept after the last unsubscribe');
-  t.session.resourceUpdated('test://item/1');
+  t.engine.resourceUpdated('test://item/1');
   assert.equal(await t.server(), []);
 });
 
@@ -492,7 +492,7 @@ test('subscriptions are bounded per session and by URI length; the error names t
     { jsonrpc: '2.0', id: 5, result: {} },
     { jsonrpc: '2.0', id: 6, result: {} },
   ]);
-  assert.is(t.session.subscriptions, 2);
+  assert.is(t.engine.subscriptions, 2);
 });
 
 test('M8: prompts/get with an unknown name or a missing argument is -32602', async () => {
@@ -542,12 +542,12 @@ test('completion: at most 100 values, with total and hasMore', async () => {
 test('logging: nothing before setLevel, then only at or above the level', async () => {
   const t = transcript(definition());
   await t.initialize();
-  t.session.log('error', 'too early');
+  t.engine.log('error', 'too early');
   assert.equal(await t.server(), []);
   t.client(req(1, 'logging/setLevel', { level: 'warning' }));
   await t.server();
-  t.session.log('info', 'quiet');
-  t.session.log('error', { what: 'loud' }, 'tracker');
+  t.engine.log('info', 'quiet');
+  t.engine.log('error', { what: 'loud' }, 'tracker');
   assert.equal(await t.server(), [
     { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', logger: 'tracker', data: { what: 'loud' } } },
   ]);

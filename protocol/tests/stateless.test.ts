@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { SchemaValidator } from '../../spec-tests/runner/schema-validator.js';
 import { builtinSchemas } from '../../spec-tests/runner/builtin.js';
 import type { JsonObject, JsonValue } from '../../spec-tests/runner/json-types.js';
-import type { ServerDefinition } from '../session.js';
+import type { ServerDefinition } from '../server.js';
 import { structuredResult } from '../tools.js';
 import { transcript } from './harness.js';
 
@@ -142,29 +142,46 @@ test('methods removed in 2026-07-28 are -32601 when asked statelessly', async ()
   );
 });
 
-test('eras do not mix: initialize after a stateless request, or the reverse, is -32600', async () => {
-  const stateless = transcript(definition());
-  stateless.client(req(1, 'tools/list'));
-  await stateless.server();
-  await stateless.initialize();
-  stateless.client({
+test('both eras on one connection: each request is served in the era it speaks', async () => {
+  const t = transcript(definition());
+  t.client(req(1, 'server/discover'));
+  const [discovered] = (await t.server()) as any[];
+  assert.ok(discovered.result.supportedVersions, 'a probe before initialize is answered');
+  // The probe's answer came "too late" for this client: it falls back to initialize.
+  const answer = (await t.initialize('2025-06-18')) as any;
+  assert.is(answer.result.protocolVersion, '2025-06-18', 'initialize is open after a stateless request');
+  t.client({
     jsonrpc: '2.0',
     id: 2,
     method: 'initialize',
     params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
   });
-  const [late] = (await stateless.server()) as any[];
-  assert.is(late.error.code, -32600);
+  const [again] = (await t.server()) as any[];
+  assert.is(again.error.code, -32600, 'a second initialize');
 
-  stateless.client({ jsonrpc: '2.0', id: 4, method: 'tools/list' });
-  const [bare] = (await stateless.server()) as any[];
-  assert.is(bare.error.code, -32602, 'after a stateless request, one without _meta is incomplete, not a handshake-era one');
+  t.client({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+  t.client(req(4, 'tools/list'));
+  t.client({ jsonrpc: '2.0', id: 5, method: 'server/discover' });
+  t.client({ jsonrpc: '2.0', id: 6, method: 'ping' });
+  const [handshake, stateless, bareDiscover, ping] = (await t.server()) as any[];
+  assert.is(handshake.result.resultType, undefined, 'without _meta: the negotiated handshake revision');
+  assert.is(stateless.result.resultType, 'complete', 'with _meta: served statelessly after initialize too');
+  assert.is(bareDiscover.error.code, -32601, 'server/discover without _meta does not exist in a handshake session');
+  assert.equal(ping.result, {});
+});
 
-  const handshake = transcript(definition());
-  await handshake.initialize();
-  handshake.client(req(3, 'tools/list'));
-  const [mixed] = (await handshake.server()) as any[];
-  assert.is(mixed.error.code, -32600);
+test('before initialize, a request without _meta is told both ways forward; a bare ping is answered', async () => {
+  const t = transcript(definition());
+  t.client({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  t.client({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  t.client(req(3, 'tools/list'));
+  t.client({ jsonrpc: '2.0', id: 4, method: 'tools/list' });
+  const [ping, early, stateless, stillEarly] = (await t.server()) as any[];
+  assert.equal(ping.result, {});
+  assert.is(early.error.code, -32600);
+  assert.match(early.error.message, /send initialize first, or carry the 2026-07-28 _meta/);
+  assert.is(stateless.result.resultType, 'complete');
+  assert.is(stillEarly.error.code, -32600, 'a stateless request does not open the handshake era');
 });
 
 test('logs only when the request asks for a level, and progress, both before the response', async () => {
@@ -190,7 +207,7 @@ test('logs only when the request asks for a level, and progress, both before the
     ['notifications/message', 'notifications/progress', 2],
   );
   assert.equal(out[0].params, { level: 'info', data: 'echo loud' });
-  t.session.log('error', 'not tied to a request');
+  t.engine.log('error', 'not tied to a request');
   assert.equal(await t.server(), [], 'no session-wide log in 2026-07-28');
   await validated(out, sent);
 });
@@ -216,10 +233,10 @@ test('subscriptions/listen: acknowledged first, tagged notifications, silent on 
     ],
     'toolsListChanged is not honoured: our tools never change',
   );
-  assert.is(t.session.subscriptions, 1);
-  t.session.resourceUpdated('test://a');
-  t.session.resourceUpdated('test://other');
-  t.session.resourceListChanged();
+  assert.is(t.engine.subscriptions, 1);
+  t.engine.resourceUpdated('test://a');
+  t.engine.resourceUpdated('test://other');
+  t.engine.resourceListChanged();
   const notes = await t.server();
   assert.equal(notes, [
     { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://a', _meta: tag } },
@@ -228,7 +245,7 @@ test('subscriptions/listen: acknowledged first, tagged notifications, silent on 
 
   t.client({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } });
   assert.equal(await t.server(10), [], 'a cancelled stream ends without a response');
-  t.session.resourceUpdated('test://a');
+  t.engine.resourceUpdated('test://a');
   assert.equal(await t.server(), []);
 
   sent.push(req('listen-2', 'subscriptions/listen', { notifications: { resourceSubscriptions: ['test://a'] } }));
@@ -272,7 +289,7 @@ test('subscriptions/listen is bounded: URIs per stream and open streams, refused
     [out[2].error.code, out[2].error.message],
     [-32602, 'Invalid params: at most 2 listen streams are open at once; cancel one first'],
   );
-  assert.is(t.session.subscriptions, 2);
+  assert.is(t.engine.subscriptions, 2);
 
   t.client({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-2' } });
   t.client(sent[3]);
@@ -282,11 +299,11 @@ test('subscriptions/listen is bounded: URIs per stream and open streams, refused
     [tooMany.id, tooMany.error.code, tooMany.error.message],
     ['listen-4', -32602, 'Invalid params: a listen stream lists at most 2 resourceSubscriptions; got 3'],
   );
-  assert.is(t.session.subscriptions, 2, 'the refused stream holds nothing');
+  assert.is(t.engine.subscriptions, 2, 'the refused stream holds nothing');
 
   t.client({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } });
   await t.server();
-  assert.is(t.session.subscriptions, 0);
+  assert.is(t.engine.subscriptions, 0);
   assert.equal(forgotten, ['test://a', 'test://b']);
   await validated(out, sent);
 });

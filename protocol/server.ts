@@ -1,0 +1,155 @@
+// The server: what every connection shares. One server serves many connections (one stdio
+// process has one; a Streamable HTTP endpoint has one per session, and one per stateless
+// request): the tool, resource and prompt registries, the advertised capabilities, and the
+// subscriptions of all connections, so that the application says "this resource changed"
+// once and each subscribed connection hears it. Each connection is a light Session
+// (session.ts) with its own lifecycle, requests in flight and subscriptions.
+
+import { capabilitiesFor, servedFeatures } from './capabilities.js';
+import type { LogLevel } from './schemas.js';
+import type { Feature } from './methods.js';
+import { type PromptDefinition, type PromptRegistry, createPromptRegistry } from './prompts.js';
+import {
+  type ResourceDefinition,
+  type ResourceRegistry,
+  type ResourceTemplateDefinition,
+  createResourceRegistry,
+} from './resources.js';
+import { type Session, type SessionLimits, createSession } from './session.js';
+import { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionHooks, type SubscriptionLimits } from './subscriptions.js';
+import { type ToolDefinition, type ToolRegistry, createToolRegistry } from './tools.js';
+import type { ConnectionIo } from './transport.js';
+import { type HandshakeVersion, STATELESS_VERSIONS, type VersionRules, rulesFor } from './versions.js';
+
+export interface ServerDefinition {
+  /** `serverInfo` in the initialize result. */
+  info: { name: string; version: string; title?: string };
+  instructions?: string;
+  tools?: ToolDefinition[];
+  resources?: ResourceDefinition[];
+  resourceTemplates?: ResourceTemplateDefinition[];
+  prompts?: PromptDefinition[];
+  /** We will send notifications/resources/updated for subscribed URIs. */
+  subscriptions?: boolean;
+  /** Bounds on what clients may subscribe to (DEFAULT_SUBSCRIPTION_LIMITS where not given). */
+  subscriptionLimits?: Partial<SubscriptionLimits>;
+  /**
+   * A resource gained its first subscriber on any connection (resources/subscribe or
+   * subscriptions/listen), e.g. to note what it holds now. `uri` is its canonical URI, whatever
+   * spelling the client used.
+   */
+  onSubscribe?(uri: string): void;
+  /** Its last subscriber left (unsubscribed, its stream ended, its connection closed): forget what was noted. */
+  onUnsubscribe?(uri: string): void;
+  /** We will send notifications/resources/list_changed. */
+  resourceListChanged?: boolean;
+  /** We will send notifications/message. */
+  logging?: boolean;
+  /** Items per page in every list (default 100). */
+  pageSize?: number;
+}
+
+export interface Server {
+  /** A new connection from a transport. */
+  connect(io: ConnectionIo, limits?: SessionLimits): Session;
+  /** What a URI returns has changed: every connection subscribed to it is told, each with the spelling it used. */
+  resourceUpdated(uri: string): void;
+  resourceListChanged(): void;
+  /** A log message not tied to a request, for every connection whose log level lets it through. */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+  /** Connections open now. */
+  readonly connections: number;
+  /** Subscriptions held now, on all connections (each spelling, on each stream). */
+  readonly subscriptions: number;
+}
+
+/** What a session takes from its server. */
+export interface SharedState {
+  readonly definition: ServerDefinition;
+  readonly features: ReadonlySet<Feature>;
+  readonly tools: ToolRegistry;
+  readonly resources: ResourceRegistry;
+  readonly prompts: PromptRegistry;
+  readonly pageSize: number;
+  readonly subscriptionLimits: SubscriptionLimits;
+  /** Counts subscribers across connections; the definition hears the first and the last. */
+  readonly subscriptionHooks: SubscriptionHooks;
+  initializeResult(version: HandshakeVersion): Record<string, unknown>;
+  discoverResult(): Record<string, unknown>;
+  /** The session is closed: it no longer hears changes. */
+  disconnect(session: Session): void;
+}
+
+export function createServer(definition: ServerDefinition, report: (detail: string) => void = () => {}): Server {
+  const features = servedFeatures(definition);
+  const sessions = new Set<Session>();
+  const subscribers = new Map<string, number>(); // canonical URI -> connections holding it
+
+  const shared: SharedState = {
+    definition,
+    features,
+    tools: createToolRegistry(definition.tools ?? [], report),
+    resources: createResourceRegistry(definition.resources ?? [], definition.resourceTemplates ?? []),
+    prompts: createPromptRegistry(definition.prompts ?? []),
+    pageSize: definition.pageSize ?? 100,
+    subscriptionLimits: { ...DEFAULT_SUBSCRIPTION_LIMITS, ...definition.subscriptionLimits },
+    subscriptionHooks: {
+      added(key) {
+        const count = subscribers.get(key) ?? 0;
+        if (count === 0) definition.onSubscribe?.(key); // first, so a hook that throws leaves nothing counted
+        subscribers.set(key, count + 1);
+      },
+      removed(key) {
+        const count = (subscribers.get(key) ?? 1) - 1;
+        if (count > 0) return void subscribers.set(key, count);
+        subscribers.delete(key);
+        definition.onUnsubscribe?.(key);
+      },
+    },
+    initializeResult(version) {
+      const rules = rulesFor(version);
+      const result: Record<string, unknown> = {
+        protocolVersion: version,
+        capabilities: capabilitiesFor(features, rules),
+        serverInfo: rules.titles ? definition.info : { name: definition.info.name, version: definition.info.version },
+      };
+      if (definition.instructions) result.instructions = definition.instructions;
+      return result;
+    },
+    discoverResult() {
+      const rules: VersionRules = rulesFor(STATELESS_VERSIONS[0]);
+      const result: Record<string, unknown> = {
+        supportedVersions: [...STATELESS_VERSIONS],
+        capabilities: capabilitiesFor(features, rules),
+      };
+      if (definition.instructions) result.instructions = definition.instructions;
+      return result;
+    },
+    disconnect: (session) => sessions.delete(session),
+  };
+
+  return {
+    connect(io, limits) {
+      const session = createSession(shared, io, limits);
+      sessions.add(session);
+      return session;
+    },
+    resourceUpdated(uri) {
+      for (const session of sessions) session.resourceUpdated(uri);
+    },
+    resourceListChanged() {
+      for (const session of sessions) session.resourceListChanged();
+    },
+    log(level, data, logger) {
+      for (const session of sessions) session.log(level, data, logger);
+    },
+    get connections() {
+      return sessions.size;
+    },
+    get subscriptions() {
+      let count = 0;
+      for (const session of sessions) count += session.subscriptions;
+      return count;
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// The seam between the engine and whatever carries its messages.
+//
+// A transport (stdio today: protocol/stdio.ts; Streamable HTTP next) cuts its input into whole
+// messages and hands each to a Connection; the engine hands back what to send, each message
+// with the request it belongs to. Nothing on the engine's side knows about pipes, sockets,
+// lines or HTTP. The line is drawn where the Go SDK (`Connection`: read and write whole
+// messages) and vscode-jsonrpc (`MessageReader` / `MessageWriter`) draw it, with one thing
+// more: the route of each outgoing message, which Streamable HTTP needs to put a response,
+// and the progress, logs and requests made while serving it, on the stream of the HTTP request
+// that asked (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
+// "Sending Messages to the Server").
+
+import type { OutgoingMessage, RequestId } from './json-rpc.js';
+
+/** One message as the transport received it, or the transport's complaint about one. */
+export type Inbound =
+  | { kind: 'message'; text: string }
+  /** Longer than the transport accepts; its bytes were discarded. */
+  | { kind: 'too-long'; limitBytes: number }
+  /** Not valid UTF-8 (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports: messages are UTF-8). */
+  | { kind: 'not-utf8' };
+
+/** Where an outgoing message belongs. */
+export interface Route {
+  /**
+   * The incoming request it belongs to: its response, or something sent while serving it
+   * (progress, a log, a request to the client, a listen stream's notifications). A batch's
+   * answer names its first request. Absent: it belongs to the connection as a whole (a
+   * subscription's update, a list change, an error for a message without a readable id).
+   */
+  relatedRequestId?: RequestId;
+}
+
+/** What a transport gives the engine for one connection. */
+export interface ConnectionIo {
+  send(message: OutgoingMessage | OutgoingMessage[], route: Route): void;
+  /** Diagnostics for the operator (stderr on stdio); never protocol output. */
+  report(detail: string): void;
+  /** A request that ran on finished, and its answer (if any) was sent: the transport may take more input. */
+  settled(): void;
+}
+
+/** What the engine gives a transport for one connection (one stdio process, one HTTP session). */
+export interface Connection {
+  receive(message: Inbound): void;
+  /** Requests running now that the transport should count against its limit on work in flight. */
+  readonly inFlight: number;
+  /** Ends open subscription streams gracefully, then resolves when no request is running. */
+  idle(): Promise<void>;
+  /** The connection is gone or shutting down: abort what runs, drop its subscriptions, leave the server. */
+  close(): void;
+}
