@@ -37,7 +37,17 @@ export interface LineFramer {
   readonly holding: boolean;
 }
 
-export function createLineFramer(maxLineBytes: number, onFrame: (frame: Frame) => void): LineFramer {
+/** The bytes of the line being read, bounded by the limit: its parts, and what ends it. */
+interface LineAssembler {
+  /** The line ends with these bytes: hand it on (or its complaint). */
+  finishLine(lastPart: Uint8Array): void;
+  /** More of the line, its end not yet seen. */
+  keepPartial(part: Uint8Array): void;
+  /** End of input: a last line without a final newline is still a line. */
+  finishInput(): void;
+}
+
+function createLineAssembler(maxLineBytes: number, onFrame: (frame: Frame) => void): LineAssembler {
   // `fatal` turns invalid UTF-8 into an exception instead of silent U+FFFD replacement;
   // the default `ignoreBOM: false` strips a leading byte-order mark.
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -88,6 +98,19 @@ export function createLineFramer(maxLineBytes: number, onFrame: (frame: Frame) =
     partsBytes += part.length;
   }
 
+  function finishInput(): void {
+    if (partsBytes > 0 && !discarding) finishLine(new Uint8Array(0));
+    parts = [];
+    partsBytes = 0;
+    discarding = false;
+  }
+
+  return { finishLine, keepPartial, finishInput };
+}
+
+export function createLineFramer(maxLineBytes: number, onFrame: (frame: Frame) => void): LineFramer {
+  const { finishLine, keepPartial, finishInput } = createLineAssembler(maxLineBytes, onFrame);
+
   // Chunks not yet cut into lines, oldest first, and how far into the first one we are. Only a
   // pause leaves anything here: the reader stops reading while we hold input, so this stays
   // within a chunk or two.
@@ -115,18 +138,13 @@ export function createLineFramer(maxLineBytes: number, onFrame: (frame: Frame) =
         // Copy a tail: a view would pin the whole chunk in memory while we wait for its line's end.
         else keepPartial(start === 0 ? chunk : Uint8Array.prototype.slice.call(chunk, start));
       }
-      if (!paused && ended && input.length === 0) finishInput();
+      if (!paused && ended && input.length === 0) {
+        finishInput();
+        ended = false;
+      }
     } finally {
       cutting = false;
     }
-  }
-
-  function finishInput(): void {
-    if (partsBytes > 0 && !discarding) finishLine(new Uint8Array(0));
-    parts = [];
-    partsBytes = 0;
-    discarding = false;
-    ended = false;
   }
 
   return {

@@ -16,7 +16,7 @@
 // write to stdout.
 
 import { createLineFramer } from './line-framer.js';
-import { createLineWriter } from './line-writer.js';
+import { type LineWriter, createLineWriter } from './line-writer.js';
 import type { Server } from './server.js';
 import { claimStdout } from './stdout-guard.js';
 import type { Connection } from './transport.js';
@@ -53,7 +53,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
       onDrain: () => admit(),
       onClosed: (reason) => {
         report(`stdout closed (${reason}); the client is gone`);
-        void shutdown(0);
+        void shutdown.start(0);
       },
     },
     { maxQueuedBytes: options.maxQueuedBytes },
@@ -88,10 +88,10 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
 
   /** Room again: the lines held come first, then stdin; once its end is reached, the way out. */
   function admit(): void {
-    if (shuttingDown) return;
+    if (shutdown.started) return;
     if (hasRoom()) framer.resume();
     if (framer.holding) return;
-    if (inputEnded) void shutdown(graceMs);
+    if (inputEnded) void shutdown.start(graceMs);
     else if (hasRoom()) stdin.resume();
   }
 
@@ -108,22 +108,42 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
   });
   stdin.on('error', (error) => {
     report(`stdin error: ${error.message}`);
-    void shutdown(graceMs);
+    void shutdown.start(graceMs);
   });
-  // A signal cuts every wait short, one already under way included: it must end us within 2 s.
+  const shutdown = createShutdown({ connection, writer, stdin, report, onShutdown: options.onShutdown, graceMs });
+  return connection;
+}
+
+interface ShutdownParts {
+  connection: Connection;
+  writer: LineWriter;
+  stdin: NodeJS.ReadStream;
+  report(detail: string): void;
+  onShutdown: (() => void) | undefined;
+  graceMs: number;
+}
+
+/**
+ * The way out, taken once: stop reading, give running requests until the deadline, close the
+ * connection, run the application's hook, let the client read what is left, exit 0.
+ * SIGTERM and SIGINT take it too, and cut every wait short, one already under way included:
+ * a signal must end us within 2 s.
+ */
+function createShutdown(parts: ShutdownParts): { start(deadlineMs: number): Promise<void>; readonly started: boolean } {
+  const { connection, writer, stdin, report } = parts;
+  let started = false;
   let signalled: () => void = () => {};
   const signal = new Promise<void>((resolve) => (signalled = resolve));
   for (const name of ['SIGTERM', 'SIGINT'] as const) {
     process.on(name, () => {
       signalled();
-      void shutdown(graceMs);
+      void start(parts.graceMs);
     });
   }
 
-  let shuttingDown = false;
-  async function shutdown(deadlineMs: number): Promise<void> {
-    if (shuttingDown) return;
-    shuttingDown = true;
+  async function start(deadlineMs: number): Promise<void> {
+    if (started) return;
+    started = true;
     stdin.pause();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
@@ -131,7 +151,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
     clearTimeout(timer);
     connection.close();
     try {
-      options.onShutdown?.();
+      parts.onShutdown?.();
     } catch (error) {
       report(`shutdown hook failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -142,5 +162,10 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
     process.exit(0);
   }
 
-  return connection;
+  return {
+    start,
+    get started() {
+      return started;
+    },
+  };
 }

@@ -544,6 +544,12 @@ export const MANIFEST: readonly ManifestRule[] = [
     'https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts',
     NO_SERVER_REQUESTS,
   ),
+  enforced(
+    'A-26',
+    'MAY',
+    'A dual-era server chooses the era per request: 2026-07-28 _meta is served statelessly at any time, and initialize stays open after stateless requests.',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions',
+  ),
 
   // JSON-RPC examples and MCP probes
   enforced(
