@@ -7,16 +7,19 @@
 //   flush stdout, exit 0. The SDK never noticed EOF and left zombies (TS #2002).
 // - SIGTERM / SIGINT: the same, within 2 seconds.
 // - stdout gone (EPIPE): the client is gone; abort everything and exit 0, without a stack trace.
-// - Back-pressure: while too many requests are running, or too much output waits for the
-//   client, the framer hands the connection no more lines (even mid-chunk) and we stop reading
-//   stdin, so memory stays bounded however fast the client writes and however slowly it reads.
-//   Nothing is dropped: the lines held are handed on as room frees, in order, even after EOF.
+// - Back-pressure: while too many requests are running, what arrives waits in a bounded
+//   read-ahead (read-ahead.ts: a ping is still answered at once); once that is full, or too
+//   much output waits for the client, the framer hands on no more lines (even mid-chunk) and
+//   we stop reading stdin, so memory stays bounded however fast the client writes and however
+//   slowly it reads. Nothing is dropped: the lines held are handed on as room frees, in order,
+//   even after EOF.
 //
 // Import `./stdout-guard.js` before this module (lib/main.ts does), so nothing else can
 // write to stdout.
 
 import { createLineFramer } from './line-framer.js';
 import { type LineWriter, createLineWriter } from './line-writer.js';
+import { createReadAhead } from './read-ahead.js';
 import type { Server } from './server.js';
 import { claimStdout } from './stdout-guard.js';
 import type { Connection } from './transport.js';
@@ -28,6 +31,11 @@ export interface StdioOptions {
   maxInFlight?: number;
   /** Output waiting for the client, in characters, before we stop reading stdin (default 64 MiB). */
   maxQueuedBytes?: number;
+  /**
+   * Input read ahead while `maxInFlight` requests run, in characters, before we stop reading
+   * stdin (default 1 MiB, plus the line that crossed it): what lets a ping through (read-ahead.ts).
+   */
+  maxReadAheadBytes?: number;
   /** Deepest accepted nesting in a message (default 1000); deeper is answered with an error. */
   maxDepth?: number;
   /** How long running requests get to finish on shutdown (default 1500 ms; SIGTERM must end within 2 s). */
@@ -73,26 +81,33 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
     { maxDepth: options.maxDepth },
   );
 
+  const readAhead = createReadAhead((message) => connection.receive(message), options.maxReadAheadBytes ?? 1024 * 1024);
   const framer = createLineFramer(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (frame) => {
-    connection.receive(frame);
-    if (!hasRoom()) holdInput();
+    if (!readAhead.holding && hasRoom()) connection.receive(frame);
+    else readAhead.hold(frame);
+    if (!canRead()) holdInput();
   });
 
+  /** Room for another request to start. */
   const hasRoom = (): boolean => connection.inFlight < maxInFlight && !writer.backedUp;
+  /** Room to read on: output is not backed up, and what waits for room is within its bound. */
+  const canRead = (): boolean => !writer.backedUp && !readAhead.full;
 
-  /** Over a limit: no more lines for the connection, no more bytes from stdin. */
+  /** Over a limit: no more lines from the framer, no more bytes from stdin. */
   function holdInput(): void {
     framer.pause();
     stdin.pause();
   }
 
-  /** Room again: the lines held come first, then stdin; once its end is reached, the way out. */
+  /** Room again: the messages read ahead come first, then the framer's lines, then stdin; after its end, the way out. */
   function admit(): void {
     if (shutdown.started) return;
-    if (hasRoom()) framer.resume();
+    readAhead.drain(hasRoom);
+    if (canRead()) framer.resume();
     if (framer.holding) return;
-    if (inputEnded) void shutdown.start(graceMs);
-    else if (hasRoom()) stdin.resume();
+    if (inputEnded) {
+      if (!readAhead.holding) void shutdown.start(graceMs);
+    } else if (canRead()) stdin.resume();
   }
 
   let inputEnded = false;

@@ -77,21 +77,27 @@ test('200 reads of a 1 MB resource in one write, from a client that stops readin
   }
 });
 
-test('--max-in-flight 1 holds within one chunk: a ping written together with a long request waits for it', async () => {
+test('--max-in-flight 1 holds within one chunk: a request written together with a long one waits for it, a ping does not', async () => {
   const client = spawnStdioClient(process.execPath, [SERVER, '--ephemeral', '--max-in-flight', '1']);
   try {
     await client.initialize();
     const keys = Array.from({ length: 300 }, (_, i) => `PROJ-${101 + (i % 14)}`);
     const bulk = { name: 'bulk_update_status', arguments: { keys, status: 'todo' } };
+    const read = { name: 'get_issue', arguments: { key: 'PROJ-101' } };
     client.writeRaw(
-      JSON.stringify({ jsonrpc: '2.0', id: 'bulk', method: 'tools/call', params: bulk }) +
-        '\n' +
-        JSON.stringify({ jsonrpc: '2.0', id: 'ping', method: 'ping' }) +
-        '\n',
+      [
+        { jsonrpc: '2.0', id: 'bulk', method: 'tools/call', params: bulk },
+        { jsonrpc: '2.0', id: 'read', method: 'tools/call', params: read },
+        { jsonrpc: '2.0', id: 'ping', method: 'ping' },
+      ]
+        .map((message) => JSON.stringify(message) + '\n')
+        .join(''),
     );
-    await answered(client, ['bulk', 'ping']);
-    const order = client.received.map((m: any) => m.id).filter((id) => id === 'bulk' || id === 'ping');
-    assert.equal(order, ['bulk', 'ping'], 'the ping was read only once the bulk update had finished');
+    await answered(client, ['bulk', 'read', 'ping']);
+    const order = client.received.map((m: any) => m.id).filter((id) => ['bulk', 'read', 'ping'].includes(id));
+    assert.equal(order, ['ping', 'bulk', 'read'], 'the ping is answered at once; the read waits for the bulk update');
+    const issue = (client.received.find((m: any) => m.id === 'read') as any).result.structuredContent.issue;
+    assert.is(issue.status, 'todo', 'the read ran after the update it was written after');
     assert.is(await client.close(), 0);
   } finally {
     client.child.kill('SIGKILL');

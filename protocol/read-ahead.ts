@@ -1,0 +1,80 @@
+// Read-ahead for a stdio connection at its limit of requests in flight.
+//
+// While `--max-in-flight` requests run, more requests must wait: that is what bounds memory.
+// But two messages must not wait behind them:
+// - `ping`: "The receiver MUST respond promptly with an empty response"
+//   (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping); a host
+//   that sees no answer takes the server for hung and restarts it;
+// - `notifications/cancelled`: the work it stops may be what holds the others up
+//   (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation).
+// So at the limit we go on reading, a bounded amount: a ping is answered at once, a
+// cancellation is handed on at once and again in its place in line, and every other message
+// waits, in order, until a request finishes. Handing a cancellation on twice is harmless (an
+// unknown id is ignored) and keeps its meaning: at once it stops a request that runs now; in
+// its place it stops a request it follows that had not started yet.
+
+import type { Inbound } from './transport.js';
+
+/** Longest line looked into for a ping or a cancellation: both are small. */
+const MAX_CONTROL_LINE = 1024;
+
+export interface ReadAhead {
+  /** A message read while the connection had no room: answered now, queued, or both. */
+  hold(message: Inbound): void;
+  /** Hands on the messages held, in order, while `hasRoom` says so. */
+  drain(hasRoom: () => boolean): void;
+  /** Bytes held beyond the limit: stop reading. */
+  readonly full: boolean;
+  readonly holding: boolean;
+}
+
+export function createReadAhead(deliver: (message: Inbound) => void, maxBytes: number): ReadAhead {
+  const held: Inbound[] = [];
+  let first = 0;
+  let bytes = 0;
+
+  return {
+    hold(message) {
+      const control = controlKind(message);
+      if (control) deliver(message);
+      if (control === 'ping') return;
+      held.push(message);
+      bytes += message.kind === 'message' ? message.text.length : 0;
+    },
+    drain(hasRoom) {
+      while (first < held.length && hasRoom()) {
+        const message = held[first]!;
+        held[first++] = undefined as never; // let it go: a held line may be megabytes
+        bytes -= message.kind === 'message' ? message.text.length : 0;
+        deliver(message);
+      }
+      // Forget the handed-on slots now and then, so the array does not grow with every message.
+      if (first === held.length || first > 1024) {
+        held.splice(0, first);
+        first = 0;
+      }
+    },
+    get full() {
+      return bytes >= maxBytes;
+    },
+    get holding() {
+      return first < held.length;
+    },
+  };
+}
+
+/** A ping request or a cancellation, told from a short line without trusting it further. */
+function controlKind(message: Inbound): 'ping' | 'cancel' | undefined {
+  if (message.kind !== 'message' || message.text.length > MAX_CONTROL_LINE) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(message.text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { method, id } = value as { method?: unknown; id?: unknown };
+  if (method === 'ping' && id !== undefined) return 'ping';
+  if (method === 'notifications/cancelled' && id === undefined) return 'cancel';
+  return undefined;
+}
