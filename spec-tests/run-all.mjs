@@ -31,6 +31,9 @@ for (const dir of uvuSuites) {
   // uvu counts a skipped test in neither Total nor Passed.
   failed += run.status === 0 ? total - ok : Math.max(total - ok, 1);
   if (skips > 0) skipped.push(`${skips} in ${dir} (test.skip in the suite: see its source)`);
+  // A suite that skips for a reason the runner's environment can fix says so on a line `skip REASON`.
+  for (const line of run.stdout.split('\n').filter((text) => text.startsWith('skip ')))
+    skipped.push(`${dir}: ${line.slice(5).trim()}`);
 }
 
 const missing = bundles.filter((bundle) => !existsSync(bundle));
