@@ -25,7 +25,8 @@ for (const dir of uvuSuites) {
   });
   process.stdout.write(run.stdout);
   process.stderr.write(run.stderr);
-  const count = (label) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(run.stdout)?.[1] ?? 0);
+  // uvu colours some counts whatever FORCE_COLOR says (`Skipped:   \x1b[33m2`): skip the colour codes.
+  const count = (label) => Number(new RegExp(`${label}:\\s+(?:\\x1b\\[\\d+m)*(\\d+)`).exec(run.stdout)?.[1] ?? 0);
   const [total, ok, skips] = [count('Total'), count('Passed'), count('Skipped')];
   passed += ok;
   // uvu counts a skipped test in neither Total nor Passed.
