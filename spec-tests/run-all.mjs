@@ -25,12 +25,16 @@ for (const dir of uvuSuites) {
   });
   process.stdout.write(run.stdout);
   process.stderr.write(run.stderr);
-  const count = (label) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(run.stdout)?.[1] ?? 0);
+  // uvu colours some counts whatever FORCE_COLOR says (`Skipped:   \x1b[33m2`): skip the colour codes.
+  const count = (label) => Number(new RegExp(`${label}:\\s+(?:\\x1b\\[\\d+m)*(\\d+)`).exec(run.stdout)?.[1] ?? 0);
   const [total, ok, skips] = [count('Total'), count('Passed'), count('Skipped')];
   passed += ok;
   // uvu counts a skipped test in neither Total nor Passed.
   failed += run.status === 0 ? total - ok : Math.max(total - ok, 1);
   if (skips > 0) skipped.push(`${skips} in ${dir} (test.skip in the suite: see its source)`);
+  // A suite that skips for a reason the runner's environment can fix says so on a line `skip REASON`.
+  for (const line of run.stdout.split('\n').filter((text) => text.startsWith('skip ')))
+    skipped.push(`${dir}: ${line.slice(5).trim()}`);
 }
 
 const missing = bundles.filter((bundle) => !existsSync(bundle));
