@@ -8,6 +8,7 @@
 //   (SEP-1303, 2025-11-25; we use it for every revision, which A-8 allows for older ones).
 
 import * as z from 'zod/mini';
+import { type Annotations, type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
 import { RpcError, excerpt, invalidParams } from './errors.js';
 import { PreEncoded } from './json-rpc.js';
@@ -21,27 +22,12 @@ import {
   createStateSealer,
   formRequest,
 } from './mrtr.js';
-import type { ResourceInfo } from './resources.js';
 import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
 
-export type ContentBlock =
-  | { type: 'text'; text: string; annotations?: Annotations }
-  | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: Annotations }
-  | { type: 'resource'; resource: EmbeddedResource; annotations?: Annotations }
-  // A link is a Resource with a type tag (schema ResourceLink extends Resource).
-  | ({ type: 'resource_link' } & ResourceInfo);
-
-export type EmbeddedResource =
-  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
-
-export interface Annotations {
-  audience?: ('user' | 'assistant')[];
-  priority?: number;
-  /** ISO 8601; exists from 2025-06-18. */
-  lastModified?: string;
-}
+// lib/tracker/tools.ts still imports ContentBlock from here; it moves to content.ts with that file's next change.
+export type { ContentBlock } from './content.js';
 
 export interface ToolAnnotations {
   readOnlyHint?: boolean;
@@ -254,16 +240,4 @@ function shapeResult(result: ToolResult, rules: VersionRules): SentToolResult {
   if (rules.structuredContent && data !== undefined) shaped.structuredContent = known ? new PreEncoded(known.json) : data;
   if (result.isError) shaped.isError = true;
   return shaped;
-}
-
-export function shapeContentBlock(block: ContentBlock, rules: VersionRules): ContentBlock {
-  if (block.type === 'resource_link' && !rules.resourceLinks) {
-    // Before 2025-06-18 there is no link block; a text line keeps the reference visible.
-    return { type: 'text', text: `${block.title ?? block.name}: ${block.uri}` };
-  }
-  if (block.annotations?.lastModified && !rules.lastModified) {
-    const { lastModified: _dropped, ...annotations } = block.annotations;
-    return { ...block, annotations };
-  }
-  return block;
 }

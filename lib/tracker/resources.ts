@@ -11,13 +11,8 @@
 // single place a URI becomes content: resources/read, prompts that embed resources, and the
 // change watcher that decides when a subscribed URI really changed all go through it.
 
-import type {
-  Completer,
-  ResourceContents,
-  ResourceDefinition,
-  ResourceInfo,
-  ResourceTemplateDefinition,
-} from '../../protocol/resources.js';
+import type { ResourceInfo } from '../../protocol/content.js';
+import type { Completer, ResourceContents, ResourceDefinition, ResourceTemplateDefinition } from '../../protocol/resources.js';
 import { PreEncoded } from '../../protocol/json-rpc.js';
 import { type Variables, compileUriTemplate } from '../../protocol/uri-template.js';
 import { createSnapshotCache } from './snapshot-cache.js';

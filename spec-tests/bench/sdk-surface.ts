@@ -7,7 +7,8 @@ import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/serv
 import { z } from 'zod';
 import type { RequestContext } from '../../protocol/context.js';
 import { PreEncoded } from '../../protocol/json-rpc.js';
-import type { Completer, ResourceContents, ResourceInfo, ResourceTemplateDefinition } from '../../protocol/resources.js';
+import type { ResourceInfo } from '../../protocol/content.js';
+import type { Completer, ResourceContents, ResourceTemplateDefinition } from '../../protocol/resources.js';
 import type { TrackerStore } from '../../lib/store/index.js';
 import { trackerPrompts } from '../../lib/tracker/prompts.js';
 import { trackerResources } from '../../lib/tracker/resources.js';
