@@ -14,17 +14,17 @@
 import { type Annotations, type ResourceInfo, shapeInfo } from './content.js';
 import type { RequestContext } from './context.js';
 import { RpcError, excerpt } from './errors.js';
-import type { PreEncoded } from './json-rpc.js';
 import { type PagedSource, arraySource, concatSources } from './pagination.js';
+import type { PreEncoded } from './pre-encoded.js';
 import { type UriTemplate, type Variables, compileUriTemplate } from './uri-template.js';
 import type { VersionRules } from './versions.js';
 
 /**
- * `text` may be a PreEncoded of the text (its JSON string literal): a large text served on
- * every read is then escaped once, not once per read.
+ * `text` may be a `PreEncoded.ofString(text)`: a large text served on every read is then
+ * escaped once, not once per read.
  */
 export type ResourceContents =
-  { uri: string; mimeType?: string; text: string | PreEncoded } | { uri: string; mimeType?: string; blob: string };
+  { uri: string; mimeType?: string; text: string | PreEncoded<string> } | { uri: string; mimeType?: string; blob: string };
 
 export interface ResourceDefinition extends ResourceInfo {
   read(context: RequestContext): ResourceContents[] | Promise<ResourceContents[]>;

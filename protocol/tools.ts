@@ -11,7 +11,6 @@ import * as z from 'zod/mini';
 import { type Annotations, type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
 import { RpcError, excerpt, invalidParams } from './errors.js';
-import { PreEncoded } from './json-rpc.js';
 import {
   type AskForMissing,
   ElicitAnswerSchema,
@@ -22,6 +21,7 @@ import {
   createStateSealer,
   formRequest,
 } from './mrtr.js';
+import { PreEncoded } from './pre-encoded.js';
 import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
@@ -77,7 +77,7 @@ export function structuredResult(data: Record<string, unknown>, extra: ContentBl
  * inside the line), and not at all when a tool hands out the same result again. Used only
  * while the result still holds that data and that text.
  */
-const encoded = new WeakMap<ToolResult, { data: object; json: string; asText?: PreEncoded }>();
+const encoded = new WeakMap<ToolResult, { data: object; json: string; asText?: PreEncoded<string> }>();
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -217,10 +217,10 @@ function jsonSchema(schema: z.ZodMiniType, rules: VersionRules): Record<string, 
 }
 
 /** A tool result as sent: its JSON may be what structuredResult already made. */
-type SentContentBlock = ContentBlock | { type: 'text'; text: PreEncoded; annotations?: Annotations };
+type SentContentBlock = ContentBlock | { type: 'text'; text: PreEncoded<string>; annotations?: Annotations };
 interface SentToolResult {
   content: SentContentBlock[];
-  structuredContent?: Record<string, unknown> | PreEncoded;
+  structuredContent?: Record<string, unknown> | PreEncoded<unknown>;
   isError?: boolean;
 }
 
@@ -232,12 +232,12 @@ function shapeResult(result: ToolResult, rules: VersionRules): SentToolResult {
   const content = result.content.map((block): SentContentBlock => {
     const shapedBlock = shapeContentBlock(block, rules);
     if (known && shapedBlock.type === 'text' && shapedBlock.text === known.json) {
-      return { ...shapedBlock, text: (known.asText ??= new PreEncoded(JSON.stringify(known.json))) };
+      return { ...shapedBlock, text: (known.asText ??= PreEncoded.ofString(known.json)) };
     }
     return shapedBlock;
   });
   const shaped: SentToolResult = { content };
-  if (rules.structuredContent && data !== undefined) shaped.structuredContent = known ? new PreEncoded(known.json) : data;
+  if (rules.structuredContent && data !== undefined) shaped.structuredContent = known ? PreEncoded.ofJson(known.json) : data;
   if (result.isError) shaped.isError = true;
   return shaped;
 }

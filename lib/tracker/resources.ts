@@ -13,7 +13,7 @@
 
 import type { ResourceInfo } from '../../protocol/content.js';
 import type { Completer, ResourceContents, ResourceDefinition, ResourceTemplateDefinition } from '../../protocol/resources.js';
-import { PreEncoded } from '../../protocol/json-rpc.js';
+import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { type Variables, compileUriTemplate } from '../../protocol/uri-template.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 import {
@@ -133,7 +133,7 @@ const asContents = (uri: string, value: Record<string, unknown>): ResourceConten
  * cache: a 5 MiB issue took 20 ms to print and 20 ms more to encode into the answer, on every read.
  */
 const issueTexts = createSnapshotCache(
-  (issue: Issue) => new PreEncoded(JSON.stringify(JSON.stringify({ issue }, null, 2))),
+  (issue: Issue) => PreEncoded.ofString(JSON.stringify({ issue }, null, 2)),
   (text) => text.json.length,
   16 * 1024 * 1024,
 );

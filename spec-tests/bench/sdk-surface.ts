@@ -6,7 +6,7 @@ import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { RequestContext } from '../../protocol/context.js';
-import { PreEncoded } from '../../protocol/json-rpc.js';
+import { PreEncoded } from '../../protocol/pre-encoded.js';
 import type { ResourceInfo } from '../../protocol/content.js';
 import type { Completer, ResourceContents, ResourceTemplateDefinition } from '../../protocol/resources.js';
 import type { TrackerStore } from '../../lib/store/index.js';
