@@ -10,13 +10,12 @@
 import * as z from 'zod/mini';
 import { type Annotations, type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
-import { RpcError, excerpt, invalidParams } from './errors.js';
+import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import {
   type AskForMissing,
   ElicitAnswerSchema,
   FORM_KEY,
   type InputRequiredResult,
-  MISSING_REQUIRED_CLIENT_CAPABILITY,
   canElicitForm,
   createStateSealer,
   formRequest,
@@ -121,7 +120,7 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
       // A retry that still lacks the answers, from a request that can no longer be asked: the
       // form this call is waiting for cannot be served without the capability (https://modelcontextprotocol.io/specification/2026-07-28/basic).
       if (stateless && missing && params.requestState !== undefined) {
-        throw new RpcError(MISSING_REQUIRED_CLIENT_CAPABILITY, 'Missing required client capability: elicitation (form)', {
+        throw new RpcError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability: elicitation (form)', {
           requiredCapabilities: { elicitation: { form: {} } },
         });
       }
