@@ -79,10 +79,10 @@ export function parseLine(text: string, maxDepth = DEFAULT_MAX_DEPTH): ParsedLin
 
 /**
  * One pass over the text, counting brackets outside strings. JSON.parse itself accepts
- * millions of levels, and 32 MiB of "[[[[..." took 2.6 GB and 26 s to parse and walk
- * (found by spec-tests/fuzz); this check costs one scan of the line. Strings are jumped over
- * with indexOf: looking at each of their characters made an 8 MiB message cost 29 ms here
- * instead of 1 (spec-tests/bench).
+ * millions of levels, and memory and time grow with them out of all proportion (found by
+ * spec-tests/fuzz); this check costs one scan of the line. Strings are jumped over with
+ * indexOf, from quote to quote: a long string is then one search, not a look at each of its
+ * characters. Measurements: docs/performance.md.
  */
 function nestingExceeds(text: string, maxDepth: number): boolean {
   let depth = 0;

@@ -130,7 +130,8 @@ const asContents = (uri: string, value: Record<string, unknown>): ResourceConten
 
 /**
  * An issue's text, printed and encoded once per version of the issue while it stays in the
- * cache: a 5 MiB issue took 20 ms to print and 20 ms more to encode into the answer, on every read.
+ * cache, not on every read: for a large issue both take longer than everything else in the
+ * answer (docs/performance.md).
  */
 const issueTexts = createSnapshotCache(
   (issue: Issue) => PreEncoded.ofString(JSON.stringify({ issue }, null, 2)),
