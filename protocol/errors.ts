@@ -2,21 +2,29 @@
 // exception is turned into something safe to send.
 //
 // JSON-RPC 2.0 §5.1 reserves -32768..-32000; MCP adds its own codes in -32000..-32099.
-// spec-tests/RULES.md, rule 1.5, lists when each is used.
+// Every code we send is named here. spec-tests/RULES.md, rule 1.5, lists when each is used.
 
 export const ErrorCode = {
-  /** The line is not valid JSON (or not valid UTF-8). JSON-RPC 2.0 §5.1. */
+  /** The line is not valid JSON (or not valid UTF-8) (https://www.jsonrpc.org/specification#error_object). */
   ParseError: -32700,
-  /** Valid JSON, but not a valid request object (bad `jsonrpc`, `method`, `id`, a batch where none is allowed). */
+  /** Valid JSON, but not a valid request object: bad `jsonrpc`, `method` or `id`, a batch where none is allowed (https://www.jsonrpc.org/specification#error_object). */
   InvalidRequest: -32600,
   /** Unknown method, or a method behind a capability the server did not declare (https://modelcontextprotocol.io/specification/2025-03-26/server/utilities/completion). */
   MethodNotFound: -32601,
-  /** Params that do not fit the method: wrong shape, unknown tool or prompt, bad cursor, bad log level. */
+  /**
+   * Params that do not fit the method: wrong shape, unknown tool or prompt, bad cursor, bad log
+   * level; and from 2026-07-28 an unknown resource (https://www.jsonrpc.org/specification#error_object,
+   * https://modelcontextprotocol.io/specification/2026-07-28/server/resources "Error Handling").
+   */
   InvalidParams: -32602,
-  /** A fault inside the server. Never used for bad input. */
+  /** A fault inside the server, never used for bad input (https://www.jsonrpc.org/specification#error_object). */
   InternalError: -32603,
   /** Resource not found, 2024-11-05 to 2025-11-25 (https://modelcontextprotocol.io/specification/2025-11-25/server/resources "Error Handling"). */
   ResourceNotFound: -32002,
+  /** 2026-07-28: the request cannot be served without a client capability its `_meta` does not declare (https://modelcontextprotocol.io/specification/2026-07-28/basic). */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the version the request asked for is not one we serve; `data` says which we do (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning). */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 /** An error that travels to the peer as a JSON-RPC `error` object. */

@@ -17,8 +17,8 @@
 //   no `method`, no `result`, no `error`            -> -32600, the id if it is valid
 //   an array                                        -> a batch; the session decides (rule 1.6)
 
-import { randomBytes } from 'node:crypto';
 import { ErrorCode, RpcError, excerpt } from './errors.js';
+import { encodeJson } from './pre-encoded.js';
 
 /** MCP request ids are strings or integers; null is not allowed (https://modelcontextprotocol.io/specification/2025-11-25/basic "Requests"). */
 export type RequestId = string | number;
@@ -79,10 +79,10 @@ export function parseLine(text: string, maxDepth = DEFAULT_MAX_DEPTH): ParsedLin
 
 /**
  * One pass over the text, counting brackets outside strings. JSON.parse itself accepts
- * millions of levels, and 32 MiB of "[[[[..." took 2.6 GB and 26 s to parse and walk
- * (found by spec-tests/fuzz); this check costs one scan of the line. Strings are jumped over
- * with indexOf: looking at each of their characters made an 8 MiB message cost 29 ms here
- * instead of 1 (spec-tests/bench).
+ * millions of levels, and memory and time grow with them out of all proportion (found by
+ * spec-tests/fuzz); this check costs one scan of the line. Strings are jumped over with
+ * indexOf, from quote to quote: a long string is then one search, not a look at each of its
+ * characters. Measurements: docs/performance.md.
  */
 function nestingExceeds(text: string, maxDepth: number): boolean {
   let depth = 0;
@@ -187,71 +187,7 @@ export const requestMessage = (id: RequestId, method: string, params?: unknown):
   params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 
 /**
- * A value whose JSON is already known: encodeLine copies `json` into the line instead of
- * encoding the value again. A tool's structuredContent is exactly the JSON of its text block,
- * and a big resource's text is the same on every read, so encoding each once is enough (a
- * 5 MiB text took 20 ms per read to encode again). Encoded any other way, by a JSON.stringify
- * of its own, it is the value it stands for. Node 21+ has JSON.rawJSON for this; Node 20 does
- * not, hence the splice in encodeLine.
+ * One message, one line: compact JSON has no raw newline (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports),
+ * and encodeJson escapes U+2028 and U+2029 too (rule 4).
  */
-export class PreEncoded {
-  readonly json: string;
-
-  constructor(json: string) {
-    // Made line-safe once, here, so that encodeLine never scans a big fragment again.
-    this.json = escapeLineSeparators(json);
-  }
-
-  toJSON(): unknown {
-    if (splices === null) return JSON.parse(this.json);
-    splices.push(this.json);
-    return `${SPLICE_MARK}${splices.length - 1}`;
-  }
-}
-
-// What a PreEncoded leaves in the line until it is spliced in: a NUL and a random nonce, which
-// no message can contain by accident, and the fragment's number.
-const SPLICE_MARK = `\u0000${randomBytes(8).toString('hex')}#`;
-const SPLICE_MARK_JSON = JSON.stringify(SPLICE_MARK).slice(0, -1);
-let splices: string[] | null = null;
-
-/**
- * One message, one line: compact JSON has no raw newline (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports).
- * U+2028 and U+2029 are legal inside JSON strings, but some clients' line splitters
- * (Python's str.splitlines) break lines on them, so we escape them too (rule 4).
- */
-export function encodeLine(message: unknown): string {
-  const fragments: string[] = [];
-  splices = fragments;
-  let json: string;
-  try {
-    json = JSON.stringify(message);
-  } finally {
-    splices = null;
-  }
-  json = escapeLineSeparators(json);
-  return (fragments.length > 0 ? splice(json, fragments) : json) + '\n';
-}
-
-/** U+2028 and U+2029 as JSON escapes; JSON allows them raw only inside strings, where the escape means the same. */
-function escapeLineSeparators(json: string): string {
-  // indexOf, not a regular expression: on text without characters above U+00FF it returns at once.
-  if (json.indexOf('\u2028') === -1 && json.indexOf('\u2029') === -1) return json;
-  return json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
-
-/** Puts each fragment where JSON.stringify left its mark, in order. */
-function splice(json: string, fragments: readonly string[]): string {
-  let line = '';
-  let from = 0;
-  fragments.forEach((fragment, i) => {
-    const mark = `${SPLICE_MARK_JSON}${i}"`;
-    const at = json.indexOf(mark, from);
-    // Only a JSON.stringify inside our own (a toJSON that encodes a PreEncoded) could lose a
-    // mark; failing is better than a broken line, and the caller answers -32603 instead.
-    if (at === -1) throw new Error('a PreEncoded fragment lost its place in the line');
-    line += json.slice(from, at) + fragment;
-    from = at + mark.length;
-  });
-  return line + json.slice(from);
-}
+export const encodeLine = (message: unknown): string => encodeJson(message) + '\n';

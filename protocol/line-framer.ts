@@ -5,9 +5,9 @@
 // Messages MUST be UTF-8 (https://modelcontextprotocol.io/specification/2025-03-26/basic/transports onwards).
 //
 // The traps this file avoids (each seen in a widely used MCP implementation):
-// - Concatenating the buffer on every chunk and rescanning it from the start is quadratic:
-//   an 8 MiB message in 4 KiB chunks took the official SDK 6 s. We keep a list of the
-//   chunks of the current line and scan only the new bytes for "\n".
+// - Concatenating the buffer on every chunk and rescanning it from the start is quadratic
+//   in the size of a message (docs/performance.md has the official SDK's figure). We keep a
+//   list of the chunks of the current line and scan only the new bytes for "\n".
 // - Decoding each chunk to text separately corrupts a multi-byte character split across
 //   two chunks. We decode once, per complete line.
 // - Closing the session on one oversized line. We drop that line up to its newline, report

@@ -6,8 +6,8 @@
 // - process.exit() right after writing to a pipe loses the write (pipes are asynchronous
 //   on POSIX). `flush()` resolves only when everything written has left the process.
 // - Gathering answers into fewer writes (cork until the next tick or the next turn of the
-//   loop) saved nothing in throughput and cost 20 to 80 µs of latency on every answer
-//   (spec-tests/bench): each answer is written as soon as it exists.
+//   loop) gains no throughput and delays every answer (docs/performance.md): each answer is
+//   written as soon as it exists.
 // - An unbounded output queue. We count the characters of every line not yet handed to the
 //   operating system, and report `backedUp` while they reach `maxQueuedBytes`, so the reader
 //   stops reading new requests until the client has read enough (`onDrain`).

@@ -35,9 +35,6 @@ export interface InputRequiredResult {
   requestState: string;
 }
 
-/** https://modelcontextprotocol.io/specification/2026-07-28/basic: a request that cannot be served without a client capability it lacks. */
-export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
-
 /** What the client sends back for an elicitation (schema ElicitResult). */
 export const ElicitAnswerSchema = z.looseObject({
   action: z.enum(['accept', 'decline', 'cancel']),

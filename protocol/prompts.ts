@@ -6,10 +6,10 @@
 // - Each message holds exactly ONE content block, not an array (a content array there breaks clients); several messages
 //   make a multi-turn prompt, and the spec sets no rule on the order of roles.
 
+import { type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
 import { excerpt, excerpts, invalidParams } from './errors.js';
 import type { Completer } from './resources.js';
-import { type ContentBlock, shapeContentBlock } from './tools.js';
 import type { VersionRules } from './versions.js';
 
 export interface PromptArgument {

@@ -11,31 +11,20 @@
 // Not found is -32002 with the URI in `data` up to 2025-11-25 (the code comes from the
 // version table), never an empty `contents` array (rule 5.3: an empty array reads as "exists but empty").
 
+import { type Annotations, type ResourceInfo, shapeInfo } from './content.js';
 import type { RequestContext } from './context.js';
 import { RpcError, excerpt } from './errors.js';
-import type { PreEncoded } from './json-rpc.js';
 import { type PagedSource, arraySource, concatSources } from './pagination.js';
-import type { Annotations } from './tools.js';
+import type { PreEncoded } from './pre-encoded.js';
 import { type UriTemplate, type Variables, compileUriTemplate } from './uri-template.js';
 import type { VersionRules } from './versions.js';
 
 /**
- * `text` may be a PreEncoded of the text (its JSON string literal): a large text served on
- * every read is then escaped once, not once per read.
+ * `text` may be a `PreEncoded.ofString(text)`: a large text served on every read is then
+ * escaped once, not once per read.
  */
 export type ResourceContents =
-  { uri: string; mimeType?: string; text: string | PreEncoded } | { uri: string; mimeType?: string; blob: string };
-
-/** What resources/list shows for one resource. */
-export interface ResourceInfo {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: Annotations;
-  size?: number;
-}
+  { uri: string; mimeType?: string; text: string | PreEncoded<string> } | { uri: string; mimeType?: string; blob: string };
 
 export interface ResourceDefinition extends ResourceInfo {
   read(context: RequestContext): ResourceContents[] | Promise<ResourceContents[]>;
@@ -153,18 +142,4 @@ export function createResourceRegistry(
     hasTemplate: (uriTemplate) => templates.some((t) => t.uriTemplate === uriTemplate),
     completer: (uriTemplate, variable) => templates.find((t) => t.uriTemplate === uriTemplate)?.complete?.[variable],
   };
-}
-
-/** `title` exists from 2025-06-18, `lastModified` in annotations likewise. */
-function shapeInfo<T extends { title?: string; annotations?: Annotations }>(info: T, rules: VersionRules): T {
-  let shaped = info;
-  if (!rules.titles && shaped.title !== undefined) {
-    const { title: _title, ...rest } = shaped;
-    shaped = rest as T;
-  }
-  if (!rules.lastModified && shaped.annotations?.lastModified !== undefined) {
-    const { lastModified: _lm, ...annotations } = shaped.annotations;
-    shaped = { ...shaped, annotations };
-  }
-  return shaped;
 }

@@ -12,10 +12,12 @@ import * as z from 'zod/mini';
 export const RequestIdSchema = z.union([z.string(), z.int()]);
 export const ProgressTokenSchema = RequestIdSchema;
 
-const MetaSchema = z.optional(z.looseObject({ progressToken: z.optional(ProgressTokenSchema) }));
+const MetaObjectSchema = z.looseObject({ progressToken: z.optional(ProgressTokenSchema) });
+const MetaSchema = z.optional(MetaObjectSchema);
 
+const EmptyParamsObjectSchema = z.looseObject({ _meta: MetaSchema });
 /** Any request's params, when the method defines none of its own. */
-export const EmptyParamsSchema = z.optional(z.looseObject({ _meta: MetaSchema }));
+export const EmptyParamsSchema = z.optional(EmptyParamsObjectSchema);
 
 const ClientCapabilitiesSchema = z.looseObject({
   roots: z.optional(z.looseObject({ listChanged: z.optional(z.boolean()) })),
@@ -36,7 +38,8 @@ export type ClientCapabilities = InitializeParams['capabilities'];
 export type ClientInfo = InitializeParams['clientInfo'];
 
 /** https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination: the cursor is an opaque string. */
-export const PaginatedParamsSchema = z.optional(z.looseObject({ _meta: MetaSchema, cursor: z.optional(z.string()) }));
+const PaginatedParamsObjectSchema = z.looseObject({ _meta: MetaSchema, cursor: z.optional(z.string()) });
+export const PaginatedParamsSchema = z.optional(PaginatedParamsObjectSchema);
 
 export const CallToolParamsSchema = z.looseObject({
   _meta: MetaSchema,
@@ -108,12 +111,18 @@ export const CancelledParamsSchema = z.looseObject({ requestId: RequestIdSchema,
 
 // ---- the quick path for the params nearly every request carries ---------------------------
 //
-// A zod parse is a long walk through generic code: 4 µs when the process is busy, but 20 to
-// 60 µs for a lone request, when the caches are cold (spec-tests/bench; the floor answers a
-// whole request in about 50). These hand checks accept the usual shapes of the busiest
-// methods' params, and only values the schema accepts unchanged, so the value can be passed on
-// as it is; anything else (a MRTR retry, a wrong type) goes to zod, which also writes the
-// error. protocol/tests/schemas.test.ts checks that agreement on generated values.
+// A zod parse is a long walk through generic code, and slowest for a lone request, when the
+// caches are cold (measured: docs/performance.md). These hand checks accept the usual shapes
+// of the busiest methods' params, and only values the schema accepts unchanged, so the value
+// can be passed on as it is; anything else (a MRTR retry, a wrong type) goes to zod, which
+// also writes the error. protocol/tests/schemas.test.ts checks that agreement on generated values.
+//
+// Each check is built by quickCheck from one check per key the schema declares, so a key added
+// to a schema cannot slip past: the type of `checks` demands a check for it, and without one
+// quickCheck throws when the module loads. Keys the schema does not declare need no check: a
+// loose object passes them through unchanged.
+
+type Check = (value: unknown) => boolean;
 
 /** What JSON.parse makes of `{...}`; anything more exotic goes to zod (which drops a `__proto__` key). */
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -121,31 +130,54 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null &&
   Object.getPrototypeOf(value) === Object.prototype &&
   !Object.hasOwn(value, '__proto__');
+const isString = (value: unknown): boolean => typeof value === 'string';
 const isRequestId = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
-const isMeta = (meta: unknown): boolean =>
-  meta === undefined || (isPlainObject(meta) && (meta.progressToken === undefined || isRequestId(meta.progressToken)));
-const isEmptyParams = (params: unknown): params is Record<string, unknown> | undefined =>
-  params === undefined || (isPlainObject(params) && isMeta(params._meta));
+/** Present only in requests that take the slow path (e.g. a MRTR retry). */
+const isAbsent = (value: unknown): boolean => value === undefined;
+const optional =
+  (check: Check): Check =>
+  (value) =>
+    value === undefined || check(value);
+
+/** One check per key a schema declares, optional keys included: a key without one is a type error. */
+type KeyChecks<Shape> = { readonly [Key in keyof Shape]-?: Check };
+
+/**
+ * The quick check of a loose object schema: a plain object whose every declared key passes its
+ * check. Throws if a declared key has no check (a cast can hide one from the type checker) or
+ * if the schema is not loose (a strict or stripping schema refuses or drops keys we let pass).
+ */
+export function quickCheck<Shape extends z.core.$ZodLooseShape>(
+  schema: z.ZodMiniObject<Shape>,
+  checks: KeyChecks<Shape>,
+): (params: unknown) => params is Record<string, unknown> {
+  const unchecked = Object.keys(schema.shape).filter((key) => !Object.hasOwn(checks, key));
+  if (unchecked.length > 0) throw new Error(`quickCheck: no check for the schema's key ${unchecked.join(', ')}`);
+  if (schema._zod.def.catchall?._zod.def.type !== 'unknown') throw new Error('quickCheck: the schema must be a looseObject');
+  const keys = Object.keys(checks);
+  const keyChecks: Check[] = Object.values(checks);
+  return (params): params is Record<string, unknown> => {
+    if (!isPlainObject(params)) return false;
+    for (let i = 0; i < keys.length; i++) if (!keyChecks[i]!(params[keys[i]!])) return false;
+    return true;
+  };
+}
+
+const isMeta = optional(quickCheck(MetaObjectSchema, { progressToken: optional(isRequestId) }));
 
 /** Quick checks by schema: true only for values the schema accepts and returns unchanged. */
-export const QUICK_CHECKS: ReadonlyMap<z.ZodMiniType, (params: unknown) => boolean> = new Map<
-  z.ZodMiniType,
-  (params: unknown) => boolean
->([
-  [EmptyParamsSchema, isEmptyParams],
-  [
-    PaginatedParamsSchema,
-    (params) => isEmptyParams(params) && (params?.cursor === undefined || typeof params.cursor === 'string'),
-  ],
+export const QUICK_CHECKS: ReadonlyMap<z.ZodMiniType, Check> = new Map<z.ZodMiniType, Check>([
+  [EmptyParamsSchema, optional(quickCheck(EmptyParamsObjectSchema, { _meta: isMeta }))],
+  [PaginatedParamsSchema, optional(quickCheck(PaginatedParamsObjectSchema, { _meta: isMeta, cursor: optional(isString) }))],
   [
     CallToolParamsSchema,
-    (params) =>
-      isPlainObject(params) &&
-      isMeta(params._meta) &&
-      typeof params.name === 'string' &&
-      (params.arguments === undefined || isPlainObject(params.arguments)) &&
-      params.inputResponses === undefined &&
-      params.requestState === undefined,
+    quickCheck(CallToolParamsSchema, {
+      _meta: isMeta,
+      name: isString,
+      arguments: optional(isPlainObject),
+      inputResponses: isAbsent,
+      requestState: isAbsent,
+    }),
   ],
-  [ResourceUriParamsSchema, (params) => isPlainObject(params) && isMeta(params._meta) && typeof params.uri === 'string'],
+  [ResourceUriParamsSchema, quickCheck(ResourceUriParamsSchema, { _meta: isMeta, uri: isString })],
 ]);

@@ -6,7 +6,7 @@
 // "Statelessness"; rule 3). There is no `initialize`, no `ping`, no
 // `logging/setLevel`, no `resources/subscribe`; `subscriptions/listen` replaces the last.
 
-import { RpcError, excerpt, invalidParams } from './errors.js';
+import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import { type OutgoingMessage, type RequestId, notificationMessage } from './json-rpc.js';
 import type { CacheHint } from './methods.js';
 import {
@@ -21,9 +21,6 @@ import type { SubscriptionRegistry } from './subscriptions.js';
 import type { Route } from './transport.js';
 import { describeIssues } from './validation.js';
 import { STATELESS_VERSIONS, type StatelessVersion, isStatelessVersion } from './versions.js';
-
-/** https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning: the version a request asked for is not one we serve. */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 export interface StatelessRequest {
   version: StatelessVersion;
@@ -52,7 +49,7 @@ export function readStatelessMeta(params: unknown): StatelessRequest {
   }
   const version = parsed.data[META.protocolVersion];
   if (!isStatelessVersion(version)) {
-    throw new RpcError(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${excerpt(version)}`, {
+    throw new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${excerpt(version)}`, {
       supported: [...STATELESS_VERSIONS],
       requested: excerpt(version),
     });

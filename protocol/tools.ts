@@ -8,40 +8,25 @@
 //   (SEP-1303, 2025-11-25; we use it for every revision, which A-8 allows for older ones).
 
 import * as z from 'zod/mini';
+import { type Annotations, type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
-import { RpcError, excerpt, invalidParams } from './errors.js';
-import { PreEncoded } from './json-rpc.js';
+import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import {
   type AskForMissing,
   ElicitAnswerSchema,
   FORM_KEY,
   type InputRequiredResult,
-  MISSING_REQUIRED_CLIENT_CAPABILITY,
   canElicitForm,
   createStateSealer,
   formRequest,
 } from './mrtr.js';
-import type { ResourceInfo } from './resources.js';
+import { PreEncoded } from './pre-encoded.js';
 import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
 
-export type ContentBlock =
-  | { type: 'text'; text: string; annotations?: Annotations }
-  | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: Annotations }
-  | { type: 'resource'; resource: EmbeddedResource; annotations?: Annotations }
-  // A link is a Resource with a type tag (schema ResourceLink extends Resource).
-  | ({ type: 'resource_link' } & ResourceInfo);
-
-export type EmbeddedResource =
-  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
-
-export interface Annotations {
-  audience?: ('user' | 'assistant')[];
-  priority?: number;
-  /** ISO 8601; exists from 2025-06-18. */
-  lastModified?: string;
-}
+// lib/tracker/tools.ts still imports ContentBlock from here; it moves to content.ts with that file's next change.
+export type { ContentBlock } from './content.js';
 
 export interface ToolAnnotations {
   readOnlyHint?: boolean;
@@ -91,7 +76,7 @@ export function structuredResult(data: Record<string, unknown>, extra: ContentBl
  * inside the line), and not at all when a tool hands out the same result again. Used only
  * while the result still holds that data and that text.
  */
-const encoded = new WeakMap<ToolResult, { data: object; json: string; asText?: PreEncoded }>();
+const encoded = new WeakMap<ToolResult, { data: object; json: string; asText?: PreEncoded<string> }>();
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -135,7 +120,7 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
       // A retry that still lacks the answers, from a request that can no longer be asked: the
       // form this call is waiting for cannot be served without the capability (https://modelcontextprotocol.io/specification/2026-07-28/basic).
       if (stateless && missing && params.requestState !== undefined) {
-        throw new RpcError(MISSING_REQUIRED_CLIENT_CAPABILITY, 'Missing required client capability: elicitation (form)', {
+        throw new RpcError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability: elicitation (form)', {
           requiredCapabilities: { elicitation: { form: {} } },
         });
       }
@@ -231,10 +216,10 @@ function jsonSchema(schema: z.ZodMiniType, rules: VersionRules): Record<string, 
 }
 
 /** A tool result as sent: its JSON may be what structuredResult already made. */
-type SentContentBlock = ContentBlock | { type: 'text'; text: PreEncoded; annotations?: Annotations };
+type SentContentBlock = ContentBlock | { type: 'text'; text: PreEncoded<string>; annotations?: Annotations };
 interface SentToolResult {
   content: SentContentBlock[];
-  structuredContent?: Record<string, unknown> | PreEncoded;
+  structuredContent?: Record<string, unknown> | PreEncoded<unknown>;
   isError?: boolean;
 }
 
@@ -246,24 +231,12 @@ function shapeResult(result: ToolResult, rules: VersionRules): SentToolResult {
   const content = result.content.map((block): SentContentBlock => {
     const shapedBlock = shapeContentBlock(block, rules);
     if (known && shapedBlock.type === 'text' && shapedBlock.text === known.json) {
-      return { ...shapedBlock, text: (known.asText ??= new PreEncoded(JSON.stringify(known.json))) };
+      return { ...shapedBlock, text: (known.asText ??= PreEncoded.ofString(known.json)) };
     }
     return shapedBlock;
   });
   const shaped: SentToolResult = { content };
-  if (rules.structuredContent && data !== undefined) shaped.structuredContent = known ? new PreEncoded(known.json) : data;
+  if (rules.structuredContent && data !== undefined) shaped.structuredContent = known ? PreEncoded.ofJson(known.json) : data;
   if (result.isError) shaped.isError = true;
   return shaped;
-}
-
-export function shapeContentBlock(block: ContentBlock, rules: VersionRules): ContentBlock {
-  if (block.type === 'resource_link' && !rules.resourceLinks) {
-    // Before 2025-06-18 there is no link block; a text line keeps the reference visible.
-    return { type: 'text', text: `${block.title ?? block.name}: ${block.uri}` };
-  }
-  if (block.annotations?.lastModified && !rules.lastModified) {
-    const { lastModified: _dropped, ...annotations } = block.annotations;
-    return { ...block, annotations };
-  }
-  return block;
 }

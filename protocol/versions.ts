@@ -91,7 +91,7 @@ const V2026_07_28: VersionRules = {
   era: 'stateless',
   resultType: true,
   cacheHints: true,
-  resourceNotFoundCode: -32602,
+  resourceNotFoundCode: ErrorCode.InvalidParams,
 };
 
 const RULES: Record<ProtocolVersion, VersionRules> = {

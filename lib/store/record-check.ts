@@ -1,8 +1,8 @@
 // A hand-written validator for journal records: the fast path for opening.
 //
 // It accepts exactly what JournalRecordSchema (schema.ts) accepts — built from
-// the same patterns, limits and enums — at a tenth of the cost, which matters
-// when a journal holds 100,000 issues. Unknown extra fields are ignored, as
+// the same patterns, limits and enums — for a fraction of zod's time, which
+// matters when a journal holds 100,000 issues (docs/performance.md). Unknown extra fields are ignored, as
 // zod ignores them; apply.ts copies only the known fields into the state.
 // lib/tests/store-record-check.test.ts checks the agreement with fast-check.
 import {

@@ -2,9 +2,9 @@
 //
 // These schemas are the one source of truth for the types (z.infer) and for
 // what a valid journal line is. They use `zod/mini`, the tree-shakable form
-// of zod 4: the same schemas at a tenth of the bundle size. Opening a 100,000-issue journal through zod
-// costs ~300 ms, so the journal reader uses a hand-written check
-// (record-check.ts) built from the same patterns, limits and enums exported
+// of zod 4: the same schemas at a tenth of the bundle size. Opening a large journal
+// through zod is slow (docs/performance.md), so the journal reader uses a hand-written
+// check (record-check.ts) built from the same patterns, limits and enums exported
 // here; a property test keeps the two in agreement.
 import * as z from 'zod/mini';
 

@@ -12,8 +12,9 @@
 //   5. release the lock, tell listeners, return.
 // The promise resolves only after step 4, so an acknowledged change is on
 // disk. Queries first pick up any complete lines other processes appended
-// (one fstat when there are none), and a file watcher does the same in the
-// background so change listeners hear about other processes within ~250 ms.
+// (one stat() of the path, shared by the reads of one synchronous run, when there are
+// none), and a file watcher does the same in the background so change listeners hear
+// about other processes within ~250 ms.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Change } from './apply.js';
@@ -299,8 +300,8 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
   // The check is made once per synchronous run of code: nothing can be appended between two
   // reads in it that this process could know about (its own mutations, and another store's
   // in this process, all await), so they may as well share one look. A batch of pipelined
-  // requests is dispatched in one run and costs one system call instead of one per read (the
-  // stat was 13% of the mixed benchmark).
+  // requests is dispatched in one run and costs one system call instead of one per read
+  // (docs/performance.md).
   let looked = false;
   const lookAgain = (): void => {
     looked = false;

@@ -11,14 +11,9 @@
 // single place a URI becomes content: resources/read, prompts that embed resources, and the
 // change watcher that decides when a subscribed URI really changed all go through it.
 
-import type {
-  Completer,
-  ResourceContents,
-  ResourceDefinition,
-  ResourceInfo,
-  ResourceTemplateDefinition,
-} from '../../protocol/resources.js';
-import { PreEncoded } from '../../protocol/json-rpc.js';
+import type { ResourceInfo } from '../../protocol/content.js';
+import type { Completer, ResourceContents, ResourceDefinition, ResourceTemplateDefinition } from '../../protocol/resources.js';
+import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { type Variables, compileUriTemplate } from '../../protocol/uri-template.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 import {
@@ -135,10 +130,11 @@ const asContents = (uri: string, value: Record<string, unknown>): ResourceConten
 
 /**
  * An issue's text, printed and encoded once per version of the issue while it stays in the
- * cache: a 5 MiB issue took 20 ms to print and 20 ms more to encode into the answer, on every read.
+ * cache, not on every read: for a large issue both take longer than everything else in the
+ * answer (docs/performance.md).
  */
 const issueTexts = createSnapshotCache(
-  (issue: Issue) => new PreEncoded(JSON.stringify(JSON.stringify({ issue }, null, 2))),
+  (issue: Issue) => PreEncoded.ofString(JSON.stringify({ issue }, null, 2)),
   (text) => text.json.length,
   16 * 1024 * 1024,
 );

@@ -2,15 +2,19 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import * as z from 'zod/mini';
+import * as schemas from '../schemas.js';
 import {
   CallToolParamsSchema,
   EmptyParamsSchema,
   PaginatedParamsSchema,
   QUICK_CHECKS,
   ResourceUriParamsSchema,
+  quickCheck,
 } from '../schemas.js';
 
-// Values near the shapes: the right keys with right and wrong types, and odd numbers for ids.
+// Values near the shapes, derived from each schema: every key it declares, with right and wrong
+// types, and a key it does not declare. A key added to a schema is generated at once.
 const oddNumber = fc.oneof(fc.integer(), fc.double(), fc.constant(2 ** 53), fc.constant(-0), fc.constant(Number.NaN));
 const anyValue = fc.oneof(
   fc.string(),
@@ -21,49 +25,82 @@ const anyValue = fc.oneof(
   fc.array(fc.nat(), { maxLength: 2 }),
   fc.dictionary(fc.string(), fc.nat(), { maxKeys: 2 }),
 );
-const meta = fc.oneof(
-  anyValue,
-  fc.record({ progressToken: fc.oneof(fc.string(), oddNumber, anyValue), extra: anyValue }, { requiredKeys: [] }),
-);
-const params = fc.oneof(
-  anyValue,
-  fc.record(
-    {
-      _meta: meta,
-      name: fc.oneof(fc.string(), anyValue),
-      uri: fc.oneof(fc.string(), anyValue),
-      cursor: fc.oneof(fc.string(), anyValue),
-      arguments: fc.oneof(fc.dictionary(fc.string(), anyValue), anyValue),
-      inputResponses: anyValue,
-      requestState: anyValue,
-      other: anyValue,
-    },
-    { requiredKeys: [] },
-  ),
-);
 
-for (const [name, schema] of Object.entries({
-  EmptyParamsSchema,
-  PaginatedParamsSchema,
-  CallToolParamsSchema,
-  ResourceUriParamsSchema,
-})) {
+/** What zod's own description of a schema says (zod/mini keeps it in `_zod.def`). */
+interface Def {
+  type: string;
+  innerType?: { _zod: { def: Def } };
+  shape?: Record<string, { _zod: { def: Def } }>;
+}
+
+function nearValues(def: Def): fc.Arbitrary<unknown> {
+  switch (def.type) {
+    case 'optional':
+      return fc.oneof(fc.constant(undefined), nearValues(def.innerType!._zod.def));
+    case 'object': {
+      const keys = Object.fromEntries(Object.entries(def.shape!).map(([key, value]) => [key, nearValues(value._zod.def)]));
+      return fc.oneof(anyValue, fc.record({ ...keys, other: anyValue }, { requiredKeys: [] }));
+    }
+    case 'string':
+      return fc.oneof(fc.string(), anyValue);
+    case 'record':
+      return fc.oneof(anyValue, fc.dictionary(fc.string(), anyValue, { maxKeys: 3 }));
+    default:
+      return anyValue;
+  }
+}
+
+/** The property: what the quick check accepts, zod accepts and returns unchanged. */
+function agreement(schema: z.ZodMiniType, quick: (params: unknown) => boolean, numRuns = 3000): number {
+  let accepted = 0;
+  fc.assert(
+    fc.property(nearValues(schema._zod.def as Def), (value) => {
+      if (!quick(value)) return;
+      accepted++;
+      const parsed = schema.safeParse(value);
+      assert.ok(parsed.success, `zod refused ${JSON.stringify(value)}`);
+      assert.equal(parsed.data, value);
+    }),
+    { numRuns },
+  );
+  return accepted;
+}
+
+for (const [schema, quick] of QUICK_CHECKS) {
+  const name = Object.entries(schemas).find(([, value]) => value === schema)?.[0];
   test(`${name}: what the quick check accepts, zod accepts and returns unchanged`, () => {
-    const quick = QUICK_CHECKS.get(schema)!;
-    let accepted = 0;
-    fc.assert(
-      fc.property(params, (value) => {
-        if (!quick(value)) return;
-        accepted++;
-        const parsed = schema.safeParse(value);
-        assert.ok(parsed.success, `zod refused ${JSON.stringify(value)}`);
-        assert.equal(parsed.data, value);
-      }),
-      { numRuns: 3000 },
-    );
-    assert.ok(accepted > 0, 'the quick check accepted nothing: the property says nothing');
+    assert.ok(agreement(schema, quick) > 0, 'the quick check accepted nothing: the property says nothing');
   });
 }
+
+test('a key added to a schema cannot take the quick path unchecked', () => {
+  const Extended = z.looseObject({ ...CallToolParamsSchema.shape, task: z.optional(z.looseObject({ ttl: z.number() })) });
+  const checksOfToday = {
+    _meta: (value: unknown) => value === undefined,
+    name: (value: unknown) => typeof value === 'string',
+    arguments: (value: unknown) => value === undefined,
+    inputResponses: (value: unknown) => value === undefined,
+    requestState: (value: unknown) => value === undefined,
+  };
+  // @ts-expect-error the checks have nothing for `task`
+  assert.throws(() => quickCheck(Extended, checksOfToday), /task/);
+  // Taught carelessly, the generated values (derived from the schema) find the disagreement.
+  const careless = quickCheck(Extended, { ...checksOfToday, task: () => true });
+  const failure = (() => {
+    try {
+      agreement(Extended, careless);
+    } catch (error) {
+      return error as Error;
+    }
+  })();
+  assert.match(String((failure?.cause as Error | undefined)?.message), /zod refused/);
+  assert.ok(agreement(Extended, quickCheck(Extended, { ...checksOfToday, task: (value) => value === undefined })) > 0);
+});
+
+test('only a loose object can have a quick check: a strict or stripping one changes what it lets pass', () => {
+  assert.throws(() => quickCheck(z.object({ name: z.string() }), { name: () => true }), /looseObject/);
+  assert.throws(() => quickCheck(z.strictObject({ name: z.string() }), { name: () => true }), /looseObject/);
+});
 
 test('the usual shapes take the quick path', () => {
   const quick = (schema: Parameters<typeof QUICK_CHECKS.get>[0], value: unknown) => QUICK_CHECKS.get(schema)!(value);

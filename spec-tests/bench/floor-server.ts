@@ -3,7 +3,7 @@
 // No validation, no state, no routing beyond a table lookup.
 //
 // So that the floor moves the same bytes as the real servers, its canned results are the
-// tracker's own answers, captured by the benchmark (see canned.ts): one file per request
+// tracker's own answers, captured by the benchmark (captureCanned, correctness.ts): one file per request
 // signature, read the first time that signature is asked for. A signature it has no file
 // for gets `{}`.
 //

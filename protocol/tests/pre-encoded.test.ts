@@ -1,0 +1,57 @@
+// JSON made once: spliced into the line as it is, the value it stands for anywhere else, and
+// made only by a constructor that says what it encodes (tsc checks the @ts-expect-error lines).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { encodeLine } from '../json-rpc.js';
+import { PreEncoded } from '../pre-encoded.js';
+import type { ResourceContents } from '../resources.js';
+import type { ServerDefinition } from '../session.js';
+import { transcript } from './harness.js';
+
+test('a PreEncoded value is spliced into the line as it is, and is its value anywhere else', () => {
+  const inner = { text: 'a "quoted"\nline', list: [1, 2] };
+  const message = {
+    jsonrpc: '2.0',
+    id: 1,
+    result: { first: PreEncoded.ofJson(JSON.stringify(inner)), second: 'x', third: PreEncoded.ofString('\u2028') },
+  };
+  const line = encodeLine(message);
+  assert.equal(JSON.parse(line), { jsonrpc: '2.0', id: 1, result: { first: inner, second: 'x', third: '\u2028' } });
+  assert.not.match(line, /[\u2028\u2029]/, 'a spliced fragment is escaped like the rest');
+  assert.equal(JSON.parse(JSON.stringify(message)), JSON.parse(line));
+  // A string that looks like a mark, but without this process's nonce, stays a string.
+  const lookalike = { jsonrpc: '2.0', id: 2, result: { text: '\u00000123456789abcdef#0' } };
+  assert.equal(JSON.parse(encodeLine(lookalike)), lookalike);
+});
+
+test('ofString encodes the text itself: JSON text stays text, quotes and newlines included', () => {
+  const text = JSON.stringify({ issue: { key: 'PROJ-1', title: 'a "quoted"\nline' } }, null, 2);
+  const line = encodeLine({ contents: [{ uri: 'test://a', text: PreEncoded.ofString(text) }] });
+  assert.equal(JSON.parse(line), { contents: [{ uri: 'test://a', text }] });
+});
+
+test('the type checker refuses a PreEncoded that is not a text where a text goes', () => {
+  const json = JSON.stringify({ issue: 'PROJ-1' });
+  const right: ResourceContents = { uri: 'test://a', text: PreEncoded.ofString(json) };
+  // The mistake this guards against: the JSON of an object where the JSON of a string is due.
+  // @ts-expect-error a PreEncoded<unknown> is not a PreEncoded<string>
+  const wrong: ResourceContents = { uri: 'test://a', text: PreEncoded.ofJson(json) };
+  // @ts-expect-error the constructor is private: nothing makes one without saying what it encodes
+  const unchecked = new PreEncoded<string>(json);
+  assert.ok(right && wrong && unchecked);
+});
+
+test('resources/read sends an ofString text as the text it encodes', async () => {
+  const text = '{\n  "issue": "PROJ-1"\n}';
+  const definition: ServerDefinition = {
+    info: { name: 'pre-encoded', version: '1.0.0' },
+    resources: [{ uri: 'test://a', name: 'a', read: () => [{ uri: 'test://a', text: PreEncoded.ofString(text) }] }],
+  };
+  const t = transcript(definition);
+  await t.initialize();
+  t.client({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'test://a' } });
+  const [answer] = (await t.until((messages) => messages.length === 1)) as any[];
+  assert.equal(answer.result.contents, [{ uri: 'test://a', text }]);
+});
+
+test.run();

@@ -1,0 +1,86 @@
+// Comments stay true: a file a comment names exists, and the code's comments say what and why,
+// not how fast something once was; measurements live in docs/performance.md, whose own
+// references to the code must exist too.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+/** The repository's own sources, under `dir`: .ts and .mjs files, without what is built or installed. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return ['node_modules', 'dist', 'fixtures', '.git'].includes(entry.name) ? [] : sources(path);
+    return /\.(ts|mjs)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+const comments = (file: string): string[] => readFileSync(file, 'utf8').match(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? [];
+
+/** What build.mjs and the bench write into dist/: named in comments, absent from a fresh clone. */
+const BUILT = new Set(['mcp-tracker.mjs', 'mcp-conform.mjs', 'sdk-tracker.mjs', 'floor.mjs']);
+
+test('every source file a comment names exists', () => {
+  const all = ['protocol', 'lib', 'spec-tests'].flatMap(sources).concat('build.mjs');
+  const present = new Set(all.map((file) => basename(file)));
+  const missing = all.flatMap((file) =>
+    comments(file)
+      .flatMap((comment) => [...comment.matchAll(/\b[\w.-]+\.(?:ts|mjs)\b/g)].map((match) => basename(match[0])))
+      .filter((name) => !present.has(name) && !BUILT.has(name))
+      .map((name) => `${file}: ${name}`),
+  );
+  assert.equal(missing, []);
+});
+
+// "was 5% of a ping", "took 20 ms", "cost 29 ms ... instead of 1", "7% more throughput".
+const MEASUREMENT =
+  /\d+(\.\d+)?\s?%\s+(of|more|less|faster|slower)\b|\b(took|was|were|cost|costs)\b[^.;]*?\d+(\.\d+)?\s?(ms|µs|s|GB|MB|MiB)\b|instead of \d/;
+
+/** Files whose figures are written in docs/performance.md but not yet taken out of the comment. */
+const STILL_TO_TRIM = new Set(['protocol/peer.ts', 'protocol/context.ts', 'lib/main.ts']);
+
+test('the comments of protocol/, lib/ and build.mjs hold no measurements (docs/performance.md does)', () => {
+  const files = ['protocol', 'lib'].flatMap(sources).concat('build.mjs');
+  const found = files.flatMap((file) =>
+    comments(file)
+      .flatMap((comment) => comment.split('\n'))
+      .filter((line) => MEASUREMENT.test(line))
+      .map((line) => `${file}: ${line.trim()}`),
+  );
+  assert.equal(
+    found.filter((line) => !STILL_TO_TRIM.has(line.slice(0, line.indexOf(':')))),
+    [],
+  );
+  for (const file of STILL_TO_TRIM) {
+    assert.ok(
+      found.some((line) => line.startsWith(`${file}:`)),
+      `${file} has no figure left: take it out of STILL_TO_TRIM`,
+    );
+  }
+});
+
+test('the measurement check sees the forms figures take in comments', () => {
+  for (const line of [
+    '// making one per request was 15% of the time of a ping',
+    ' * took 2.6 GB and 26 s to parse',
+    ' * made an 8 MiB message cost 29 ms here instead of 1',
+    '// 30 MiB more resident memory for about 7% more throughput',
+  ]) {
+    assert.ok(MEASUREMENT.test(line), line);
+  }
+  for (const line of ['// a signal must end us within 2 s', '/** Default: 5000 ms. */', '// capped at 100 values']) {
+    assert.not.ok(MEASUREMENT.test(line), line);
+  }
+});
+
+test('every file docs/performance.md names exists', () => {
+  const doc = readFileSync('docs/performance.md', 'utf8');
+  const named = [...doc.matchAll(/`((?:protocol|lib|spec-tests)\/[\w./-]+\.(?:ts|md))`/g)].map((match) => match[1]!);
+  assert.ok(named.length > 0, 'docs/performance.md names no file');
+  assert.equal(
+    named.filter((path) => !existsSync(path)),
+    [],
+  );
+});
+
+test.run();
