@@ -42,7 +42,7 @@ async function main(): Promise<void> {
 
 async function serve(line: CommandLine): Promise<void> {
   // V8 grows the young generation from 1 to 16 MiB per semi-space under a steady stream of
-  // requests: 30 MiB more resident memory for about 7% more throughput (spec-tests/bench).
+  // requests: much more resident memory for a little more throughput (docs/performance.md).
   // A server that sits beside many others in a host is better off small. Growth is decided
   // at each collection, so changing the factor now, before serving, takes effect.
   setFlagsFromString('--semi-space-growth-factor=1');

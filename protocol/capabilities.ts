@@ -5,7 +5,7 @@
 
 import type { Feature } from './methods.js';
 import type { ListenFilter } from './schemas.js';
-import type { ServerDefinition } from './server.js';
+import type { ServerDefinition } from './definition.js';
 import type { VersionRules } from './versions.js';
 
 export function servedFeatures(definition: ServerDefinition): Set<Feature> {

@@ -26,7 +26,7 @@ import type { Handshake } from './lifecycle.js';
 import { METHODS, type MethodEntry, type SessionState } from './methods.js';
 import type { RunningRequest } from './peer.js';
 import { type LogLevel, META } from './schemas.js';
-import type { SharedState } from './server.js';
+import type { SharedState } from './definition.js';
 import { carriesStatelessMeta, completeResult, readStatelessMeta } from './stateless.js';
 import { parseOrThrow } from './validation.js';
 import type { VersionRules } from './versions.js';

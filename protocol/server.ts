@@ -6,48 +6,15 @@
 // (session.ts) with its own lifecycle, requests in flight and subscriptions.
 
 import { capabilitiesFor, servedFeatures } from './capabilities.js';
+import type { ServerDefinition, SharedState } from './definition.js';
 import type { LogLevel } from './schemas.js';
-import type { Feature } from './methods.js';
-import { type PromptDefinition, type PromptRegistry, createPromptRegistry } from './prompts.js';
-import {
-  type ResourceDefinition,
-  type ResourceRegistry,
-  type ResourceTemplateDefinition,
-  createResourceRegistry,
-} from './resources.js';
+import { createPromptRegistry } from './prompts.js';
+import { createResourceRegistry } from './resources.js';
 import { type Session, type SessionLimits, createSession } from './session.js';
-import { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionHooks, type SubscriptionLimits } from './subscriptions.js';
-import { type ToolDefinition, type ToolRegistry, createToolRegistry } from './tools.js';
+import { DEFAULT_SUBSCRIPTION_LIMITS } from './subscriptions.js';
+import { createToolRegistry } from './tools.js';
 import type { ConnectionIo } from './transport.js';
-import { type HandshakeVersion, STATELESS_VERSIONS, type VersionRules, rulesFor } from './versions.js';
-
-export interface ServerDefinition {
-  /** `serverInfo` in the initialize result. */
-  info: { name: string; version: string; title?: string };
-  instructions?: string;
-  tools?: ToolDefinition[];
-  resources?: ResourceDefinition[];
-  resourceTemplates?: ResourceTemplateDefinition[];
-  prompts?: PromptDefinition[];
-  /** We will send notifications/resources/updated for subscribed URIs. */
-  subscriptions?: boolean;
-  /** Bounds on what clients may subscribe to (DEFAULT_SUBSCRIPTION_LIMITS where not given). */
-  subscriptionLimits?: Partial<SubscriptionLimits>;
-  /**
-   * A resource gained its first subscriber on any connection (resources/subscribe or
-   * subscriptions/listen), e.g. to note what it holds now. `uri` is its canonical URI, whatever
-   * spelling the client used.
-   */
-  onSubscribe?(uri: string): void;
-  /** Its last subscriber left (unsubscribed, its stream ended, its connection closed): forget what was noted. */
-  onUnsubscribe?(uri: string): void;
-  /** We will send notifications/resources/list_changed. */
-  resourceListChanged?: boolean;
-  /** We will send notifications/message. */
-  logging?: boolean;
-  /** Items per page in every list (default 100). */
-  pageSize?: number;
-}
+import { STATELESS_VERSIONS, type VersionRules, rulesFor } from './versions.js';
 
 export interface Server {
   /** A new connection from a transport. */
@@ -61,23 +28,6 @@ export interface Server {
   readonly connections: number;
   /** Subscriptions held now, on all connections (each spelling, on each stream). */
   readonly subscriptions: number;
-}
-
-/** What a session takes from its server. */
-export interface SharedState {
-  readonly definition: ServerDefinition;
-  readonly features: ReadonlySet<Feature>;
-  readonly tools: ToolRegistry;
-  readonly resources: ResourceRegistry;
-  readonly prompts: PromptRegistry;
-  readonly pageSize: number;
-  readonly subscriptionLimits: SubscriptionLimits;
-  /** Counts subscribers across connections; the definition hears the first and the last. */
-  readonly subscriptionHooks: SubscriptionHooks;
-  initializeResult(version: HandshakeVersion): Record<string, unknown>;
-  discoverResult(): Record<string, unknown>;
-  /** The session is closed: it no longer hears changes. */
-  disconnect(session: Session): void;
 }
 
 export function createServer(definition: ServerDefinition, report: (detail: string) => void = () => {}): Server {
@@ -125,12 +75,11 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
       if (definition.instructions) result.instructions = definition.instructions;
       return result;
     },
-    disconnect: (session) => sessions.delete(session),
   };
 
   return {
     connect(io, limits) {
-      const session = createSession(shared, io, limits);
+      const session = createSession(shared, io, limits ?? {}, () => sessions.delete(session));
       sessions.add(session);
       return session;
     },

@@ -34,7 +34,7 @@ import { type Handshake, createHandshake } from './lifecycle.js';
 import type { SessionState } from './methods.js';
 import { type Peer, type RunningRequest, createPeer } from './peer.js';
 import { CancelledParamsSchema, type ClientCapabilities, LOG_LEVELS, type LogLevel } from './schemas.js';
-import type { SharedState } from './server.js';
+import type { SharedState } from './definition.js';
 import { honouredFilter } from './capabilities.js';
 import { type ListenStreams, createListenStreams } from './stateless.js';
 import { type SubscriptionRegistry, createSubscriptionRegistry } from './subscriptions.js';
@@ -65,8 +65,9 @@ const CLIENT_CAPABILITY_FOR: Record<string, keyof ClientCapabilities> = {
   'roots/list': 'roots',
 };
 
-export function createSession(shared: SharedState, io: ConnectionIo, limits: SessionLimits = {}): Session {
-  return new ServerSession(shared, io, limits);
+/** `onClose` tells the server the connection is gone, so it no longer hears changes. */
+export function createSession(shared: SharedState, io: ConnectionIo, limits: SessionLimits, onClose: () => void): Session {
+  return new ServerSession(shared, io, limits, onClose);
 }
 
 class ServerSession implements Session {
@@ -80,8 +81,11 @@ class ServerSession implements Session {
   /** Answers still being worked on, so `idle` can wait for them. */
   readonly #running = new Set<Promise<unknown>>();
 
-  constructor(shared: SharedState, io: ConnectionIo, limits: SessionLimits) {
+  readonly #onClose: () => void;
+
+  constructor(shared: SharedState, io: ConnectionIo, limits: SessionLimits, onClose: () => void) {
     this.#shared = shared;
+    this.#onClose = onClose;
     this.#io = io;
     this.#maxDepth = limits.maxDepth;
     const { resources, subscriptionLimits } = shared;
@@ -342,6 +346,6 @@ class ServerSession implements Session {
     this.#peer.abortAll();
     this.#streams.closeAll();
     this.#subscriptions.clear();
-    this.#shared.disconnect(this);
+    this.#onClose();
   }
 }

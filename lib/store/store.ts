@@ -40,7 +40,7 @@ import {
 import { demoRecords } from './demo-data.js';
 import { createDerivedCache } from './derived.js';
 import { domainError, isDomainError, isStoreFileError, storeFileError, type StoreFileError } from './errors.js';
-import { appendRecord, catchUp, closeJournal, createJournal, ensureSameFile, openJournal, type Journal } from './journal.js';
+import { appendRecord, catchUp, closeJournal, createJournal, ensureSameFile, openJournal } from './journal.js';
 import { withFileLock, type LockOptions } from './lock.js';
 import type { Logger } from './log.js';
 import { requireIssue, requireProject, requireSprint } from './lookup.js';

@@ -3,7 +3,8 @@
 // to the resource watch (resource-watch.ts), which reads again only the subscribed resources
 // the change touched, and tells which of them now return something else.
 
-import type { Server, ServerDefinition } from '../../protocol/server.js';
+import type { ServerDefinition } from '../../protocol/definition.js';
+import type { Server } from '../../protocol/server.js';
 import type { SubscriptionLimits } from '../../protocol/subscriptions.js';
 import type { TrackerStore } from '../store/index.js';
 import { trackerPrompts } from './prompts.js';

@@ -1,6 +1,7 @@
 // An in-process client for session tests: write what the client sends, read what the server sent.
 import { type OutgoingMessage, encodeLine } from '../json-rpc.js';
-import { type Server, type ServerDefinition, createServer } from '../server.js';
+import type { ServerDefinition } from '../definition.js';
+import { type Server, createServer } from '../server.js';
 import type { Session } from '../session.js';
 import type { Route } from '../transport.js';
 

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { encodeLine } from '../json-rpc.js';
 import { PreEncoded } from '../pre-encoded.js';
 import type { ResourceContents } from '../resources.js';
-import type { ServerDefinition } from '../session.js';
+import type { ServerDefinition } from '../definition.js';
 import { transcript } from './harness.js';
 
 test('a PreEncoded value is spliced into the line as it is, and is its value anywhere else', () => {

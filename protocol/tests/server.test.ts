@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as z from 'zod/mini';
 import { createServer } from '../server.js';
-import type { ServerDefinition } from '../server.js';
+import type { ServerDefinition } from '../definition.js';
 import { transcript } from './harness.js';
 
 const META = {

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { SchemaValidator } from '../../spec-tests/runner/schema-validator.js';
 import { builtinSchemas } from '../../spec-tests/runner/builtin.js';
 import type { JsonObject, JsonValue } from '../../spec-tests/runner/json-types.js';
-import type { ServerDefinition } from '../server.js';
+import type { ServerDefinition } from '../definition.js';
 import { structuredResult } from '../tools.js';
 import { transcript } from './harness.js';
 

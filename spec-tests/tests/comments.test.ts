@@ -36,9 +36,6 @@ test('every source file a comment names exists', () => {
 const MEASUREMENT =
   /\d+(\.\d+)?\s?%\s+(of|more|less|faster|slower)\b|\b(took|was|were|cost|costs)\b[^.;]*?\d+(\.\d+)?\s?(ms|µs|s|GB|MB|MiB)\b|instead of \d/;
 
-/** Files whose figures are written in docs/performance.md but not yet taken out of the comment. */
-const STILL_TO_TRIM = new Set(['protocol/peer.ts', 'protocol/context.ts', 'lib/main.ts']);
-
 test('the comments of protocol/, lib/ and build.mjs hold no measurements (docs/performance.md does)', () => {
   const files = ['protocol', 'lib'].flatMap(sources).concat('build.mjs');
   const found = files.flatMap((file) =>
@@ -47,16 +44,7 @@ test('the comments of protocol/, lib/ and build.mjs hold no measurements (docs/p
       .filter((line) => MEASUREMENT.test(line))
       .map((line) => `${file}: ${line.trim()}`),
   );
-  assert.equal(
-    found.filter((line) => !STILL_TO_TRIM.has(line.slice(0, line.indexOf(':')))),
-    [],
-  );
-  for (const file of STILL_TO_TRIM) {
-    assert.ok(
-      found.some((line) => line.startsWith(`${file}:`)),
-      `${file} has no figure left: take it out of STILL_TO_TRIM`,
-    );
-  }
+  assert.equal(found, []);
 });
 
 test('the measurement check sees the forms figures take in comments', () => {

@@ -1,0 +1,53 @@
+// What a server is made of: the application's definition (its tools, resources, prompts and
+// the features it offers), and the state every connection shares, built from it once by
+// createServer (server.ts) and lent to each session (session.ts).
+
+import type { Feature } from './methods.js';
+import type { PromptDefinition, PromptRegistry } from './prompts.js';
+import type { ResourceDefinition, ResourceRegistry, ResourceTemplateDefinition } from './resources.js';
+import type { SubscriptionHooks, SubscriptionLimits } from './subscriptions.js';
+import type { ToolDefinition, ToolRegistry } from './tools.js';
+import type { HandshakeVersion } from './versions.js';
+
+export interface ServerDefinition {
+  /** `serverInfo` in the initialize result. */
+  info: { name: string; version: string; title?: string };
+  instructions?: string;
+  tools?: ToolDefinition[];
+  resources?: ResourceDefinition[];
+  resourceTemplates?: ResourceTemplateDefinition[];
+  prompts?: PromptDefinition[];
+  /** We will send notifications/resources/updated for subscribed URIs. */
+  subscriptions?: boolean;
+  /** Bounds on what clients may subscribe to (DEFAULT_SUBSCRIPTION_LIMITS where not given). */
+  subscriptionLimits?: Partial<SubscriptionLimits>;
+  /**
+   * A resource gained its first subscriber on any connection (resources/subscribe or
+   * subscriptions/listen), e.g. to note what it holds now. `uri` is its canonical URI, whatever
+   * spelling the client used.
+   */
+  onSubscribe?(uri: string): void;
+  /** Its last subscriber left (unsubscribed, its stream ended, its connection closed): forget what was noted. */
+  onUnsubscribe?(uri: string): void;
+  /** We will send notifications/resources/list_changed. */
+  resourceListChanged?: boolean;
+  /** We will send notifications/message. */
+  logging?: boolean;
+  /** Items per page in every list (default 100). */
+  pageSize?: number;
+}
+
+/** What a session takes from its server. */
+export interface SharedState {
+  readonly definition: ServerDefinition;
+  readonly features: ReadonlySet<Feature>;
+  readonly tools: ToolRegistry;
+  readonly resources: ResourceRegistry;
+  readonly prompts: PromptRegistry;
+  readonly pageSize: number;
+  readonly subscriptionLimits: SubscriptionLimits;
+  /** Counts subscribers across connections; the definition hears the first and the last. */
+  readonly subscriptionHooks: SubscriptionHooks;
+  initializeResult(version: HandshakeVersion): Record<string, unknown>;
+  discoverResult(): Record<string, unknown>;
+}
