@@ -3,7 +3,7 @@
 // mcp-conform also carries its generic fixtures and the official JSON Schemas, packed here
 // (spec-tests/runner/builtin.ts unpacks them), so that it works alone in an empty folder.
 //
-//   node build.mjs            build both programs
+//   node build.mjs            build every program
 //   node build.mjs --metafile also write dist/<name>.meta.json (what takes the space)
 
 import { builtinModules } from 'node:module';
@@ -24,6 +24,8 @@ const programs = [
     define: { __MCP_CONFORM_BUILTIN__: JSON.stringify(packBuiltin()) },
     notice: SCHEMA_NOTICE,
   },
+  // The server the official conformance suite runs against (npm run conformance); not in the package.
+  { entry: 'spec-tests/conformance-server/main.ts', out: 'dist/mcp-conformance-server.mjs', define: {}, notice: '' },
 ];
 
 /** spec-tests/runner/builtin.ts reads this back: brotli-compressed JSON, as base64. */
@@ -48,7 +50,7 @@ let failed = false;
 
 for (const { entry, out, define, notice } of programs) {
   if (!existsSync(entry)) {
-    console.log(`${out.padEnd(24)} skipped (${entry} does not exist yet)`);
+    console.log(`${out.padEnd(32)} skipped (${entry} does not exist yet)`);
     continue;
   }
   const result = await build({
@@ -74,7 +76,7 @@ for (const { entry, out, define, notice } of programs) {
   }
   if (process.argv.includes('--metafile')) writeFileSync(out.replace(/\.mjs$/, '.meta.json'), JSON.stringify(result.metafile));
   chmodSync(out, 0o755);
-  console.log(`${out.padEnd(24)} ${(statSync(out).size / 1024).toFixed(1)} KiB`);
+  console.log(`${out.padEnd(32)} ${(statSync(out).size / 1024).toFixed(1)} KiB`);
 }
 
 if (failed) process.exit(1);
