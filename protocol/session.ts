@@ -189,7 +189,7 @@ class ServerSession implements Session {
     if (inbound.kind === 'not-utf8') {
       return this.#sendError(new RpcError(ErrorCode.ParseError, 'Parse error: message is not valid UTF-8'));
     }
-    const parsed = parseLine(inbound.text, this.#maxDepth);
+    const parsed = inbound.kind === 'parsed' ? inbound.parsed : parseLine(inbound.text, this.#maxDepth);
     if (parsed.kind === 'parse-error') this.#sendError(new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON'));
     else if (parsed.kind === 'too-deep') {
       this.#sendError(invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));
