@@ -150,7 +150,7 @@ export class AskingContext implements ToolContext {
     } catch (error) {
       return noAnswer('failed', error instanceof Error ? error.message : String(error));
     }
-    return read(answer) ?? noAnswer('failed', `the answer to ${method} is not a result that fits the question`);
+    return read(answer) ?? noAnswer('failed', `the answer to ${method} does not fit the question`);
   }
 }
 
