@@ -161,7 +161,8 @@ function sprintBriefing(stats: SprintStats, issues: Page<Issue>): string {
   ].join('\n');
 }
 
-function computedSummary(stats: SprintStats): string {
+/** The summary the server writes itself, from the sprint's numbers (also used by the benchmark's SDK peer). */
+export function computedSummary(stats: SprintStats): string {
   const statuses = STATUSES.map((status) => `${stats.by_status[status as keyof SprintStats['by_status']]} ${status}`).join(', ');
   return (
     `${stats.name} (${stats.sprint}, ${stats.state}): ${stats.progress_pct}% of ${stats.points_total} story points done, ` +
