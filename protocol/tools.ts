@@ -124,8 +124,9 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
     const asking = new AskingContext(context, round.answers);
     let result: ToolResult;
     try {
-      const checked = await checkArguments(tool, round.args, asking);
-      result = checked.ok ? await tool.run(checked.args, asking) : checked.refusal;
+      const parsed = tool.input.safeParse(round.args, { reportInput: true });
+      const checked = parsed.success ? parsed : await askForMissing(tool, round.args, parsed.error.issues, asking);
+      result = checked.success ? await tool.run(checked.data, asking) : checked.refusal;
     } catch (thrown) {
       // 2026-07-28: the tool asked the client something; this round ends with the question (asking.ts).
       if (thrown instanceof InputRequired)
@@ -152,38 +153,32 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
 const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
 /**
- * The call's arguments, checked against the tool's inputSchema. Arguments the tool may ask
- * for (`ask`) and the call left out are asked for with a form, in any era that can ask; a
- * declined or cancelled form ends the call, anything else wrong is a tool error the model
- * can act on.
+ * Arguments that fail the tool's inputSchema. Those the tool may ask for (`ask`) and the call
+ * left out are asked for with a form, in any era that can ask; a declined or cancelled form
+ * ends the call; anything else wrong is a tool error the model can act on.
  */
-async function checkArguments(
+async function askForMissing(
   tool: ToolDefinition,
   args: Record<string, unknown>,
+  issues: readonly z.core.$ZodIssue[],
   context: ToolContext,
-): Promise<{ ok: true; args: unknown } | { ok: false; refusal: ToolResult }> {
-  let parsed = tool.input.safeParse(args, { reportInput: true });
-  if (parsed.success) return { ok: true, args: parsed.data };
-  const missing = missingAskable(tool, parsed.error.issues);
+): Promise<{ success: true; data: unknown } | { success: false; refusal: ToolResult }> {
+  const missing = missingAskable(tool, issues);
   let why = '';
   if (missing) {
     const answer = await context.elicit(missingArgumentsForm(tool.ask!, missing), { key: FORM_KEY });
     if (answer.ok) {
-      parsed = tool.input.safeParse({ ...args, ...answer.value }, { reportInput: true });
-      if (parsed.success) return { ok: true, args: parsed.data };
+      const completed = tool.input.safeParse({ ...args, ...answer.value }, { reportInput: true });
+      if (completed.success) return completed;
+      issues = completed.error.issues;
     } else if (answer.why === 'decline' || answer.why === 'cancel') {
-      return { ok: false, refusal: errorResult(`The user chose not to answer (${answer.why}); ${tool.name} was not run.`) };
+      return { success: false, refusal: errorResult(`The user chose not to answer (${answer.why}); ${tool.name} was not run.`) };
     } else if (answer.why === 'failed') {
       why = ` (asking the user failed: ${answer.detail})`;
     }
   }
-  const issues = describeIssues(parsed.error.issues);
-  return {
-    ok: false,
-    refusal: errorResult(
-      `Invalid arguments for ${tool.name}: ${issues}${why}. Fix the arguments to match the tool's inputSchema and call it again.`,
-    ),
-  };
+  const refusal = `Invalid arguments for ${tool.name}: ${describeIssues(issues)}${why}. Fix the arguments to match the tool's inputSchema and call it again.`;
+  return { success: false, refusal: errorResult(refusal) };
 }
 
 function missingArgumentsForm(ask: AskForMissing, missing: readonly string[]): ElicitForm {
