@@ -19,6 +19,8 @@ Options:
   --http [HOST:]PORT         serve over HTTP (HOST defaults to 127.0.0.1: this machine only)
   --auth-token-file PATH     (http) require "Authorization: Bearer <the file's first line>"
   --allow-origin ORIGIN      (http) let a browser page from ORIGIN call the server; may repeat
+  --state-key-file PATH      seal MRTR requestStates with this file's bytes (32 or more), so
+                             instances behind one URL accept each other's (else $MCP_TRACKER_STATE_KEY, hex)
   --trace                    (demo) print every wire message with its direction
   --version                  print the version
   --help                     print this help`;
@@ -43,6 +45,7 @@ export interface CommandLine {
   http?: HttpAddress;
   authTokenFile?: string;
   allowedOrigins: string[];
+  stateKeyFile?: string;
   trace: boolean;
 }
 
@@ -87,6 +90,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         break;
       case '--allow-origin':
         line.allowedOrigins.push(value());
+        break;
+      case '--state-key-file':
+        line.stateKeyFile = value();
         break;
       case '--trace':
         line.trace = true;

@@ -64,7 +64,7 @@ async function serve(line: CommandLine): Promise<void> {
   }
   report(`serving ${dataPath}`);
 
-  const tracker = createTrackerServer(store, { pageSize: line.pageSize });
+  const tracker = createTrackerServer(store, { pageSize: line.pageSize, requestStateKey: stateKey(line) });
   const server = createServer(tracker.definition, report);
   const disconnect = tracker.connect(server, report);
   const release = (): void => {
@@ -88,6 +88,23 @@ async function serve(line: CommandLine): Promise<void> {
     report,
     onShutdown: release,
   });
+}
+
+/**
+ * The MRTR requestState key, when instances share one: the bytes of --state-key-file, else
+ * $MCP_TRACKER_STATE_KEY as hex (64 characters or more); else none (random per process).
+ */
+function stateKey(line: CommandLine): Uint8Array | undefined {
+  const key = line.stateKeyFile
+    ? readFileSync(line.stateKeyFile)
+    : process.env.MCP_TRACKER_STATE_KEY
+      ? Buffer.from(process.env.MCP_TRACKER_STATE_KEY, 'hex')
+      : undefined;
+  if (key && key.length < 32) {
+    report('the requestState key needs at least 32 bytes (64 hex characters in MCP_TRACKER_STATE_KEY)');
+    process.exit(2);
+  }
+  return key;
 }
 
 async function serveOverHttp(server: Server, line: CommandLine, address: HttpAddress, release: () => void): Promise<void> {

@@ -9,8 +9,8 @@
 //
 // The requestState travels through the client, so it is attacker-controlled: it MUST be
 // integrity-protected when it affects what the server does. Ours is HMAC-SHA256 over its
-// payload, with a key made for this process, an expiry, and a nonce used at most once (a
-// replayed state would otherwise create the same issue twice).
+// payload, with a key made for this process (or given, to share among instances), an expiry,
+// and a nonce used at most once (a replayed state would otherwise create the same issue twice).
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod/mini';
@@ -164,6 +164,7 @@ export interface SealedState<T> {
 }
 
 export function createStateSealer<T>(key: Uint8Array = randomBytes(32), ttlMs = 10 * 60_000): SealedState<T> {
+  if (key.length < 32) throw new Error(`a requestState key needs at least 32 bytes, got ${key.length}`);
   const used = new Map<string, number>(); // nonce -> expiry, so the set forgets on its own
   const mac = (body: string) => createHmac('sha256', key).update(body).digest();
 

@@ -84,7 +84,15 @@ export interface ToolRegistry {
   call(params: CallToolParams, context: RequestContext): Promise<SentToolResult | InputRequiredResult>;
 }
 
-export function createToolRegistry(tools: readonly ToolDefinition[], report: (detail: string) => void): ToolRegistry {
+/**
+ * `stateKey` seals MRTR requestStates; give every instance behind one URL the same key, so a
+ * retry served by another instance still opens (a fresh random key per process otherwise).
+ */
+export function createToolRegistry(
+  tools: readonly ToolDefinition[],
+  report: (detail: string) => void,
+  stateKey?: Uint8Array,
+): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
     if (!TOOL_NAME.test(tool.name)) throw new Error(`Tool name ${JSON.stringify(tool.name)} breaks the naming rule`);
@@ -94,7 +102,7 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
   // JSON Schema generation is not free: do it once per dialect, on first tools/list.
   const described = new Map<VersionRules, Record<string, unknown>[]>();
 
-  const sealer = createStateSealer<PendingCall>();
+  const sealer = createStateSealer<PendingCall>(stateKey);
 
   async function call(params: CallToolParams, context: RequestContext): Promise<SentToolResult | InputRequiredResult> {
     const { name } = params;

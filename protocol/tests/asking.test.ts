@@ -190,13 +190,23 @@ test('2025-11-25: an unanswered form times out; the client is told to stop, the 
   assert.equal(out[1].result.content[0].text, 'failed: elicitation/create got no response within 50 ms');
 });
 
-test('2025-11-25: cancelling the call while its form is open ends it silently; a late answer is ignored', async () => {
+test('2025-11-25: cancelling the call while its form is open cancels the form too, and answers nothing; a late answer is ignored', async () => {
   const s = await session('2025-11-25', { elicitation: {} });
   s.send(call(1, 'create'));
   const [asked] = await s.server();
   assert.is(asked.method, 'elicitation/create');
   s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
-  assert.equal(await s.server(), [], 'no response for a cancelled request');
+  assert.equal(
+    await s.server(),
+    [
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: asked.id, reason: 'elicitation/create: the request it was made for was cancelled' },
+      },
+    ],
+    'the form is withdrawn; no response for the cancelled call',
+  );
   s.send(answer(asked.id, { action: 'accept', content: { title: 'Too late' } }));
   assert.equal(await s.server(), []);
   assert.is(s.t.session.inFlight, 0);
