@@ -14,7 +14,8 @@
 // through proxies and idle timeouts.
 
 import type { ServerResponse } from 'node:http';
-import { type OutgoingMessage, type RequestId, encodeLine } from './json-rpc.js';
+import type { RpcError } from './errors.js';
+import { type OutgoingMessage, type RequestId, encodeLine, errorMessage } from './json-rpc.js';
 
 export interface ResponseStream {
   /** One message that belongs to this response; on a resumable stream, with its event id. */
@@ -134,4 +135,13 @@ function errorCode(message: OutgoingMessage | OutgoingMessage[]): number | undef
   if (Array.isArray(message)) return undefined;
   const error = (message as { error?: { code?: unknown } }).error;
   return typeof error?.code === 'number' ? error.code : undefined;
+}
+
+export function replyJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** An error for a request we could not read or route: a JSON-RPC error without an id. */
+export function replyError(res: ServerResponse, status: number, error: RpcError, headers: Record<string, string> = {}): void {
+  replyJson(res, status, errorMessage(null, error), headers);
 }

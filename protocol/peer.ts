@@ -111,8 +111,7 @@ interface Pending {
 
 export function createPeer(options: PeerOptions): Peer {
   const running = new Map<RequestId, RunningRequest>();
-  const pending = new Map<RequestId, Pending>();
-  let nextOutgoingId = 1;
+  const outgoing = createOutgoingRequests(options);
 
   // A handler that answers synchronously is answered synchronously: responses then leave in
   // the order the requests came, and no promise is made for the common case.
@@ -143,6 +142,33 @@ export function createPeer(options: PeerOptions): Peer {
     if (value instanceof Promise) return value.then((result) => settle(resultMessage(id, result)), fail);
     return settle(resultMessage(id, value));
   }
+
+  return {
+    answer,
+    request: outgoing.request,
+    receiveResponse: outgoing.receiveResponse,
+    cancel(id) {
+      running.get(id)?.cancel();
+      running.delete(id);
+    },
+    isActive: (id, self) => running.get(id) === self && !self.cancelled,
+    get inFlight() {
+      return running.size;
+    },
+    get awaitingAnswers() {
+      return outgoing.size;
+    },
+    abortAll() {
+      for (const self of running.values()) self.cancel();
+      outgoing.abandonAll();
+    },
+  };
+}
+
+/** Our requests to the other side, waiting for their answers. */
+function createOutgoingRequests(options: PeerOptions) {
+  const pending = new Map<RequestId, Pending>();
+  let nextOutgoingId = 1;
 
   function request(
     method: string,
@@ -190,22 +216,13 @@ export function createPeer(options: PeerOptions): Peer {
   }
 
   return {
-    answer,
     request,
     receiveResponse,
-    cancel(id) {
-      running.get(id)?.cancel();
-      running.delete(id);
-    },
-    isActive: (id, self) => running.get(id) === self && !self.cancelled,
-    get inFlight() {
-      return running.size;
-    },
-    get awaitingAnswers() {
+    get size() {
       return pending.size;
     },
-    abortAll() {
-      for (const self of running.values()) self.cancel();
+    /** The connection closed: every request still waiting fails. */
+    abandonAll() {
       for (const waiting of pending.values()) {
         clearTimeout(waiting.timer);
         waiting.reject(new OutgoingRequestError(`${waiting.method}: the connection closed`));
