@@ -3,6 +3,7 @@
 
 export const USAGE = `Usage:
   mcp-tracker [options]          serve the sprint tracker over MCP on stdin/stdout
+  mcp-tracker --http [HOST:]PORT serve it over Streamable HTTP at http://HOST:PORT/mcp instead
   mcp-tracker demo [--trace]     run a scripted client against the server and show what happens
 
 Options:
@@ -15,9 +16,21 @@ Options:
   --max-queued-bytes N       output waiting for the client before reading pauses
                              (default 67108864, 64 MiB, counted in characters)
   --max-depth N              deepest accepted nesting of arrays and objects (default 1000)
+  --http [HOST:]PORT         serve over HTTP (HOST defaults to 127.0.0.1: this machine only)
+  --auth-token-file PATH     (http) require "Authorization: Bearer <the file's first line>"
+  --allow-origin ORIGIN      (http) let a browser page from ORIGIN call the server; may repeat
+  --state-key-file PATH      seal MRTR requestStates with this file's bytes (32 or more), so
+                             instances behind one URL accept each other's (else $MCP_TRACKER_STATE_KEY, hex)
   --trace                    (demo) print every wire message with its direction
   --version                  print the version
   --help                     print this help`;
+
+export interface HttpAddress {
+  host: string;
+  port: number;
+  /** The user named the host (anything but loopback then warrants a warning without a token). */
+  explicitHost: boolean;
+}
 
 export interface CommandLine {
   command: 'serve' | 'demo' | 'help' | 'version';
@@ -28,11 +41,16 @@ export interface CommandLine {
   maxInFlight?: number;
   maxQueuedBytes?: number;
   maxDepth?: number;
+  /** Serve over HTTP on this address instead of stdio. */
+  http?: HttpAddress;
+  authTokenFile?: string;
+  allowedOrigins: string[];
+  stateKeyFile?: string;
   trace: boolean;
 }
 
 export function parseCommandLine(argv: readonly string[]): CommandLine {
-  const line: CommandLine = { command: 'serve', ephemeral: false, trace: false };
+  const line: CommandLine = { command: 'serve', ephemeral: false, trace: false, allowedOrigins: [] };
   const args = [...argv];
   if (args[0] === 'demo' || args[0] === 'serve') line.command = args.shift() as 'demo' | 'serve';
   while (args.length > 0) {
@@ -64,6 +82,18 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case '--max-depth':
         line.maxDepth = positiveInteger(flag, value());
         break;
+      case '--http':
+        line.http = hostAndPort(value());
+        break;
+      case '--auth-token-file':
+        line.authTokenFile = value();
+        break;
+      case '--allow-origin':
+        line.allowedOrigins.push(value());
+        break;
+      case '--state-key-file':
+        line.stateKeyFile = value();
+        break;
       case '--trace':
         line.trace = true;
         break;
@@ -80,6 +110,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     }
   }
   if (line.data !== undefined && line.ephemeral) throw new Error('--data and --ephemeral exclude each other');
+  if (!line.http && (line.authTokenFile || line.allowedOrigins.length > 0)) {
+    throw new Error('--auth-token-file and --allow-origin go with --http');
+  }
   return line;
 }
 
@@ -92,4 +125,14 @@ function positiveInteger(flag: string, text: string): number {
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${flag} needs a positive integer, got ${text}`);
   return value;
+}
+
+/** `PORT`, `HOST:PORT` or `[IPv6]:PORT`; port 0 means any free port. */
+function hostAndPort(text: string): HttpAddress {
+  const colon = text.lastIndexOf(':');
+  const hostPart = colon === -1 ? '' : text.slice(0, colon);
+  const port = Number(colon === -1 ? text : text.slice(colon + 1));
+  if (!Number.isSafeInteger(port) || port < 0 || port > 65535) throw new Error(`--http needs [HOST:]PORT, got ${text}`);
+  const host = hostPart.startsWith('[') && hostPart.endsWith(']') ? hostPart.slice(1, -1) : hostPart;
+  return { host: host || '127.0.0.1', port, explicitHost: host !== '' };
 }

@@ -4,14 +4,16 @@
 // module runs: from then on only the protocol's writer can reach stdout.
 import '../protocol/stdout-guard.js';
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { createServer } from '../protocol/server.js';
+import { isLoopback } from '../protocol/http-access.js';
+import { serveHttp } from '../protocol/http.js';
+import { type Server, createServer } from '../protocol/server.js';
 import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
-import { USAGE, parseCommandLine, type CommandLine } from './cli.js';
+import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
 import { runDemo } from './demo/demo.js';
 import { isStoreFileError, openStore, resolveDataPath, stderrLogger } from './store/index.js';
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
@@ -62,21 +64,77 @@ async function serve(line: CommandLine): Promise<void> {
   }
   report(`serving ${dataPath}`);
 
-  const tracker = createTrackerServer(store, { pageSize: line.pageSize });
+  const tracker = createTrackerServer(store, { pageSize: line.pageSize, requestStateKey: stateKey(line) });
   const server = createServer(tracker.definition, report);
   const disconnect = tracker.connect(server, report);
+  const release = (): void => {
+    disconnect();
+    store.close();
+    if (temporary) rmSync(temporary, { recursive: true, force: true });
+  };
+  if (line.http) {
+    // A token file we cannot read or an address in use: say so and stop, before serving anything.
+    return serveOverHttp(server, line, line.http, release).catch((error: Error) => {
+      report(`cannot serve over HTTP: ${error.message}`);
+      release();
+      process.exit(1);
+    });
+  }
   serveStdio(server, {
     maxMessageBytes: line.maxMessageBytes,
     maxInFlight: line.maxInFlight,
     maxQueuedBytes: line.maxQueuedBytes,
     maxDepth: line.maxDepth,
     report,
-    onShutdown() {
-      disconnect();
-      store.close();
-      if (temporary) rmSync(temporary, { recursive: true, force: true });
-    },
+    onShutdown: release,
   });
+}
+
+/**
+ * The MRTR requestState key, when instances share one: the bytes of --state-key-file, else
+ * $MCP_TRACKER_STATE_KEY as hex (64 characters or more); else none (random per process).
+ */
+function stateKey(line: CommandLine): Uint8Array | undefined {
+  const key = line.stateKeyFile
+    ? readFileSync(line.stateKeyFile)
+    : process.env.MCP_TRACKER_STATE_KEY
+      ? Buffer.from(process.env.MCP_TRACKER_STATE_KEY, 'hex')
+      : undefined;
+  if (key && key.length < 32) {
+    report('the requestState key needs at least 32 bytes (64 hex characters in MCP_TRACKER_STATE_KEY)');
+    process.exit(2);
+  }
+  return key;
+}
+
+async function serveOverHttp(server: Server, line: CommandLine, address: HttpAddress, release: () => void): Promise<void> {
+  const authToken = line.authTokenFile ? readFileSync(line.authTokenFile, 'utf8').split('\n')[0]!.trim() : undefined;
+  if (line.authTokenFile && !authToken) throw new Error(`${line.authTokenFile} holds no token on its first line`);
+  if (address.explicitHost && !isLoopback(address.host) && !authToken) {
+    report(`warning: serving ${address.host} without --auth-token-file: anyone who can reach this address can use the tracker`);
+  }
+  const endpoint = await serveHttp(server, {
+    host: address.host,
+    port: address.port,
+    authToken,
+    allowedOrigins: line.allowedOrigins,
+    maxMessageBytes: line.maxMessageBytes,
+    maxDepth: line.maxDepth,
+    report,
+  });
+  report(`listening on ${endpoint.url}`);
+  // SIGTERM / SIGINT: stop accepting, let requests finish for 1.5 s, end streams, exit within 2 s.
+  let stopping = false;
+  for (const name of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(name, () => {
+      if (stopping) return;
+      stopping = true;
+      void endpoint.close(1500).finally(() => {
+        release();
+        process.exit(0);
+      });
+    });
+  }
 }
 
 // A bug must not take the server down with a request half-answered: report it and go on.

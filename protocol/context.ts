@@ -52,7 +52,13 @@ export interface SessionLink {
     relatedRequestId: RequestId,
   ): void;
   /** Sends a request to the client, once the session allows it. */
-  requestClient(method: string, params: unknown, timeoutMs: number, relatedRequestId: RequestId): Promise<unknown>;
+  requestClient(
+    method: string,
+    params: unknown,
+    timeoutMs: number,
+    relatedRequestId: RequestId,
+    signal: AbortSignal,
+  ): Promise<unknown>;
 }
 
 const OUTGOING_REQUEST_TIMEOUT_MS = 60_000;
@@ -104,7 +110,8 @@ export class HandlerContext implements RequestContext {
     // https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio: a 2026-07-28 server MUST NOT send requests; it uses MRTR.
     if (this.rules.era === 'stateless') return refuse(`${method}: a 2026-07-28 server cannot send requests to the client`);
     if (this.running.cancelled) return refuse(`${method}: the request it belongs to was cancelled`);
-    return this.link.requestClient(method, params, timeoutMs, this.requestId);
+    // Cancelling this request cancels what it asked the client, too.
+    return this.link.requestClient(method, params, timeoutMs, this.requestId, this.running.signal);
   };
 }
 

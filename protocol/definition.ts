@@ -35,6 +35,11 @@ export interface ServerDefinition {
   logging?: boolean;
   /** Items per page in every list (default 100). */
   pageSize?: number;
+  /**
+   * The key that seals MRTR requestStates (32 bytes or more): the same on every instance behind
+   * one URL, so a retry another instance serves still opens. Default: random per process.
+   */
+  requestStateKey?: Uint8Array;
 }
 
 /** What a session takes from its server. */

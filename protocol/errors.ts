@@ -21,6 +21,8 @@ export const ErrorCode = {
   InternalError: -32603,
   /** Resource not found, 2024-11-05 to 2025-11-25 (https://modelcontextprotocol.io/specification/2025-11-25/server/resources "Error Handling"). */
   ResourceNotFound: -32002,
+  /** 2026-07-28 over HTTP: the headers do not say what the body says, or a required one is missing (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http "Server Validation"). */
+  HeaderMismatch: -32020,
   /** 2026-07-28: the request cannot be served without a client capability its `_meta` does not declare (https://modelcontextprotocol.io/specification/2026-07-28/basic). */
   MissingRequiredClientCapability: -32021,
   /** 2026-07-28: the version the request asked for is not one we serve; `data` says which we do (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning). */

@@ -1,19 +1,21 @@
 // Multi round-trip requests (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr; rule 15.2).
 //
 // In 2026-07-28 a server never sends requests to the client. When a tool needs something
-// from the user, it answers with an interim result, `resultType: "input_required"`, holding
-// the questions (`inputRequests`, here an elicitation form) and an opaque `requestState`.
-// The client asks the user and calls again — a new request with a new id — passing the
-// answers in `inputResponses` and the `requestState` back unchanged.
+// from the user, the host's model or the client's roots, it answers with an interim result,
+// `resultType: "input_required"`, holding the questions (`inputRequests`, each under a key)
+// and an opaque `requestState`. The client gets the answers and calls again — a new request
+// with a new id — passing them in `inputResponses` and the `requestState` back unchanged.
+// How a tool asks, in either era, is `protocol/asking.ts`; this file is the round trip.
 //
 // The requestState travels through the client, so it is attacker-controlled: it MUST be
 // integrity-protected when it affects what the server does. Ours is HMAC-SHA256 over its
-// payload, with a key made for this process, an expiry, and a nonce used at most once (a
-// replayed state would otherwise create the same issue twice).
+// payload, with a key made for this process (or given, to share among instances), an expiry,
+// and a nonce used at most once (a replayed state would otherwise create the same issue twice).
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod/mini';
-import type { ClientCapabilities } from './schemas.js';
+import { ErrorCode, RpcError, invalidParams } from './errors.js';
+import type { CallToolParams, ClientCapabilities } from './schemas.js';
 
 /** One field of an elicitation form: the flat, primitive-only schema the spec allows. */
 export interface FormField {
@@ -23,7 +25,7 @@ export interface FormField {
   enum?: string[];
 }
 
-/** Arguments a tool may ask the user for, when a 2026-07-28 call leaves them out. */
+/** Arguments a tool may ask the user for when a call leaves them out, in any era that can ask. */
 export interface AskForMissing {
   message: string;
   fields: Record<string, FormField>;
@@ -50,17 +52,108 @@ export function canElicitForm(capabilities: ClientCapabilities): boolean {
   return elicitation !== undefined && (Object.keys(elicitation).length === 0 || 'form' in elicitation);
 }
 
-export function formRequest(ask: AskForMissing, missing: readonly string[], requestState: string): InputRequiredResult {
-  const properties = Object.fromEntries(missing.map((name) => [name, ask.fields[name]]));
+/** The requests a server may ask the client in `inputRequests` (schema InputRequest). */
+export type InputRequestMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+/** The client capability each of them needs, as -32021 names it in `requiredCapabilities`. */
+const REQUIRED_CAPABILITY: Record<InputRequestMethod, ClientCapabilities> = {
+  'elicitation/create': { elicitation: { form: {} } },
+  'sampling/createMessage': { sampling: {} },
+  'roots/list': { roots: {} },
+};
+
+/** Whether the client declared what answering `method` takes: form mode, for elicitation. */
+export function clientCanAnswer(method: InputRequestMethod, capabilities: ClientCapabilities): boolean {
+  if (method === 'elicitation/create') return canElicitForm(capabilities);
+  return capabilities[method === 'sampling/createMessage' ? 'sampling' : 'roots'] !== undefined;
+}
+
+/**
+ * A question a tool cannot go on without, in 2026-07-28: thrown by the asking helpers to
+ * abandon the tool's run, caught by the tool registry, which answers with it. Not an Error:
+ * nothing went wrong, and the stack trace would be wasted.
+ */
+export class InputRequired {
+  constructor(
+    readonly key: string,
+    readonly method: InputRequestMethod,
+    readonly params: Record<string, unknown>,
+  ) {}
+}
+
+/** Where a call stands: its arguments, the answers gathered so far, and what the last round asked, by key. */
+export interface Round {
+  args: Record<string, unknown>;
+  answers: Record<string, unknown>;
+  asked: Record<string, InputRequestMethod>;
+}
+
+/** What a requestState of ours carries: the call being completed. */
+export interface PendingCall extends Round {
+  tool: string;
+}
+
+/** Schema InputResponse: each answer is one of the three results. Their inner shapes are checked where they are used. */
+const InputResponsesSchema = z.record(
+  z.string(),
+  z.union([
+    ElicitAnswerSchema,
+    z.looseObject({ role: z.string(), model: z.string() }),
+    z.looseObject({ roots: z.array(z.unknown()) }),
+  ]),
+);
+
+/**
+ * The round a tools/call is in: a first call, or a retry whose requestState we sealed. An
+ * answer that is missing is asked for again (the spec prefers that to an error), unless the
+ * retry lacks the capability to answer it: then -32021.
+ */
+export function openRound(
+  tool: string,
+  params: CallToolParams,
+  capabilities: ClientCapabilities,
+  sealer: SealedState<PendingCall>,
+): Round {
+  if (params.requestState === undefined) return { args: params.arguments ?? {}, answers: {}, asked: {} };
+  // Check the answers' shape first: a malformed one must not use up the single-use state.
+  const responses = InputResponsesSchema.safeParse(params.inputResponses ?? {});
+  if (!responses.success) {
+    throw invalidParams('Invalid params: each of inputResponses must be an elicitation, sampling or roots result');
+  }
+  const pending = sealer.open(params.requestState);
+  if (!pending || pending.tool !== tool) {
+    throw invalidParams(
+      'Invalid params: requestState is not valid (altered, expired or already used); call the tool again without it',
+    );
+  }
+  // Only answers to what we asked: servers SHOULD ignore unexpected keys (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr).
+  const answers = { ...pending.answers };
+  for (const key of Object.keys(pending.asked)) if (Object.hasOwn(responses.data, key)) answers[key] = responses.data[key];
+  const unanswerable = Object.entries(pending.asked)
+    .filter(([key, method]) => !Object.hasOwn(answers, key) && !clientCanAnswer(method, capabilities))
+    .map(([, method]) => method);
+  if (unanswerable.length > 0) throw missingCapability(unanswerable);
+  return { args: pending.args, answers, asked: pending.asked };
+}
+
+/** https://modelcontextprotocol.io/specification/2026-07-28/basic: a request that cannot be served without capabilities it lacks. */
+function missingCapability(methods: readonly InputRequestMethod[]): RpcError {
+  const names = methods.map((method) => (method === 'elicitation/create' ? 'elicitation (form)' : method.split('/')[0]));
+  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${names.join(', ')}`, {
+    requiredCapabilities: Object.assign({}, ...methods.map((method) => REQUIRED_CAPABILITY[method])),
+  });
+}
+
+/** The interim answer to a round that ended with a question: the question, and the call sealed to resume it. */
+export function inputRequiredResult(
+  question: InputRequired,
+  call: Omit<PendingCall, 'asked'>,
+  sealer: SealedState<PendingCall>,
+): InputRequiredResult {
   return {
     resultType: 'input_required',
-    inputRequests: {
-      [FORM_KEY]: {
-        method: 'elicitation/create',
-        params: { mode: 'form', message: ask.message, requestedSchema: { type: 'object', properties, required: [...missing] } },
-      },
-    },
-    requestState,
+    inputRequests: { [question.key]: { method: question.method, params: question.params } },
+    requestState: sealer.seal({ ...call, asked: { [question.key]: question.method } }),
   };
 }
 
@@ -71,6 +164,7 @@ export interface SealedState<T> {
 }
 
 export function createStateSealer<T>(key: Uint8Array = randomBytes(32), ttlMs = 10 * 60_000): SealedState<T> {
+  if (key.length < 32) throw new Error(`a requestState key needs at least 32 bytes, got ${key.length}`);
   const used = new Map<string, number>(); // nonce -> expiry, so the set forgets on its own
   const mac = (body: string) => createHmac('sha256', key).update(body).digest();
 

@@ -22,8 +22,8 @@ export interface PeerOptions {
   send(message: OutgoingMessage, relatedRequestId: RequestId | undefined): void;
   /** Runs a request's handler; returns its result or throws (an RpcError, or a fault). */
   onRequest(request: Request, running: RunningRequest): unknown;
-  /** An outgoing request timed out: tell the other side to stop working on it. */
-  onOutgoingTimeout(id: RequestId, method: string, relatedRequestId: RequestId | undefined): void;
+  /** We stopped waiting for an outgoing request (it timed out, or its reason was cancelled): tell the other side to stop too. */
+  onOutgoingAbandoned(id: RequestId, reason: string, relatedRequestId: RequestId | undefined): void;
   report(detail: string): void;
 }
 
@@ -41,8 +41,18 @@ export interface Peer {
   readonly inFlight: number;
   /** How many of our requests to the other side await an answer. */
   readonly awaitingAnswers: number;
-  /** Sends a request to the other side, for the incoming request `relatedRequestId` if any, and waits for its response. */
-  request(method: string, params: unknown, timeoutMs: number, relatedRequestId?: RequestId): Promise<unknown>;
+  /**
+   * Sends a request to the other side, for the incoming request `relatedRequestId` if any, and
+   * waits for its response, until `timeoutMs` or until `signal` aborts (the request it was made
+   * for was cancelled).
+   */
+  request(
+    method: string,
+    params: unknown,
+    timeoutMs: number,
+    relatedRequestId?: RequestId,
+    signal?: AbortSignal,
+  ): Promise<unknown>;
   /** Hands a response from the other side to the request waiting for it. */
   receiveResponse(response: Response): void;
   /** Shutdown: abort every running handler and every pending outgoing request. */
@@ -101,8 +111,7 @@ interface Pending {
 
 export function createPeer(options: PeerOptions): Peer {
   const running = new Map<RequestId, RunningRequest>();
-  const pending = new Map<RequestId, Pending>();
-  let nextOutgoingId = 1;
+  const outgoing = createOutgoingRequests(options);
 
   // A handler that answers synchronously is answered synchronously: responses then leave in
   // the order the requests came, and no promise is made for the common case.
@@ -134,15 +143,62 @@ export function createPeer(options: PeerOptions): Peer {
     return settle(resultMessage(id, value));
   }
 
-  function request(method: string, params: unknown, timeoutMs: number, relatedRequestId?: RequestId): Promise<unknown> {
+  return {
+    answer,
+    request: outgoing.request,
+    receiveResponse: outgoing.receiveResponse,
+    cancel(id) {
+      running.get(id)?.cancel();
+      running.delete(id);
+    },
+    isActive: (id, self) => running.get(id) === self && !self.cancelled,
+    get inFlight() {
+      return running.size;
+    },
+    get awaitingAnswers() {
+      return outgoing.size;
+    },
+    abortAll() {
+      for (const self of running.values()) self.cancel();
+      outgoing.abandonAll();
+    },
+  };
+}
+
+/** Our requests to the other side, waiting for their answers. */
+function createOutgoingRequests(options: PeerOptions) {
+  const pending = new Map<RequestId, Pending>();
+  let nextOutgoingId = 1;
+
+  function request(
+    method: string,
+    params: unknown,
+    timeoutMs: number,
+    relatedRequestId?: RequestId,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     const id = nextOutgoingId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        options.onOutgoingTimeout(id, method, relatedRequestId);
-        reject(new OutgoingRequestError(`${method} got no response within ${timeoutMs} ms`));
-      }, timeoutMs);
-      pending.set(id, { method, resolve, reject, timer });
+      const abandon = (reason: string, detail = reason) => {
+        if (!pending.delete(id)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', cancelled);
+        options.onOutgoingAbandoned(id, reason, relatedRequestId);
+        reject(new OutgoingRequestError(detail));
+      };
+      const cancelled = () => abandon(`${method}: the request it was made for was cancelled`);
+      const timer = setTimeout(
+        () => abandon(`${method} timed out`, `${method} got no response within ${timeoutMs} ms`),
+        timeoutMs,
+      );
+      const settle =
+        <T>(then: (value: T) => void) =>
+        (value: T) => {
+          signal?.removeEventListener('abort', cancelled);
+          then(value);
+        };
+      pending.set(id, { method, resolve: settle(resolve), reject: settle(reject), timer });
+      signal?.addEventListener('abort', cancelled, { once: true });
       options.send(requestMessage(id, method, params), relatedRequestId);
     });
   }
@@ -160,22 +216,13 @@ export function createPeer(options: PeerOptions): Peer {
   }
 
   return {
-    answer,
     request,
     receiveResponse,
-    cancel(id) {
-      running.get(id)?.cancel();
-      running.delete(id);
-    },
-    isActive: (id, self) => running.get(id) === self && !self.cancelled,
-    get inFlight() {
-      return running.size;
-    },
-    get awaitingAnswers() {
+    get size() {
       return pending.size;
     },
-    abortAll() {
-      for (const self of running.values()) self.cancel();
+    /** The connection closed: every request still waiting fails. */
+    abandonAll() {
       for (const waiting of pending.values()) {
         clearTimeout(waiting.timer);
         waiting.reject(new OutgoingRequestError(`${waiting.method}: the connection closed`));

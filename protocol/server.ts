@@ -38,7 +38,7 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
   const shared: SharedState = {
     definition,
     features,
-    tools: createToolRegistry(definition.tools ?? [], report),
+    tools: createToolRegistry(definition.tools ?? [], report, definition.requestStateKey),
     resources: createResourceRegistry(definition.resources ?? [], definition.resourceTemplates ?? []),
     prompts: createPromptRegistry(definition.prompts ?? []),
     pageSize: definition.pageSize ?? 100,

@@ -105,10 +105,8 @@ class ServerSession implements Session {
       send: (message, relatedRequestId) => io.send(message, { relatedRequestId }),
       onRequest: route,
       // https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle "Timeouts": on expiry, cancel the request and stop waiting.
-      onOutgoingTimeout: (id, method, relatedRequestId) =>
-        io.send(notificationMessage('notifications/cancelled', { requestId: id, reason: `${method} timed out` }), {
-          relatedRequestId,
-        }),
+      onOutgoingAbandoned: (id, reason, relatedRequestId) =>
+        io.send(notificationMessage('notifications/cancelled', { requestId: id, reason }), { relatedRequestId }),
       report: io.report,
     });
   }
@@ -147,19 +145,25 @@ class ServerSession implements Session {
     send: (message, relatedRequestId) => this.#io.send(message, { relatedRequestId }),
     sendLog: (threshold, level, data, logger, relatedRequestId) =>
       this.#sendLog(threshold, level, data, logger, relatedRequestId),
-    requestClient: (method, params, timeoutMs, relatedRequestId) =>
-      this.#requestClient(method, params, timeoutMs, relatedRequestId),
+    requestClient: (method, params, timeoutMs, relatedRequestId, signal) =>
+      this.#requestClient(method, params, timeoutMs, relatedRequestId, signal),
   };
 
   /** https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle "Operation": use only capabilities the client declared; nothing before `initialized`. */
-  #requestClient(method: string, params: unknown, timeoutMs: number, relatedRequestId: RequestId): Promise<unknown> {
+  #requestClient(
+    method: string,
+    params: unknown,
+    timeoutMs: number,
+    relatedRequestId: RequestId,
+    signal: AbortSignal,
+  ): Promise<unknown> {
     const needed = CLIENT_CAPABILITY_FOR[method];
     const handshake = this.#handshake;
     if (!handshake.clientInitialized) return refuse(`${method}: the client has not sent notifications/initialized yet`);
     if (needed && handshake.client.capabilities[needed] === undefined) {
       return refuse(`${method}: the client did not declare the ${needed} capability`);
     }
-    return this.#peer.request(method, params, timeoutMs, relatedRequestId);
+    return this.#peer.request(method, params, timeoutMs, relatedRequestId, signal);
   }
 
   #sendLog(threshold: LogLevel | undefined, level: LogLevel, data: unknown, logger?: string, relatedRequestId?: RequestId) {
@@ -189,7 +193,7 @@ class ServerSession implements Session {
     if (inbound.kind === 'not-utf8') {
       return this.#sendError(new RpcError(ErrorCode.ParseError, 'Parse error: message is not valid UTF-8'));
     }
-    const parsed = parseLine(inbound.text, this.#maxDepth);
+    const parsed = inbound.kind === 'parsed' ? inbound.parsed : parseLine(inbound.text, this.#maxDepth);
     if (parsed.kind === 'parse-error') this.#sendError(new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON'));
     else if (parsed.kind === 'too-deep') {
       this.#sendError(invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));

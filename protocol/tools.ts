@@ -8,25 +8,24 @@
 //   (SEP-1303, 2025-11-25; we use it for every revision, which A-8 allows for older ones).
 
 import * as z from 'zod/mini';
+import { AskingContext, type ElicitForm, type ToolContext } from './asking.js';
 import { type Annotations, type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
-import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
+import { excerpt, invalidParams } from './errors.js';
 import {
   type AskForMissing,
-  ElicitAnswerSchema,
   FORM_KEY,
+  InputRequired,
   type InputRequiredResult,
-  canElicitForm,
+  type PendingCall,
   createStateSealer,
-  formRequest,
+  inputRequiredResult,
+  openRound,
 } from './mrtr.js';
 import { PreEncoded } from './pre-encoded.js';
 import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
-
-// lib/tracker/tools.ts still imports ContentBlock from here; it moves to content.ts with that file's next change.
-export type { ContentBlock } from './content.js';
 
 export interface ToolAnnotations {
   readOnlyHint?: boolean;
@@ -50,9 +49,9 @@ export interface ToolDefinition<Input = any> {
   input: z.ZodMiniType<Input>;
   output?: z.ZodMiniType;
   annotations?: ToolAnnotations;
-  /** 2026-07-28: arguments to ask the user for, instead of failing, when a call leaves them out. */
+  /** Arguments to ask the user for with a form, instead of failing, when a call leaves them out (any era that can ask). */
   ask?: AskForMissing;
-  run(args: Input, context: RequestContext): ToolResult | Promise<ToolResult>;
+  run(args: Input, context: ToolContext): ToolResult | Promise<ToolResult>;
 }
 
 /** A failure the model can fix by calling differently; its message is shown to the model. */
@@ -85,13 +84,15 @@ export interface ToolRegistry {
   call(params: CallToolParams, context: RequestContext): Promise<SentToolResult | InputRequiredResult>;
 }
 
-/** What a requestState of ours carries: the call being completed. */
-interface PendingCall {
-  tool: string;
-  args: Record<string, unknown>;
-}
-
-export function createToolRegistry(tools: readonly ToolDefinition[], report: (detail: string) => void): ToolRegistry {
+/**
+ * `stateKey` seals MRTR requestStates; give every instance behind one URL the same key, so a
+ * retry served by another instance still opens (a fresh random key per process otherwise).
+ */
+export function createToolRegistry(
+  tools: readonly ToolDefinition[],
+  report: (detail: string) => void,
+  stateKey?: Uint8Array,
+): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
     if (!TOOL_NAME.test(tool.name)) throw new Error(`Tool name ${JSON.stringify(tool.name)} breaks the naming rule`);
@@ -101,37 +102,26 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
   // JSON Schema generation is not free: do it once per dialect, on first tools/list.
   const described = new Map<VersionRules, Record<string, unknown>[]>();
 
-  const sealer = createStateSealer<PendingCall>();
+  const sealer = createStateSealer<PendingCall>(stateKey);
 
   async function call(params: CallToolParams, context: RequestContext): Promise<SentToolResult | InputRequiredResult> {
     const { name } = params;
     const tool = byName.get(name);
     if (!tool) throw invalidParams(`Unknown tool: ${excerpt(name)}`, { name: excerpt(name), known: [...byName.keys()] });
-    const stateless = context.rules.era === 'stateless';
-    const resumed = stateless && params.requestState !== undefined ? resume(tool, params) : { args: params.arguments ?? {} };
-    if (resumed.declined) return errorResult(`The user chose not to answer (${resumed.declined}); ${name} was not run.`);
-    const { args } = resumed;
-    const parsed = tool.input.safeParse(args, { reportInput: true });
-    if (!parsed.success) {
-      const missing = missingAskable(tool, parsed.error.issues);
-      if (stateless && missing && canElicitForm(context.client.capabilities)) {
-        return formRequest(tool.ask!, missing, sealer.seal({ tool: name, args }));
-      }
-      // A retry that still lacks the answers, from a request that can no longer be asked: the
-      // form this call is waiting for cannot be served without the capability (https://modelcontextprotocol.io/specification/2026-07-28/basic).
-      if (stateless && missing && params.requestState !== undefined) {
-        throw new RpcError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability: elicitation (form)', {
-          requiredCapabilities: { elicitation: { form: {} } },
-        });
-      }
-      return errorResult(
-        `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}. Fix the arguments to match the tool's inputSchema and call it again.`,
-      );
-    }
+    const round =
+      context.rules.era === 'stateless'
+        ? openRound(name, params, context.client.capabilities, sealer)
+        : { args: params.arguments ?? {}, answers: {}, asked: {} };
+    const asking = new AskingContext(context, round.answers);
     let result: ToolResult;
     try {
-      result = await tool.run(parsed.data, context);
+      const parsed = tool.input.safeParse(round.args, { reportInput: true });
+      const checked = parsed.success ? parsed : await askForMissing(tool, round.args, parsed.error.issues, asking);
+      result = checked.success ? await tool.run(checked.data, asking) : checked.refusal;
     } catch (thrown) {
+      // 2026-07-28: the tool asked the client something; this round ends with the question (asking.ts).
+      if (thrown instanceof InputRequired)
+        return inputRequiredResult(thrown, { tool: name, args: round.args, answers: round.answers }, sealer);
       // Whatever went wrong inside the tool — even a failed request to the client — is the
       // tool's failure, reported to the model, not a protocol error.
       if (thrown instanceof ToolError) return errorResult(thrown.message);
@@ -139,34 +129,6 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
       return errorResult(`${name} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
     }
     return shapeResult(result, context.rules);
-  }
-
-  /**
-   * A retry: the arguments of the sealed call plus what the user filled in. With no answer
-   * the same question is asked again (the spec prefers that to an error); a declined or
-   * cancelled form ends the call.
-   */
-  function resume(tool: ToolDefinition, params: CallToolParams): { args: Record<string, unknown>; declined?: string } {
-    // Check the answer's shape first: a malformed one must not use up the single-use state.
-    const raw = params.inputResponses?.[FORM_KEY];
-    const answer = raw === undefined ? undefined : ElicitAnswerSchema.safeParse(raw);
-    if (answer && !answer.success) {
-      throw invalidParams(`Invalid params: inputResponses.${FORM_KEY} must be an elicitation result {action, content?}`);
-    }
-    const pending = sealer.open(params.requestState ?? '');
-    if (!pending || pending.tool !== tool.name) {
-      throw invalidParams(
-        'Invalid params: requestState is not valid (altered, expired or already used); call the tool again without it',
-      );
-    }
-    if (answer === undefined) return { args: pending.args };
-    if (answer.data.action !== 'accept') return { args: pending.args, declined: answer.data.action };
-    // Only the fields we asked for; servers SHOULD ignore unexpected keys in the answers
-    // (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr).
-    const filled = Object.fromEntries(
-      Object.entries(answer.data.content ?? {}).filter(([key]) => Object.hasOwn(tool.ask?.fields ?? {}, key)),
-    );
-    return { args: { ...pending.args, ...filled } };
   }
 
   return {
@@ -180,6 +142,40 @@ export function createToolRegistry(tools: readonly ToolDefinition[], report: (de
 }
 
 const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/**
+ * Arguments that fail the tool's inputSchema. Those the tool may ask for (`ask`) and the call
+ * left out are asked for with a form, in any era that can ask; a declined or cancelled form
+ * ends the call; anything else wrong is a tool error the model can act on.
+ */
+async function askForMissing(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  issues: readonly z.core.$ZodIssue[],
+  context: ToolContext,
+): Promise<{ success: true; data: unknown } | { success: false; refusal: ToolResult }> {
+  const missing = missingAskable(tool, issues);
+  let why = '';
+  if (missing) {
+    const answer = await context.elicit(missingArgumentsForm(tool.ask!, missing), { key: FORM_KEY });
+    if (answer.ok) {
+      const completed = tool.input.safeParse({ ...args, ...answer.value }, { reportInput: true });
+      if (completed.success) return completed;
+      issues = completed.error.issues;
+    } else if (answer.why === 'decline' || answer.why === 'cancel') {
+      return { success: false, refusal: errorResult(`The user chose not to answer (${answer.why}); ${tool.name} was not run.`) };
+    } else if (answer.why === 'failed') {
+      why = ` (asking the user failed: ${answer.detail})`;
+    }
+  }
+  const refusal = `Invalid arguments for ${tool.name}: ${describeIssues(issues)}${why}. Fix the arguments to match the tool's inputSchema and call it again.`;
+  return { success: false, refusal: errorResult(refusal) };
+}
+
+function missingArgumentsForm(ask: AskForMissing, missing: readonly string[]): ElicitForm {
+  const properties = Object.fromEntries(missing.map((name) => [name, ask.fields[name]!]));
+  return { message: ask.message, requestedSchema: { type: 'object', properties, required: [...missing] } };
+}
 
 /** The top-level arguments that are simply absent and that the tool can ask for; undefined if anything else is wrong. */
 function missingAskable(tool: ToolDefinition, issues: readonly z.core.$ZodIssue[]): string[] | undefined {

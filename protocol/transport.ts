@@ -10,11 +10,13 @@
 // that asked (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
 // "Sending Messages to the Server").
 
-import type { OutgoingMessage, RequestId } from './json-rpc.js';
+import type { OutgoingMessage, ParsedLine, RequestId } from './json-rpc.js';
 
 /** One message as the transport received it, or the transport's complaint about one. */
 export type Inbound =
   | { kind: 'message'; text: string }
+  /** Already parsed by the transport (an HTTP body it had to read to route), depth checked included. */
+  | { kind: 'parsed'; parsed: ParsedLine }
   /** Longer than the transport accepts; its bytes were discarded. */
   | { kind: 'too-long'; limitBytes: number }
   /** Not valid UTF-8 (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports: messages are UTF-8). */

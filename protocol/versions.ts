@@ -42,6 +42,10 @@ export interface VersionRules {
   lastModified: boolean;
   /** `context.arguments` in completion/complete (2025-06-18→). */
   completionContext: boolean;
+  /** The client can be asked for user input with `elicitation/create` (2025-06-18→, https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation). */
+  elicitation: boolean;
+  /** Elicitation requests say their `mode`, `form` or `url` (2025-11-25→; before, every request was a form). */
+  elicitationMode: boolean;
   /** JSON Schema dialect for inputSchema/outputSchema: 2020-12 is the default from 2025-11-25 (A-11). */
   jsonSchemaDialect: 'draft-7' | 'draft-2020-12';
   /** Resource not found: -32002 up to 2025-11-25 (https://modelcontextprotocol.io/specification/2025-11-25/server/resources "Error Handling"), -32602 from 2026-07-28 (A-24). */
@@ -63,6 +67,8 @@ const V2024_11_05: VersionRules = {
   resourceLinks: false,
   lastModified: false,
   completionContext: false,
+  elicitation: false,
+  elicitationMode: false,
   jsonSchemaDialect: 'draft-7',
   resourceNotFoundCode: ErrorCode.ResourceNotFound,
 };
@@ -83,8 +89,14 @@ const V2025_06_18: VersionRules = {
   resourceLinks: true,
   lastModified: true,
   completionContext: true,
+  elicitation: true,
 };
-const V2025_11_25: VersionRules = { ...V2025_06_18, version: '2025-11-25', jsonSchemaDialect: 'draft-2020-12' };
+const V2025_11_25: VersionRules = {
+  ...V2025_06_18,
+  version: '2025-11-25',
+  jsonSchemaDialect: 'draft-2020-12',
+  elicitationMode: true,
+};
 const V2026_07_28: VersionRules = {
   ...V2025_11_25,
   version: '2026-07-28',

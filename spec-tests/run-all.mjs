@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const uvuSuites = ['protocol/tests', 'lib/tests', 'spec-tests/tests'];
+const SUITE_TIMEOUT_MS = 8 * 60_000;
 const bundles = ['dist/mcp-tracker.mjs', 'dist/mcp-conform.mjs'];
 let passed = 0;
 let failed = 0;
@@ -19,12 +20,18 @@ for (const dir of uvuSuites) {
     failed += 1;
     continue;
   }
-  const run = spawnSync('npx', ['uvu', '-r', 'tsx', dir, '\\.test\\.ts$'], {
+  // uvu itself, not through npx: on a timeout the kill must reach the process that hangs.
+  const run = spawnSync(process.execPath, ['node_modules/uvu/bin.js', '-r', 'tsx', dir, '\\.test\\.ts$'], {
     encoding: 'utf8',
+    // A test that leaves a child process running keeps uvu alive for ever: stop it, and count it failed.
+    timeout: SUITE_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
     env: { ...process.env, FORCE_COLOR: '0' },
   });
   process.stdout.write(run.stdout);
   process.stderr.write(run.stderr);
+  if (run.error?.code === 'ETIMEDOUT')
+    console.log(`FAIL: ${dir} did not finish within ${SUITE_TIMEOUT_MS / 60_000} minutes (a test left something running?)`);
   // uvu colours some counts whatever FORCE_COLOR says (`Skipped:   \x1b[33m2`): skip the colour codes.
   const count = (label) => Number(new RegExp(`${label}:\\s+(?:\\x1b\\[\\d+m)*(\\d+)`).exec(run.stdout)?.[1] ?? 0);
   const [total, ok, skips] = [count('Total'), count('Passed'), count('Skipped')];

@@ -128,6 +128,7 @@ for (const version of VERSIONS) {
       'get_issue',
       'move_to_sprint',
       'search_issues',
+      'summarize_sprint',
       'update_status',
     ]);
     const structured = version >= '2025-06-18';
@@ -145,6 +146,7 @@ for (const version of VERSIONS) {
       ['move_to_sprint', { key: 'PROJ-110', sprint: 'PROJ-S42' }],
       ['search_issues', { project: 'PROJ', status: ['todo', 'in_progress'], limit: 3 }],
       ['bulk_update_status', { keys: ['PROJ-106', 'PROJ-108'], status: 'in_review' }],
+      ['summarize_sprint', { sprint: 'PROJ-S42' }],
     ];
     for (const [name, args] of calls) {
       const answer = await call('tools/call', { name, arguments: args });
@@ -191,6 +193,93 @@ for (const version of VERSIONS) {
     await finish(client, version, sent);
   });
 }
+
+/** The next request of `method` the server sent to the client; resolves once it has arrived. */
+async function serverRequest(client: StdioClient, method: string, timeoutMs = 5000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = client.received.find((m: any) => m.method === method && 'id' in m && !answered.has(m));
+    if (found) {
+      answered.add(found);
+      return found;
+    }
+    if (Date.now() > deadline) throw new Error(`no ${method} request from the server within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+const answered = new WeakSet<object>();
+const respond = (client: StdioClient, id: unknown, result: unknown) =>
+  client.writeRaw(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n');
+
+for (const version of ['2025-06-18', '2025-11-25']) {
+  test(`${version}: create_issue without a title asks the user through elicitation/create`, async () => {
+    const client = server();
+    const { sent, call } = recording(client);
+    await client.initialize(version, { elicitation: {} });
+    const pending = call('tools/call', { name: 'create_issue', arguments: { project: 'WEB', priority: 'P1' } });
+    const asked = await serverRequest(client, 'elicitation/create');
+    assert.equal(Object.keys(asked.params.requestedSchema.properties), ['title']);
+    assert.equal(asked.params.requestedSchema.required, ['title']);
+    respond(client, asked.id, { action: 'accept', content: { title: 'Asked for over the handshake' } });
+    const created = await pending;
+    assert.is(created.result.isError, undefined, JSON.stringify(created.result));
+    assert.equal(
+      [created.result.structuredContent.issue.title, created.result.structuredContent.issue.priority],
+      ['Asked for over the handshake', 'P1'],
+    );
+
+    const declining = call('tools/call', { name: 'create_issue', arguments: { project: 'WEB' } });
+    respond(client, (await serverRequest(client, 'elicitation/create')).id, { action: 'decline' });
+    const declined = await declining;
+    assert.equal(declined.result.content[0].text, 'The user chose not to answer (decline); create_issue was not run.');
+    assert.is(declined.result.isError, true);
+    await finish(client, version, sent);
+  });
+}
+
+test('summarize_sprint asks the host model through sampling/createMessage, and falls back when that fails', async () => {
+  const client = server();
+  const { sent, call } = recording(client);
+  await client.initialize('2025-11-25', { sampling: {} });
+  const pending = call('tools/call', { name: 'summarize_sprint', arguments: {} });
+  const asked = await serverRequest(client, 'sampling/createMessage');
+  assert.equal([asked.params.includeContext, asked.params.maxTokens], ['none', 300]);
+  const [message] = asked.params.messages;
+  assert.is(message.role, 'user');
+  assert.match(message.content.text, /PROJ-S42/);
+  assert.match(message.content.text, /Show saved cards at checkout/, 'issue titles are part of the question');
+  respond(client, asked.id, { role: 'assistant', content: { type: 'text', text: 'Checkout is behind.' }, model: 'host-model-1' });
+  const summary = await pending;
+  assert.equal(summary.result.structuredContent, {
+    sprint: 'PROJ-S42',
+    summary: 'Checkout is behind.',
+    source: 'host_model',
+    model: 'host-model-1',
+  });
+
+  const refusing = call('tools/call', { name: 'summarize_sprint', arguments: { project: 'PROJ' } });
+  const again = await serverRequest(client, 'sampling/createMessage');
+  client.writeRaw(
+    JSON.stringify({ jsonrpc: '2.0', id: again.id, error: { code: -1, message: 'User rejected sampling request' } }) + '\n',
+  );
+  const computed = (await refusing).result.structuredContent;
+  assert.equal([computed.source, computed.why_computed], ['computed', 'sampling failed: User rejected sampling request']);
+  assert.match(computed.summary, /^Sprint 42 \(PROJ-S42, active\): \d+% of \d+ story points done/);
+  await finish(client, '2025-11-25', sent);
+});
+
+test('summarize_sprint without sampling: the computed summary, and no request to the client', async () => {
+  const client = server();
+  const { sent, call } = recording(client);
+  await client.initialize('2025-11-25', { elicitation: {} });
+  const summary = await call('tools/call', { name: 'summarize_sprint', arguments: { sprint: 'PROJ-S42' } });
+  assert.is(summary.result.structuredContent.source, 'computed');
+  assert.ok(
+    client.received.every((m: any) => m.method === undefined || !('id' in m)),
+    'the server sent no request',
+  );
+  await finish(client, '2025-11-25', sent);
+});
 
 test('completion: template variables and prompt arguments, narrowed by context.arguments', async () => {
   const client = server();
@@ -404,6 +493,19 @@ test('2026-07-28 on the same binary: discover, stateless calls, a listen stream 
     _meta: eliciting,
   });
   assert.is(done.result.structuredContent.issue.title, 'Asked for politely');
+  const sampling = { ...meta, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } };
+  const toSummarize = await call('tools/call', { name: 'summarize_sprint', arguments: {}, _meta: sampling });
+  assert.is(toSummarize.result.resultType, 'input_required', 'the host model is asked through MRTR');
+  const question = toSummarize.result.inputRequests.sprint_summary;
+  assert.equal([question.method, question.params.includeContext], ['sampling/createMessage', 'none']);
+  const summarized = await call('tools/call', {
+    name: 'summarize_sprint',
+    arguments: {},
+    requestState: toSummarize.result.requestState,
+    inputResponses: { sprint_summary: { role: 'assistant', content: { type: 'text', text: 'Fine.' }, model: 'm' } },
+    _meta: sampling,
+  });
+  assert.equal(summarized.result.structuredContent, { sprint: 'PROJ-S42', summary: 'Fine.', source: 'host_model', model: 'm' });
   await finish(client, '2026-07-28', sent);
   const closing = client.received.find((m: any) => m.id === 'listen') as any;
   assert.is(

@@ -32,6 +32,8 @@ export interface TrackerServer {
 export interface TrackerServerOptions {
   pageSize?: number;
   subscriptionLimits?: Partial<SubscriptionLimits>;
+  /** Seals MRTR requestStates; shared by every instance behind one URL. */
+  requestStateKey?: Uint8Array;
 }
 
 /** The tracker's definition for the engine; one server, however many connections it serves. */
@@ -53,6 +55,7 @@ export function createTrackerServer(store: TrackerStore, options: TrackerServerO
     resourceListChanged: true,
     logging: true,
     pageSize: options.pageSize,
+    requestStateKey: options.requestStateKey,
   };
 
   function connect(server: Server, report: (line: string) => void): () => void {

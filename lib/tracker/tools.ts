@@ -3,7 +3,7 @@
 // Each tool has a title, an input schema (published as JSON Schema), an output schema with
 // `structuredContent` (2025-06-18→; the engine strips it for older revisions) and honest
 // annotations (https://modelcontextprotocol.io/specification/2025-11-25/server/tools; rule 7.5):
-//   readOnlyHint     true only for get_issue and search_issues;
+//   readOnlyHint     true only for get_issue, search_issues and summarize_sprint;
 //   destructiveHint  true for tools that overwrite a field (status, assignee, sprint), false
 //                    for tools that only add (create_issue, add_comment);
 //   idempotentHint   true when repeating the call changes nothing more;
@@ -13,8 +13,10 @@
 // how to fix the call; they become `isError: true` results the model can read.
 
 import * as z from 'zod/mini';
+import type { ToolContext } from '../../protocol/asking.js';
 import type { RequestContext } from '../../protocol/context.js';
-import { type ContentBlock, type ToolDefinition, ToolError, type ToolResult, structuredResult } from '../../protocol/tools.js';
+import type { ContentBlock } from '../../protocol/content.js';
+import { type ToolDefinition, ToolError, type ToolResult, structuredResult } from '../../protocol/tools.js';
 import {
   CommentSchema,
   ISSUE_TYPES,
@@ -27,9 +29,10 @@ import {
   type Issue,
   type IssueMutation,
   type Page,
+  type SprintStats,
   type TrackerStore,
 } from '../store/index.js';
-import { issueSummary, issueUri } from './resources.js';
+import { defaultProject, issueSummary, issueUri } from './resources.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 
 const text = (description: string) => z.string().check(z.describe(description));
@@ -129,6 +132,45 @@ const searchResults = createSnapshotCache(
   textLength,
   RESULT_CACHE_CHARS,
 );
+
+/** How much of a sprint the host's model is shown, and how long its summary may be. */
+const SUMMARY_ISSUES_MAX = 50;
+const SUMMARY_MAX_TOKENS = 300;
+
+const SprintSummaryOutput = z.object({
+  sprint: z.string(),
+  summary: z.string(),
+  source: z
+    .enum(['host_model', 'computed'])
+    .check(z.describe("Who wrote the summary: the host's model, through sampling, or the server.")),
+  model: z.optional(z.string()),
+  why_computed: z.optional(z.string()),
+});
+
+/** The sprint's numbers and issue titles, as the user message of a sampling request. */
+function sprintBriefing(stats: SprintStats, issues: Page<Issue>): string {
+  const lines = issues.items.map((issue) => `- ${issue.key} [${issue.status}, ${issue.priority}] ${issue.title}`);
+  if (issues.total > issues.items.length) lines.push(`(and ${issues.total - issues.items.length} more)`);
+  return [
+    `Sprint ${stats.sprint} "${stats.name}" of project ${stats.project} (${stats.state}), ${stats.start_date} to ${stats.end_date}.`,
+    `Goal: ${stats.goal}`,
+    computedSummary(stats),
+    'Issues:',
+    ...lines,
+    '',
+    'Summarize this sprint for the team in at most three sentences: progress against the goal, what is at risk, what needs attention.',
+  ].join('\n');
+}
+
+/** The summary the server writes itself, from the sprint's numbers (also used by the benchmark's SDK peer). */
+export function computedSummary(stats: SprintStats): string {
+  const statuses = STATUSES.map((status) => `${stats.by_status[status as keyof SprintStats['by_status']]} ${status}`).join(', ');
+  return (
+    `${stats.name} (${stats.sprint}, ${stats.state}): ${stats.progress_pct}% of ${stats.points_total} story points done, ` +
+    `${stats.days_remaining} days remaining. ${stats.issue_count} issues: ${statuses}. ` +
+    `${stats.p0_open} open P0, ${stats.unassigned_open} open and unassigned.`
+  );
+}
 
 export function trackerTools(store: TrackerStore): ToolDefinition[] {
   const createIssue: ToolDefinition = {
@@ -297,5 +339,53 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       }),
   };
 
-  return [createIssue, getIssue, updateStatus, assignIssue, addComment, moveToSprint, searchIssues, bulkUpdateStatus];
+  const summarizeSprint: ToolDefinition = {
+    name: 'summarize_sprint',
+    title: 'Summarize sprint',
+    description:
+      "A few sentences on a sprint (default: the current one), written by the host's model when the client " +
+      'offers sampling, else computed from its numbers.',
+    input: z.object({
+      sprint: optional(z.string(), 'Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
+      project: optional(z.string(), 'Project key, e.g. PROJ; default: the first project.'),
+    }),
+    output: SprintSummaryOutput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: (args, context: ToolContext) =>
+      domain(async () => {
+        const stats = args.sprint
+          ? store.getSprintStats(args.sprint)
+          : store.getCurrentSprintStats(args.project ?? defaultProject(store) ?? '');
+        const issues = store.searchIssues({ sprint: stats.sprint, limit: SUMMARY_ISSUES_MAX });
+        // https://modelcontextprotocol.io/specification/2025-11-25/client/sampling: no context
+        // from other servers, a modest length; the client may show it to the user first.
+        const sampled = await context.sample(
+          {
+            messages: [{ role: 'user', content: { type: 'text', text: sprintBriefing(stats, issues) } }],
+            systemPrompt: 'You write short, factual sprint summaries for a software team.',
+            maxTokens: SUMMARY_MAX_TOKENS,
+            includeContext: 'none',
+          },
+          { key: 'sprint_summary' },
+        );
+        if (sampled.ok) {
+          const { text: summary, model } = sampled.value;
+          return structuredResult({ sprint: stats.sprint, summary, source: 'host_model', model });
+        }
+        const why = `sampling ${sampled.why}: ${sampled.detail}`;
+        return structuredResult({ sprint: stats.sprint, summary: computedSummary(stats), source: 'computed', why_computed: why });
+      }),
+  };
+
+  return [
+    createIssue,
+    getIssue,
+    updateStatus,
+    assignIssue,
+    addComment,
+    moveToSprint,
+    searchIssues,
+    bulkUpdateStatus,
+    summarizeSprint,
+  ];
 }

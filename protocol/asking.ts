@@ -1,0 +1,205 @@
+// Asking the client — a form for the user, a message from the host's model, the client's
+// roots — through one helper that works in both eras.
+//
+// A tool calls `context.elicit(form)`, `context.sample(request)` or `context.roots()` and
+// gets either the answer or a typed reason why there is none (`Asked`), never an exception:
+// the tool decides what to do instead. Only a client that declared the capability is asked
+// (https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation,
+// https://modelcontextprotocol.io/specification/2025-11-25/client/sampling,
+// https://modelcontextprotocol.io/specification/2025-11-25/client/roots); how the question
+// travels depends on the era of the request:
+//
+// - Handshake era: a real request to the client (`context.request`), while the tool waits,
+//   up to a timeout, and no longer than the tool's own request runs.
+// - 2026-07-28: a server sends no requests; it uses multi round-trip requests
+//   (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr). The
+//   helper throws an `InputRequired` marker, which abandons the tool's run; the tool
+//   registry catches it and answers `input_required` with the question under its key and a
+//   sealed requestState (the tool, its arguments, the answers so far). The client gets the
+//   answer and calls again, and the tool runs again *from the start*: this time the helper
+//   finds the answer among the round's answers and returns it instead of asking. So a tool
+//   asks before it changes anything, and never swallows the marker in a catch-all.
+
+import type { RequestContext } from './context.js';
+import { ElicitAnswerSchema, type FormField, InputRequired, type InputRequestMethod, clientCanAnswer } from './mrtr.js';
+
+/** What asking came to: the answer, or why there is none. */
+export type Asked<T> = { ok: true; value: T } | { ok: false; why: NoAnswer; detail: string };
+
+/**
+ * - `unsupported`: the client cannot be asked this (it did not declare the capability, or the
+ *   revision has no such request);
+ * - `decline`, `cancel`: what the user did with a form, as the spec names the actions;
+ * - `failed`: an error answer, one that is not a valid result, a timeout, or the tool's own
+ *   request cancelled meanwhile.
+ */
+export type NoAnswer = 'unsupported' | 'decline' | 'cancel' | 'failed';
+
+/** A form (https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation "Requested Schema"): flat, primitive fields only. */
+export interface ElicitForm {
+  message: string;
+  requestedSchema: { type: 'object'; properties: Record<string, FormField>; required?: string[] };
+}
+
+/** A request to the host's model: text messages only, and no context from other servers. */
+export interface SamplingRequest {
+  messages: { role: 'user' | 'assistant'; content: { type: 'text'; text: string } }[];
+  maxTokens: number;
+  systemPrompt?: string;
+  /** "thisServer" and "allServers" are soft-deprecated (https://modelcontextprotocol.io/specification/2025-11-25/client/sampling). */
+  includeContext?: 'none';
+  temperature?: number;
+}
+
+/** The model's reply: its text blocks joined, and which model wrote it. */
+export interface SampledText {
+  text: string;
+  model: string;
+  stopReason?: string;
+}
+
+export interface Root {
+  uri: string;
+  name?: string;
+}
+
+export interface AskOptions {
+  /** The question's key in 2026-07-28 `inputRequests`; each question of one tool needs its own. */
+  key?: string;
+  /** How long the handshake era waits for the answer (default: that of `context.request`, 60 s). */
+  timeoutMs?: number;
+}
+
+/** What a tool's handler gets: its request's context, and the helpers that ask the client. */
+export interface ToolContext extends RequestContext {
+  /** The form's fields the user filled in, each of the type asked (other keys are dropped). */
+  elicit(form: ElicitForm, options?: AskOptions): Promise<Asked<Record<string, unknown>>>;
+  sample(request: SamplingRequest, options?: AskOptions): Promise<Asked<SampledText>>;
+  roots(options?: AskOptions): Promise<Asked<Root[]>>;
+}
+
+/** Reads a client's answer; undefined when it is not a usable answer to the question. */
+type Reader<T> = (answer: unknown) => Asked<T> | undefined;
+
+/**
+ * The ToolContext of one tools/call: the request's context, plus the asking helpers. A class,
+ * as HandlerContext is, because one is made per call; the senders are passed on as they are
+ * (HandlerContext makes them arrow functions, so they need no `this`).
+ */
+export class AskingContext implements ToolContext {
+  readonly requestId: RequestContext['requestId'];
+  readonly rules: RequestContext['rules'];
+  readonly client: RequestContext['client'];
+  readonly progress: RequestContext['progress'];
+  readonly log: RequestContext['log'];
+  readonly request: RequestContext['request'];
+
+  /** `answers`: this round's answers by key (2026-07-28); empty in the handshake era. */
+  constructor(
+    private readonly context: RequestContext,
+    private readonly answers: Readonly<Record<string, unknown>>,
+  ) {
+    this.requestId = context.requestId;
+    this.rules = context.rules;
+    this.client = context.client;
+    this.progress = context.progress;
+    this.log = context.log;
+    this.request = context.request;
+  }
+
+  get signal(): AbortSignal {
+    return this.context.signal;
+  }
+
+  elicit(form: ElicitForm, options: AskOptions = {}): Promise<Asked<Record<string, unknown>>> {
+    if (!this.rules.elicitation) return Promise.resolve(noAnswer('unsupported', `${this.rules.version} has no elicitation`));
+    // `mode` exists from 2025-11-25, where leaving it out also means a form; 2025-06-18 has none.
+    const params = this.rules.elicitationMode ? { mode: 'form', ...form } : { ...form };
+    const read = (answer: unknown) => readElicitation(answer, form);
+    return this.#ask('elicitation/create', params, read, options.key ?? 'elicitation', options.timeoutMs);
+  }
+
+  sample(request: SamplingRequest, options: AskOptions = {}): Promise<Asked<SampledText>> {
+    return this.#ask('sampling/createMessage', { ...request }, readSample, options.key ?? 'sampling', options.timeoutMs);
+  }
+
+  roots(options: AskOptions = {}): Promise<Asked<Root[]>> {
+    return this.#ask('roots/list', {}, readRoots, options.key ?? 'roots', options.timeoutMs);
+  }
+
+  async #ask<T>(
+    method: InputRequestMethod,
+    params: Record<string, unknown>,
+    read: Reader<T>,
+    key: string,
+    timeoutMs: number | undefined,
+  ): Promise<Asked<T>> {
+    const capable = clientCanAnswer(method, this.client.capabilities);
+    if (this.rules.era === 'stateless') {
+      const answer = this.answers[key];
+      const asked = answer === undefined ? undefined : read(answer);
+      if (asked) return asked;
+      if (!capable) return noAnswer('unsupported', `the request's capabilities do not allow ${method}`);
+      // Asked for the first time, or again because the answer did not fit the question.
+      throw new InputRequired(key, method, params);
+    }
+    if (!capable) return noAnswer('unsupported', `the client did not declare the capability for ${method}`);
+    let answer: unknown;
+    try {
+      answer = await whileRunning(this.context.request(method, params, timeoutMs), this.signal);
+    } catch (error) {
+      return noAnswer('failed', error instanceof Error ? error.message : String(error));
+    }
+    return read(answer) ?? noAnswer('failed', `the answer to ${method} does not fit the question`);
+  }
+}
+
+const noAnswer = (why: NoAnswer, detail: string): { ok: false; why: NoAnswer; detail: string } => ({ ok: false, why, detail });
+
+/**
+ * The answer, unless the tool's own request is cancelled first: then nobody wants it. The
+ * request to the client stays pending until its answer or its timeout (which cancels it).
+ */
+function whileRunning<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('the request was cancelled'));
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(new Error('the request was cancelled'));
+    signal.addEventListener('abort', stop, { once: true });
+    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
+/** Accepted content keeps the asked fields of the asked types; it must fill every required one. */
+function readElicitation(answer: unknown, form: ElicitForm): Asked<Record<string, unknown>> | undefined {
+  const parsed = ElicitAnswerSchema.safeParse(answer);
+  if (!parsed.success) return undefined;
+  const { action, content = {} } = parsed.data;
+  if (action !== 'accept') return noAnswer(action, `the user chose to ${action}`);
+  const { properties, required = [] } = form.requestedSchema;
+  const filled = Object.fromEntries(
+    Object.entries(content).filter(([name, value]) => Object.hasOwn(properties, name) && fits(value, properties[name]!)),
+  );
+  return required.every((name) => Object.hasOwn(filled, name)) ? { ok: true, value: filled } : undefined;
+}
+
+const fits = (value: unknown, field: FormField): boolean =>
+  field.type === 'integer'
+    ? Number.isInteger(value)
+    : typeof value === field.type && (field.enum === undefined || field.enum.includes(value as string));
+
+/** Schema CreateMessageResult; `content` is one block, or (2025-11-25→) a list of them. */
+function readSample(answer: unknown): Asked<SampledText> | undefined {
+  const { role, model, content, stopReason } = (answer ?? {}) as Record<string, unknown>;
+  if (role !== 'assistant' || typeof model !== 'string') return undefined;
+  const blocks = (Array.isArray(content) ? content : [content]) as { type?: unknown; text?: unknown }[];
+  const text = blocks.flatMap((block) => (block?.type === 'text' && typeof block.text === 'string' ? [block.text] : []));
+  if (text.length === 0) return undefined;
+  return { ok: true, value: { text: text.join('\n'), model, ...(typeof stopReason === 'string' ? { stopReason } : {}) } };
+}
+
+/** Schema ListRootsResult: roots with a URI each. */
+function readRoots(answer: unknown): Asked<Root[]> | undefined {
+  const roots = (answer as { roots?: unknown } | null)?.roots;
+  if (!Array.isArray(roots) || !roots.every((root) => typeof root?.uri === 'string')) return undefined;
+  return { ok: true, value: roots.map(({ uri, name }) => (typeof name === 'string' ? { uri, name } : { uri })) };
+}

@@ -1,0 +1,60 @@
+// The request headers of a 2026-07-28 POST, checked against its body.
+//
+// Streamable HTTP mirrors parts of the body into headers so that load balancers and gateways
+// can route without parsing JSON; a server that reads the body MUST refuse a request whose
+// headers say something else, or lack a required one, with 400 and HeaderMismatch (-32020):
+// otherwise a gateway could route on one method while we run another
+// (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+// "Request Metadata" and "Server Validation").
+//
+//   MCP-Protocol-Version   = _meta io.modelcontextprotocol/protocolVersion   every request
+//   Mcp-Method             = method                                          every request
+//   Mcp-Name               = params.name or params.uri                       tools/call,
+//                                                                            resources/read,
+//                                                                            prompts/get
+//
+// Header names are case-insensitive (node lower-cases them); values are compared exactly. A
+// value outside plain ASCII travels as `=?base64?...?=` and is decoded before comparing.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import { ErrorCode, RpcError, excerpt } from './errors.js';
+import { META } from './schemas.js';
+
+const NAMED_BY: Record<string, 'name' | 'uri'> = {
+  'tools/call': 'name',
+  'resources/read': 'uri',
+  'prompts/get': 'name',
+};
+
+/** Throws HeaderMismatch when the headers of a 2026-07-28 request do not say what its body says. */
+export function checkStatelessHeaders(headers: IncomingHttpHeaders, method: string, params: unknown): void {
+  const fields = (params ?? {}) as Record<string, unknown>;
+  const meta = (fields._meta ?? {}) as Record<string, unknown>;
+  expectHeader(headers, 'mcp-protocol-version', meta[META.protocolVersion], false);
+  expectHeader(headers, 'mcp-method', method, false);
+  const field = Object.hasOwn(NAMED_BY, method) ? NAMED_BY[method] : undefined;
+  if (field) expectHeader(headers, 'mcp-name', fields[field], true);
+}
+
+function expectHeader(headers: IncomingHttpHeaders, name: string, bodyValue: unknown, encoded: boolean): void {
+  const raw = headers[name];
+  if (raw === undefined) throw mismatch(`the ${name} header is missing`);
+  if (Array.isArray(raw)) throw mismatch(`the ${name} header is given more than once`);
+  const value = encoded ? decodeSentinel(raw) : raw;
+  if (value === undefined) throw mismatch(`the ${name} header is not valid Base64 between =?base64? and ?=`);
+  if (value !== bodyValue) {
+    throw mismatch(
+      `the ${name} header value ${excerpt(JSON.stringify(value))} does not match the body's ${excerpt(JSON.stringify(bodyValue))}`,
+    );
+  }
+}
+
+/** `=?base64?...?=` -> its UTF-8 text; any other value as it is; undefined when the Base64 is malformed. */
+export function decodeSentinel(value: string): string | undefined {
+  if (!value.startsWith('=?base64?') || !value.endsWith('?=')) return value;
+  const encoded = value.slice('=?base64?'.length, -'?='.length);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return undefined;
+  return Buffer.from(encoded, 'base64').toString('utf8');
+}
+
+const mismatch = (detail: string) => new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${detail}`);

@@ -1,0 +1,198 @@
+// The handshake era over Streamable HTTP: sessions, each one a connection of the server
+// (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "Streamable HTTP").
+//
+// `initialize` opens a session and we issue its `Mcp-Session-Id` (random, 128 bits); every later
+// POST, GET and DELETE carries it (400 without, 404 for one we do not know or that ended).
+// What a request sends on its way (progress, logs, our requests to the client) goes on that
+// POST's stream; what belongs to the session as a whole (resource updates, list changes) on
+// its GET stream, and into a bounded replay buffer, so a client that reconnects with
+// `Last-Event-ID` misses nothing recent ("Resumability and Redelivery"). DELETE ends a session;
+// so does a long idle spell.
+
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { invalidRequest } from './errors.js';
+import { type ResponseStream, createEventStream, createPostResponse, replyError } from './http-stream.js';
+import { type OutgoingMessage, type ParsedLine, type RequestId, classify } from './json-rpc.js';
+import type { Server } from './server.js';
+import type { Session, SessionLimits } from './session.js';
+import type { Route } from './transport.js';
+
+/** Session-wide events kept for a client that reconnects. */
+const REPLAY_EVENTS = 100;
+
+interface HttpSession {
+  readonly id: string;
+  readonly connection: Session;
+  /** The negotiated version, once initialize is answered. */
+  version: string | undefined;
+  /** Each request in flight, by id: the POST response it belongs to. */
+  readonly posts: Map<RequestId, ResponseStream>;
+  /** The GET stream, while one is open. */
+  standalone: ResponseStream | undefined;
+  /** Session-wide messages, numbered; the latest REPLAY_EVENTS kept. */
+  readonly replay: { seq: number; data: OutgoingMessage | OutgoingMessage[] }[];
+  nextSeq: number;
+  lastSeen: number;
+}
+
+export interface SessionTableOptions {
+  maxSessions: number;
+  idleMs: number;
+  keepAliveMs: number | undefined;
+  limits: SessionLimits;
+  report(detail: string): void;
+}
+
+export class HandshakeSessions {
+  readonly #server: Server;
+  readonly #options: SessionTableOptions;
+  readonly #sessions = new Map<string, HttpSession>();
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(server: Server, options: SessionTableOptions) {
+    this.#server = server;
+    this.#options = options;
+    // Sessions nobody uses are ended, so forgotten clients do not hold memory for ever.
+    this.#sweeper = setInterval(() => this.#sweep(), Math.min(options.idleMs, 60_000));
+    this.#sweeper.unref();
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  get connections(): Session[] {
+    return [...this.#sessions.values()].map((session) => session.connection);
+  }
+
+  /** A POST without the 2026-07-28 `_meta`: initialize opens a session, anything else needs one. */
+  post(req: IncomingMessage, res: ServerResponse, parsed: ParsedLine): void {
+    const messages = parsed.kind === 'batch' ? parsed.items.map(classify) : parsed.kind === 'single' ? [parsed.message] : [];
+    const opens = messages.length === 1 && messages[0]!.kind === 'request' && messages[0]!.method === 'initialize';
+    const session = opens && req.headers['mcp-session-id'] === undefined ? this.#open(res) : this.#find(req, res);
+    if (!session) return;
+    session.lastSeen = Date.now();
+    const requests = messages.flatMap((message) => (message.kind === 'request' ? [message.id] : []));
+    if (requests.length === 0) {
+      // Only notifications and responses (the client answering us): accepted, nothing to say.
+      session.connection.receive({ kind: 'parsed', parsed });
+      return void res.writeHead(202).end();
+    }
+    const headers = { 'Mcp-Session-Id': session.id };
+    const stream = createPostResponse(res, new Set(requests), { headers, keepAliveMs: this.#options.keepAliveMs });
+    for (const id of requests) session.posts.set(id, stream);
+    session.connection.receive({ kind: 'parsed', parsed });
+  }
+
+  /** The session's stream for what is not tied to a request, resumed from Last-Event-ID if given. */
+  get(req: IncomingMessage, res: ServerResponse): void {
+    if (!/text\/event-stream|\*\/\*/.test(req.headers.accept ?? '')) {
+      return replyError(res, 406, invalidRequest('Not Acceptable: a GET stream is text/event-stream'));
+    }
+    const session = this.#find(req, res);
+    if (!session) return;
+    if (session.standalone && !session.standalone.ended) {
+      return replyError(res, 409, invalidRequest('Conflict: this session already has a GET stream open'));
+    }
+    const stream = createEventStream(res, { headers: { 'Mcp-Session-Id': session.id }, keepAliveMs: this.#options.keepAliveMs });
+    session.standalone = stream;
+    const after = Number(req.headers['last-event-id']);
+    if (!Number.isSafeInteger(after)) return;
+    for (const event of session.replay) if (event.seq > after) stream.send(event.data, String(event.seq));
+  }
+
+  delete(req: IncomingMessage, res: ServerResponse): void {
+    const session = this.#find(req, res);
+    if (!session) return;
+    this.#end(session);
+    res.writeHead(200).end();
+  }
+
+  closeAll(): void {
+    clearInterval(this.#sweeper);
+    for (const session of [...this.#sessions.values()]) this.#end(session);
+  }
+
+  #open(res: ServerResponse): HttpSession | undefined {
+    if (this.#sessions.size >= this.#options.maxSessions) {
+      replyError(res, 503, invalidRequest(`Service Unavailable: at most ${this.#options.maxSessions} sessions at once`));
+      return undefined;
+    }
+    const id = randomBytes(16).toString('hex');
+    const connection = this.#server.connect(
+      { send: (message, route) => this.#deliver(session, message, route), report: this.#options.report, settled: () => {} },
+      this.#options.limits,
+    );
+    const session: HttpSession = {
+      id,
+      connection,
+      version: undefined,
+      posts: new Map(),
+      standalone: undefined,
+      replay: [],
+      nextSeq: 1,
+      lastSeen: Date.now(),
+    };
+    this.#sessions.set(id, session);
+    return session;
+  }
+
+  /** A message of a session's connection: to the POST it belongs to, or to the GET stream. */
+  #deliver(session: HttpSession, message: OutgoingMessage | OutgoingMessage[], route: Route): void {
+    if (!session.version && !Array.isArray(message)) this.#noteVersion(session, message);
+    const post = route.relatedRequestId === undefined ? undefined : session.posts.get(route.relatedRequestId);
+    if (post && !post.ended) {
+      post.send(message);
+      if (post.ended) for (const [id, stream] of session.posts) if (stream === post) session.posts.delete(id);
+      return;
+    }
+    const seq = session.nextSeq++;
+    session.replay.push({ seq, data: message });
+    if (session.replay.length > REPLAY_EVENTS) session.replay.shift();
+    session.standalone?.send(message, String(seq));
+  }
+
+  /** The initialize answer says which version the session speaks; an error ends the session. */
+  #noteVersion(session: HttpSession, message: OutgoingMessage): void {
+    const { result, error } = message as { result?: { protocolVersion?: string }; error?: unknown };
+    if (result?.protocolVersion) session.version = result.protocolVersion;
+    else if (error !== undefined) queueMicrotask(() => this.#end(session));
+  }
+
+  #find(req: IncomingMessage, res: ServerResponse): HttpSession | undefined {
+    const id = req.headers['mcp-session-id'];
+    if (typeof id !== 'string') {
+      replyError(res, 400, invalidRequest('Bad Request: an Mcp-Session-Id header is required after initialize'));
+      return undefined;
+    }
+    const session = this.#sessions.get(id);
+    if (!session) {
+      replyError(res, 404, invalidRequest('Not Found: no such session (it ended or never existed); send initialize again'));
+      return undefined;
+    }
+    const version = req.headers['mcp-protocol-version'];
+    // Absent: a 2025-03-26 client, which had no such header (https://modelcontextprotocol.io/specification/2025-06-18/basic/transports "Protocol Version Header").
+    if (version !== undefined && session.version !== undefined && version !== session.version) {
+      const message = `Bad Request: MCP-Protocol-Version ${version} is not the session's ${session.version}`;
+      replyError(res, 400, invalidRequest(message));
+      return undefined;
+    }
+    return session;
+  }
+
+  #end(session: HttpSession): void {
+    if (!this.#sessions.delete(session.id)) return;
+    session.connection.close();
+    session.standalone?.end();
+    for (const post of session.posts.values()) post.end();
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const session of [...this.#sessions.values()]) {
+      const busy = session.posts.size > 0 || (session.standalone !== undefined && !session.standalone.ended);
+      if (!busy && now - session.lastSeen > this.#options.idleMs) this.#end(session);
+    }
+  }
+}

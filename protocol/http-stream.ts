@@ -1,0 +1,147 @@
+// One HTTP response of the Streamable HTTP transport, as a JSON body or an SSE stream.
+//
+// A POST that carries requests is answered "either Content-Type: application/json (a single
+// JSON object) or Content-Type: text/event-stream (an SSE stream)"
+// (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "Sending Messages
+// to the Server"). We choose by what comes first: if the answers are all there is, a JSON
+// body, with the HTTP status their error asks for; if a notification or a request of ours
+// comes before them (progress, a log, an elicitation, a listen stream's acknowledgement), an
+// SSE stream that carries those, then the answers, then ends.
+//
+// SSE framing (https://html.spec.whatwg.org/multipage/server-sent-events.html): each message
+// is one `data:` line (our JSON never holds a raw newline: json-rpc.ts escapes U+2028/9 too),
+// with an `id:` when the stream can be resumed; a comment line (`:`) keeps a quiet stream alive
+// through proxies and idle timeouts.
+
+import type { ServerResponse } from 'node:http';
+import type { RpcError } from './errors.js';
+import { type OutgoingMessage, type RequestId, encodeLine, errorMessage } from './json-rpc.js';
+
+export interface ResponseStream {
+  /** One message that belongs to this response; on a resumable stream, with its event id. */
+  send(message: OutgoingMessage | OutgoingMessage[], eventId?: string): void;
+  /** Ends the response (an SSE stream: the server is done with it). */
+  end(): void;
+  /** True once the response ended or the client went away. */
+  readonly ended: boolean;
+}
+
+export interface StreamOptions {
+  /** A comment line this often, so a quiet stream stays open (default 15 s). */
+  keepAliveMs?: number;
+  /** Output waiting for a slow client before we drop its stream (default 64 MiB). */
+  maxQueuedBytes?: number;
+  /** Extra headers (Mcp-Session-Id). */
+  headers?: Record<string, string>;
+  /** The HTTP status for a JSON answer that is an error with this code. */
+  statusFor?(code: number): number;
+}
+
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  // Reverse proxies (nginx) must not hold the events back
+  // (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http "Receiving Messages").
+  'X-Accel-Buffering': 'no',
+};
+
+/** The response to a POST of requests: ends once every one of `awaiting` is answered. */
+export function createPostResponse(res: ServerResponse, awaiting: Set<RequestId>, options: StreamOptions): ResponseStream {
+  let sse: ResponseStream | undefined;
+  let ended = false;
+
+  return {
+    send(message) {
+      if (ended) return;
+      const answered = answeredIds(message);
+      for (const id of answered) awaiting.delete(id);
+      const complete = answered.length > 0 && awaiting.size === 0;
+      if (!sse && complete) {
+        ended = true;
+        const body = encodeLine(message);
+        const code = errorCode(message);
+        res.writeHead(code === undefined ? 200 : (options.statusFor?.(code) ?? 200), {
+          ...options.headers,
+          'Content-Type': 'application/json',
+        });
+        res.end(body);
+        return;
+      }
+      sse ??= createEventStream(res, options);
+      sse.send(message);
+      if (complete) this.end();
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      if (sse) sse.end();
+      else if (!res.headersSent) {
+        res.writeHead(202, options.headers).end();
+      }
+    },
+    get ended() {
+      return ended || res.destroyed;
+    },
+  };
+}
+
+/** An SSE stream from the start (a GET stream, or a POST answered by events). */
+export function createEventStream(res: ServerResponse, options: StreamOptions): ResponseStream {
+  const maxQueued = options.maxQueuedBytes ?? 64 * 1024 * 1024;
+  res.writeHead(200, { ...options.headers, ...SSE_HEADERS });
+  res.flushHeaders();
+  const timer = setInterval(() => write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000);
+  timer.unref();
+  const stop = () => clearInterval(timer);
+  res.on('close', stop);
+
+  function write(text: string): void {
+    if (res.destroyed || res.writableEnded) return;
+    // A client that does not read does not hold our memory: past the bound its stream is dropped.
+    if (res.writableLength > maxQueued) {
+      res.destroy();
+      return;
+    }
+    res.write(text);
+  }
+
+  return {
+    send(message, eventId) {
+      const data = encodeLine(message).slice(0, -1);
+      write(`${eventId === undefined ? '' : `id: ${eventId}\n`}event: message\ndata: ${data}\n\n`);
+    },
+    end() {
+      stop();
+      if (!res.writableEnded) res.end();
+    },
+    get ended() {
+      return res.writableEnded || res.destroyed;
+    },
+  };
+}
+
+/** The ids a message answers: a response's id, each of a batch's. */
+function answeredIds(message: OutgoingMessage | OutgoingMessage[]): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const one of Array.isArray(message) ? message : [message]) {
+    const record = one as { id?: RequestId | null; method?: string };
+    if (record.method === undefined && record.id !== undefined && record.id !== null) ids.push(record.id);
+  }
+  return ids;
+}
+
+function errorCode(message: OutgoingMessage | OutgoingMessage[]): number | undefined {
+  if (Array.isArray(message)) return undefined;
+  const error = (message as { error?: { code?: unknown } }).error;
+  return typeof error?.code === 'number' ? error.code : undefined;
+}
+
+export function replyJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** An error for a request we could not read or route: a JSON-RPC error without an id. */
+export function replyError(res: ServerResponse, status: number, error: RpcError, headers: Record<string, string> = {}): void {
+  replyJson(res, status, errorMessage(null, error), headers);
+}

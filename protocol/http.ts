@@ -1,0 +1,220 @@
+// The Streamable HTTP transport: one MCP endpoint (POST, GET, DELETE) for both eras.
+//
+// - 2026-07-28 (a body whose `_meta` names the version): no session. Each POST is one request
+//   on a connection of its own, its headers checked against its body (http-headers.ts), its
+//   answer a JSON body or an SSE stream (http-stream.ts); closing that stream cancels it; a
+//   `subscriptions/listen` answer is a stream that stays open
+//   (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http).
+// - The handshake era (2025-03-26 .. 2025-11-25): sessions with `Mcp-Session-Id`, a GET stream
+//   and DELETE (http-sessions.ts).
+//
+// Both eras share one Server (server.ts): a change made through one client reaches the
+// subscribers of every other. Access checks come first (http-access.ts).
+
+import {
+  type IncomingMessage,
+  type Server as NodeServer,
+  type ServerResponse,
+  createServer as createHttpServer,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ErrorCode, RpcError, invalidRequest } from './errors.js';
+import { type AccessRules, accessRules, readBody, refusal } from './http-access.js';
+import { checkStatelessHeaders } from './http-headers.js';
+import { HandshakeSessions } from './http-sessions.js';
+import { createPostResponse, replyError, replyJson } from './http-stream.js';
+import { type Request, errorMessage, parseLine } from './json-rpc.js';
+import type { Server } from './server.js';
+import type { Session } from './session.js';
+import { carriesStatelessMeta } from './stateless.js';
+
+export interface HttpOptions {
+  /** Address to bind (default 127.0.0.1: only this machine can connect). */
+  host?: string;
+  /** Port (0: any free one). */
+  port: number;
+  /** The MCP endpoint's path (default /mcp). */
+  path?: string;
+  /** Origins a browser page may call us from, beyond this machine's own pages for a loopback server. */
+  allowedOrigins?: string[];
+  /** A bearer token every request must carry. */
+  authToken?: string;
+  /** Largest request body, in bytes (default 32 MiB); 413 past it. */
+  maxMessageBytes?: number;
+  /** Deepest accepted nesting in a body (default 1000). */
+  maxDepth?: number;
+  /** Handshake-era sessions open at once (default 100); 503 past it. */
+  maxSessions?: number;
+  /** Responses open at once, streams included (default 512); 503 past it. */
+  maxOpenResponses?: number;
+  /** A session without requests or open streams for this long is ended (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** A comment line on a quiet stream this often (default 15 s). */
+  keepAliveMs?: number;
+  report?(detail: string): void;
+}
+
+export interface HttpEndpoint {
+  /** The endpoint's URL, e.g. http://127.0.0.1:3000/mcp. */
+  readonly url: string;
+  /** Handshake-era sessions open now. */
+  readonly sessions: number;
+  /** Stops accepting, lets running requests finish until `graceMs`, ends streams, closes everything. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function serveHttp(server: Server, options: HttpOptions): Promise<HttpEndpoint> {
+  const host = options.host ?? '127.0.0.1';
+  const transport = new HttpTransport(server, options, accessRules(host, options.allowedOrigins ?? [], options.authToken));
+  const http = createHttpServer((req, res) => transport.handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, host, () => resolve());
+  });
+  const address = http.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}${options.path ?? '/mcp'}`,
+    get sessions() {
+      return transport.sessions.size;
+    },
+    close: (graceMs = 1500) => transport.close(http, graceMs),
+  };
+}
+
+class HttpTransport {
+  readonly sessions: HandshakeSessions;
+  readonly #server: Server;
+  readonly #options: HttpOptions;
+  readonly #rules: AccessRules;
+  readonly #report: (detail: string) => void;
+  /** Connections of 2026-07-28 requests still being answered. */
+  readonly #stateless = new Set<Session>();
+  #openResponses = 0;
+
+  constructor(server: Server, options: HttpOptions, rules: AccessRules) {
+    this.#server = server;
+    this.#options = options;
+    this.#rules = rules;
+    this.#report = options.report ?? ((detail: string) => process.stderr.write(`[mcp http] ${detail}\n`));
+    this.sessions = new HandshakeSessions(server, {
+      maxSessions: options.maxSessions ?? 100,
+      idleMs: options.sessionIdleMs ?? 30 * 60_000,
+      keepAliveMs: options.keepAliveMs,
+      limits: { maxDepth: options.maxDepth },
+      report: this.#report,
+    });
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    this.#openResponses += 1;
+    res.on('close', () => (this.#openResponses -= 1));
+    this.#route(req, res).catch((error: unknown) => {
+      // No stack trace in any body: the detail goes to the operator.
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      this.#report(`internal error on ${req.method} ${req.url}: ${detail}`);
+      if (!res.headersSent) replyError(res, 500, new RpcError(ErrorCode.InternalError, 'Internal error'));
+      else res.destroy();
+    });
+  }
+
+  async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== (this.#options.path ?? '/mcp')) return void res.writeHead(404).end();
+    const refused = refusal(req, this.#rules);
+    if (refused) return replyError(res, refused.status, invalidRequest(refused.message));
+    if (this.#openResponses > (this.#options.maxOpenResponses ?? 512)) {
+      const busy = invalidRequest('Service Unavailable: too many open requests; retry later');
+      return replyError(res, 503, busy, { 'Retry-After': '1' });
+    }
+    if (req.method === 'POST') return this.#post(req, res);
+    // A GET or DELETE without a session: there is none to stream or end (2026-07-28 asks for 405).
+    const withSession = req.headers['mcp-session-id'] !== undefined;
+    if (req.method === 'GET' && withSession) return this.sessions.get(req, res);
+    if (req.method === 'DELETE' && withSession) return this.sessions.delete(req, res);
+    res.writeHead(405, { Allow: withSession ? 'GET, POST, DELETE' : 'POST' }).end();
+  }
+
+  async #post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const accept = req.headers.accept ?? '*/*';
+    if (!/application\/json|\*\/\*/.test(accept) || !/text\/event-stream|\*\/\*/.test(accept)) {
+      return replyError(res, 406, invalidRequest('Not Acceptable: accept both application/json and text/event-stream'));
+    }
+    if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) {
+      return replyError(res, 415, invalidRequest('Unsupported Media Type: the body must be application/json'));
+    }
+    const maxBytes = this.#options.maxMessageBytes ?? 32 * 1024 * 1024;
+    const body = await readBody(req, maxBytes);
+    if (body === 'too-large') return replyError(res, 413, invalidRequest(`Payload Too Large: at most ${maxBytes} bytes`));
+    if (body === 'not-utf8')
+      return replyError(res, 400, new RpcError(ErrorCode.ParseError, 'Parse error: the body is not valid UTF-8'));
+    const parsed = parseLine(body, this.#options.maxDepth);
+    if (parsed.kind === 'parse-error')
+      return replyError(res, 400, new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON'));
+    if (parsed.kind === 'too-deep') {
+      return replyError(res, 400, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));
+    }
+    if (parsed.kind === 'single' && parsed.message.kind === 'request' && carriesStatelessMeta(parsed.message.params)) {
+      return this.#postStateless(req, res, parsed.message);
+    }
+    this.sessions.post(req, res, parsed);
+  }
+
+  /** A 2026-07-28 request: a connection of its own, ended with its answer or by the client closing the stream. */
+  #postStateless(req: IncomingMessage, res: ServerResponse, request: Request): void {
+    try {
+      checkStatelessHeaders(req.headers, request.method, request.params);
+    } catch (error) {
+      return replyJson(res, 400, errorMessage(request.id, error as RpcError));
+    }
+    const stream = createPostResponse(res, new Set([request.id]), {
+      keepAliveMs: this.#options.keepAliveMs,
+      statusFor: statelessStatus,
+    });
+    const finish = () => {
+      if (this.#stateless.delete(connection)) connection.close();
+    };
+    const connection = this.#server.connect(
+      {
+        send(message) {
+          stream.send(message);
+          if (stream.ended) finish();
+        },
+        report: this.#report,
+        settled: () => {},
+      },
+      { maxDepth: this.#options.maxDepth },
+    );
+    this.#stateless.add(connection);
+    // Closing the response stream is the cancellation (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http "Cancellation").
+    res.on('close', finish);
+    connection.receive({ kind: 'parsed', parsed: { kind: 'single', message: request } });
+  }
+
+  async close(http: NodeServer, graceMs: number): Promise<void> {
+    http.close();
+    const connections = [...this.sessions.connections, ...this.#stateless];
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.all(connections.map((connection) => connection.idle())), deadline]);
+    clearTimeout(timer);
+    this.sessions.closeAll();
+    for (const connection of this.#stateless) connection.close();
+    http.closeAllConnections();
+  }
+}
+
+/**
+ * 2026-07-28 gives some errors their own HTTP status, so gateways and clients can tell them
+ * apart without reading the body (streamable-http "Protocol Version Header", "Server Validation").
+ */
+function statelessStatus(code: number): number {
+  if (code === ErrorCode.MethodNotFound) return 404;
+  const badRequest: number[] = [
+    ErrorCode.HeaderMismatch,
+    ErrorCode.UnsupportedProtocolVersion,
+    ErrorCode.MissingRequiredClientCapability,
+    ErrorCode.InvalidRequest,
+    ErrorCode.ParseError,
+  ];
+  return badRequest.includes(code) ? 400 : 200;
+}

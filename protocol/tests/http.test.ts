@@ -1,0 +1,296 @@
+// The Streamable HTTP transport, as a client sees it: each status code, header check, session
+// step and stream, in both eras, against an in-process server on a free port.
+import { request as httpRequest } from 'node:http';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import * as z from 'zod/mini';
+import type { ServerDefinition } from '../definition.js';
+import { type HttpEndpoint, serveHttp } from '../http.js';
+import { type Server, createServer } from '../server.js';
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const JSON_AND_SSE = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
+function definition(): ServerDefinition {
+  return {
+    info: { name: 'http-test', version: '1.0.0' },
+    tools: [
+      {
+        name: 'count',
+        description: 'Counts to 2 with progress.',
+        input: z.object({}),
+        run(_args, context) {
+          context.progress(1, 2);
+          context.progress(2, 2);
+          return { content: [{ type: 'text', text: 'counted' }] };
+        },
+      },
+      {
+        name: 'wait',
+        description: 'Runs until cancelled.',
+        input: z.object({}),
+        run: (_args, context) =>
+          new Promise((resolve) => {
+            context.signal.addEventListener('abort', () => {
+              cancelled += 1;
+              resolve({ content: [{ type: 'text', text: 'stopped' }] });
+            });
+          }),
+      },
+    ],
+    resources: [{ uri: 'test://a', name: 'a', read: () => [{ uri: 'test://a', text: 'A' }] }],
+    subscriptions: true,
+  };
+}
+
+let cancelled = 0;
+
+async function endpoint(options: Partial<Parameters<typeof serveHttp>[1]> = {}): Promise<{ http: HttpEndpoint; server: Server }> {
+  const server = createServer(definition());
+  const http = await serveHttp(server, { port: 0, report: () => {}, keepAliveMs: 50, ...options });
+  return { http, server };
+}
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { ...JSON_AND_SSE, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+const initialize = (version = '2025-11-25') => ({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+});
+
+/** Opens a session; returns its id. */
+async function session(url: string, version = '2025-11-25'): Promise<string> {
+  const response = await post(url, initialize(version));
+  assert.is(response.status, 200);
+  const id = response.headers.get('mcp-session-id');
+  assert.ok(id && /^[0-9a-f]{32}$/.test(id), `a random session id: ${id}`);
+  await response.json();
+  assert.is((await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'Mcp-Session-Id': id })).status, 202);
+  return id;
+}
+
+/** Reads SSE events until `enough` holds or the stream ends. */
+async function events(response: Response, enough: (all: any[]) => boolean): Promise<{ id?: string; data: any }[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const seen: { id?: string; data: any }[] = [];
+  let text = '';
+  while (!enough(seen.map((event) => event.data))) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = text.indexOf('\n\n')) !== -1) {
+      const block = text.slice(0, end);
+      text = text.slice(end + 2);
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (data !== undefined) seen.push({ id: /^id: (.*)$/m.exec(block)?.[1], data: JSON.parse(data) });
+    }
+  }
+  void reader.cancel();
+  return seen;
+}
+
+const stateless = (id: number, method: string, params: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params: { ...params, _meta: META },
+});
+const statelessHeaders = (method: string, name?: string): Record<string, string> => ({
+  'MCP-Protocol-Version': '2026-07-28',
+  'Mcp-Method': method,
+  ...(name === undefined ? {} : { 'Mcp-Name': name }),
+});
+
+test('handshake era: initialize issues a session id; later requests need it (400 without, 404 unknown); DELETE ends it', async () => {
+  const { http } = await endpoint();
+  try {
+    const id = await session(http.url);
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const listed = await post(http.url, list, { 'Mcp-Session-Id': id });
+    assert.is(listed.status, 200);
+    assert.is(listed.headers.get('content-type'), 'application/json');
+    assert.is(((await listed.json()) as any).result.tools.length, 2);
+    assert.is((await post(http.url, list)).status, 400, 'no session id');
+    assert.is((await post(http.url, list, { 'Mcp-Session-Id': 'f'.repeat(32) })).status, 404, 'unknown session');
+    const mismatch = await post(http.url, list, { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-03-26' });
+    assert.is(mismatch.status, 400, 'MCP-Protocol-Version other than the negotiated one');
+    assert.is((await post(http.url, list, { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-11-25' })).status, 200);
+    assert.is(http.sessions, 1);
+    assert.is((await fetch(http.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': id } })).status, 200);
+    assert.is(http.sessions, 0);
+    assert.is((await post(http.url, list, { 'Mcp-Session-Id': id })).status, 404, 'an ended session');
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('handshake era: progress makes the answer an SSE stream that ends with the response', async () => {
+  const { http } = await endpoint();
+  try {
+    const id = await session(http.url);
+    const call = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'count', arguments: {}, _meta: { progressToken: 'p' } },
+    };
+    const response = await post(http.url, call, { 'Mcp-Session-Id': id });
+    assert.is(response.headers.get('content-type'), 'text/event-stream');
+    assert.is(response.headers.get('x-accel-buffering'), 'no');
+    const seen = await events(response, () => false);
+    assert.equal(
+      seen.map((event) => event.data.method ?? event.data.id),
+      ['notifications/progress', 'notifications/progress', 7],
+    );
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('handshake era: subscription updates on the GET stream, numbered; a reconnect with Last-Event-ID gets what it missed', async () => {
+  const { http, server } = await endpoint();
+  try {
+    const id = await session(http.url);
+    const subscribe = { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'test://a' } };
+    assert.is((await post(http.url, subscribe, { 'Mcp-Session-Id': id })).status, 200);
+    const stream = await fetch(http.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id } });
+    assert.is(stream.status, 200);
+    const second = await fetch(http.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id } });
+    assert.is(second.status, 409, 'one GET stream per session');
+    server.resourceUpdated('test://a');
+    const [first] = await events(stream, (all) => all.length >= 1);
+    assert.equal(first!.data, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://a' } });
+    server.resourceUpdated('test://a'); // while no stream is open
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const resumed = await fetch(http.url, {
+      headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id, 'Last-Event-ID': first!.id! },
+    });
+    const replayed = await events(resumed, (all) => all.length >= 1);
+    assert.is(Number(replayed[0]!.id), Number(first!.id) + 1, 'the event after the last one seen');
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('2026-07-28: no session; headers must match the body (-32020), unsupported version -32022, unknown method 404', async () => {
+  const { http } = await endpoint();
+  try {
+    const ok = await post(http.url, stateless(1, 'tools/list'), statelessHeaders('tools/list'));
+    assert.is(ok.status, 200);
+    assert.is(ok.headers.get('mcp-session-id'), null, 'no session in 2026-07-28');
+    assert.is(((await ok.json()) as any).result.resultType, 'complete');
+
+    const missing = await post(http.url, stateless(2, 'tools/list'), { 'MCP-Protocol-Version': '2026-07-28' });
+    assert.is(missing.status, 400);
+    assert.is(((await missing.json()) as any).error.code, -32020, 'Mcp-Method missing');
+    const call = stateless(3, 'tools/call', { name: 'count', arguments: {} });
+    const wrongName = await post(http.url, call, statelessHeaders('tools/call', 'other'));
+    assert.is(((await wrongName.json()) as any).error.code, -32020, 'Mcp-Name says another tool');
+    const encoded = `=?base64?${Buffer.from('count').toString('base64')}?=`;
+    assert.is((await post(http.url, call, statelessHeaders('tools/call', encoded))).status, 200, 'a Base64 sentinel is decoded');
+
+    const future = {
+      ...stateless(4, 'tools/list'),
+      params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+    };
+    const unsupported = await post(http.url, future, { ...statelessHeaders('tools/list'), 'MCP-Protocol-Version': '2099-01-01' });
+    assert.is(unsupported.status, 400);
+    assert.is(((await unsupported.json()) as any).error.code, -32022);
+    const unknown = await post(http.url, stateless(5, 'no/such'), statelessHeaders('no/such'));
+    assert.is(unknown.status, 404);
+    assert.is(((await unknown.json()) as any).error.code, -32601);
+    assert.is((await fetch(http.url)).status, 405, 'GET without a session');
+    assert.is((await fetch(http.url, { method: 'DELETE' })).status, 405, 'DELETE without a session');
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('2026-07-28: closing the response stream cancels the request', async () => {
+  const { http } = await endpoint();
+  try {
+    const before = cancelled;
+    const abort = new AbortController();
+    const call = stateless(1, 'tools/call', { name: 'wait', arguments: {} });
+    const pending = post(http.url, call, statelessHeaders('tools/call', 'wait')).catch(() => undefined);
+    const started = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    void fetch(http.url, {
+      method: 'POST',
+      headers: { ...JSON_AND_SSE, ...statelessHeaders('tools/call', 'wait') },
+      body: JSON.stringify({ ...call, id: 2 }),
+      signal: abort.signal,
+    }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    abort.abort();
+    while (cancelled < before + 1 && Date.now() - started < 3000) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.is(cancelled, before + 1, 'the aborted request was cancelled, the other still runs');
+    void pending;
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('2026-07-28: a listen stream gets a change made through another client', async () => {
+  const { http, server } = await endpoint();
+  try {
+    const listen = stateless(1, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['test://a'] } });
+    const stream = await post(http.url, listen, statelessHeaders('subscriptions/listen'));
+    assert.is(stream.headers.get('content-type'), 'text/event-stream');
+    setTimeout(() => server.resourceUpdated('test://a'), 50);
+    const seen = await events(stream, (all) => all.length >= 2);
+    assert.equal(
+      seen.map((event) => event.data.method),
+      ['notifications/subscriptions/acknowledged', 'notifications/resources/updated'],
+    );
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('access: a foreign Host or Origin is 403, a missing token 401; bodies: 413, 415, 406, -32700', async () => {
+  const { http } = await endpoint({ authToken: 'secret', maxMessageBytes: 1000 });
+  try {
+    const auth = { Authorization: 'Bearer secret' };
+    assert.is((await post(http.url, initialize())).status, 401);
+    assert.is((await post(http.url, initialize(), { Authorization: 'Bearer wrong' })).status, 401);
+    assert.is((await post(http.url, initialize(), { ...auth, Origin: 'https://evil.example' })).status, 403);
+    assert.is((await post(http.url, initialize(), { ...auth, Origin: 'http://localhost:5173' })).status, 200);
+    assert.is(await statusWithHost(http.url, 'evil.example'), 403, 'DNS rebinding: the Host is not ours');
+    assert.is(await statusWithHost(http.url, 'localhost'), 401, 'a loopback name is ours (the token is still missing)');
+    assert.is((await post(http.url, 'x'.repeat(2000), auth)).status, 413);
+    assert.is((await post(http.url, initialize(), { ...auth, 'Content-Type': 'text/plain' })).status, 415);
+    assert.is((await post(http.url, initialize(), { ...auth, Accept: 'text/html' })).status, 406);
+    const bad = await post(http.url, '{"jsonrpc":', auth);
+    assert.is(bad.status, 400);
+    assert.equal(((await bad.json()) as any).error.code, -32700);
+  } finally {
+    await http.close(100);
+  }
+});
+
+/** fetch will not send a Host of our choosing; node:http will. */
+function statusWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', headers: { ...JSON_AND_SSE, Host: host } }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(initialize()));
+  });
+}
+
+test.run();
