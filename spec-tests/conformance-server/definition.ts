@@ -4,7 +4,8 @@
 // the scenario compares text. The tracker has none of these names; this server exists only to
 // be measured (spec-tests/conformance/run.mjs runs the suite against it).
 //
-// What the engine cannot express yet is left out rather than faked; spec-tests/conformance/
+// What the engine cannot express yet (several questions in one MRTR round, a prompt that asks,
+// a tool that refuses with -32021) is left out rather than faked; spec-tests/conformance/
 // baseline.txt lists the scenarios that therefore fail, each with its spec reason.
 
 import * as z from 'zod/mini';
@@ -12,6 +13,7 @@ import type { ServerDefinition } from '../../protocol/definition.js';
 import type { RequestContext } from '../../protocol/context.js';
 import type { PromptDefinition } from '../../protocol/prompts.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../../protocol/resources.js';
+import type { Asked } from '../../protocol/asking.js';
 import { type ToolDefinition, ToolError, type ToolResult } from '../../protocol/tools.js';
 
 /** A 1x1 red PNG and a minimal WAV, as the scenarios' reference server sends them. */
@@ -246,6 +248,102 @@ const askingTools: ToolDefinition[] = [
 ];
 
 /**
+ * Tools that ask through the engine's asking helpers (protocol/asking.ts): in 2026-07-28 each
+ * question is an input request of a multi round-trip request
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr), under the key
+ * the scenario names where it names one; the tool runs again from the start on each retry, and
+ * the engine seals and checks the requestState. In the handshake era the same calls are real
+ * requests to the client.
+ */
+const nameForm = (message: string, field: string) => ({
+  message,
+  requestedSchema: { type: 'object' as const, properties: { [field]: { type: 'string' as const } }, required: [field] },
+});
+const CONFIRM_FORM = {
+  message: 'Please confirm',
+  requestedSchema: { type: 'object' as const, properties: { ok: { type: 'boolean' as const } }, required: ['ok'] },
+};
+
+/** The answer, or the reason there is none as the tool's error. */
+function answered<T>(asked: Asked<T>): T {
+  if (!asked.ok) throw new ToolError(`No answer (${asked.why}): ${asked.detail}`);
+  return asked.value;
+}
+
+const inputRequiredTools: ToolDefinition[] = [
+  {
+    name: 'test_input_required_result_elicitation',
+    description: "Asks the user's name (elicitation, key user_name), then greets them.",
+    input: NO_ARGUMENTS,
+    async run(_args, context) {
+      const { name } = answered(await context.elicit(nameForm('What is your name?', 'name'), { key: 'user_name' }));
+      return text(`Hello, ${String(name)}!`);
+    },
+  },
+  {
+    name: 'test_input_required_result_sampling',
+    description: "Asks the host's model a question (sampling), then reports its answer.",
+    input: NO_ARGUMENTS,
+    async run(_args, context) {
+      const question = { role: 'user' as const, content: { type: 'text' as const, text: 'What is the capital of France?' } };
+      const reply = answered(await context.sample({ messages: [question], maxTokens: 100 }, { key: 'capital_question' }));
+      return text(`Sampling result: ${reply.text}`);
+    },
+  },
+  {
+    name: 'test_input_required_result_list_roots',
+    description: "Asks for the client's roots (roots/list), then counts them.",
+    input: NO_ARGUMENTS,
+    async run(_args, context) {
+      const roots = answered(await context.roots({ key: 'client_roots' }));
+      return text(`Found ${roots.length} root(s)`);
+    },
+  },
+  {
+    name: 'test_input_required_result_request_state',
+    description: 'Asks for a confirmation; the retry carries the sealed requestState back.',
+    input: NO_ARGUMENTS,
+    async run(_args, context) {
+      const { ok } = answered(await context.elicit(CONFIRM_FORM, { key: 'confirm' }));
+      return text(`state-ok: requestState validated (ok=${String(ok)})`);
+    },
+  },
+  {
+    name: 'test_input_required_result_tampered_state',
+    description: 'Asks for a confirmation; a retry whose requestState was altered is refused.',
+    input: NO_ARGUMENTS,
+    async run(_args, context) {
+      answered(await context.elicit(CONFIRM_FORM, { key: 'confirm' }));
+      return text('integrity-ok: state verified');
+    },
+  },
+  {
+    name: 'test_input_required_result_multi_round',
+    description: 'Asks two questions, one round each.',
+    input: NO_ARGUMENTS,
+    async run(_args, context) {
+      const { name } = answered(await context.elicit(nameForm('Step 1: What is your name?', 'name'), { key: 'step1' }));
+      const { color } = answered(
+        await context.elicit(nameForm('Step 2: What is your favorite color?', 'color'), { key: 'step2' }),
+      );
+      return text(`Multi-round complete for ${String(name)} who likes ${String(color)}`);
+    },
+  },
+  {
+    name: 'test_input_required_result_capabilities',
+    description: "Asks only what the request's capabilities allow: a form, else the host's model.",
+    input: NO_ARGUMENTS,
+    async run(_args, context) {
+      const form = await context.elicit(nameForm('Elicitation input', 'value'), { key: 'elicit_input' });
+      if (form.ok || form.why !== 'unsupported') return text(`Elicitation: ${JSON.stringify(answered(form))}`);
+      const question = { role: 'user' as const, content: { type: 'text' as const, text: 'Sample request' } };
+      const reply = answered(await context.sample({ messages: [question], maxTokens: 50 }, { key: 'sample_input' }));
+      return text(`Sampling: ${reply.text}`);
+    },
+  },
+];
+
+/**
  * The JSON Schema 2020-12 keywords the scenario looks for (SEP-1613, SEP-2106), carried as zod
  * metadata: z.toJSONSchema copies metadata into the schema it makes. The engine publishes every
  * inputSchema without `$schema` (protocol/tools.ts), so `$schema` is the one keyword missing.
@@ -389,7 +487,7 @@ const prompts: PromptDefinition[] = [
 
 export const conformanceDefinition: ServerDefinition = {
   info: { name: 'mcp-by-hand-conformance-server', version: '0.1.0', title: 'mcp-by-hand conformance server' },
-  tools: [...contentTools, ...notifyingTools, ...askingTools, schemaTool],
+  tools: [...contentTools, ...notifyingTools, ...askingTools, ...inputRequiredTools, schemaTool],
   resources,
   resourceTemplates,
   prompts,
