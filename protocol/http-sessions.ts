@@ -17,6 +17,7 @@ import { type OutgoingMessage, type ParsedLine, type RequestId, classify } from 
 import type { Server } from './server.js';
 import type { Session, SessionLimits } from './session.js';
 import type { Route } from './transport.js';
+import { isHandshakeVersion } from './versions.js';
 
 /** Session-wide events kept for a client that reconnects. */
 const REPLAY_EVENTS = 100;
@@ -172,10 +173,11 @@ export class HandshakeSessions {
       return undefined;
     }
     const version = req.headers['mcp-protocol-version'];
-    // Absent: a 2025-03-26 client, which had no such header (https://modelcontextprotocol.io/specification/2025-06-18/basic/transports "Protocol Version Header").
-    if (version !== undefined && session.version !== undefined && version !== session.version) {
-      const message = `Bad Request: MCP-Protocol-Version ${version} is not the session's ${session.version}`;
-      replyError(res, 400, invalidRequest(message));
+    // 400 only for a version that is "invalid or unsupported"; absent means 2025-03-26, which had
+    // no such header (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
+    // "Protocol Version Header"). A client SHOULD send the negotiated one; we do not refuse others.
+    if (version !== undefined && (typeof version !== 'string' || !isHandshakeVersion(version))) {
+      replyError(res, 400, invalidRequest(`Bad Request: MCP-Protocol-Version ${version} is not a version this server speaks`));
       return undefined;
     }
     return session;

@@ -153,23 +153,25 @@ class HttpTransport {
     if (parsed.kind === 'too-deep') {
       return replyError(res, 400, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));
     }
-    if (parsed.kind === 'single' && parsed.message.kind === 'request' && carriesStatelessMeta(parsed.message.params)) {
-      return this.#postStateless(req, res, parsed.message);
-    }
+    const request = parsed.kind === 'single' && parsed.message.kind === 'request' ? parsed.message : undefined;
+    // A request with the 2026-07-28 _meta, or one without a session that does not open one: no
+    // session to serve it in, so it is answered on its own (the era router says what is missing).
+    const sessionless = request?.method !== 'initialize' && req.headers['mcp-session-id'] === undefined;
+    if (request && (carriesStatelessMeta(request.params) || sessionless)) return this.#postStateless(req, res, request);
     this.sessions.post(req, res, parsed);
   }
 
-  /** A 2026-07-28 request: a connection of its own, ended with its answer or by the client closing the stream. */
+  /** A request served without a session: a connection of its own, ended with its answer or by the client closing the stream. */
   #postStateless(req: IncomingMessage, res: ServerResponse, request: Request): void {
+    const modern = carriesStatelessMeta(request.params);
     try {
-      checkStatelessHeaders(req.headers, request.method, request.params);
+      if (modern) checkStatelessHeaders(req.headers, request.method, request.params);
     } catch (error) {
       return replyJson(res, 400, errorMessage(request.id, error as RpcError));
     }
-    const stream = createPostResponse(res, new Set([request.id]), {
-      keepAliveMs: this.#options.keepAliveMs,
-      statusFor: statelessStatus,
-    });
+    // Without the _meta and without a session, every error is the client's: 400.
+    const statusFor = modern ? statelessStatus : () => 400;
+    const stream = createPostResponse(res, new Set([request.id]), { keepAliveMs: this.#options.keepAliveMs, statusFor });
     const finish = () => {
       if (this.#stateless.delete(connection)) connection.close();
     };

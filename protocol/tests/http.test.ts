@@ -122,11 +122,21 @@ test('handshake era: initialize issues a session id; later requests need it (400
     assert.is(listed.status, 200);
     assert.is(listed.headers.get('content-type'), 'application/json');
     assert.is(((await listed.json()) as any).result.tools.length, 2);
-    assert.is((await post(http.url, list)).status, 400, 'no session id');
+    const sessionless = await post(http.url, list);
+    assert.is(sessionless.status, 400, 'no session id');
+    assert.is(((await sessionless.json()) as any).id, 1, 'answered with the request id: send initialize, or carry the _meta');
+    const discover = await post(http.url, { jsonrpc: '2.0', id: 9, method: 'server/discover' });
+    assert.equal([discover.status, ((await discover.json()) as any).error.code], [400, -32602], 'discover without _meta');
     assert.is((await post(http.url, list, { 'Mcp-Session-Id': 'f'.repeat(32) })).status, 404, 'unknown session');
-    const mismatch = await post(http.url, list, { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-03-26' });
-    assert.is(mismatch.status, 400, 'MCP-Protocol-Version other than the negotiated one');
+    const unknown = await post(http.url, list, { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '1999-01-01' });
+    assert.is(unknown.status, 400, 'an MCP-Protocol-Version we do not speak');
     assert.is((await post(http.url, list, { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-11-25' })).status, 200);
+    const other = await post(http.url, list, { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-03-26' });
+    assert.is(
+      other.status,
+      200,
+      'another version we speak: the client SHOULD send the negotiated one, 400 is for unsupported ones',
+    );
     assert.is(http.sessions, 1);
     assert.is((await fetch(http.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': id } })).status, 200);
     assert.is(http.sessions, 0);
