@@ -22,7 +22,7 @@ import {
   describeError,
 } from './detect.js';
 import { HANDSHAKE_VERSIONS, RUNNER_VERSION, STATELESS_VERSIONS } from './handshake.js';
-import { contentTypeOf, readAnswer } from './http-answers.js';
+import { causeOf, contentTypeOf, readAnswer } from './http-answers.js';
 import { POST_HEADERS, sessionHeaders, statelessHeaders } from './http-request-headers.js';
 
 const PROBE_ID = 'mcp-conform:probe';
@@ -120,10 +120,4 @@ async function deleteSession(url: string, headers: Record<string, string>): Prom
   } catch {
     // The session ends on its own when the server expires it; detection goes on.
   }
-}
-
-/** fetch says "fetch failed" and puts the reason (ECONNREFUSED...) in `cause`. */
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { message?: string } }).cause?.message;
-  return cause ?? (error as Error).message;
 }

@@ -70,3 +70,9 @@ export function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
+
+/** fetch says "fetch failed" and puts the reason (ECONNREFUSED, a reset) in `cause`. */
+export function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { message?: string } }).cause?.message;
+  return cause ?? (error as Error).message;
+}

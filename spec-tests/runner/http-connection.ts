@@ -19,7 +19,7 @@ import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { idKey, messageKind } from './message-kinds.js';
 import type { ServerConnection, ServerEvent } from './server-connection.js';
-import { type AnswerItem, contentTypeOf, excerpt, isAbort, readAnswer } from './http-answers.js';
+import { causeOf, contentTypeOf, excerpt, isAbort, readAnswer } from './http-answers.js';
 import { POST_HEADERS, sessionHeaders, statelessHeaders, statelessVersion } from './http-request-headers.js';
 
 const ORDER_WAIT_MS = 200;
@@ -28,7 +28,7 @@ const LOG_LIMIT = 64 * 1024;
 
 const HANDSHAKE_TRANSPORT = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports';
 const STATELESS_TRANSPORT = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http';
-const ANSWER_RULE = `${HANDSHAKE_TRANSPORT}: a POST of requests is answered with Content-Type application/json or text/event-stream; of notifications or responses only, with 202 Accepted and no body`;
+const ANSWER_RULE = `a POST of requests is answered with Content-Type application/json or text/event-stream; of notifications or responses only, with 202 Accepted and no body`;
 const ERROR_BODY_RULE = `${HANDSHAKE_TRANSPORT}: an HTTP error answers a message the server cannot accept, its body MAY be a JSON-RPC error; the runner needs one to judge the answer`;
 const GET_RESPONSE_RULE = `${HANDSHAKE_TRANSPORT}: on the GET stream the server MUST NOT send a JSON-RPC response unless resuming a stream of an earlier request`;
 const GET_RULE = `${HANDSHAKE_TRANSPORT}: a GET to the MCP endpoint returns Content-Type text/event-stream, or 405 Method Not Allowed when the server offers no such stream`;
@@ -128,7 +128,8 @@ export class HttpConnection implements ServerConnection {
         markStarted();
         await this.readPostAnswer(message, response, stateless !== undefined);
       } catch (error) {
-        if (!isAbort(error)) this.problem(`POST ${describe(message)} failed: ${(error as Error).message}`, ANSWER_RULE);
+        if (!isAbort(error))
+          this.problem(`POST ${describe(message)} failed: ${causeOf(error)}`, `${HANDSHAKE_TRANSPORT}: ${ANSWER_RULE}`);
       } finally {
         markStarted();
         this.release(controller);
@@ -142,28 +143,24 @@ export class HttpConnection implements ServerConnection {
     const type = contentTypeOf(response);
     this.note(`POST ${describe(message)} -> ${response.status} ${type}`);
     const where = `POST ${describe(message)} answered ${response.status}`;
-    const rule = stateless ? `${STATELESS_TRANSPORT}: ${ANSWER_RULE.slice(HANDSHAKE_TRANSPORT.length + 2)}` : ANSWER_RULE;
-    let messages = 0;
+    const rule = `${stateless ? STATELESS_TRANSPORT : HANDSHAKE_TRANSPORT}: ${ANSWER_RULE}`;
+    // An HTTP error is judged by its JSON-RPC body alone; without one it is a finding of its own.
+    const failed = response.status >= 400;
+    let answered = false;
     await readAnswer(response, (item) => {
-      if (item.kind === 'message') messages += 1;
-      this.onAnswerItem(item, response, where, rule, message);
+      if (item.kind === 'message' && (!failed || isJsonRpc(item.value))) {
+        answered = true;
+        this.noticeSession(message, item.value, response);
+        this.push({ kind: 'message', value: item.value });
+      } else if (item.kind === 'problem' && !failed) {
+        answered = true;
+        this.problem(`${where} with ${item.problem}`, rule);
+      }
     });
-    if (messages > 0) return;
-    const carriesRequests = requestIds(message).length > 0;
-    if (response.status >= 400) this.problem(`${where} without a JSON-RPC body`, ERROR_BODY_RULE);
-    else if (carriesRequests) this.problem(`${where} ${type || 'with no body'}: the request got no answer`, rule);
+    if (answered) return;
+    if (failed) this.problem(`${where} without a JSON-RPC body`, ERROR_BODY_RULE);
+    else if (requestIds(message).length > 0) this.problem(`${where} ${type || 'with no body'}: the request got no answer`, rule);
     else if (response.status !== 202) this.problem(`${where}, not 202 Accepted`, rule);
-  }
-
-  private onAnswerItem(item: AnswerItem, response: Response, where: string, rule: string, sent: JsonValue): void {
-    if (item.kind === 'problem') return this.problem(`${where} with ${item.problem}`, rule);
-    if (response.status >= 400 && !isJsonRpc(item.value))
-      return this.problem(
-        `${where} with a JSON body that is not JSON-RPC: ${excerpt(JSON.stringify(item.value))}`,
-        ERROR_BODY_RULE,
-      );
-    this.noticeSession(sent, item.value, response);
-    this.push({ kind: 'message', value: item.value });
   }
 
   /** A result to our initialize opens the session: its id (if the server issued one) goes on every later request. */
@@ -192,7 +189,7 @@ export class HttpConnection implements ServerConnection {
       }
       void this.readListenStream(response, controller);
     } catch (error) {
-      if (!isAbort(error)) this.problem(`GET (the session's stream) failed: ${(error as Error).message}`, GET_RULE);
+      if (!isAbort(error)) this.problem(`GET (the session's stream) failed: ${causeOf(error)}`, GET_RULE);
       this.release(controller);
     }
   }
@@ -206,7 +203,7 @@ export class HttpConnection implements ServerConnection {
         this.push({ kind: 'message', value: item.value });
       });
     } catch (error) {
-      if (!isAbort(error)) this.problem(`the session's GET stream failed: ${(error as Error).message}`, GET_RULE);
+      if (!isAbort(error)) this.problem(`the session's GET stream failed: ${causeOf(error)}`, GET_RULE);
     } finally {
       this.release(controller);
     }
@@ -233,7 +230,7 @@ export class HttpConnection implements ServerConnection {
         this.note(`DELETE -> ${response.status}`);
         await response.body?.cancel();
       } catch (error) {
-        this.note(`DELETE failed: ${(error as Error).message}`);
+        this.note(`DELETE failed: ${causeOf(error)}`);
       }
     }
     for (const controller of this.open) controller.abort();
