@@ -9,6 +9,8 @@ const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 /** Why the fixture does not apply to this server, or undefined when it does. */
 export function notApplicable(fixture: Fixture, detection: Detection): string | undefined {
+  const stdioOnly = detection.transport === 'http' ? stdioOnlyReason(fixture) : undefined;
+  if (stdioOnly !== undefined) return `over HTTP: ${stdioOnly}`;
   const mode = fixture.header.protocol;
   if (mode.kind === 'handshake') return handshakeOffered(mode.version, detection);
   if (mode.kind === 'stateless') return statelessOffered(mode.version, detection);
@@ -44,5 +46,19 @@ function statelessVersionSent(fixture: Fixture): string | undefined {
       if (typeof version === 'string') return version;
     }
   }
+  return undefined;
+}
+
+/**
+ * Why a fixture can only be played over stdio: it says so (`transport: stdio: REASON`, for
+ * behaviour the HTTP transport defines otherwise), or it works on the byte stream or on the
+ * process itself.
+ */
+function stdioOnlyReason(fixture: Fixture): string | undefined {
+  if (fixture.header.stdioOnly !== undefined) return fixture.header.stdioOnly;
+  if (fixture.steps.some((step) => step.kind === 'send-raw'))
+    return 'it sends raw bytes (a client raw section), and each HTTP message is a whole POST body';
+  if (fixture.steps.some((step) => step.kind === 'close-stdin' || step.kind === 'exit'))
+    return 'it closes stdin or waits for the process to exit, which an HTTP server does not do';
   return undefined;
 }

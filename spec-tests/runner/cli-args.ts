@@ -6,12 +6,14 @@ import { LEVELS, type Level } from './fixture-types.js';
 
 export const USAGE = `Usage:
   mcp-conform run --server "CMD ARGS" [options] [FIXTURE_FILES_OR_DIRS...]
+  mcp-conform run --url URL [options] [FIXTURE_FILES_OR_DIRS...]
   mcp-conform list [FIXTURE_FILES_OR_DIRS...]
   mcp-conform record --out FILE [--redact FIELD]... -- CMD [ARGS...]
   mcp-conform --version
 
 run options:
   --server CMD               command line that starts the stdio server (run through the shell)
+  --url URL                  a running server's Streamable HTTP endpoint instead (stdio-only fixtures do not apply)
   --schema-dir DIR           validate against DIR/<negotiated version>/schema.json instead of the built-in schemas
   --no-schema                do not validate server messages against the official JSON Schemas
   --reporter text|json|junit|markdown  report format on stdout (default text)
@@ -34,7 +36,10 @@ export class UsageError extends Error {}
 
 export interface RunArguments {
   command: 'run';
+  /** The stdio server's command line; '' with --url. */
   server: string;
+  /** The Streamable HTTP endpoint, with --url. */
+  url?: string;
   /** false with --no-schema; otherwise messages are validated (built-in schemas unless schemaDir). */
   schema: boolean;
   schemaDir: string | undefined;
@@ -99,7 +104,8 @@ function parseRun(argv: string[]): RunArguments {
     else if (option === '--no-schema') result.schema = false;
     else applyValueOption(result, option, options.value(option));
   }
-  if (result.server === '') throw new UsageError('run needs --server "CMD ARGS"');
+  if ((result.server === '') === (result.url === undefined))
+    throw new UsageError('run needs either --server "CMD ARGS" or --url URL');
   if (!result.schema && result.schemaDir !== undefined)
     throw new UsageError('--no-schema and --schema-dir contradict each other');
   return result;
@@ -113,6 +119,7 @@ function parseList(argv: string[]): ListArguments {
 
 function applyValueOption(result: RunArguments, option: string, value: string): void {
   if (option === '--server') result.server = value;
+  else if (option === '--url') result.url = parseUrl(value);
   else if (option === '--schema-dir') result.schemaDir = value;
   else if (option === '--reporter') result.reporter = parseReporter(value);
   else if (option === '--filter') result.filters.push(value);
@@ -168,6 +175,12 @@ class OptionReader {
     if (value === undefined) throw new UsageError(`${option} needs a value`);
     return value;
   }
+}
+
+function parseUrl(value: string): string {
+  if (!/^https?:\/\//.test(value) || !URL.canParse(value))
+    throw new UsageError(`--url needs an http:// or https:// URL, got "${value}"`);
+  return value;
 }
 
 function parseReporter(value: string): ReporterName {

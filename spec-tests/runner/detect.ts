@@ -32,6 +32,8 @@ export interface HandshakeProbe {
 }
 
 export interface Detection {
+  /** How the runner reached the server: a process on stdio, or an MCP endpoint over HTTP (detect-http.ts). */
+  transport: 'stdio' | 'http';
   handshake: HandshakeProbe[];
   /** Handshake revisions the server negotiates when asked for them. */
   offeredHandshake: string[];
@@ -55,8 +57,18 @@ export async function detectServer(command: string, startupTimeoutMs: number): P
     throw new ServerStartError(
       `the server answered none of the probes within ${startupTimeoutMs} ms${stderrTail(discover.stderr)}`,
     );
+  return assembleDetection('stdio', discover, handshake);
+}
+
+/** What the probes found, over either transport. */
+export function assembleDetection(
+  transport: Detection['transport'],
+  discover: Answered & { result?: JsonObject; problem?: string },
+  handshake: (Answered & { probe: HandshakeProbe })[],
+): Detection {
   const supported = discover.result?.supportedVersions;
   return {
+    transport,
     startupMs: Math.max(discover.waitedMs, ...handshake.map((probe) => probe.waitedMs)),
     handshake: handshake.map((probe) => probe.probe),
     offeredHandshake: handshake.filter((probe) => probe.probe.negotiated === probe.probe.requested).map((p) => p.probe.requested),
@@ -65,7 +77,7 @@ export async function detectServer(command: string, startupTimeoutMs: number): P
   };
 }
 
-interface Answered {
+export interface Answered {
   silent: boolean;
   stderr: string;
   /** From start to the answer (or to giving up). */
@@ -150,7 +162,7 @@ async function exchange(
   return { ...(answer ? { answer } : {}), fenced, stderr: server.stderrText, waitedMs };
 }
 
-function describeError(answer: JsonObject): string {
+export function describeError(answer: JsonObject): string {
   const error = isJsonObject(answer.error) ? answer.error : undefined;
   if (error === undefined) return `an answer without a usable result: ${JSON.stringify(answer).slice(0, 200)}`;
   return `error ${String(error.code)}: ${String(error.message).slice(0, 200)}`;

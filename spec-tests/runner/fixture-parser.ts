@@ -19,7 +19,7 @@ import { parseRawChunks } from './raw-chunks.js';
 import { checkMarkers } from './matchers.js';
 
 const SECTION_MARKER = /^-- (.+) --$/;
-const HEADER_KEY = /^(spec|covers|protocol|requires|timeout|level):\s*(.*)$/;
+const HEADER_KEY = /^(spec|covers|protocol|requires|timeout|level|transport):\s*(.*)$/;
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
 const DURATION = /^(\d+)\s*(ms)?$/;
 const DEFAULT_EXIT_WITHIN_MS = 2000;
@@ -58,6 +58,7 @@ function parseHeader(headerText: string): FixtureHeader {
     protocol: undefined,
     requires: [],
     timeoutMs: undefined,
+    stdioOnly: undefined,
   };
   headerText.split('\n').forEach((text, index) => {
     const key = HEADER_KEY.exec(text);
@@ -75,6 +76,14 @@ function applyHeaderKey(header: HeaderDraft, key: string, value: string, line: n
   if (key === 'requires') header.requires.push(parseRequirement(value, line));
   if (key === 'timeout') header.timeoutMs = parseDuration(value, line);
   if (key === 'level') header.level = parseLevel(value, line);
+  if (key === 'transport') header.stdioOnly = parseStdioOnly(value, line);
+}
+
+/** `stdio: REASON`, the only transport a fixture can be limited to, and why. */
+function parseStdioOnly(value: string, line: number): string {
+  const reason = /^stdio:\s*(\S.*)$/.exec(value)?.[1];
+  if (reason === undefined) throw new FixtureSyntaxError(`transport: expected "stdio: REASON", got "${value}"`, line);
+  return reason;
 }
 
 function parseLevel(value: string, line: number): Level {

@@ -43,6 +43,8 @@ export interface FixtureHeader {
   protocol: ProtocolMode;
   requires: Requirement[];
   timeoutMs: number | undefined;
+  /** `transport: stdio: REASON`: the fixture checks what the HTTP transport defines otherwise (REASON says what), so it does not apply over HTTP. */
+  stdioOnly: string | undefined;
 }
 
 export interface ExpectedMessage {

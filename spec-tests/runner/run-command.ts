@@ -1,5 +1,6 @@
-// `mcp-conform run`: finds and loads the fixtures, runs them against fresh server processes,
-// applies --update and the expected-failures list, and reports. Returns the exit code.
+// `mcp-conform run`: finds and loads the fixtures, runs them against fresh server processes (or
+// fresh sessions of an HTTP endpoint), applies --update and the expected-failures list, and
+// reports. Returns the exit code.
 import { existsSync, writeFileSync } from 'node:fs';
 import type { RunArguments } from './cli-args.js';
 import type { FixtureResult } from './fixture-result.js';
@@ -17,6 +18,7 @@ import { SchemaValidator } from './schema-validator.js';
 import { schemaDirectory } from './schema-source.js';
 import { BUILTIN_PREFIX, builtinFixtures, builtinSchemas } from './builtin.js';
 import { detectServer } from './detect.js';
+import { detectHttpServer } from './detect-http.js';
 import { RUNNER_VERSION } from './handshake.js';
 import { UsageError } from './cli-args.js';
 import { updatedFixtureText } from './fixture-update.js';
@@ -44,10 +46,15 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
   const entries = args.expectedFailures === undefined ? [] : readExpectedFailures(args.expectedFailures);
   const reporter = createReporter(args, output);
   const probing = Date.now();
-  const detection = await detectServer(args.server, args.startupTimeoutMs);
-  reporter.start({ runnerVersion: RUNNER_VERSION, serverCommand: args.server, detection, detectionMs: Date.now() - probing });
+  const detection =
+    args.url === undefined
+      ? await detectServer(args.server, args.startupTimeoutMs)
+      : await detectHttpServer(args.url, args.startupTimeoutMs);
+  const serverCommand = args.url ?? args.server;
+  reporter.start({ runnerVersion: RUNNER_VERSION, serverCommand, detection, detectionMs: Date.now() - probing });
   const options = {
     serverCommand: args.server,
+    ...(args.url === undefined ? {} : { url: args.url }),
     stepTimeoutMs: args.timeoutMs,
     // A fixture's server starts afresh: it gets the step timeout plus twice what starting took while probing.
     startupTimeoutMs: args.timeoutMs + 2 * detection.startupMs,

@@ -1,4 +1,4 @@
-// Runs one fixture file against a fresh server process. A fixture that cannot be read or
+// Runs one fixture file against a fresh server process, or a fresh session of an HTTP endpoint. A fixture that cannot be read or
 // parsed is reported as a failure of that fixture, never as a crash of the whole run.
 import { readFileSync } from 'node:fs';
 import type { Fixture } from './fixture-types.js';
@@ -10,10 +10,13 @@ import type { FixtureFile } from './fixture-files.js';
 import type { SchemaValidator } from './schema-validator.js';
 import { parseFixture } from './fixture-parser.js';
 import { ServerProcess } from './server-process.js';
+import { HttpConnection } from './http-connection.js';
 import { Session } from './session.js';
 
 export interface FixtureRunOptions {
   serverCommand: string;
+  /** With --url: the Streamable HTTP endpoint each fixture opens its own session with. */
+  url?: string;
   stepTimeoutMs: number;
   /** How long the server may take to say anything at all (it may be starting). */
   startupTimeoutMs: number;
@@ -38,7 +41,10 @@ export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptio
   const reason = options.detection === undefined ? undefined : notApplicable(loaded.fixture, options.detection);
   if (reason !== undefined) return notApplicableFixture(loaded.fixture, reason);
   const started = Date.now();
-  const server = new ServerProcess(options.serverCommand);
+  const server =
+    options.url === undefined
+      ? new ServerProcess(options.serverCommand)
+      : new HttpConnection(options.url, options.startupTimeoutMs);
   const session = new Session(loaded.fixture, server, options);
   const result = await session.run();
   return { ...result, durationMs: Date.now() - started };

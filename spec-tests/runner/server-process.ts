@@ -5,15 +5,15 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { StdoutItem } from './stdout-reader.js';
 import { StdoutReader } from './stdout-reader.js';
-
-export type ServerEvent = StdoutItem | { kind: 'exit'; code: number | null; signal: string | null };
+import type { JsonValue } from './json-types.js';
+import type { ServerConnection, ServerEvent } from './server-connection.js';
 
 const STDERR_LIMIT = 64 * 1024;
 // 'exit' can fire before the last stdout bytes are read; 'close' waits for them but never comes
 // if a grandchild keeps the pipe open. Waiting this long after 'exit' covers both.
 const STDOUT_DRAIN_AFTER_EXIT_MS = 200;
 
-export class ServerProcess {
+export class ServerProcess implements ServerConnection {
   readonly events: ServerEvent[] = [];
   private readonly child: ChildProcess;
   private readonly reader = new StdoutReader();
@@ -44,6 +44,11 @@ export class ServerProcess {
     return this.stderr;
   }
 
+  /** One message per line (https://modelcontextprotocol.io/specification/2025-06-18/basic/transports "stdio"). */
+  send(message: JsonValue): Promise<void> {
+    return this.write(Buffer.from(`${JSON.stringify(message)}\n`, 'utf8'));
+  }
+
   /** Writes one chunk and resolves once it has been handed to the pipe (or the pipe is gone). */
   write(chunk: Buffer): Promise<void> {
     const stdin = this.child.stdin;
@@ -51,7 +56,8 @@ export class ServerProcess {
     return new Promise((resolve) => stdin.write(chunk, () => resolve()));
   }
 
-  closeStdin(): void {
+  /** Closes stdin: the stdio way to say the client is done. */
+  end(): void {
     this.stdinOpen = false;
     this.child.stdin?.end();
   }

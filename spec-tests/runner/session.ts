@@ -6,7 +6,7 @@ import { revisionOf, strictestLevel, type Level } from './fixture-types.js';
 import type { Failure, FixtureResult, Observation } from './fixture-result.js';
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
-import type { ServerProcess } from './server-process.js';
+import type { ServerConnection } from './server-connection.js';
 import type { SchemaValidator } from './schema-validator.js';
 import { checkEnvelope } from './envelope-rules.js';
 import { describeMessage, idKey, messageKind } from './message-kinds.js';
@@ -90,7 +90,7 @@ export class Session {
 
   constructor(
     private readonly fixture: Fixture,
-    private readonly server: ServerProcess,
+    private readonly server: ServerConnection,
     private readonly options: SessionOptions,
   ) {
     this.plan = planSteps(fixture);
@@ -152,7 +152,7 @@ export class Session {
         );
       const message = fillEchoes(written, this.captures);
       this.rememberRequests(message);
-      await this.server.write(Buffer.from(`${JSON.stringify(message)}\n`, 'utf8'));
+      await this.server.send(message);
     }
   }
 
@@ -173,7 +173,7 @@ export class Session {
 
   private closeStdin(): void {
     this.stdinClosed = true;
-    this.server.closeStdin();
+    this.server.end();
   }
 
   private async expect(planned: PlannedStep, step: Extract<Step, { kind: 'expect' }>): Promise<void> {
@@ -217,7 +217,7 @@ export class Session {
   private async sendFence(): Promise<number> {
     this.fencesSent += 1;
     const ping = { jsonrpc: '2.0', id: `${FENCE_PREFIX}${this.fencesSent}`, method: 'ping' };
-    await this.server.write(Buffer.from(`${JSON.stringify(ping)}\n`, 'utf8'));
+    await this.server.send(ping);
     return this.fencesSent;
   }
 
@@ -363,6 +363,7 @@ export class Session {
       this.eventCursor += 1;
       if (event?.kind === 'message') this.onMessage(event.value);
       if (event?.kind === 'impurity') this.fail(`stdout purity: ${event.reason}: ${event.text}`, [PURITY_RULE]);
+      if (event?.kind === 'transport') this.fail(event.problem, [event.rule]);
       if (event?.kind === 'exit') this.onExit(event.code, event.signal);
     }
   }
@@ -408,7 +409,7 @@ export class Session {
     if (!isJsonObject(value) || value.method !== 'ping' || !('id' in value) || this.isAwaited(value)) return;
     const item = this.received[this.received.length - 1];
     if (item) item.consumed = true;
-    void this.server.write(Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: value.id ?? null, result: {} })}\n`, 'utf8'));
+    void this.server.send({ jsonrpc: '2.0', id: value.id ?? null, result: {} });
   }
 
   private onExit(code: number | null, signal: string | null): void {

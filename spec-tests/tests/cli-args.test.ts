@@ -54,6 +54,8 @@ test('record takes the server argv after --', () => {
 test('--no-schema turns validation off; list takes fixture paths', () => {
   const run = parseArguments(['run', '--server', 'x', '--no-schema']);
   assert.is(run.command === 'run' && run.schema, false);
+  const overHttp = parseArguments(['run', '--url', 'http://127.0.0.1:3000/mcp', 'f.txtar']);
+  assert.is(overHttp.command === 'run' && overHttp.url, 'http://127.0.0.1:3000/mcp');
   assert.equal(parseArguments(['list', 'a.txtar']), { command: 'list', paths: ['a.txtar'] });
   assert.equal(parseArguments(['--version']), { command: 'version' });
 });
@@ -66,6 +68,8 @@ test('mistakes are usage errors', () => {
     ['run', '--server', 'x', '--timeout', '0'],
     ['run', '--server', 'x', '--nope'],
     ['run', '--server', 'x', '--no-schema', '--schema-dir', 'd'],
+    ['run', '--server', 'x', '--url', 'http://127.0.0.1:3000/mcp'],
+    ['run', '--url', 'localhost:3000/mcp'],
     ['list', '--nope'],
     ['record', '--out', 'f'],
     ['record', '--', 'x'],
@@ -83,7 +87,7 @@ test('the command line exits 2 on a usage error, with the usage on stderr and no
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'spec-tests/runner/main.ts', 'run'], { encoding: 'utf8' });
   assert.is(run.status, 2);
   assert.is(run.stdout, '');
-  assert.match(run.stderr, 'run needs --server');
+  assert.match(run.stderr, 'run needs either --server "CMD ARGS" or --url URL');
 });
 
 test.run();

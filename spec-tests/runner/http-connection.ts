@@ -1,0 +1,299 @@
+// One fixture's conversation with an MCP endpoint over Streamable HTTP, seen by the Session
+// the way stdio is: each client message is one POST, and what comes back (a JSON body, or the
+// events of an SSE stream) becomes server messages in arrival order.
+//
+// - Handshake era (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
+//   "Streamable HTTP"): the initialize answer issues the session (`Mcp-Session-Id`), which every
+//   later request carries; after `notifications/initialized` the client opens the session's GET
+//   stream, where the server sends what belongs to no request (resource updates, list changes),
+//   unless the server answers 405 (it offers none); at the end the client DELETEs the session.
+// - 2026-07-28 (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http):
+//   no session; each request stands alone, with its body mirrored in headers
+//   (http-request-headers.ts). A client cancels by closing the request's stream, not with
+//   notifications/cancelled, so such a notification closes that stream instead of being sent.
+//
+// POSTs go out in the fixture's order: each waits until the server has begun answering the
+// previous one (an initialize: until its answer is read, for the session id), but at most
+// ORDER_WAIT_MS, so a request that runs long does not hold back the cancellation that follows it.
+import type { JsonObject, JsonValue } from './json-types.js';
+import { isJsonObject } from './json-types.js';
+import { idKey, messageKind } from './message-kinds.js';
+import type { ServerConnection, ServerEvent } from './server-connection.js';
+import { causeOf, contentTypeOf, excerpt, isAbort, readAnswer } from './http-answers.js';
+import { POST_HEADERS, sessionHeaders, statelessHeaders, statelessVersion } from './http-request-headers.js';
+
+const ORDER_WAIT_MS = 200;
+const DELETE_WAIT_MS = 2000;
+const LOG_LIMIT = 64 * 1024;
+
+const HANDSHAKE_TRANSPORT = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports';
+const STATELESS_TRANSPORT = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http';
+const ANSWER_RULE = `a POST of requests is answered with Content-Type application/json or text/event-stream; of notifications or responses only, with 202 Accepted and no body`;
+const ERROR_BODY_RULE = `${HANDSHAKE_TRANSPORT}: an HTTP error answers a message the server cannot accept, its body MAY be a JSON-RPC error; the runner needs one to judge the answer`;
+const GET_RESPONSE_RULE = `${HANDSHAKE_TRANSPORT}: on the GET stream the server MUST NOT send a JSON-RPC response unless resuming a stream of an earlier request`;
+const GET_RULE = `${HANDSHAKE_TRANSPORT}: a GET to the MCP endpoint returns Content-Type text/event-stream, or 405 Method Not Allowed when the server offers no such stream`;
+
+export class HttpConnection implements ServerConnection {
+  readonly events: ServerEvent[] = [];
+  private log = '';
+  private sessionId: string | undefined;
+  private sessionVersion: string | undefined;
+  private listenStreamAsked = false;
+  /** What the next POST waits for (see ORDER_WAIT_MS). */
+  private previous: Promise<unknown> = Promise.resolve();
+  /** Every response not yet read to its end, so that the end of the fixture can close them. */
+  private readonly open = new Set<AbortController>();
+  /** 2026-07-28 requests by id, with their stream while it is open. */
+  private readonly statelessRequests = new Map<string, AbortController | undefined>();
+  private ending: Promise<void> | undefined;
+  private ended = false;
+  private wake: (() => void) | undefined;
+
+  /** `answerWaitMs`: how long a POST after initialize may wait for the initialize answer. */
+  constructor(
+    private readonly url: string,
+    private readonly answerWaitMs: number,
+  ) {}
+
+  get hasExited(): boolean {
+    return this.ended && this.open.size === 0;
+  }
+
+  get stderrText(): string {
+    return this.log;
+  }
+
+  async send(message: JsonValue): Promise<void> {
+    if (this.ending !== undefined || this.cancelStateless(message)) return;
+    await this.previous;
+    const { started, done } = this.post(message);
+    const method = isJsonObject(message) ? message.method : undefined;
+    if (method === 'initialize' && statelessVersion(message) === undefined) this.previous = within(done, this.answerWaitMs);
+    else if (method === 'notifications/initialized')
+      this.previous = within(
+        done.then(() => this.openListenStream()),
+        this.answerWaitMs,
+      );
+    else this.previous = within(started, ORDER_WAIT_MS);
+  }
+
+  write(): Promise<void> {
+    this.problem('raw bytes cannot be sent over HTTP: the fixture needs stdio', HANDSHAKE_TRANSPORT);
+    return Promise.resolve();
+  }
+
+  end(): void {
+    this.ending ??= this.closeSession();
+  }
+
+  async waitForEvent(seenCount: number, deadline: number): Promise<void> {
+    if (this.events.length > seenCount || this.hasExited) return;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, remaining);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    this.end();
+    await within(this.ending ?? Promise.resolve(), graceMs);
+    for (const controller of this.open) controller.abort();
+    this.ended = true;
+  }
+
+  /** POSTs one message; `started` settles when the status is known, `done` when the body is read. */
+  private post(message: JsonValue): { started: Promise<void>; done: Promise<void> } {
+    const stateless = statelessVersion(message);
+    const headers = {
+      ...POST_HEADERS,
+      ...(stateless !== undefined ? statelessHeaders(message, stateless) : sessionHeaders(this.sessionId, this.sessionVersion)),
+    };
+    const controller = this.track();
+    if (stateless !== undefined) for (const id of requestIds(message)) this.statelessRequests.set(id, controller);
+    let markStarted = () => {};
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    const done = (async () => {
+      try {
+        const response = await fetch(this.url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(message),
+          signal: controller.signal,
+        });
+        markStarted();
+        await this.readPostAnswer(message, response, stateless !== undefined);
+      } catch (error) {
+        if (!isAbort(error))
+          this.problem(`POST ${describe(message)} failed: ${causeOf(error)}`, `${HANDSHAKE_TRANSPORT}: ${ANSWER_RULE}`);
+      } finally {
+        markStarted();
+        this.release(controller);
+        for (const id of requestIds(message)) if (this.statelessRequests.has(id)) this.statelessRequests.set(id, undefined);
+      }
+    })();
+    return { started, done };
+  }
+
+  private async readPostAnswer(message: JsonValue, response: Response, stateless: boolean): Promise<void> {
+    const type = contentTypeOf(response);
+    this.note(`POST ${describe(message)} -> ${response.status} ${type}`);
+    const where = `POST ${describe(message)} answered ${response.status}`;
+    const rule = `${stateless ? STATELESS_TRANSPORT : HANDSHAKE_TRANSPORT}: ${ANSWER_RULE}`;
+    // An HTTP error is judged by its JSON-RPC body alone; without one it is a finding of its own.
+    const failed = response.status >= 400;
+    let answered = false;
+    await readAnswer(response, (item) => {
+      if (item.kind === 'message' && (!failed || isJsonRpc(item.value))) {
+        answered = true;
+        this.noticeSession(message, item.value, response);
+        this.push({ kind: 'message', value: item.value });
+      } else if (item.kind === 'problem' && !failed) {
+        answered = true;
+        this.problem(`${where} with ${item.problem}`, rule);
+      }
+    });
+    if (answered) return;
+    if (failed) this.problem(`${where} without a JSON-RPC body`, ERROR_BODY_RULE);
+    else if (requestIds(message).length > 0) this.problem(`${where} ${type || 'with no body'}: the request got no answer`, rule);
+    else if (response.status !== 202) this.problem(`${where}, not 202 Accepted`, rule);
+  }
+
+  /** A result to our initialize opens the session: its id (if the server issued one) goes on every later request. */
+  private noticeSession(sent: JsonValue, answer: JsonValue, response: Response): void {
+    if (!isJsonObject(sent) || sent.method !== 'initialize' || !isJsonObject(answer) || !isJsonObject(answer.result)) return;
+    if (JSON.stringify(answer.id) !== JSON.stringify(sent.id)) return;
+    this.sessionId = response.headers.get('mcp-session-id') ?? this.sessionId;
+    const version = answer.result.protocolVersion;
+    if (typeof version === 'string') this.sessionVersion = version;
+  }
+
+  /** Opens the session's GET stream once; resolves when the server has said whether it offers one. */
+  private async openListenStream(): Promise<void> {
+    if (this.listenStreamAsked || this.sessionId === undefined || this.ending !== undefined) return;
+    this.listenStreamAsked = true;
+    const controller = this.track();
+    try {
+      const headers = { Accept: 'text/event-stream', ...sessionHeaders(this.sessionId, this.sessionVersion) };
+      const response = await fetch(this.url, { method: 'GET', headers, signal: controller.signal });
+      const type = contentTypeOf(response);
+      this.note(`GET -> ${response.status} ${type}`);
+      if (response.status === 405) return this.release(controller);
+      if (response.status !== 200 || type !== 'text/event-stream') {
+        this.problem(`GET (the session's stream) answered ${response.status} ${type}`, GET_RULE);
+        return this.release(controller);
+      }
+      void this.readListenStream(response, controller);
+    } catch (error) {
+      if (!isAbort(error)) this.problem(`GET (the session's stream) failed: ${causeOf(error)}`, GET_RULE);
+      this.release(controller);
+    }
+  }
+
+  private async readListenStream(response: Response, controller: AbortController): Promise<void> {
+    try {
+      await readAnswer(response, (item) => {
+        if (item.kind === 'problem') return this.problem(`the session's GET stream sent ${item.problem}`, GET_RULE);
+        if (messageKind(item.value) === 'response' || messageKind(item.value) === 'batch')
+          this.problem(`the session's GET stream sent a response: ${excerpt(JSON.stringify(item.value))}`, GET_RESPONSE_RULE);
+        this.push({ kind: 'message', value: item.value });
+      });
+    } catch (error) {
+      if (!isAbort(error)) this.problem(`the session's GET stream failed: ${causeOf(error)}`, GET_RULE);
+    } finally {
+      this.release(controller);
+    }
+  }
+
+  /** On 2026-07-28 HTTP, closing a request's stream is its cancellation: no notification goes out. */
+  private cancelStateless(message: JsonValue): boolean {
+    if (!isJsonObject(message) || message.method !== 'notifications/cancelled' || !isJsonObject(message.params)) return false;
+    const key = JSON.stringify(message.params.requestId ?? null);
+    if (!this.statelessRequests.has(key)) return false;
+    const stream = this.statelessRequests.get(key);
+    this.note(`cancel ${key}: ${stream ? 'closed its stream' : 'its stream had already ended'}`);
+    stream?.abort();
+    return true;
+  }
+
+  /** The end of the fixture: DELETE the session (405: the server keeps no such thing), then close what is open. */
+  private async closeSession(): Promise<void> {
+    await this.previous;
+    if (this.sessionId !== undefined) {
+      try {
+        const headers = sessionHeaders(this.sessionId, this.sessionVersion);
+        const response = await fetch(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(DELETE_WAIT_MS) });
+        this.note(`DELETE -> ${response.status}`);
+        await response.body?.cancel();
+      } catch (error) {
+        this.note(`DELETE failed: ${causeOf(error)}`);
+      }
+    }
+    for (const controller of this.open) controller.abort();
+    this.ended = true;
+    this.notify();
+  }
+
+  private track(): AbortController {
+    const controller = new AbortController();
+    this.open.add(controller);
+    return controller;
+  }
+
+  private release(controller: AbortController): void {
+    this.open.delete(controller);
+    this.notify();
+  }
+
+  private problem(problem: string, rule: string): void {
+    this.note(problem);
+    this.push({ kind: 'transport', problem, rule });
+  }
+
+  private push(event: ServerEvent): void {
+    this.events.push(event);
+    this.notify();
+  }
+
+  private note(line: string): void {
+    this.log = `${this.log}[http] ${line}\n`.slice(-LOG_LIMIT);
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}
+
+/** The ids of the requests a message (or batch) carries, as idKey spells them. */
+function requestIds(message: JsonValue): string[] {
+  const items = Array.isArray(message) ? message : [message];
+  return items
+    .filter((item): item is JsonObject => isJsonObject(item) && typeof item.method === 'string' && 'id' in item)
+    .map(idKey);
+}
+
+function isJsonRpc(value: JsonValue): boolean {
+  return Array.isArray(value) || (isJsonObject(value) && value.jsonrpc !== undefined);
+}
+
+function describe(message: JsonValue): string {
+  if (Array.isArray(message)) return `a batch of ${message.length}`;
+  if (!isJsonObject(message)) return 'a message';
+  const method = typeof message.method === 'string' ? message.method : 'a response';
+  return 'id' in message ? `${method} (id ${JSON.stringify(message.id)})` : method;
+}
+
+/** Settles when `promise` does or after `ms`, whichever comes first; never rejects. */
+function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([promise.then(noop, noop), timeout]).finally(() => clearTimeout(timer));
+}
+
+function noop(): void {}

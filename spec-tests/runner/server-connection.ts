@@ -1,0 +1,32 @@
+// What a Session needs from the server under test, whatever carries the messages: a process
+// spoken to over stdio (server-process.ts) or an MCP endpoint over Streamable HTTP
+// (http-connection.ts). Both turn what the server says into events, in arrival order.
+import type { JsonValue } from './json-types.js';
+import type { StdoutItem } from './stdout-reader.js';
+
+/** A rule of the transport the server broke outside any message (an HTTP error without a JSON-RPC body). */
+export interface TransportProblem {
+  kind: 'transport';
+  problem: string;
+  rule: string;
+}
+
+export type ServerEvent = StdoutItem | TransportProblem | { kind: 'exit'; code: number | null; signal: string | null };
+
+export interface ServerConnection {
+  readonly events: ServerEvent[];
+  /** The server can say nothing more: its process exited (stdio), or the session ended and its streams closed (HTTP). */
+  readonly hasExited: boolean;
+  /** What to show beside a failure: the server's stderr (stdio), the HTTP exchanges (HTTP). */
+  readonly stderrText: string;
+  /** Sends one JSON-RPC message (or batch) the way the transport frames it. */
+  send(message: JsonValue): Promise<void>;
+  /** Sends bytes exactly as given: a stdio fixture's raw sections. */
+  write(chunk: Buffer): Promise<void>;
+  /** The client is done: stdio closes stdin; HTTP ends the session (DELETE) and its streams. */
+  end(): void;
+  /** Resolves when an event beyond `seenCount` exists, the server is gone, or the deadline passes. */
+  waitForEvent(seenCount: number, deadline: number): Promise<void>;
+  /** Releases everything the connection holds, within `graceMs`. */
+  stop(graceMs: number): Promise<void>;
+}

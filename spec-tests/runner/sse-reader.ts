@@ -1,0 +1,59 @@
+// Reads a text/event-stream body into its events, as the HTML standard defines the format
+// (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation):
+// lines end in CRLF, LF or CR; `data:` lines accumulate, `event:` names the type, a line starting
+// with `:` is a comment (a keep-alive), and a blank line dispatches the event. An event that is
+// not finished when the stream ends is dropped, as the standard says.
+
+export interface SseEvent {
+  /** The event type; `message` when the server named none. */
+  type: string;
+  data: string;
+}
+
+export class SseReader {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private pending = '';
+  private data: string[] = [];
+  private dataChars = 0;
+  private type = '';
+  /** A CR ended the last chunk: an LF starting the next one belongs to the same line end. */
+  private afterCr = false;
+
+  /** `maxEventChars` bounds one event (and one unfinished line): past it `push` throws. */
+  constructor(private readonly maxEventChars: number) {}
+
+  /** The events completed by `chunk`; throws on bytes that are not UTF-8 or an event past the bound. */
+  push(chunk: Uint8Array): SseEvent[] {
+    let text = this.decoder.decode(chunk, { stream: true });
+    if (this.afterCr && text.startsWith('\n')) text = text.slice(1);
+    this.afterCr = text.endsWith('\r');
+    const lines = (this.pending + text).split(/\r\n|\r|\n/);
+    this.pending = lines.pop() ?? '';
+    if (this.pending.length > this.maxEventChars) throw new Error(`an SSE line longer than ${this.maxEventChars} characters`);
+    return lines.flatMap((line) => this.readLine(line));
+  }
+
+  private readLine(line: string): SseEvent[] {
+    if (line === '') return this.dispatch();
+    if (line.startsWith(':')) return [];
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'data') {
+      this.dataChars += value.length + 1;
+      if (this.dataChars > this.maxEventChars) throw new Error(`an SSE event larger than ${this.maxEventChars} characters`);
+      this.data.push(value);
+    }
+    if (field === 'event') this.type = value;
+    return [];
+  }
+
+  private dispatch(): SseEvent[] {
+    const event = { type: this.type === '' ? 'message' : this.type, data: this.data.join('\n') };
+    const hadData = this.data.length > 0;
+    this.data = [];
+    this.dataChars = 0;
+    this.type = '';
+    return hadData ? [event] : [];
+  }
+}
