@@ -75,15 +75,13 @@ export class HandshakeSessions {
     if (!session) return;
     session.lastSeen = Date.now();
     const requests = messages.flatMap((message) => (message.kind === 'request' ? [message.id] : []));
-    if (requests.length === 0) {
-      // Only notifications and responses (the client answering us): accepted, nothing to say.
-      session.connection.receive({ kind: 'parsed', parsed });
-      return void res.writeHead(202).end();
-    }
     const headers = { 'Mcp-Session-Id': session.id };
     const stream = createPostResponse(res, new Set(requests), { headers, keepAliveMs: this.#options.keepAliveMs });
     for (const id of requests) session.posts.set(id, stream);
-    session.connection.receive({ kind: 'parsed', parsed });
+    // The POST's stream goes with the message, so its answers come back here, an error without an id included.
+    session.connection.receive({ kind: 'parsed', parsed }, stream);
+    // Only notifications and responses (the client answering us): 202, nothing to say.
+    if (requests.length === 0 && !messages.some((message) => message.kind === 'invalid')) stream.end();
   }
 
   /** The session's stream for what is not tied to a request, resumed from Last-Event-ID if given. */
@@ -142,9 +140,12 @@ export class HandshakeSessions {
   /** A message of a session's connection: to the POST it belongs to, or to the GET stream. */
   #deliver(session: HttpSession, message: OutgoingMessage | OutgoingMessage[], route: Route): void {
     if (!session.version && !Array.isArray(message)) this.#noteVersion(session, message);
-    const post = route.relatedRequestId === undefined ? undefined : session.posts.get(route.relatedRequestId);
-    if (post && !post.ended) {
-      post.send(message);
+    const post =
+      (route.origin as ResponseStream | undefined) ??
+      (route.relatedRequestId === undefined ? undefined : session.posts.get(route.relatedRequestId));
+    if (post) {
+      // An answer whose POST is gone is dropped: the GET stream never carries responses.
+      if (!post.ended) post.send(message);
       if (post.ended) for (const [id, stream] of session.posts) if (stream === post) session.posts.delete(id);
       return;
     }

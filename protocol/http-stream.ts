@@ -54,9 +54,9 @@ export function createPostResponse(res: ServerResponse, awaiting: Set<RequestId>
   return {
     send(message) {
       if (ended) return;
-      const answered = answeredIds(message);
-      for (const id of answered) awaiting.delete(id);
-      const complete = answered.length > 0 && awaiting.size === 0;
+      for (const id of answeredIds(message)) awaiting.delete(id);
+      // Done once every request has its answer, or with an error for the message as a whole (id null).
+      const complete = isAnswer(message) && (awaiting.size === 0 || answersWhole(message));
       if (!sse && complete) {
         ended = true;
         const body = encodeLine(message);
@@ -129,6 +129,16 @@ function answeredIds(message: OutgoingMessage | OutgoingMessage[]): RequestId[] 
     if (record.method === undefined && record.id !== undefined && record.id !== null) ids.push(record.id);
   }
   return ids;
+}
+
+/** A response, an error or a batch's array, not a notification or a request of ours. */
+function isAnswer(message: OutgoingMessage | OutgoingMessage[]): boolean {
+  return Array.isArray(message) || !('method' in message);
+}
+
+/** An error that could not name its request: it answers the whole POST (parse error, refused batch). */
+function answersWhole(message: OutgoingMessage | OutgoingMessage[]): boolean {
+  return !Array.isArray(message) && 'id' in message && message.id === null;
 }
 
 function errorCode(message: OutgoingMessage | OutgoingMessage[]): number | undefined {

@@ -175,10 +175,10 @@ class ServerSession implements Session {
 
   // ---- incoming messages ------------------------------------------------------------------
 
-  receive(inbound: Inbound): void {
+  receive(inbound: Inbound, origin?: unknown): void {
     // A fault of ours while handling one message must not stop the transport or spill into the next.
     try {
-      this.#receive(inbound);
+      this.#receive(inbound, origin);
     } catch (thrown) {
       this.#io.report(
         `internal error on a message: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`,
@@ -186,24 +186,27 @@ class ServerSession implements Session {
     }
   }
 
-  #receive(inbound: Inbound): void {
+  #receive(inbound: Inbound, origin: unknown): void {
     if (inbound.kind === 'too-long') {
-      return this.#sendError(invalidRequest(`Invalid Request: message longer than ${inbound.limitBytes} bytes, discarded`));
+      return this.#sendError(
+        invalidRequest(`Invalid Request: message longer than ${inbound.limitBytes} bytes, discarded`),
+        origin,
+      );
     }
     if (inbound.kind === 'not-utf8') {
-      return this.#sendError(new RpcError(ErrorCode.ParseError, 'Parse error: message is not valid UTF-8'));
+      return this.#sendError(new RpcError(ErrorCode.ParseError, 'Parse error: message is not valid UTF-8'), origin);
     }
     const parsed = inbound.kind === 'parsed' ? inbound.parsed : parseLine(inbound.text, this.#maxDepth);
-    if (parsed.kind === 'parse-error') this.#sendError(new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON'));
+    if (parsed.kind === 'parse-error') this.#sendError(new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON'), origin);
     else if (parsed.kind === 'too-deep') {
-      this.#sendError(invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));
-    } else if (parsed.kind === 'batch') this.#handleBatch(parsed.items);
-    else this.#sendWhenReady(this.#handle(parsed.message));
+      this.#sendError(invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`), origin);
+    } else if (parsed.kind === 'batch') this.#handleBatch(parsed.items, origin);
+    else this.#sendWhenReady(this.#handle(parsed.message), origin);
   }
 
   /** An error for a message whose id could not be read: JSON-RPC answers it with id null. */
-  #sendError(error: RpcError): void {
-    this.#io.send(errorMessage(null, error), {});
+  #sendError(error: RpcError, origin: unknown): void {
+    this.#io.send(errorMessage(null, error), { origin });
   }
 
   /** Handles one message; gives its response (later, if it runs on), or null when there is none to send. */
@@ -243,14 +246,14 @@ class ServerSession implements Session {
   }
 
   /** JSON-RPC 2.0 §6, for 2025-03-26 sessions: one array of responses, none for notifications, nothing at all if empty. */
-  #handleBatch(items: unknown[]): void {
+  #handleBatch(items: unknown[], origin: unknown): void {
     if (!this.#handshake.ready || !this.#handshake.rules.batches) {
-      return this.#sendError(invalidRequest('Invalid Request: batches are not supported in this protocol version'));
+      return this.#sendError(invalidRequest('Invalid Request: batches are not supported in this protocol version'), origin);
     }
-    if (items.length === 0) return this.#sendError(invalidRequest('Invalid Request: empty batch'));
+    if (items.length === 0) return this.#sendError(invalidRequest('Invalid Request: empty batch'), origin);
     // One batch is answered in one message, so its size bounds memory and the in-flight limit.
     if (items.length > MAX_BATCH_ITEMS) {
-      return this.#sendError(invalidRequest(`Invalid Request: a batch holds at most ${MAX_BATCH_ITEMS} messages`));
+      return this.#sendError(invalidRequest(`Invalid Request: a batch holds at most ${MAX_BATCH_ITEMS} messages`), origin);
     }
     const outcomes = items.map((item) => {
       const message = classify(item);
@@ -262,7 +265,7 @@ class ServerSession implements Session {
     });
     void Promise.all(outcomes).then((responses) => {
       const present = responses.filter((r): r is OutgoingMessage => r !== null);
-      if (present.length > 0) this.#deliver(present);
+      if (present.length > 0) this.#deliver(present, origin);
       this.#io.settled();
     });
   }
@@ -274,13 +277,13 @@ class ServerSession implements Session {
     return outcome;
   }
 
-  #sendWhenReady(outcome: Promise<OutgoingMessage | null> | OutgoingMessage | null): void {
+  #sendWhenReady(outcome: Promise<OutgoingMessage | null> | OutgoingMessage | null, origin: unknown): void {
     if (outcome === null) return;
-    if (!(outcome instanceof Promise)) return this.#deliver(outcome);
+    if (!(outcome instanceof Promise)) return this.#deliver(outcome, origin);
     // Settled only once the answer is sent: the transport then sees its size in the output
     // waiting, and a request it takes next cannot be answered first.
     void outcome.then((message) => {
-      if (message) this.#deliver(message);
+      if (message) this.#deliver(message, origin);
       this.#io.settled();
     });
   }
@@ -289,9 +292,9 @@ class ServerSession implements Session {
    * Sends an answer; one too big to encode (JSON.stringify has a length limit) is replaced by
    * -32603 for each id it answered, so no request is left without a response.
    */
-  #deliver(answer: OutgoingMessage | OutgoingMessage[]): void {
+  #deliver(answer: OutgoingMessage | OutgoingMessage[], origin: unknown): void {
     const first = Array.isArray(answer) ? answer[0] : answer;
-    const route = { relatedRequestId: first && 'id' in first && first.id !== null ? first.id : undefined };
+    const route = { relatedRequestId: first && 'id' in first && first.id !== null ? first.id : undefined, origin };
     try {
       this.#io.send(answer, route);
     } catch (thrown) {

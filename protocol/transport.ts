@@ -31,6 +31,12 @@ export interface Route {
    * subscription's update, a list change, an error for a message without a readable id).
    */
   relatedRequestId?: RequestId;
+  /**
+   * For an answer (a response, an error, a batch's array): what the transport passed with the
+   * message it answers, so the answer goes back where the question came from even when no id
+   * can be read (an HTTP POST's response, never another stream).
+   */
+  origin?: unknown;
 }
 
 /** What a transport gives the engine for one connection. */
@@ -44,7 +50,8 @@ export interface ConnectionIo {
 
 /** What the engine gives a transport for one connection (one stdio process, one HTTP session). */
 export interface Connection {
-  receive(message: Inbound): void;
+  /** `origin`: anything the transport wants back on the route of this message's answers. */
+  receive(message: Inbound, origin?: unknown): void;
   /** Requests running now that the transport should count against its limit on work in flight. */
   readonly inFlight: number;
   /** Ends open subscription streams gracefully, then resolves when no request is running. */

@@ -146,6 +146,32 @@ test('handshake era: initialize issues a session id; later requests need it (400
   }
 });
 
+test('handshake era: an answer without a readable id comes back on its own POST, never on the GET stream', async () => {
+  const { http } = await endpoint();
+  try {
+    const id = await session(http.url);
+    const stream = await fetch(http.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id } });
+    const batch = await post(http.url, [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }], { 'Mcp-Session-Id': id });
+    assert.equal(((await batch.json()) as any).error.code, -32600, 'no batches in 2025-11-25: refused on the POST');
+    const invalid = await post(http.url, { jsonrpc: '2.0', id: 5 }, { 'Mcp-Session-Id': id });
+    assert.equal(((await invalid.json()) as any).error.code, -32600, 'an invalid request object: refused on the POST');
+    const reader = stream.body!.getReader();
+    let text = '';
+    const until = Date.now() + 200;
+    while (Date.now() < until) {
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50)),
+      ]);
+      if (chunk?.value) text += new TextDecoder().decode(chunk.value);
+    }
+    void reader.cancel();
+    assert.not.match(text, /data:/, 'no message on the GET stream (keep-alive comments only)');
+  } finally {
+    await http.close(100);
+  }
+});
+
 test('handshake era: progress makes the answer an SSE stream that ends with the response', async () => {
   const { http } = await endpoint();
   try {
