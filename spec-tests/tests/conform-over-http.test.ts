@@ -23,17 +23,6 @@ interface JsonReport {
 // What the tracker does over HTTP that the HTTP transport forbids (each fails the run once fixed,
 // so the list cannot go stale): an error for input it could not read as requests goes on the
 // session's GET stream (a response there is a MUST NOT) and the POST that carried it gets 202.
-const DEPARTURES = [
-  'j09-invalid-request-object',
-  'j11-empty-array-2025-03-26',
-  'j11-empty-array-2025-11-25',
-  'j12-batch-of-one-invalid-2025-03-26',
-  'j12-batch-of-one-invalid-2025-11-25',
-  'j13-batch-of-three-invalid-2025-03-26',
-  'j13-batch-of-three-invalid-2025-11-25',
-  'j14-mixed-batch-2025-11-25',
-].map((name) => `${name}: the -32600 for unreadable input is sent on the GET stream, the POST answered 202`);
-
 const RAW = /raw bytes/;
 const PROCESS = /closes stdin/;
 /** The fixtures that cannot be played over HTTP, and the words their reason must contain. */
@@ -101,7 +90,7 @@ function expectedFailuresFile(lines: string[]): string {
 
 /**
  * Every fixture gets its stdio verdict (on stdio they all pass, but for m13, skipped there too:
- * the tracker has prompts), or is a known departure, or does not apply over HTTP for its reason.
+ * the tracker has prompts), or does not apply over HTTP for its reason.
  */
 function assertVerdicts(fixtures: JsonReport['fixtures']): void {
   for (const fixture of fixtures) {
@@ -110,8 +99,7 @@ function assertVerdicts(fixtures: JsonReport['fixtures']): void {
       assert.is(fixture.verdict, 'not-applicable', fixture.name);
       assert.match(fixture.skipReason ?? '', stdioOnly);
     } else {
-      const verdicts =
-        fixture.name === 'generic/mcp/m13-prompts-list-without-capability' ? ['skipped'] : ['passed', 'expected-failure'];
+      const verdicts = fixture.name === 'generic/mcp/m13-prompts-list-without-capability' ? ['skipped'] : ['passed'];
       assert.ok(verdicts.includes(fixture.verdict), `${fixture.name}: ${fixture.verdict} ${fixture.failures[0]?.summary ?? ''}`);
     }
   }
@@ -120,7 +108,7 @@ function assertVerdicts(fixtures: JsonReport['fixtures']): void {
 test('generic fixtures over HTTP: the stdio verdicts, stdio-only fixtures not applicable', async () => {
   const { child, url } = await startTracker();
   try {
-    const report = await runOverHttp(url, ['spec-tests/fixtures/generic'], expectedFailuresFile(DEPARTURES));
+    const report = await runOverHttp(url, ['spec-tests/fixtures/generic'], expectedFailuresFile([]));
     assert.is(report.run.detection.transport, 'http');
     assert.equal(report.run.detection.offeredHandshake, ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
     assert.equal(report.run.detection.offeredStateless, ['2026-07-28']);
