@@ -1,13 +1,11 @@
 // The same transcripts judge both transports: the generic and tracker fixtures, played with
 // `run --url` against the bundled tracker over Streamable HTTP, give the stdio verdicts (every
 // fixture passes there), except the stdio-only fixtures, which are not applicable with their
-// reason, and the tracker's known departures over HTTP, listed below.
+// reason.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { runCommand } from '../runner/run-command.js';
 import type { RunArguments } from '../runner/cli-args.js';
 import { type FixtureFile, findFixtureFiles } from '../runner/fixture-files.js';
@@ -20,9 +18,6 @@ interface JsonReport {
   run: { detection: { transport: string; offeredHandshake: string[]; offeredStateless: string[] } };
 }
 
-// What the tracker does over HTTP that the HTTP transport forbids (each fails the run once fixed,
-// so the list cannot go stale): an error for input it could not read as requests goes on the
-// session's GET stream (a response there is a MUST NOT) and the POST that carried it gets 202.
 const RAW = /raw bytes/;
 const PROCESS = /closes stdin/;
 /** The fixtures that cannot be played over HTTP, and the words their reason must contain. */
@@ -60,7 +55,7 @@ async function startTracker(): Promise<{ child: ChildProcess; url: string }> {
   return { child, url };
 }
 
-async function runOverHttp(url: string, paths: string[], expectedFailures: string): Promise<JsonReport> {
+async function runOverHttp(url: string, paths: string[]): Promise<JsonReport> {
   let text = '';
   const args: RunArguments = {
     command: 'run',
@@ -71,7 +66,7 @@ async function runOverHttp(url: string, paths: string[], expectedFailures: strin
     reporter: 'json',
     filters: [],
     update: false,
-    expectedFailures,
+    expectedFailures: undefined,
     timeoutMs: 5000,
     startupTimeoutMs: 10_000,
     failOn: ['must', 'should', 'jsonrpc-strict'],
@@ -80,12 +75,6 @@ async function runOverHttp(url: string, paths: string[], expectedFailures: strin
   };
   await runCommand(args, { write: (chunk) => (text += chunk), isTerminal: false, env: {} });
   return JSON.parse(text) as JsonReport;
-}
-
-function expectedFailuresFile(lines: string[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'conform-http-')), 'departures.txt');
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
 }
 
 /**
@@ -108,7 +97,7 @@ function assertVerdicts(fixtures: JsonReport['fixtures']): void {
 test('generic fixtures over HTTP: the stdio verdicts, stdio-only fixtures not applicable', async () => {
   const { child, url } = await startTracker();
   try {
-    const report = await runOverHttp(url, ['spec-tests/fixtures/generic'], expectedFailuresFile([]));
+    const report = await runOverHttp(url, ['spec-tests/fixtures/generic']);
     assert.is(report.run.detection.transport, 'http');
     assert.equal(report.run.detection.offeredHandshake, ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
     assert.equal(report.run.detection.offeredStateless, ['2026-07-28']);
@@ -148,7 +137,7 @@ function changesData(file: FixtureFile): boolean {
 async function runWithFreshTracker(paths: string[]): Promise<JsonReport['fixtures']> {
   const { child, url } = await startTracker();
   try {
-    return (await runOverHttp(url, paths, expectedFailuresFile([]))).fixtures;
+    return (await runOverHttp(url, paths)).fixtures;
   } finally {
     child.kill();
   }
