@@ -18,7 +18,7 @@
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { idKey, messageKind } from './message-kinds.js';
-import type { ServerConnection, ServerEvent } from './server-connection.js';
+import { type ServerConnection, type ServerEvent, untilWokenOr } from './server-connection.js';
 import { causeOf, contentTypeOf, excerpt, isAbort, readAnswer } from './http-answers.js';
 import { POST_HEADERS, sessionHeaders, statelessHeaders, statelessVersion } from './http-request-headers.js';
 
@@ -88,15 +88,7 @@ export class HttpConnection implements ServerConnection {
 
   async waitForEvent(seenCount: number, deadline: number): Promise<void> {
     if (this.events.length > seenCount || this.hasExited) return;
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, remaining);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    await untilWokenOr(deadline, (wake) => (this.wake = wake));
   }
 
   async stop(graceMs: number): Promise<void> {

@@ -30,3 +30,16 @@ export interface ServerConnection {
   /** Releases everything the connection holds, within `graceMs`. */
   stop(graceMs: number): Promise<void>;
 }
+
+/** Resolves at the deadline, or earlier when the `wake` it hands out is called (a new event arrived). */
+export function untilWokenOr(deadline: number, setWake: (wake: () => void) => void): Promise<void> {
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, remaining);
+    setWake(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

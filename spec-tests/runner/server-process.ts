@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { StdoutItem } from './stdout-reader.js';
 import { StdoutReader } from './stdout-reader.js';
 import type { JsonValue } from './json-types.js';
-import type { ServerConnection, ServerEvent } from './server-connection.js';
+import { type ServerConnection, type ServerEvent, untilWokenOr } from './server-connection.js';
 
 const STDERR_LIMIT = 64 * 1024;
 // 'exit' can fire before the last stdout bytes are read; 'close' waits for them but never comes
@@ -65,15 +65,7 @@ export class ServerProcess implements ServerConnection {
   /** Resolves when an event beyond `seenCount` exists or the deadline passes. */
   async waitForEvent(seenCount: number, deadline: number): Promise<void> {
     if (this.events.length > seenCount) return;
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, remaining);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    await untilWokenOr(deadline, (wake) => (this.wake = wake));
   }
 
   /** Ends the server: SIGTERM to its process group, then SIGKILL if it lingers. */
