@@ -4,6 +4,7 @@
 import type { Detection } from './detect.js';
 import type { Fixture } from './fixture-types.js';
 import { isJsonObject } from './json-types.js';
+import { unmetRequirement } from './requirements-check.js';
 
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
@@ -13,7 +14,7 @@ export function notApplicable(fixture: Fixture, detection: Detection): string | 
   if (stdioOnly !== undefined) return `over HTTP: ${stdioOnly}`;
   const mode = fixture.header.protocol;
   if (mode.kind === 'handshake') return handshakeOffered(mode.version, detection);
-  if (mode.kind === 'stateless') return statelessOffered(mode.version, detection);
+  if (mode.kind === 'stateless') return statelessOffered(mode.version, detection) ?? unmetOnDiscover(fixture, detection);
   const stateless = statelessVersionSent(fixture);
   if (stateless !== undefined) return statelessOffered(stateless, detection);
   // `any`, and `none` fixtures that drive the handshake themselves (or ping before it).
@@ -34,6 +35,15 @@ function statelessOffered(version: string, detection: Detection): string | undef
   if (detection.offeredStateless.includes(version)) return undefined;
   if (detection.discover !== undefined) return `the server does not offer ${version}: server/discover does not list it`;
   return `the server does not offer ${version}: server/discover got ${detection.discoverProblem ?? 'no answer'}`;
+}
+
+/**
+ * A stateless fixture's `requires:` lines, checked against what server/discover answered during
+ * detection: a fixture that sends no server/discover of its own would otherwise never check them.
+ */
+function unmetOnDiscover(fixture: Fixture, detection: Detection): string | undefined {
+  if (detection.discover === undefined || fixture.header.requires.length === 0) return undefined;
+  return unmetRequirement(fixture.header.requires, detection.discover)?.replace('the initialize result', 'server/discover');
 }
 
 /** The 2026-07-28-style version a `protocol: none` fixture's requests carry in `_meta`, if any. */

@@ -8,6 +8,7 @@ import type {
   Level,
   ProtocolMode,
   Requirement,
+  RequirementAlternative,
   Section,
   Step,
 } from './fixture-types.js';
@@ -108,14 +109,16 @@ function parseProtocol(value: string, line: number): ProtocolMode {
 }
 
 function parseRequirement(text: string, line: number): Requirement {
+  return { text, alternatives: text.split('|').map((alternative) => parseAlternative(alternative.trim(), line)) };
+}
+
+function parseAlternative(text: string, line: number): RequirementAlternative {
   const equals = /^([\w./-]+)\s*=\s*(.+)$/.exec(text);
-  if (equals) {
-    return { text, path: splitPath(equals[1] ?? ''), condition: { kind: 'equals', value: parseLooseJson(equals[2] ?? '') } };
-  }
+  if (equals) return { path: splitPath(equals[1] ?? ''), condition: { kind: 'equals', value: parseLooseJson(equals[2] ?? '') } };
   const absent = /^!\s*([\w./-]+)$/.exec(text);
-  if (absent) return { text, path: splitPath(absent[1] ?? ''), condition: { kind: 'absent' } };
-  if (/^[\w./-]+$/.test(text)) return { text, path: splitPath(text), condition: { kind: 'present' } };
-  throw new FixtureSyntaxError(`requires: expected PATH, !PATH or PATH = VALUE, got "${text}"`, line);
+  if (absent) return { path: splitPath(absent[1] ?? ''), condition: { kind: 'absent' } };
+  if (/^[\w./-]+$/.test(text)) return { path: splitPath(text), condition: { kind: 'present' } };
+  throw new FixtureSyntaxError(`requires: expected PATH, !PATH or PATH = VALUE (alternatives joined by |), got "${text}"`, line);
 }
 
 function splitPath(path: string): string[] {

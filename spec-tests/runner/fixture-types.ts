@@ -13,9 +13,16 @@ export function revisionOf(mode: ProtocolMode): string {
   return mode.kind === 'handshake' || mode.kind === 'stateless' ? mode.version : mode.kind;
 }
 
-/** A `requires:` line, checked against the first initialize result of the session. */
+/**
+ * A `requires:` line, checked against the first initialize result of the session. It holds when
+ * any of its alternatives (`A | B`) holds.
+ */
 export interface Requirement {
   text: string;
+  alternatives: RequirementAlternative[];
+}
+
+export interface RequirementAlternative {
   path: string[];
   condition: { kind: 'present' } | { kind: 'absent' } | { kind: 'equals'; value: JsonValue };
 }

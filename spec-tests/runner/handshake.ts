@@ -49,6 +49,9 @@ export function handshakeSteps(mode: ProtocolMode): Step[] {
 export function handshakeRequirements(mode: ProtocolMode): Requirement[] {
   if (mode.kind !== 'handshake') return [];
   return [
-    { text: `protocolVersion = ${mode.version}`, path: ['protocolVersion'], condition: { kind: 'equals', value: mode.version } },
+    {
+      text: `protocolVersion = ${mode.version}`,
+      alternatives: [{ path: ['protocolVersion'], condition: { kind: 'equals', value: mode.version } }],
+    },
   ];
 }

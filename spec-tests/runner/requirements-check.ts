@@ -1,6 +1,6 @@
 // Decides from the server's initialize result whether a fixture applies to this server, e.g.
 // `requires: capabilities.prompts` skips prompt fixtures for a server without prompts.
-import type { Requirement } from './fixture-types.js';
+import type { Requirement, RequirementAlternative } from './fixture-types.js';
 import type { JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { describe } from './matchers.js';
@@ -8,14 +8,15 @@ import { describe } from './matchers.js';
 /** The reason to skip, or undefined when every requirement holds. */
 export function unmetRequirement(requirements: Requirement[], initializeResult: JsonValue): string | undefined {
   for (const requirement of requirements) {
-    const value = valueAt(initializeResult, requirement.path);
-    if (!holds(requirement, value)) return `requires ${requirement.text}, but the initialize result has ${describe(value)} there`;
+    if (requirement.alternatives.some((alternative) => holds(alternative, valueAt(initializeResult, alternative.path)))) continue;
+    const found = requirement.alternatives.map((alternative) => describe(valueAt(initializeResult, alternative.path)));
+    return `requires ${requirement.text}, but the initialize result has ${found.join(' | ')} there`;
   }
   return undefined;
 }
 
-function holds(requirement: Requirement, value: JsonValue | undefined): boolean {
-  const condition = requirement.condition;
+function holds(alternative: RequirementAlternative, value: JsonValue | undefined): boolean {
+  const condition = alternative.condition;
   if (condition.kind === 'present') return value !== undefined;
   if (condition.kind === 'absent') return value === undefined;
   return JSON.stringify(value) === JSON.stringify(condition.value);

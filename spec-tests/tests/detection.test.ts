@@ -40,12 +40,18 @@ async function runJson(server: string, extra: Partial<RunArguments> = {}): Promi
   return JSON.parse(text) as JsonReport;
 }
 
-// Answers initialize the way the 2026-07-28 versioning page recommends for a server that has no
-// handshake (-32022 with the supported versions), and server/discover with a result.
+// A correct modern-only server with nothing to offer: answers initialize the way the 2026-07-28
+// versioning page recommends for a server that has no handshake (-32022 with the supported
+// versions), checks each request's _meta (https://modelcontextprotocol.io/specification/2026-07-28/basic),
+// and answers server/discover.
 const MODERN_ONLY = tinyServer('modern-only', {
   onMessage: `
     if (msg.method === "initialize") return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: msg.params.protocolVersion } } });
-    if (msg.method === "server/discover") return send({ jsonrpc: "2.0", id: msg.id, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, ttlMs: 0, cacheScope: "shared", _meta: { "io.modelcontextprotocol/serverInfo": { name: "modern", version: "1" } } } });
+    const meta = (msg.params && msg.params._meta) || {};
+    const version = meta["io.modelcontextprotocol/protocolVersion"];
+    if (version !== "2026-07-28") return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: version } } });
+    if (!meta["io.modelcontextprotocol/clientCapabilities"]) return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "Missing _meta clientCapabilities" } });
+    if (msg.method === "server/discover") return send({ jsonrpc: "2.0", id: msg.id, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, ttlMs: 0, cacheScope: "public", _meta: { "io.modelcontextprotocol/serverInfo": { name: "modern", version: "1" } } } });
     if (msg.method === "ping") return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } });`,
 });
 
@@ -59,7 +65,25 @@ test('a modern-only server: every handshake fixture is not applicable, with the 
     assert.is(fixture.verdict, 'not-applicable', fixture.name);
     assert.match(fixture.skipReason ?? '', /offers no initialize handshake|does not offer/);
   }
-  assert.ok(report.fixtures.filter((fixture) => fixture.verdict !== 'not-applicable').length === 6);
+  // It declares no capabilities: the stateless fixtures that require one are not applicable (checked
+  // against its server/discover answer), the others pass: a correct modern-only server fails nothing.
+  const stateless = report.fixtures.filter((fixture) => fixture.name.startsWith('generic/stateless/'));
+  assert.equal(
+    stateless.filter((fixture) => fixture.verdict === 'not-applicable').map((fixture) => fixture.skipReason),
+    [
+      'requires capabilities.resources.subscribe | capabilities.resources.listChanged | capabilities.tools.listChanged | capabilities.prompts.listChanged, but server/discover has nothing (key absent) | nothing (key absent) | nothing (key absent) | nothing (key absent) there',
+      'requires capabilities.resources, but server/discover has nothing (key absent) there',
+      'requires capabilities.tools, but server/discover has nothing (key absent) there',
+    ],
+  );
+  assert.equal(
+    stateless.filter((fixture) => fixture.verdict !== 'not-applicable').map((fixture) => `${fixture.name}: ${fixture.verdict}`),
+    [
+      'generic/stateless/m14-missing-client-capabilities: passed',
+      'generic/stateless/m15-unsupported-version: passed',
+      'generic/stateless/m16-server-discover: passed',
+    ],
+  );
   // 2026-07-28 puts serverInfo in server/discover's _meta; the report's header finds it there.
   const header = describeDetection({
     runnerVersion: '0',

@@ -4,6 +4,7 @@ import { parseFixture, splitSections } from '../runner/fixture-parser.js';
 import { parseJsonSequence } from '../runner/json-sequence.js';
 import { parseRawChunks } from '../runner/raw-chunks.js';
 import { serializeFixture } from '../runner/fixture-writer.js';
+import { unmetRequirement } from '../runner/requirements-check.js';
 
 const parse = (text: string) => parseFixture(text, 'x.txtar', 'x');
 
@@ -47,11 +48,30 @@ test('the header: prose, spec, covers, protocol, requires, timeout', () => {
   assert.equal(header.covers, ['1.2', 'J7', 'M4']);
   assert.equal(header.protocol, { kind: 'handshake', version: '2025-06-18' });
   assert.equal(
-    header.requires.map((requirement) => requirement.condition),
+    header.requires.map((requirement) => requirement.alternatives[0]?.condition),
     [{ kind: 'present' }, { kind: 'absent' }, { kind: 'equals', value: '2025-06-18' }],
   );
-  assert.equal(header.requires[0]?.path, ['capabilities', 'tools']);
+  assert.equal(header.requires[0]?.alternatives[0]?.path, ['capabilities', 'tools']);
   assert.is(header.timeoutMs, 750);
+});
+
+test('requires: A | B holds when any alternative holds', () => {
+  const text = SAMPLE.replace(
+    'requires: capabilities.tools\n',
+    'requires: capabilities.tools.listChanged | capabilities.resources.subscribe\n',
+  );
+  const [requirement] = parse(text).header.requires;
+  assert.equal(
+    requirement?.alternatives.map((alternative) => alternative.path.join('.')),
+    ['capabilities.tools.listChanged', 'capabilities.resources.subscribe'],
+  );
+  const neither = { capabilities: { tools: {} } };
+  const second = { capabilities: { resources: { subscribe: true } } };
+  assert.match(
+    unmetRequirement([requirement!], neither) ?? '',
+    /but the initialize result has nothing \(key absent\) \| nothing/,
+  );
+  assert.is(unmetRequirement([requirement!], second), undefined);
 });
 
 test('sections become steps in order', () => {
