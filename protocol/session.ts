@@ -240,7 +240,7 @@ class ServerSession implements Session {
         return;
       }
       default:
-        // Unknown notifications (roots/list_changed, progress for requests we never sent, future ones): ignore.
+        // Unknown notifications (notifications/roots/list_changed, progress for requests we never sent, future ones): ignore.
         return;
     }
   }
