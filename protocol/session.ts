@@ -245,7 +245,7 @@ class ServerSession implements Session {
     }
   }
 
-  /** JSON-RPC 2.0 §6, for 2025-03-26 sessions: one array of responses, none for notifications, nothing at all if empty. */
+  /** JSON-RPC 2.0 batches (https://www.jsonrpc.org/specification#batch), for 2025-03-26 sessions: one array of responses, none for notifications, nothing at all if empty. */
   #handleBatch(items: unknown[], origin: unknown): void {
     if (!this.#handshake.ready || !this.#handshake.rules.batches) {
       return this.#sendError(invalidRequest('Invalid Request: batches are not supported in this protocol version'), origin);
