@@ -3,6 +3,7 @@
 // one exists. What a step concludes is read from the messages the server sent, so the
 // narration cannot disagree with the wire.
 
+import { ErrorCode } from '../../protocol/errors.js';
 import type { WireEvent } from './stdio-client.js';
 import type { TourSession } from './tour.js';
 
@@ -206,7 +207,7 @@ const errors: Chapter = {
   async run(tour) {
     await openSession(tour);
     await tour.step(
-      'A line that is not JSON: -32700, with id null since no id could be read (protocol/session.ts: #receive()).',
+      `A line that is not JSON: ${ErrorCode.ParseError}, with id null since no id could be read (protocol/session.ts: #receive()).`,
       async () => {
         const from = tour.mark;
         tour.sendRaw('{"jsonrpc": "2.0", "id": 99, "method": "ping"');
@@ -215,12 +216,12 @@ const errors: Chapter = {
       (events) => [`Error ${String(errorOf(events).code)}, id ${JSON.stringify(responses(events)[0]?.id)}.`],
     );
     await tour.step(
-      'An unknown method: -32601 (protocol/era-router.ts: runHandshake()).',
+      `An unknown method: ${ErrorCode.MethodNotFound} (protocol/era-router.ts: runHandshake()).`,
       () => tour.client.request('tools/delete', {}),
       (events) => [`Error ${String(errorOf(events).code)}: ${String(errorOf(events).message)}`],
     );
     await tour.step(
-      'Params that do not fit the method: -32602, naming what is wrong (protocol/validation.ts: parseOrThrow()).',
+      `Params that do not fit the method: ${ErrorCode.InvalidParams}, naming what is wrong (protocol/validation.ts: parseOrThrow()).`,
       () => tour.client.request('resources/read', { url: 'jira://projects' }),
       (events) => [`Error ${String(errorOf(events).code)}: ${String(errorOf(events).message)}`],
     );
@@ -344,7 +345,7 @@ const subscriptions: Chapter = {
       () => tour.client.request('resources/subscribe', { uri: 'jira://issue/PROJ-101' }),
     );
     await tour.step(
-      'add_comment on PROJ-101 changes what that URI returns (lib/tracker/resource-watch.ts); the session tells its subscribers (protocol/session.ts: resourceUpdated()).',
+      'add_comment on PROJ-101 changes what that URI returns: the store reports the change (lib/tracker/server.ts: connect()), the watch finds the subscribed URIs whose content moved (lib/tracker/resource-watch.ts: changedBy()), and each session tells its subscribers (protocol/session.ts: resourceUpdated()).',
       () =>
         Promise.all([
           tour.client.request('tools/call', {
@@ -358,7 +359,7 @@ const subscriptions: Chapter = {
         const answer = positionOf(events, (m) => 'result' in m);
         return [
           notice < answer
-            ? 'The notification arrived BEFORE the tool result: the store announces a change as soon as it is written, while the tool is still returning.'
+            ? 'The notification arrived BEFORE the tool result: the store reports a change while the tool is still running, and the result is sent when the tool returns.'
             : 'The notification arrived AFTER the tool result: the change was announced once the tool had answered.',
         ];
       },
