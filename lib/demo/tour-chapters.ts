@@ -152,7 +152,12 @@ const resources: Chapter = {
     await tour.step(
       'A dynamic resource: jira://sprint/current is computed when read, so it changes as the data does.',
       () => tour.client.request('resources/read', { uri: 'jira://sprint/current' }),
-      (events) => [`Its mimeType: ${String(contentsOf(events)[0]?.mimeType)}; its text is the sprint as JSON, read now.`],
+      (events) => {
+        const sprint = jsonText(contentsOf(events)[0]);
+        return [
+          `Its text is JSON (${String(contentsOf(events)[0]?.mimeType)}), computed at this read: progress_pct ${String(sprint.progress_pct)}, read_at ${String(sprint.read_at)}.`,
+        ];
+      },
     );
     await tour.step(
       'A template, jira://issue/{key}, filled in: one issue (protocol/uri-template.ts: compileUriTemplate()).',
@@ -168,6 +173,15 @@ const resources: Chapter = {
 };
 
 const contentsOf = (events: WireEvent[]): Message[] => (resultOf(events).contents ?? []) as Message[];
+
+/** A resource's text read as the JSON it holds; an empty object when it holds none. */
+function jsonText(contents: Message | undefined): Message {
+  try {
+    return JSON.parse(String(contents?.text)) as Message;
+  } catch {
+    return {};
+  }
+}
 
 const tools: Chapter = {
   name: 'tools',
