@@ -30,6 +30,7 @@ export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';
 export { COMPLETION_CAP, type Completion } from './completions.js';
 export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './args.js';
 export { parseIssueKey, parsePriority, parseProjectKey, parseSprintId, parseStatus } from './args.js';
+export { canonicalQuery } from './jql/run.js';
 
 export {
   resolveDataPath,
