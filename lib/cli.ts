@@ -14,6 +14,8 @@ Options:
   --data PATH                the data file (default: $MCP_TRACKER_DATA, else
                              $XDG_DATA_HOME/mcp-tracker/tracker.jsonl); created with demo data if missing
   --ephemeral                use a fresh demo data file in a temporary folder, removed on exit
+  --user NAME                who you are (a handle such as alice): currentUser() in queries, and the
+                             reporter of issues you create (default: $MCP_TRACKER_USER)
   --page-size N              items per page in list results (default 100)
   --max-message-bytes N      longest accepted message (default 33554432, 32 MiB)
   --max-in-flight N          requests run at once before reading pauses (default 64)
@@ -41,6 +43,8 @@ export interface CommandLine {
   command: 'serve' | 'demo' | 'help' | 'version';
   data?: string;
   ephemeral: boolean;
+  /** --user: a handle, checked by the store when it opens. */
+  user?: string;
   pageSize?: number;
   maxMessageBytes?: number;
   maxInFlight?: number;
@@ -73,6 +77,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         break;
       case '--ephemeral':
         line.ephemeral = true;
+        break;
+      case '--user':
+        line.user = value();
         break;
       case '--page-size':
         line.pageSize = positiveInteger(flag, value());

@@ -16,7 +16,7 @@ import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
 import { runDemo } from './demo/demo.js';
 import { runTour } from './demo/tour.js';
-import { isStoreFileError, openStore, resolveDataPath, stderrLogger } from './store/index.js';
+import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger } from './store/index.js';
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
 
 const report = (line: string): void => {
@@ -60,10 +60,14 @@ async function serve(line: CommandLine): Promise<void> {
 
   let store;
   try {
-    store = await openStore({ path: dataPath, log: stderrLogger });
+    // --user wins over MCP_TRACKER_USER; an empty variable is no user.
+    const user = line.user ?? (process.env.MCP_TRACKER_USER || undefined);
+    store = await openStore({ path: dataPath, log: stderrLogger, user });
   } catch (error) {
     // A data file we cannot read is reported with where it is, and left as it is.
-    report(isStoreFileError(error) ? error.message : `cannot open ${dataPath}: ${(error as Error).message}`);
+    report(
+      isStoreFileError(error) || isDomainError(error) ? error.message : `cannot open ${dataPath}: ${(error as Error).message}`,
+    );
     process.exit(1);
   }
   report(`serving ${dataPath}`);

@@ -12,8 +12,10 @@
 // are snapshots that stay valid and cannot be changed behind our back. An
 // issue's comments are shared between its snapshots instead of copied into
 // each (see issueSnapshot).
+import { indexIssueFields } from './field-index.js';
 import { LIMITS, type Comment, type Issue, type JournalRecord, type Project, type Sprint } from './schema.js';
 import { countAssignment, issueNumber, type TrackerState } from './state.js';
+import { indexComment, indexIssueText } from './word-index.js';
 
 /** An issue without its comments: what a change to an issue replaces. */
 type IssueFields = Omit<Issue, 'comments'>;
@@ -159,6 +161,7 @@ function applyIssueCreated(state: TrackerState, input: Issue): Change {
   const issue = issueSnapshot({ ...fieldsOf(input), resolution, labels: Object.freeze([...input.labels]) }, log);
   state.commentLogs.set(issue.key, log);
   state.issues.set(issue.key, issue);
+  indexIssue(state, undefined, issue);
   state.issueKeysByProject.get(issue.project)?.push(issue.key);
   state.nextIssueNumber.set(issue.project, issueNumber(issue.key) + 1);
   countAssignment(state, issue.assignee, 1);
@@ -183,6 +186,7 @@ function applyCommented(state: TrackerState, key: string, input: Comment, at: st
   const comment = freezeComment(input);
   state.people.add(comment.author);
   log.push(comment);
+  indexComment(state, key, comment.body);
   replaceIssue(state, issue, { updated_at: at });
   return issueChange(issue, `Comment #${comment.id} by ${comment.author} added to ${key}`);
 }
@@ -247,7 +251,15 @@ function commentLogOf(state: TrackerState, key: string): Comment[] {
 
 /** The issue's next snapshot: its fields with `patch` applied, and all its comments so far. */
 function replaceIssue(state: TrackerState, issue: Issue, patch: Partial<IssueFields>): void {
-  state.issues.set(issue.key, issueSnapshot({ ...fieldsOf(issue), ...patch }, commentLogOf(state, issue.key)));
+  const next = issueSnapshot({ ...fieldsOf(issue), ...patch }, commentLogOf(state, issue.key));
+  state.issues.set(issue.key, next);
+  indexIssue(state, issue, next);
+}
+
+/** Keeps the query indexes (once built) in step with the issues: the one place an issue enters or changes. */
+function indexIssue(state: TrackerState, before: Issue | undefined, after: Issue): void {
+  indexIssueFields(state, before, after);
+  indexIssueText(state, before, after);
 }
 
 function notePeople(state: TrackerState, issue: Issue, comments: readonly Comment[]): void {

@@ -4,7 +4,9 @@
 // For each size, writes a journal with that many issues (plus some history:
 // status changes and comments, as a real journal would have), then measures
 // open time, mutation latency (each one a durable append: write + fdatasync),
-// search, list-page and completion latency, and prints a table.
+// search, list-page and completion latency, and prints a table; then, for the query language,
+// the first query (which builds the indexes) and the p50 of each of ten representative
+// queries, with the answer's size and first keys.
 //
 // This is a command-line tool, not the server, so it prints its report to
 // stdout. Data goes to a temporary directory that is removed afterwards.
@@ -18,6 +20,27 @@ import { silentLogger } from './log.js';
 import type { Issue, RecordDraft } from './schema.js';
 import { openStore, type TrackerStore } from './store.js';
 
+/** Ten queries of the kinds people write: by field, by word, by date, ordered. */
+const JQL_QUERIES = [
+  'status = todo AND assignee = alice',
+  'priority IN (P0, P1) AND sprint IN openSprints()',
+  'assignee IS EMPTY AND status != done',
+  'text ~ checkout',
+  'text ~ "payment latency" AND priority = P0',
+  'labels = refund AND status = in_progress',
+  'created >= -7d',
+  'sprint = PROJ-S4 ORDER BY priority, updated DESC',
+  '(assignee = bob OR reporter = bob) AND NOT status = done ORDER BY created DESC',
+  'project = PROJ ORDER BY key DESC',
+];
+
+interface JqlRow {
+  readonly query: string;
+  readonly total: number;
+  readonly firstKeys: readonly string[];
+  readonly p50: number;
+}
+
 interface Row {
   readonly issues: number;
   readonly fileMb: number;
@@ -27,6 +50,9 @@ interface Row {
   readonly searchP50: number;
   readonly listP50: number;
   readonly completeP50: number;
+  /** The first query: it builds the field and word indexes. */
+  readonly firstQueryMs: number;
+  readonly jql: readonly JqlRow[];
 }
 
 const PRIORITIES = ['P0', 'P1', 'P2', 'P3'] as const;
@@ -41,6 +67,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const size of sizes.length > 0 ? sizes : [1_000, 100_000]) rows.push(await benchmark(size));
   process.stdout.write(formatTable(rows));
+  for (const row of rows) process.stdout.write(formatJqlTable(row));
 }
 
 async function benchmark(issueCount: number): Promise<Row> {
@@ -56,6 +83,8 @@ async function benchmark(issueCount: number): Promise<Row> {
     const openMs = opened.ms;
     const store = opened.value;
     try {
+      // Before anything else has built the indexes; the mutations after it keep them up to date.
+      const firstQueryMs = median(measureSync(1, () => store.searchIssues({ query: 'text ~ webhook AND status = todo' })));
       const mutations = await measureMutations(store, issueCount);
       return {
         issues: issueCount,
@@ -66,6 +95,8 @@ async function benchmark(issueCount: number): Promise<Row> {
         searchP50: median(measureSync(50, (i) => store.searchIssues(searchQuery(i)))),
         listP50: median(measureSync(50, (i) => store.listIssues({ offset: (i * 997) % issueCount, limit: 50 }))),
         completeP50: median(measureSync(50, (i) => store.completeIssueKeys(`PROJ-${(i % 9) + 1}`))),
+        firstQueryMs,
+        jql: JQL_QUERIES.map((query) => measureQuery(store, query)),
       };
     } finally {
       store.close();
@@ -96,7 +127,12 @@ function syntheticJournal(count: number): RecordDraft[] {
     });
   }
   const at = new Date().toISOString();
-  for (let n = 1; n <= count; n++) drafts.push({ type: 'issue.created', issue: syntheticIssue(n, at) });
+  // Created over the last 60 days, so date queries have something to tell apart.
+  const now = Date.now();
+  for (let n = 1; n <= count; n++) {
+    const created = new Date(now - (n % 60) * 86_400_000).toISOString();
+    drafts.push({ type: 'issue.created', issue: syntheticIssue(n, created) });
+  }
   for (let n = 1; n <= count; n += 10) {
     drafts.push({ type: 'issue.status_changed', key: `PROJ-${n}`, from: 'todo', to: 'in_progress' });
     drafts.push({
@@ -126,6 +162,13 @@ function syntheticIssue(n: number, at: string): Issue {
     created_at: at,
     updated_at: at,
   };
+}
+
+/** p50 over 20 runs; each asks for another page (offset), since the same question again is answered from a cache. */
+function measureQuery(store: TrackerStore, query: string): JqlRow {
+  const first = store.searchIssues({ query, limit: 5 });
+  const p50 = median(measureSync(20, (i) => store.searchIssues({ query, offset: i + 1, limit: 20 })));
+  return { query, total: first.total, firstKeys: first.items.map((issue) => issue.key), p50 };
 }
 
 async function measureMutations(store: TrackerStore, issueCount: number): Promise<number[]> {
@@ -189,6 +232,18 @@ function median(values: readonly number[]): number {
 function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+function formatJqlTable(row: Row): string {
+  const lines = [
+    '',
+    `JQL at ${row.issues} issues: the first query (it builds the indexes) ${row.firstQueryMs.toFixed(0)} ms; then, p50 of 20 runs each:`,
+    ...row.jql.map(
+      (q) =>
+        `  ${q.p50.toFixed(2).padStart(7)} ms  ${String(q.total).padStart(6)} found  ${q.query}  [${q.firstKeys.join(', ')}]`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
 }
 
 function formatTable(rows: readonly Row[]): string {

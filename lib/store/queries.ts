@@ -1,9 +1,10 @@
 // Reading issues: one, a page of all, or a filtered and paginated search.
 //
-// Order is always stable: by project key, then issue number. A search is a
-// linear scan; the lower-cased text
-// of an issue and of each comment is computed on its first search, so opening
-// the store pays nothing for it.
+// Order is always stable: by project key, then issue number. A search walks the issues
+// in that order; words go to the word index first (word-index.ts), so the walk visits
+// only the issues holding them. The lower-cased text of an issue and of each comment, for
+// the words the index cannot answer, is computed on its first search, so opening the
+// store pays nothing for it.
 //
 // The scan runs in slices of bounded work (searchInSlices). A caller that can
 // wait (the search_issues tool) lets other requests run between slices, so
@@ -22,9 +23,15 @@ import {
 } from './args.js';
 import { domainError } from './errors.js';
 import { requireIssue, requireProject } from './lookup.js';
-import { LABEL_PATTERN, LIMITS, type Issue } from './schema.js';
+import { LABEL_PATTERN, type Issue } from './schema.js';
+import type { FieldValue, IndexedField } from './field-index.js';
+import { compileCondition } from './jql/evaluate.js';
+import type { Condition, ResolveContext } from './jql/resolve.js';
+import { runQuery } from './jql/run.js';
+import { inKeyOrder } from './key-order.js';
 import { commentCount, sortedProjectKeys, type TrackerState } from './state.js';
 import { parseStatus } from './workflow.js';
+import { lowerCased, matchWords, searchWords, type WordMatch } from './word-index.js';
 
 export interface Page<T> {
   readonly items: readonly T[];
@@ -55,7 +62,12 @@ export interface SearchIssuesQuery extends ListIssuesQuery {
   readonly label?: string;
   /** Words that must all occur (case-insensitive) in the title, description or comments. */
   readonly text?: string;
+  /** A query in the query language (jql/), ANDed with the other filters given. */
+  readonly query?: string;
 }
+
+/** Without a context, a query runs as of now, for nobody in particular (currentUser() says it is not known). */
+const nowForNobody = (): ResolveContext => ({ now: new Date(), user: null });
 
 export function getIssue(state: TrackerState, key: unknown): Issue {
   return requireIssue(state, parseIssueKey(key));
@@ -66,8 +78,12 @@ export function listIssues(state: TrackerState, query: ListIssuesQuery = {}): Pa
 }
 
 /** The whole search at once: every slice of the scan back to back. */
-export function searchIssues(state: TrackerState, query: SearchIssuesQuery): Page<Issue> {
-  const scan = searchInSlices(state, query);
+export function searchIssues(
+  state: TrackerState,
+  query: SearchIssuesQuery,
+  context: ResolveContext = nowForNobody(),
+): Page<Issue> {
+  const scan = searchInSlices(state, query, context);
   for (;;) {
     const step = scan.next();
     if (step.done === true) return step.value;
@@ -82,9 +98,10 @@ export function searchIssues(state: TrackerState, query: SearchIssuesQuery): Pag
 export async function searchIssuesYielding(
   state: TrackerState,
   query: SearchIssuesQuery,
+  context: ResolveContext = nowForNobody(),
   pause: () => Promise<void> = nextTurn,
 ): Promise<Page<Issue>> {
-  const scan = searchInSlices(state, query);
+  const scan = searchInSlices(state, query, context);
   for (;;) {
     const step = scan.next();
     if (step.done === true) return step.value;
@@ -118,29 +135,49 @@ class Slice {
 }
 
 /** Parses every argument before the first slice, then yields after each slice; returns the page. */
-export function* searchInSlices(state: TrackerState, query: SearchIssuesQuery): Generator<void, Page<Issue>, void> {
+export function* searchInSlices(
+  state: TrackerState,
+  query: SearchIssuesQuery,
+  context: ResolveContext = nowForNobody(),
+): Generator<void, Page<Issue>, void> {
   const page = parsePage(query.offset, query.limit);
   const keyLists = issueKeyLists(state, query.project);
-  const fieldsMatch = fieldFilter(query);
-  const words = parseWords(query.text);
-  if (fieldsMatch === null && words.length === 0) return pageOfAll(state, keyLists, page);
+  const filters = filterConditions(query);
+  const words = searchWords(query.text);
+  if (query.query !== undefined) {
+    const extra = [...projectCondition(state, query.project), ...filters, ...(words.length > 0 ? [textCondition(words)] : [])];
+    const answer = runQuery(state, query.query, context, page, extra);
+    return pageOf([...answer.items], answer.total, page);
+  }
+  if (filters.length === 0 && words.length === 0) return pageOfAll(state, keyLists, page);
+  const fieldsMatch = filters.length === 0 ? null : compileCondition(state, { kind: 'and', operands: filters });
+  // The index answers for most words at once; the scan looks in the text only for the rest.
+  const match: WordMatch = words.length > 0 ? matchWords(state, words) : { keys: null, unindexed: [] };
+  const unindexed = match.unindexed;
   const slice = new Slice();
   const items: Issue[] = [];
   let total = 0;
-  for (const keys of keyLists) {
-    for (const key of keys) {
-      if (slice.spend(ISSUE_WORK)) yield;
-      const issue = state.issues.get(key);
-      if (issue === undefined || (fieldsMatch !== null && !fieldsMatch(issue))) continue;
-      if (words.length > 0 && !inTitleOrDescription(state, issue, words, slice)) {
-        if (commentCount(state, key) === 0 || !(yield* inAnyText(state, issue, words, slice))) continue;
-      }
-      if (total >= page.offset && items.length < page.limit) items.push(issue);
-      total += 1;
+  for (const key of inKeyOrder(keyLists, match.keys)) {
+    if (slice.spend(ISSUE_WORK)) yield;
+    const issue = state.issues.get(key);
+    if (issue === undefined || (fieldsMatch !== null && !fieldsMatch(issue))) continue;
+    if (unindexed.length > 0 && !inTitleOrDescription(state, issue, unindexed, slice)) {
+      if (commentCount(state, key) === 0 || !(yield* inAnyText(state, issue, unindexed, slice))) continue;
     }
+    if (total >= page.offset && items.length < page.limit) items.push(issue);
+    total += 1;
   }
   return pageOf(items, total, page);
 }
+
+function projectCondition(state: TrackerState, project: unknown): Condition[] {
+  if (project === undefined) return [];
+  return [
+    { kind: 'one-of', field: 'project', values: new Set([requireProject(state, parseProjectKey(project)).key]), negated: false },
+  ];
+}
+
+const textCondition = (words: readonly string[]): Condition => ({ kind: 'text', words });
 
 /** The issue key lists to scan, in stable order: all projects, or one. */
 function issueKeyLists(state: TrackerState, project: unknown): ReadonlyArray<readonly string[]> {
@@ -169,36 +206,20 @@ function pageOf<T>(items: T[], total: number, page: PageRequest): Page<T> {
   return { items, total, offset: page.offset, limit: page.limit, next_offset: end < total ? end : null };
 }
 
-type IssuePredicate = (issue: Issue) => boolean;
-
-/** Parses the filters on an issue's fields once, up front, and combines them; null when none are given. */
-function fieldFilter(query: SearchIssuesQuery): IssuePredicate | null {
-  const tests: IssuePredicate[] = [];
-  if (query.status !== undefined) {
-    const statuses = new Set(parseOneOrMany(query.status, parseStatus));
-    tests.push((issue) => statuses.has(issue.status));
-  }
-  if (query.priority !== undefined) {
-    const priorities = new Set(parseOneOrMany(query.priority, parsePriority));
-    tests.push((issue) => priorities.has(issue.priority));
-  }
-  if (query.assignee !== undefined) {
-    const assignee = query.assignee === null ? null : parseHandle(query.assignee, 'assignee');
-    tests.push((issue) => issue.assignee === assignee);
-  }
-  if (query.sprint !== undefined) {
-    const sprint = query.sprint === null ? null : parseSprintId(query.sprint);
-    tests.push((issue) => issue.sprint === sprint);
-  }
-  if (query.label !== undefined) {
-    const label = parseLabelFilter(query.label);
-    tests.push((issue) => issue.labels.includes(label));
-  }
-  if (tests.length === 0) return null;
-  return (issue) => {
-    for (const test of tests) if (!test(issue)) return false;
-    return true;
-  };
+/**
+ * The filters given as arguments, parsed once up front, as conditions of the query language
+ * (jql/resolve.ts): one meaning for `status: "todo"` and `status = todo`.
+ */
+function filterConditions(query: SearchIssuesQuery): Condition[] {
+  const conditions: Condition[] = [];
+  const oneOf = (field: IndexedField, values: readonly FieldValue[]) =>
+    conditions.push({ kind: 'one-of', field, values: new Set(values), negated: false });
+  if (query.status !== undefined) oneOf('status', parseOneOrMany(query.status, parseStatus));
+  if (query.priority !== undefined) oneOf('priority', parseOneOrMany(query.priority, parsePriority));
+  if (query.assignee !== undefined) oneOf('assignee', [query.assignee === null ? null : parseHandle(query.assignee, 'assignee')]);
+  if (query.sprint !== undefined) oneOf('sprint', [query.sprint === null ? null : parseSprintId(query.sprint)]);
+  if (query.label !== undefined) oneOf('labels', [parseLabelFilter(query.label)]);
+  return conditions;
 }
 
 function parseLabelFilter(value: unknown): string {
@@ -207,34 +228,6 @@ function parseLabelFilter(value: unknown): string {
     throw domainError('invalid_argument', `Invalid label ${quote(value)}. Labels are lower-case words such as backend.`);
   }
   return label;
-}
-
-/**
- * The distinct lower-cased words of `text`. Both limits are checked before the work they
- * bound: the length before the text is split, the count before any issue is searched.
- */
-function parseWords(text: unknown): string[] {
-  if (text === undefined || text === null) return [];
-  if (typeof text !== 'string') throw domainError('invalid_argument', `text must be a string, got ${quote(text)}.`);
-  if (text.length > LIMITS.searchTextMax) {
-    throw domainError(
-      'invalid_argument',
-      `text is ${text.length} characters long; the limit is ${LIMITS.searchTextMax}. Search for a few distinctive words.`,
-    );
-  }
-  const words = new Set(
-    text
-      .toLowerCase()
-      .split(/\s+/)
-      .filter((word) => word.length > 0),
-  );
-  if (words.size > LIMITS.searchWordsMax) {
-    throw domainError(
-      'invalid_argument',
-      `text has ${words.size} different words; the limit is ${LIMITS.searchWordsMax}. Search for a few distinctive words.`,
-    );
-  }
-  return [...words];
 }
 
 /** Whether every word occurs in the issue's title or description: one look, no comments. */
@@ -266,14 +259,4 @@ function* inAnyText(state: TrackerState, issue: Issue, words: readonly string[],
     if (!found) return false;
   }
   return true;
-}
-
-/** Lower-cased once per frozen issue snapshot or comment, then kept while it lives. */
-function lowerCased(state: TrackerState, owner: object, text: () => string): string {
-  let lower = state.searchText.get(owner);
-  if (lower === undefined) {
-    lower = text().toLowerCase();
-    state.searchText.set(owner, lower);
-  }
-  return lower;
 }

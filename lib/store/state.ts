@@ -6,6 +6,8 @@
 // arrays are sorted without ever being sorted. Every map is keyed by
 // validated keys, and Maps have no prototype to pollute.
 import type { Comment, Issue, Project, Sprint, Status } from './schema.js';
+import type { FieldIndex } from './field-index.js';
+import type { WordIndex } from './word-index.js';
 
 export interface TrackerState {
   readonly projects: Map<string, Project>;
@@ -34,6 +36,10 @@ export interface TrackerState {
    * goes with it and a comment is lower-cased once, not again on every change to its issue.
    */
   readonly searchText: WeakMap<object, string>;
+  /** Issues by field value (field-index.ts): null until the first query that uses it. */
+  fieldIndex: FieldIndex | null;
+  /** Issues by word of their text (word-index.ts): null until the first text search. */
+  wordIndex: WordIndex | null;
   /** seq of the last applied record (0 before the first). */
   lastSeq: number;
 }
@@ -51,6 +57,8 @@ export function createEmptyState(): TrackerState {
     assignmentCounts: new Map(),
     people: new Set(),
     searchText: new WeakMap(),
+    fieldIndex: null,
+    wordIndex: null,
     lastSeq: 0,
   };
 }

@@ -63,6 +63,7 @@ import {
   type SprintState,
   type Status,
 } from './schema.js';
+import type { ResolveContext } from './jql/resolve.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
 import { watchForAppends } from './watch.js';
@@ -75,8 +76,10 @@ export interface OpenStoreOptions {
   readonly log: Logger;
   /** The clock; tests pass a fixed one. Default: () => new Date(). */
   readonly now?: () => Date;
-  /** Reporter / comment author when the caller names none. Default: 'assistant'. */
+  /** Reporter / comment author when the caller names none. Default: the user, else 'assistant'. */
   readonly actor?: string;
+  /** Who is using the tracker (--user, MCP_TRACKER_USER): what currentUser() means in a query. Default: nobody. */
+  readonly user?: string;
   /** How long a mutation waits for another process's lock. Default: 5000 ms. */
   readonly lockTimeoutMs?: number;
   /** A lock held longer than this is presumed abandoned. Default: 30000 ms. */
@@ -204,7 +207,14 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
   const file = path.resolve(options.path);
   const now = options.now ?? (() => new Date());
   const log = options.log;
-  const actor = parseHandle(options.actor ?? DEFAULTS.actor, 'actor');
+  const user = options.user === undefined ? null : parseHandle(options.user, 'user');
+  const actor = parseHandle(options.actor ?? user ?? DEFAULTS.actor, 'actor');
+  /** A query's answer depends on the time only through relative dates (-7d), to the minute at most here. */
+  const queryAsOf = (query: SearchIssuesQuery): { context: ResolveContext; question: string } => {
+    const at = now();
+    const minute = query.query === undefined ? '' : ` ${at.toISOString().slice(0, 16)}`;
+    return { context: { now: at, user }, question: `search ${keyOf(query)}${minute}` };
+  };
   const lock: LockOptions = {
     dataFile: file,
     timeoutMs: options.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
@@ -395,11 +405,16 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
         return allowedMoves(issue.status, state.blockedFrom.get(issue.key));
       }),
     listIssues: (query) => read((state) => listIssues(state, query)),
-    searchIssues: (query) => read((state) => derived.get(state, `search ${keyOf(query)}`, () => searchIssues(state, query))),
+    searchIssues: (query) =>
+      read((state) => {
+        const { context, question } = queryAsOf(query);
+        return derived.get(state, question, () => searchIssues(state, query, context));
+      }),
     searchIssuesYielding: (query) =>
-      read((state) =>
-        derived.getAcrossTurns(state, `search ${keyOf(query)}`, () => oneSearchAtATime(() => searchIssuesYielding(state, query))),
-      ),
+      read((state) => {
+        const { context, question } = queryAsOf(query);
+        return derived.getAcrossTurns(state, question, () => oneSearchAtATime(() => searchIssuesYielding(state, query, context)));
+      }),
     getProject: (key) => read((state) => requireProject(state, parseProjectKey(key))),
     listProjects: () => read((state) => sortedProjectKeys(state).map((key) => requireProject(state, key))),
     getSprint: (id) => read((state) => requireSprint(state, parseSprintId(id))),

@@ -6,6 +6,7 @@
 //   jira://project/{project_key}/stats                 counts by status and priority, points
 //   jira://project/{project_key}/issues{?status,assignee,priority}   a query, as a resource
 //   jira://sprint/{sprint_id}                          any sprint's stats
+//   jira://search{?jql}                                the answer to a query (the search_issues tool's twin)
 //
 // Every read is computed from the store at that moment (dynamic resources). `readUri` is the
 // single place a URI becomes content: resources/read, prompts that embed resources, and the
@@ -13,12 +14,14 @@
 
 import type { ResourceInfo } from '../../protocol/content.js';
 import type { Completer, ResourceContents, ResourceDefinition, ResourceTemplateDefinition } from '../../protocol/resources.js';
+import { invalidParams } from '../../protocol/errors.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { type Variables, compileUriTemplate } from '../../protocol/uri-template.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 import {
   type Issue,
   type TrackerStore,
+  canonicalQuery,
   isDomainError,
   parseIssueKey,
   parsePriority,
@@ -36,7 +39,11 @@ export const TEMPLATES = {
   projectStats: compileUriTemplate('jira://project/{project_key}/stats'),
   projectIssues: compileUriTemplate('jira://project/{project_key}/issues{?status,assignee,priority}'),
   sprint: compileUriTemplate('jira://sprint/{sprint_id}'),
+  search: compileUriTemplate('jira://search{?jql}'),
 };
+
+/** Issues one read of jira://search shows; the total says how many match, search_issues pages through them. */
+const SEARCH_SHOWN_MAX = 100;
 
 export const issueUri = (key: string): string => TEMPLATES.issue.expand({ key });
 
@@ -71,6 +78,11 @@ function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown>
     return { ...store.getProjectStats(vars.project_key ?? ''), read_at: new Date().toISOString() };
   if ((vars = TEMPLATES.sprint.match(uri)))
     return { ...store.getSprintStats(vars.sprint_id ?? ''), read_at: new Date().toISOString() };
+  if ((vars = TEMPLATES.search.match(uri))) {
+    const jql = vars.jql ?? '';
+    const page = store.searchIssues({ query: jql, limit: SEARCH_SHOWN_MAX });
+    return { jql, total: page.total, shown: page.items.length, issues: page.items.map(issueSummary) };
+  }
   if ((vars = TEMPLATES.projectIssues.match(uri))) {
     const query = {
       project: vars.project_key,
@@ -97,6 +109,7 @@ const CANONICAL: Record<string, (value: string) => string> = {
   sprint_id: parseSprintId,
   status: parseStatus,
   priority: parsePriority,
+  jql: canonicalQuery,
 };
 
 function canonicalVariables(variables: Variables): Variables {
@@ -188,6 +201,16 @@ export function trackerResources(store: TrackerStore): {
     const value = readUri(store, uri);
     return value === null ? null : issueContents(uri, value.issue as Issue);
   };
+  // A query that does not parse or names what does not exist is the reader's mistake, said
+  // with its column: not "not found", which would hide why.
+  const readSearch = (uri: string) => {
+    try {
+      return asContents(uri, readKnownUri(store, uri) ?? {});
+    } catch (error) {
+      if (isDomainError(error)) throw invalidParams(error.message, { uri });
+      throw error;
+    }
+  };
   const fixed = (info: ResourceInfo): ResourceDefinition => ({ ...info, read: () => readAs(info.uri) ?? [] });
   const templated = (
     definition: Omit<ResourceTemplateDefinition, 'read'>,
@@ -263,6 +286,18 @@ export function trackerResources(store: TrackerStore): {
         description: 'LIVE: progress and counts of any sprint, e.g. jira://sprint/PROJ-S42.',
         complete: { sprint_id: complete.sprintId! },
       }),
+      templated(
+        {
+          uriTemplate: TEMPLATES.search.template,
+          name: 'search',
+          title: 'Search (JQL)',
+          mimeType: JSON_MIME,
+          description:
+            `Up to ${SEARCH_SHOWN_MAX} issues matching a JQL query, e.g. jira://search?jql=assignee%20%3D%20currentUser()%20ORDER%20BY%20priority. ` +
+            'The search_issues tool takes the same query and pages through all of them.',
+        },
+        readSearch,
+      ),
     ],
   };
 }

@@ -289,9 +289,16 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     name: 'search_issues',
     title: 'Search issues',
     description:
-      'Finds issues by filters and words (all must occur in title, description or comments), ' +
-      'in key order, a page at a time. Pass next_offset back as offset for the next page.',
+      'Finds issues by a JQL query or by filters and words (all must occur in title, description or comments), ' +
+      'in key order unless the query says ORDER BY, a page at a time. Pass next_offset back as offset for the next page.',
     input: z.object({
+      query: optional(
+        z.string(),
+        'JQL, e.g. project = PROJ AND status IN (todo, "In Progress") AND assignee = currentUser() ORDER BY priority, updated DESC. ' +
+          'Fields: project status priority assignee reporter type sprint labels created updated text; ' +
+          'operators = != IN NOT IN ~ < <= > >= IS EMPTY, AND OR NOT; functions currentUser() openSprints(); dates -7d. ' +
+          'ANDed with the other filters.',
+      ),
       project: optional(z.string(), 'Project key, e.g. PROJ.'),
       status: optional(z.union([STATUS, z.array(STATUS)]), 'A status or a list of them.'),
       priority: optional(z.union([PRIORITY, z.array(PRIORITY)]), 'A priority or a list of them.'),

@@ -1,0 +1,84 @@
+// The typed tree the parser builds and the printer prints: what was written, not yet what it
+// means (`status = "In Progress"` keeps its spelling here; resolve.ts checks values against
+// the store). Every node keeps the column where it starts, for errors found later.
+
+export const FIELDS = [
+  'project',
+  'status',
+  'priority',
+  'assignee',
+  'reporter',
+  'type',
+  'sprint',
+  'labels',
+  'created',
+  'updated',
+  'text',
+] as const;
+export type Field = (typeof FIELDS)[number];
+
+/** Fields a result can be ordered by: every field with one value per issue, and the key. */
+export const ORDER_FIELDS = [
+  'key',
+  'project',
+  'status',
+  'priority',
+  'assignee',
+  'reporter',
+  'type',
+  'sprint',
+  'created',
+  'updated',
+] as const;
+export type OrderField = (typeof ORDER_FIELDS)[number];
+
+export const COMPARE_OPERATORS = ['=', '!=', '~', '<', '<=', '>', '>='] as const;
+export type CompareOperator = (typeof COMPARE_OPERATORS)[number];
+
+export const FUNCTIONS = ['currentUser', 'openSprints'] as const;
+export type FunctionName = (typeof FUNCTIONS)[number];
+
+/** A value as written: a word or string, or a function call such as currentUser(). */
+export type Value =
+  | { readonly kind: 'literal'; readonly text: string; readonly column: number }
+  | { readonly kind: 'function'; readonly name: FunctionName; readonly column: number };
+
+/** `field op value`, `field [NOT] IN (values)` or `field IN function()`, `field IS [NOT] EMPTY`. */
+export type Clause =
+  | {
+      readonly kind: 'compare';
+      readonly field: Field;
+      readonly op: CompareOperator;
+      readonly value: Value;
+      readonly column: number;
+    }
+  | {
+      readonly kind: 'in';
+      readonly field: Field;
+      readonly negated: boolean;
+      /** A parenthesised list, or one function that gives a list (openSprints()). */
+      readonly values: readonly Value[];
+      readonly column: number;
+    }
+  | { readonly kind: 'empty'; readonly field: Field; readonly negated: boolean; readonly column: number };
+
+export type Expression =
+  | Clause
+  | { readonly kind: 'and'; readonly operands: readonly Expression[] }
+  | { readonly kind: 'or'; readonly operands: readonly Expression[] }
+  | { readonly kind: 'not'; readonly operand: Expression; readonly column: number };
+
+export interface SortKey {
+  readonly field: OrderField;
+  readonly direction: 'ASC' | 'DESC';
+  readonly column: number;
+}
+
+export interface Query {
+  /** null: no condition, every issue matches (a query may be only `ORDER BY ...`). */
+  readonly where: Expression | null;
+  readonly orderBy: readonly SortKey[];
+}
+
+/** The words the parser treats as keywords (case-insensitive); the printer quotes values spelled like them. */
+export const KEYWORDS = ['AND', 'OR', 'NOT', 'IN', 'IS', 'EMPTY', 'NULL', 'ORDER', 'BY', 'ASC', 'DESC'] as const;

@@ -1,0 +1,151 @@
+// The inverted word index: for each word of the issues' text (title, description, comments),
+// the keys of the issues it occurs in. Both text searches use it: search_issues' `text` and
+// the query language's `text ~ "..."`.
+//
+// A search word matches wherever it occurs inside the text, case-insensitively ("pay" finds
+// "payment"): the meaning search_issues always had. The index keeps that meaning exactly for
+// a search word made only of letters and digits: such a word can only occur inside one run of
+// letters and digits of the text, which is one indexed word, so the issues containing it are
+// those of the indexed words containing it (a look through the vocabulary, not the issues).
+// A search word with other characters ("e-mail", "v1.2") could span two indexed words; it is
+// still looked for in the text itself, among the issues the other words leave.
+//
+// Like the field index it is built on first use and then kept up to date by apply.ts.
+import { domainError } from './errors.js';
+import { quote } from './args.js';
+import { LIMITS, type Issue } from './schema.js';
+import type { TrackerState } from './state.js';
+
+/** Word → keys of the issues whose text contains it. */
+export type WordIndex = Map<string, Set<string>>;
+
+const INDEXED_WORD = /[\p{L}\p{N}]+/gu;
+const ONLY_LETTERS_AND_DIGITS = /^[\p{L}\p{N}]+$/u;
+
+/**
+ * The distinct lower-cased words of a search text. Both limits are checked before the work they
+ * bound: the length before the text is split, the count before any issue is searched.
+ */
+export function searchWords(text: unknown, field = 'text'): string[] {
+  if (text === undefined || text === null) return [];
+  if (typeof text !== 'string') throw domainError('invalid_argument', `${field} must be a string, got ${quote(text)}.`);
+  if (text.length > LIMITS.searchTextMax) {
+    throw domainError(
+      'invalid_argument',
+      `${field} is ${text.length} characters long; the limit is ${LIMITS.searchTextMax}. Search for a few distinctive words.`,
+    );
+  }
+  const words = new Set(
+    text
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((word) => word.length > 0),
+  );
+  if (words.size > LIMITS.searchWordsMax) {
+    throw domainError(
+      'invalid_argument',
+      `${field} has ${words.size} different words; the limit is ${LIMITS.searchWordsMax}. Search for a few distinctive words.`,
+    );
+  }
+  return [...words];
+}
+
+/** What the index says about some search words. */
+export interface WordMatch {
+  /** Keys of the issues containing every word the index can answer for; null when it can answer for none. */
+  readonly keys: ReadonlySet<string> | null;
+  /** Words the index cannot answer for: look for them in the text of the issues in `keys`. */
+  readonly unindexed: readonly string[];
+}
+
+export function matchWords(state: TrackerState, words: readonly string[]): WordMatch {
+  const indexable = words.filter((word) => ONLY_LETTERS_AND_DIGITS.test(word));
+  const unindexed = words.filter((word) => !ONLY_LETTERS_AND_DIGITS.test(word));
+  if (indexable.length === 0) return { keys: null, unindexed };
+  const index = wordIndex(state);
+  const sets = indexable.map((word) => issuesContaining(index, word)).sort((a, b) => a.size - b.size);
+  const [smallest, ...others] = sets as [ReadonlySet<string>, ...ReadonlySet<string>[]];
+  if (others.length === 0) return { keys: smallest, unindexed };
+  const keys = new Set<string>();
+  for (const key of smallest) if (others.every((set) => set.has(key))) keys.add(key);
+  return { keys, unindexed };
+}
+
+/** Keys of the issues with an indexed word containing `word`: one word's own set when only one contains it. */
+function issuesContaining(index: WordIndex, word: string): ReadonlySet<string> {
+  const found: Set<string>[] = [];
+  for (const [indexed, keys] of index) if (indexed.includes(word)) found.push(keys);
+  if (found.length === 1) return found[0] as Set<string>;
+  const keys = new Set<string>();
+  for (const set of found) for (const key of set) keys.add(key);
+  return keys;
+}
+
+/** Whether every word occurs in the issue's title, description or one of its comments. */
+export function textContainsAll(state: TrackerState, issue: Issue, words: readonly string[]): boolean {
+  const head = lowerCased(state, issue, () => `${issue.title}\n${issue.description}`);
+  return words.every(
+    (word) =>
+      head.includes(word) || issue.comments.some((comment) => lowerCased(state, comment, () => comment.body).includes(word)),
+  );
+}
+
+/** Lower-cased once per frozen issue snapshot or comment, then kept while it lives. */
+export function lowerCased(state: TrackerState, owner: object, text: () => string): string {
+  let lower = state.searchText.get(owner);
+  if (lower === undefined) {
+    lower = text().toLowerCase();
+    state.searchText.set(owner, lower);
+  }
+  return lower;
+}
+
+/** The index, built now if this is its first use. */
+export function wordIndex(state: TrackerState): WordIndex {
+  if (state.wordIndex !== null) return state.wordIndex;
+  const index: WordIndex = new Map();
+  for (const issue of state.issues.values()) add(index, issue.key, wordsOfIssue(issue));
+  state.wordIndex = index;
+  return index;
+}
+
+/** Called by apply.ts for every created or replaced issue: reindexes it when its text changed. */
+export function indexIssueText(state: TrackerState, before: Issue | undefined, after: Issue): void {
+  const index = state.wordIndex;
+  if (index === null) return;
+  if (before === undefined) return add(index, after.key, wordsOfIssue(after));
+  if (before.title === after.title && before.description === after.description) return;
+  const was = wordsOfIssue(before);
+  const now = wordsOfIssue(after);
+  for (const word of was) if (!now.has(word)) removeOne(index, after.key, word);
+  add(index, after.key, now);
+}
+
+/** Called by apply.ts for every added comment. */
+export function indexComment(state: TrackerState, key: string, body: string): void {
+  if (state.wordIndex !== null) add(state.wordIndex, key, wordsOf(body));
+}
+
+function wordsOfIssue(issue: Issue): Set<string> {
+  const words = wordsOf(`${issue.title}\n${issue.description}`);
+  for (const comment of issue.comments) for (const word of wordsOf(comment.body)) words.add(word);
+  return words;
+}
+
+function wordsOf(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(INDEXED_WORD) ?? []);
+}
+
+function add(index: WordIndex, key: string, words: Iterable<string>): void {
+  for (const word of words) {
+    let keys = index.get(word);
+    if (keys === undefined) index.set(word, (keys = new Set()));
+    keys.add(key);
+  }
+}
+
+function removeOne(index: WordIndex, key: string, word: string): void {
+  const keys = index.get(word);
+  keys?.delete(key);
+  if (keys?.size === 0) index.delete(word);
+}
