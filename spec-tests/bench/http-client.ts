@@ -47,11 +47,17 @@ export async function openHttpSession(port: number, era: Era, window: number): P
   };
 }
 
+/**
+ * One POST. A kept-alive socket the server closed just as the request left it fails with
+ * ECONNRESET before the server saw anything: Node's documentation of `request.reusedSocket`
+ * says to send again, once, on a fresh socket, which is what happens here.
+ */
 function postMessage(
   agent: Agent,
   port: number,
   body: string,
   headers: Record<string, string>,
+  retried = false,
 ): Promise<{ text: string; at: number; sessionId: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers }, (res) => {
@@ -65,7 +71,10 @@ function postMessage(
       });
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (!retried && req.reusedSocket && error.code === 'ECONNRESET') resolve(postMessage(agent, port, body, headers, true));
+      else reject(error);
+    });
     req.end(body);
   });
 }

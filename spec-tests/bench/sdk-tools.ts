@@ -11,6 +11,7 @@ import {
   ISSUE_TYPES,
   LIMITS,
   PRIORITIES,
+  RESOLUTIONS,
   STATUSES,
   isDomainError,
   type CommentMutation,
@@ -174,12 +175,27 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
     'update_status',
     {
       title: 'Update status',
-      description: `Moves an issue to another status (${STATUSES.join(' → ')}). Setting the status it already has changes nothing.`,
-      inputSchema: { key, status },
+      description:
+        'Moves an issue along the workflow (todo → in_progress → in_review → done, any open ↔ blocked, done → reopened). ' +
+        'Setting the status it already has changes nothing.',
+      // A string, as ours: the store's parser forgives spellings such as "In Progress".
+      inputSchema: {
+        key,
+        status: z.string().describe(`One of: ${STATUSES.join(', ')} ("In Progress" works too).`),
+        resolution: z
+          .string()
+          .optional()
+          .describe(`With done only: ${RESOLUTIONS.join(', ')}; default done.`),
+      },
       outputSchema: mutationOutput,
       annotations: overwrites,
     },
-    (args) => domain(async () => mutation(await store.updateStatus(args.key, args.status))),
+    (args) =>
+      domain(async () =>
+        mutation(
+          await store.updateStatus(args.key, args.status, args.resolution === undefined ? {} : { resolution: args.resolution }),
+        ),
+      ),
   );
 
   server.registerTool(
