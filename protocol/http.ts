@@ -26,7 +26,7 @@ import { createPostResponse, replyError, replyJson } from './http-stream.js';
 import { type Request, errorMessage, parseLine } from './json-rpc.js';
 import type { Server } from './server.js';
 import type { Session } from './session.js';
-import { carriesStatelessMeta } from './stateless.js';
+import { carriesStatelessMeta, readStatelessMeta } from './stateless.js';
 
 export interface HttpOptions {
   /** Address to bind (default 127.0.0.1: only this machine can connect). */
@@ -165,7 +165,13 @@ class HttpTransport {
   #postStateless(req: IncomingMessage, res: ServerResponse, request: Request): void {
     const modern = carriesStatelessMeta(request.params);
     try {
-      if (modern) checkStatelessHeaders(req.headers, request.method, request.params);
+      if (modern) {
+        checkStatelessHeaders(req.headers, request.method, request.params);
+        // A _meta without a required field is -32602 like any bad params, but over HTTP it is
+        // 400, unlike them (https://modelcontextprotocol.io/specification/2026-07-28/basic
+        // "Per-request protocol fields"): so it is refused here, before the engine reads it again.
+        readStatelessMeta(request.params);
+      }
     } catch (error) {
       return replyJson(res, 400, errorMessage(request.id, error as RpcError));
     }

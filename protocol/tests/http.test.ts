@@ -40,6 +40,15 @@ function definition(): ServerDefinition {
             });
           }),
       },
+      {
+        name: 'draft',
+        description: "Needs the host's model.",
+        input: z.object({}),
+        run(_args, context) {
+          context.requireClientCapability('sampling');
+          return { content: [{ type: 'text', text: 'drafted' }] };
+        },
+      },
     ],
     resources: [{ uri: 'test://a', name: 'a', read: () => [{ uri: 'test://a', text: 'A' }] }],
     subscriptions: true,
@@ -121,7 +130,7 @@ test('handshake era: initialize issues a session id; later requests need it (400
     const listed = await post(http.url, list, { 'Mcp-Session-Id': id });
     assert.is(listed.status, 200);
     assert.is(listed.headers.get('content-type'), 'application/json');
-    assert.is(((await listed.json()) as any).result.tools.length, 2);
+    assert.is(((await listed.json()) as any).result.tools.length, 3);
     const sessionless = await post(http.url, list);
     assert.is(sessionless.status, 400, 'no session id');
     assert.is(((await sessionless.json()) as any).id, 1, 'answered with the request id: send initialize, or carry the _meta');
@@ -249,6 +258,35 @@ test('2026-07-28: no session; headers must match the body (-32020), unsupported 
     assert.is(((await unknown.json()) as any).error.code, -32601);
     assert.is((await fetch(http.url)).status, 405, 'GET without a session');
     assert.is((await fetch(http.url, { method: 'DELETE' })).status, 405, 'DELETE without a session');
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('2026-07-28: a _meta without clientCapabilities and a missing client capability (-32021) are 400; other -32602 are 200', async () => {
+  const { http } = await endpoint();
+  try {
+    const bare = {
+      ...stateless(1, 'tools/list'),
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+    };
+    const malformed = await post(http.url, bare, statelessHeaders('tools/list'));
+    assert.is(malformed.status, 400, 'https://modelcontextprotocol.io/specification/2026-07-28/basic: MUST be 400');
+    assert.equal(((await malformed.json()) as any).error.code, -32602);
+
+    const draft = stateless(2, 'tools/call', { name: 'draft', arguments: {} });
+    const refused = await post(http.url, draft, statelessHeaders('tools/call', 'draft'));
+    assert.is(refused.status, 400);
+    assert.equal(((await refused.json()) as any).error, {
+      code: -32021,
+      message: 'Missing required client capability: sampling',
+      data: { requiredCapabilities: { sampling: {} } },
+    });
+
+    const unknownTool = stateless(3, 'tools/call', { name: 'nope', arguments: {} });
+    const answered = await post(http.url, unknownTool, statelessHeaders('tools/call', 'nope'));
+    assert.is(answered.status, 200, 'an unknown tool is an ordinary JSON-RPC error');
+    assert.is(((await answered.json()) as any).error.code, -32602);
   } finally {
     await http.close(100);
   }
