@@ -20,6 +20,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { ErrorCode, RpcError, invalidRequest } from './errors.js';
 import { type AccessRules, accessRules, readBody, refusal } from './http-access.js';
+import type { ReplayLimits } from './http-replay.js';
 import { checkStatelessHeaders } from './http-headers.js';
 import { HandshakeSessions } from './http-sessions.js';
 import { createPostResponse, replyError, replyJson } from './http-stream.js';
@@ -51,6 +52,8 @@ export interface HttpOptions {
   sessionIdleMs?: number;
   /** A comment line on a quiet stream this often (default 15 s). */
   keepAliveMs?: number;
+  /** What a handshake-era session keeps of its SSE streams for a client that resumes one (http-replay.ts). */
+  replay?: Partial<ReplayLimits>;
   report?(detail: string): void;
 }
 
@@ -101,6 +104,7 @@ class HttpTransport {
       maxSessions: options.maxSessions ?? 100,
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
       keepAliveMs: options.keepAliveMs,
+      replay: options.replay,
       limits: { maxDepth: options.maxDepth },
       report: this.#report,
     });
