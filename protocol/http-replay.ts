@@ -71,6 +71,11 @@ export class ReplayableStream {
     return this.#streamed;
   }
 
+  /** The id of the last event sent on the stream (`KEY-0` before the first): where a resumption from now would start. */
+  get lastEventId(): string {
+    return `${this.key}-${this.#nextSeq - 1}`;
+  }
+
   /** Whether a connection carries the stream now. */
   get connected(): boolean {
     return this.connection !== undefined && !this.connection.ended;
@@ -116,6 +121,13 @@ export class ReplayableStream {
         status: 410,
         message: `Gone: events after ${this.key}-${seq} are no longer kept (the latest ${this.#limits.maxEvents} events and ${this.#limits.maxBytes} bytes of a stream are)`,
       };
+    }
+    // Nothing left, and nothing more to come: 204 tells an SSE client to stop reconnecting
+    // (https://html.spec.whatwg.org/multipage/server-sent-events.html "204 No Content"). A
+    // stream that ends instead would be reconnected to for ever by a client that missed no answer
+    // but keeps waiting for one (a stream that ended with an error answer, for some clients).
+    if (this.#finished && this.#events.every((event) => event.seq <= seq)) {
+      return { status: 204, message: `No Content: stream ${this.key} has ended; nothing after event ${this.key}-${seq}` };
     }
     const previous = this.connection;
     this.connection = connection();

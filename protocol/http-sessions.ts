@@ -18,13 +18,13 @@ import { type OutgoingMessage, type ParsedLine, type RequestId, classify } from 
 import type { Server } from './server.js';
 import type { Session, SessionLimits } from './session.js';
 import type { Route } from './transport.js';
-import { isHandshakeVersion } from './versions.js';
+import { type HandshakeVersion, isHandshakeVersion, rulesFor } from './versions.js';
 
 interface HttpSession {
   readonly id: string;
   readonly connection: Session;
   /** The negotiated version, once initialize is answered. */
-  version: string | undefined;
+  version: HandshakeVersion | undefined;
   /** Each request in flight, by id: the stream of the POST it came in. */
   readonly posts: Map<RequestId, ReplayableStream>;
   /** The GET stream and the POST streams, resumable. */
@@ -101,12 +101,15 @@ export class HandshakeSessions {
       if (session.streams.standalone.connected) {
         return replyError(res, 409, invalidRequest('Conflict: this session already has a GET stream open'));
       }
-      session.streams.standalone.connection = open();
+      const connection = open();
+      session.streams.standalone.connection = connection;
+      if (session.version && rulesFor(session.version).ssePriming) connection.prime(session.streams.standalone.lastEventId);
       return;
     }
     const found = session.streams.find(lastEventId);
     const refused = 'status' in found ? found : found.stream.resume(open, found.seq);
-    if (refused) replyError(res, refused.status, invalidRequest(refused.message));
+    if (refused?.status === 204) res.writeHead(204, { 'Mcp-Session-Id': session.id }).end();
+    else if (refused) replyError(res, refused.status, invalidRequest(refused.message));
   }
 
   delete(req: IncomingMessage, res: ServerResponse): void {
@@ -161,7 +164,7 @@ export class HandshakeSessions {
   /** The initialize answer says which version the session speaks; an error ends the session. */
   #noteVersion(session: HttpSession, message: OutgoingMessage): void {
     const { result, error } = message as { result?: { protocolVersion?: string }; error?: unknown };
-    if (result?.protocolVersion) session.version = result.protocolVersion;
+    if (result?.protocolVersion && isHandshakeVersion(result.protocolVersion)) session.version = result.protocolVersion;
     else if (error !== undefined) queueMicrotask(() => this.#end(session));
   }
 

@@ -92,8 +92,13 @@ export function createPostResponse(res: ServerResponse, awaiting: Set<RequestId>
   };
 }
 
-/** An SSE stream from the start (a GET stream, or a POST answered by events). */
-export function createEventStream(res: ServerResponse, options: StreamOptions): ResponseStream {
+/** An SSE stream from the start: a GET stream, or a POST answered by events. */
+export interface EventStream extends ResponseStream {
+  /** An event with an id and an empty `data` field: it sets the client's Last-Event-ID and carries no message. */
+  prime(eventId: string): void;
+}
+
+export function createEventStream(res: ServerResponse, options: StreamOptions): EventStream {
   const maxQueued = options.maxQueuedBytes ?? 64 * 1024 * 1024;
   res.writeHead(200, { ...options.headers, ...SSE_HEADERS });
   res.flushHeaders();
@@ -116,6 +121,9 @@ export function createEventStream(res: ServerResponse, options: StreamOptions): 
     send(message, eventId) {
       const data = encodeLine(message).slice(0, -1);
       write(`${eventId === undefined ? '' : `id: ${eventId}\n`}event: message\ndata: ${data}\n\n`);
+    },
+    prime(eventId) {
+      write(`id: ${eventId}\ndata:\n\n`);
     },
     end() {
       stop();

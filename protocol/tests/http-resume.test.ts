@@ -49,8 +49,8 @@ const post = (url: string, body: unknown, session?: string) =>
 const resume = (url: string, session: string, lastEventId: string) =>
   fetch(url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': session, 'Last-Event-ID': lastEventId } });
 
-async function session(url: string): Promise<string> {
-  const params = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } };
+async function session(url: string, version = '2025-11-25'): Promise<string> {
+  const params = { protocolVersion: version, capabilities: {}, clientInfo: { name: 'test', version: '1' } };
   const response = await post(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params });
   const id = response.headers.get('mcp-session-id')!;
   await response.json();
@@ -124,6 +124,8 @@ test('a POST stream that loses its connection: the request goes on; a GET with L
       [`${key}-5 notifications/progress`, `${key}-6 answer 1`],
       'a finished stream can be resumed again',
     );
+    const ended = await resume(http.url, id, `${key}-6`);
+    assert.is(ended.status, 204, 'after its last event, a finished stream has nothing more: stop reconnecting');
   } finally {
     await http.close(100);
   }
@@ -186,7 +188,7 @@ test('bounds: past the events kept, a forgotten stream: 410; an id that is not o
     openGate();
     await settle();
     const gone = await resume(http.url, id, `${key}-1`);
-    assert.is(gone.status, 410, 'events 1-2..1-4 were dropped: the client is told, not given a stream with a hole');
+    assert.is(gone.status, 410, 'events 2 to 4 were dropped: the client is told, not given a stream with a hole');
     assert.match(((await gone.json()) as any).error.message, /no longer kept \(the latest 2 events/);
     assert.equal(shown(await events(await resume(http.url, id, `${key}-4`))), [
       `${key}-5 notifications/progress`,
@@ -219,6 +221,47 @@ test('a POST answered with one JSON body has no stream to resume', async () => {
     await listed.json();
     assert.is((await resume(http.url, id, '1-1')).status, 410, 'initialize: stream 1, answered as JSON, not kept');
     assert.is((await resume(http.url, id, '3-1')).status, 410, 'tools/list: the same');
+  } finally {
+    await http.close(100);
+  }
+});
+
+/** The raw text of a stream's first chunk. */
+async function firstChunk(response: Response): Promise<string> {
+  const reader = response.body!.getReader();
+  const { value } = await reader.read();
+  await reader.cancel();
+  return new TextDecoder().decode(value);
+}
+
+test('2025-11-25: the GET stream opens with a priming event (an id, no data); resumed from it, the client misses nothing', async () => {
+  const { http, server } = await endpoint({ keepAliveMs: 60_000 }); // no keep-alive comment before the first event
+  try {
+    const id = await session(http.url);
+    assert.is(
+      (await post(http.url, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'test://a' } }, id)).status,
+      200,
+    );
+    server.resourceUpdated('test://a'); // before any GET stream: kept as event 0-1
+    const getStream = () => fetch(http.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id } });
+    assert.is(await firstChunk(await getStream()), 'id: 0-1\ndata:\n\n', 'the cursor: everything up to 0-1 is behind it');
+    await settle();
+    server.resourceUpdated('test://a'); // the stream was lost before any message reached it
+    await settle();
+    assert.equal(shown(await events(await resume(http.url, id, '0-1'), 1)), ['0-2 notifications/resources/updated']);
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('2025-06-18: no priming event (an older client might read it as a message)', async () => {
+  const { http, server } = await endpoint({ keepAliveMs: 60_000 }); // no keep-alive comment before the first event
+  try {
+    const id = await session(http.url, '2025-06-18');
+    await post(http.url, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'test://a' } }, id);
+    const stream = await fetch(http.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id } });
+    server.resourceUpdated('test://a');
+    assert.match(await firstChunk(stream), /^id: 0-1\nevent: message\ndata: \{/);
   } finally {
     await http.close(100);
   }
