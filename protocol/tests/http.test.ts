@@ -5,6 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as z from 'zod/mini';
 import type { ServerDefinition } from '../definition.js';
+import type { IncomingMessage } from 'node:http';
+import { accessRules, refusal } from '../http-access.js';
 import { type HttpEndpoint, serveHttp } from '../http.js';
 import { type Server, createServer } from '../server.js';
 
@@ -367,5 +369,22 @@ function statusWithHost(url: string, host: string): Promise<number> {
     request.end(JSON.stringify(initialize()));
   });
 }
+
+test('access: a wildcard bind (0.0.0.0, ::) takes any Host, since it serves names it cannot know; Origin and token still apply', () => {
+  const asked = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+  for (const host of ['0.0.0.0', '::']) {
+    const rules = accessRules(host, ['https://app.example'], 'secret');
+    const bearer = { authorization: 'Bearer secret' };
+    assert.is(refusal(asked({ host: 'tracker.lan:3000', ...bearer }), rules), undefined, `${host}: the machine's name`);
+    assert.is(refusal(asked({ host: '192.0.2.2:3000', ...bearer }), rules), undefined, `${host}: an address of the machine`);
+    assert.is(refusal(asked({ host: 'tracker.lan:3000', origin: 'http://evil.example', ...bearer }), rules)?.status, 403);
+    assert.is(refusal(asked({ host: 'tracker.lan:3000', origin: 'http://localhost:8080', ...bearer }), rules)?.status, 403);
+    assert.is(refusal(asked({ host: 'tracker.lan:3000', origin: 'https://app.example', ...bearer }), rules), undefined);
+    assert.is(refusal(asked({ host: 'tracker.lan:3000' }), rules)?.status, 401);
+  }
+  const named = accessRules('192.0.2.2', [], undefined);
+  assert.is(refusal(asked({ host: 'tracker.lan:3000' }), named)?.status, 403, 'a named address still checks Host');
+  assert.is(refusal(asked({ host: '192.0.2.2:3000' }), named), undefined);
+});
 
 test.run();
