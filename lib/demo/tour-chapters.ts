@@ -152,7 +152,12 @@ const resources: Chapter = {
     await tour.step(
       'A dynamic resource: jira://sprint/current is computed when read, so it changes as the data does.',
       () => tour.client.request('resources/read', { uri: 'jira://sprint/current' }),
-      (events) => [`Its mimeType: ${String(contentsOf(events)[0]?.mimeType)}; its text is the sprint as JSON, read now.`],
+      (events) => {
+        const sprint = jsonText(contentsOf(events)[0]);
+        return [
+          `Its text is JSON (${String(contentsOf(events)[0]?.mimeType)}), computed at this read: progress_pct ${String(sprint.progress_pct)}, read_at ${String(sprint.read_at)}.`,
+        ];
+      },
     );
     await tour.step(
       'A template, jira://issue/{key}, filled in: one issue (protocol/uri-template.ts: compileUriTemplate()).',
@@ -168,6 +173,15 @@ const resources: Chapter = {
 };
 
 const contentsOf = (events: WireEvent[]): Message[] => (resultOf(events).contents ?? []) as Message[];
+
+/** A resource's text read as the JSON it holds; an empty object when it holds none. */
+function jsonText(contents: Message | undefined): Message {
+  try {
+    return JSON.parse(String(contents?.text)) as Message;
+  } catch {
+    return {};
+  }
+}
 
 const tools: Chapter = {
   name: 'tools',
@@ -280,7 +294,7 @@ const progress: Chapter = {
       () =>
         tour.client.request('tools/call', {
           name: 'bulk_update_status',
-          arguments: { keys: ['PROJ-103', 'PROJ-104', 'PROJ-105'], status: 'in_review' },
+          arguments: { keys: ['PROJ-104', 'PROJ-106', 'PROJ-108'], status: 'in_progress' },
           _meta: { progressToken: 'tour-progress' },
         }),
       (events) => {
@@ -295,6 +309,9 @@ const progress: Chapter = {
   },
 };
 
+// Three issues in todo, moved to in_progress: a move every workflow of the tracker allows.
+// The long run repeats the demo issues; a move an issue's status refuses is reported in the
+// result, and counts for progress like any other.
 const MANY_KEYS = Array.from({ length: 400 }, (_, index) => `PROJ-${101 + (index % 14)}`);
 
 async function cancelStep(tour: TourSession): Promise<void> {
@@ -306,7 +323,11 @@ async function cancelStep(tour: TourSession): Promise<void> {
       const call = tour.client
         .request(
           'tools/call',
-          { name: 'bulk_update_status', arguments: { keys: MANY_KEYS, status: 'todo' }, _meta: { progressToken: 'tour-cancel' } },
+          {
+            name: 'bulk_update_status',
+            arguments: { keys: MANY_KEYS, status: 'in_progress' },
+            _meta: { progressToken: 'tour-cancel' },
+          },
           1500,
         )
         .catch(() => (answered = false));
