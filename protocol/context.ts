@@ -6,6 +6,7 @@
 // (set once by `initialize`); in the stateless 2026-07-28 era they come from each
 // request's `_meta`. Handlers cannot tell the difference, which is the point.
 
+import { missingClientCapability } from './errors.js';
 import { type OutgoingMessage, type RequestId, notificationMessage } from './json-rpc.js';
 import { OutgoingRequestError, type RunningRequest } from './peer.js';
 import type { ClientCapabilities, ClientInfo, LogLevel } from './schemas.js';
@@ -34,7 +35,17 @@ export interface RequestContext {
   log(level: LogLevel, data: unknown, logger?: string): void;
   /** Asks the client something (sampling, elicitation, roots); rejects on timeout or error. */
   request(method: string, params: unknown, timeoutMs?: number): Promise<unknown>;
+  /**
+   * Refuses the request with -32021 MissingRequiredClientCapability unless the client declared
+   * `capability`: "a server MUST NOT rely on capabilities the client has not declared"
+   * (https://modelcontextprotocol.io/specification/2026-07-28/basic "Per-request protocol
+   * fields"). For a handler that cannot do without it; one that can falls back instead.
+   */
+  requireClientCapability(capability: ClientCapabilityName): void;
 }
+
+/** The client capabilities a server may need: the features of the client it would use. */
+export type ClientCapabilityName = 'sampling' | 'elicitation' | 'roots';
 
 /**
  * What the session lends each context: whether a request still runs, and how to send. Each
@@ -113,6 +124,10 @@ export class HandlerContext implements RequestContext {
     // Cancelling this request cancels what it asked the client, too.
     return this.link.requestClient(method, params, timeoutMs, this.requestId, this.running.signal);
   };
+
+  requireClientCapability(capability: ClientCapabilityName): void {
+    if (this.client.capabilities[capability] === undefined) throw missingClientCapability({ [capability]: {} });
+  }
 }
 
 export function refuse(reason: string): Promise<never> {

@@ -55,6 +55,19 @@ export const invalidRequest = (message: string, data?: unknown): RpcError =>
 export const methodNotFound = (method: string): RpcError =>
   new RpcError(ErrorCode.MethodNotFound, `Method not found: ${excerpt(method)}`);
 
+/**
+ * 2026-07-28: the request cannot be served without capabilities its `_meta` does not declare;
+ * `data.requiredCapabilities` is a ClientCapabilities object naming them (`{ "sampling": {} }`),
+ * and over HTTP the status is 400 (https://modelcontextprotocol.io/specification/2026-07-28/basic
+ * "Per-request protocol fields").
+ */
+export function missingClientCapability(required: Record<string, object>): RpcError {
+  const names = Object.keys(required).join(', ');
+  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${names}`, {
+    requiredCapabilities: required,
+  });
+}
+
 /** How much of a client's input an error quotes back: characters of one value, and values of a list. */
 const ECHO_MAX_CHARS = 200;
 export const ECHO_MAX_ITEMS = 10;

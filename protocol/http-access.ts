@@ -14,8 +14,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 export interface AccessRules {
-  /** Host names (without port) the Host header may carry. */
-  hosts: Set<string>;
+  /**
+   * Host names (without port) the Host header may carry; undefined for a wildcard address
+   * (0.0.0.0, ::), which serves every name the machine has, none of which we can know: there the
+   * Origin check and the bearer token are the defence (a rebinding page sends its own Origin).
+   */
+  hosts: Set<string> | undefined;
   /** Origins (scheme://host[:port]) a browser page may call us from. */
   origins: Set<string>;
   /** The bearer token every request must carry, if any. */
@@ -23,6 +27,7 @@ export interface AccessRules {
 }
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]', '::1'];
+const WILDCARD = ['0.0.0.0', '::', '[::]'];
 
 export function isLoopback(host: string): boolean {
   return LOOPBACK.includes(host);
@@ -30,14 +35,14 @@ export function isLoopback(host: string): boolean {
 
 /** The rules for a server bound to `host`: its own name (and the loopback names when it is loopback). */
 export function accessRules(host: string, allowedOrigins: readonly string[], token: string | undefined): AccessRules {
-  const hosts = new Set(isLoopback(host) ? LOOPBACK : [host, ...LOOPBACK]);
+  const hosts = WILDCARD.includes(host) ? undefined : new Set(isLoopback(host) ? LOOPBACK : [host, ...LOOPBACK]);
   return { hosts, origins: new Set(allowedOrigins), token };
 }
 
 /** Why a request is refused (status and message), or undefined when it may go on. */
 export function refusal(req: IncomingMessage, rules: AccessRules): { status: number; message: string } | undefined {
   const host = hostName(req.headers.host);
-  if (host === undefined || !rules.hosts.has(host)) {
+  if (rules.hosts && (host === undefined || !rules.hosts.has(host))) {
     return { status: 403, message: `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not this server` };
   }
   const origin = req.headers.origin;
@@ -65,7 +70,7 @@ function originAllowed(origin: string, rules: AccessRules): boolean {
   } catch {
     return false;
   }
-  return isLoopback(url.hostname) && [...rules.hosts].every(isLoopback);
+  return rules.hosts !== undefined && isLoopback(url.hostname) && [...rules.hosts].every(isLoopback);
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {

@@ -6,35 +6,29 @@
 // POST, GET and DELETE carries it (400 without, 404 for one we do not know or that ended).
 // What a request sends on its way (progress, logs, our requests to the client) goes on that
 // POST's stream; what belongs to the session as a whole (resource updates, list changes) on
-// its GET stream, and into a bounded replay buffer, so a client that reconnects with
-// `Last-Event-ID` misses nothing recent ("Resumability and Redelivery"). DELETE ends a session;
-// so does a long idle spell.
+// its GET stream. Every SSE stream can be resumed with `Last-Event-ID` from a bounded replay
+// buffer (http-replay.ts). DELETE ends a session; so does a long idle spell.
 
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { invalidRequest } from './errors.js';
-import { type ResponseStream, createEventStream, createPostResponse, replyError } from './http-stream.js';
+import { DEFAULT_REPLAY_LIMITS, type ReplayLimits, type ReplayableStream, SessionStreams } from './http-replay.js';
+import { createEventStream, createPostResponse, replyError } from './http-stream.js';
 import { type OutgoingMessage, type ParsedLine, type RequestId, classify } from './json-rpc.js';
 import type { Server } from './server.js';
 import type { Session, SessionLimits } from './session.js';
 import type { Route } from './transport.js';
-import { isHandshakeVersion } from './versions.js';
-
-/** Session-wide events kept for a client that reconnects. */
-const REPLAY_EVENTS = 100;
+import { type HandshakeVersion, isHandshakeVersion, rulesFor } from './versions.js';
 
 interface HttpSession {
   readonly id: string;
   readonly connection: Session;
   /** The negotiated version, once initialize is answered. */
-  version: string | undefined;
-  /** Each request in flight, by id: the POST response it belongs to. */
-  readonly posts: Map<RequestId, ResponseStream>;
-  /** The GET stream, while one is open. */
-  standalone: ResponseStream | undefined;
-  /** Session-wide messages, numbered; the latest REPLAY_EVENTS kept. */
-  readonly replay: { seq: number; data: OutgoingMessage | OutgoingMessage[] }[];
-  nextSeq: number;
+  version: HandshakeVersion | undefined;
+  /** Each request in flight, by id: the stream of the POST it came in. */
+  readonly posts: Map<RequestId, ReplayableStream>;
+  /** The GET stream and the POST streams, resumable. */
+  readonly streams: SessionStreams;
   lastSeen: number;
 }
 
@@ -43,6 +37,7 @@ export interface SessionTableOptions {
   idleMs: number;
   keepAliveMs: number | undefined;
   limits: SessionLimits;
+  replay?: Partial<ReplayLimits>;
   report(detail: string): void;
 }
 
@@ -77,29 +72,44 @@ export class HandshakeSessions {
     session.lastSeen = Date.now();
     const requests = messages.flatMap((message) => (message.kind === 'request' ? [message.id] : []));
     const headers = { 'Mcp-Session-Id': session.id };
-    const stream = createPostResponse(res, new Set(requests), { headers, keepAliveMs: this.#options.keepAliveMs });
+    const response = createPostResponse(res, new Set(requests), { headers, keepAliveMs: this.#options.keepAliveMs });
+    const stream = session.streams.openPost(requests, response);
     for (const id of requests) session.posts.set(id, stream);
     // The POST's stream goes with the message, so its answers come back here, an error without an id included.
     session.connection.receive({ kind: 'parsed', parsed }, stream);
     // Only notifications and responses (the client answering us): 202, nothing to say.
-    if (requests.length === 0 && !messages.some((message) => message.kind === 'invalid')) stream.end();
+    if (requests.length === 0 && !messages.some((message) => message.kind === 'invalid')) {
+      response.end();
+      session.streams.finished(stream);
+    }
   }
 
-  /** The session's stream for what is not tied to a request, resumed from Last-Event-ID if given. */
+  /**
+   * A GET: the session's stream for what is not tied to a request; with Last-Event-ID, the
+   * stream that event was on (the GET stream or a POST's), from after it.
+   */
   get(req: IncomingMessage, res: ServerResponse): void {
     if (!/text\/event-stream|\*\/\*/.test(req.headers.accept ?? '')) {
       return replyError(res, 406, invalidRequest('Not Acceptable: a GET stream is text/event-stream'));
     }
     const session = this.#find(req, res);
     if (!session) return;
-    if (session.standalone && !session.standalone.ended) {
-      return replyError(res, 409, invalidRequest('Conflict: this session already has a GET stream open'));
+    const open = () =>
+      createEventStream(res, { headers: { 'Mcp-Session-Id': session.id }, keepAliveMs: this.#options.keepAliveMs });
+    const lastEventId = req.headers['last-event-id'];
+    if (typeof lastEventId !== 'string') {
+      if (session.streams.standalone.connected) {
+        return replyError(res, 409, invalidRequest('Conflict: this session already has a GET stream open'));
+      }
+      const connection = open();
+      session.streams.standalone.connection = connection;
+      if (session.version && rulesFor(session.version).ssePriming) connection.prime(session.streams.standalone.lastEventId);
+      return;
     }
-    const stream = createEventStream(res, { headers: { 'Mcp-Session-Id': session.id }, keepAliveMs: this.#options.keepAliveMs });
-    session.standalone = stream;
-    const after = Number(req.headers['last-event-id']);
-    if (!Number.isSafeInteger(after)) return;
-    for (const event of session.replay) if (event.seq > after) stream.send(event.data, String(event.seq));
+    const found = session.streams.find(lastEventId);
+    const refused = 'status' in found ? found : found.stream.resume(open, found.seq);
+    if (refused?.status === 204) res.writeHead(204, { 'Mcp-Session-Id': session.id }).end();
+    else if (refused) replyError(res, refused.status, invalidRequest(refused.message));
   }
 
   delete(req: IncomingMessage, res: ServerResponse): void {
@@ -129,37 +139,32 @@ export class HandshakeSessions {
       connection,
       version: undefined,
       posts: new Map(),
-      standalone: undefined,
-      replay: [],
-      nextSeq: 1,
+      streams: new SessionStreams({ ...DEFAULT_REPLAY_LIMITS, ...this.#options.replay }),
       lastSeen: Date.now(),
     };
     this.#sessions.set(id, session);
     return session;
   }
 
-  /** A message of a session's connection: to the POST it belongs to, or to the GET stream. */
+  /** A message of a session's connection: to the POST stream it belongs to, or to the GET stream. */
   #deliver(session: HttpSession, message: OutgoingMessage | OutgoingMessage[], route: Route): void {
     if (!session.version && !Array.isArray(message)) this.#noteVersion(session, message);
     const post =
-      (route.origin as ResponseStream | undefined) ??
+      (route.origin as ReplayableStream | undefined) ??
       (route.relatedRequestId === undefined ? undefined : session.posts.get(route.relatedRequestId));
-    if (post) {
-      // An answer whose POST is gone is dropped: the GET stream never carries responses.
-      if (!post.ended) post.send(message);
-      if (post.ended) for (const [id, stream] of session.posts) if (stream === post) session.posts.delete(id);
-      return;
-    }
-    const seq = session.nextSeq++;
-    session.replay.push({ seq, data: message });
-    if (session.replay.length > REPLAY_EVENTS) session.replay.shift();
-    session.standalone?.send(message, String(seq));
+    if (!post) return session.streams.standalone.send(message);
+    // Even with its connection gone, the request's stream keeps what it sends, for a resumption;
+    // it never goes to the GET stream, which carries no responses.
+    post.send(message);
+    if (!post.finished) return;
+    for (const [id, stream] of session.posts) if (stream === post) session.posts.delete(id);
+    session.streams.finished(post);
   }
 
   /** The initialize answer says which version the session speaks; an error ends the session. */
   #noteVersion(session: HttpSession, message: OutgoingMessage): void {
     const { result, error } = message as { result?: { protocolVersion?: string }; error?: unknown };
-    if (result?.protocolVersion) session.version = result.protocolVersion;
+    if (result?.protocolVersion && isHandshakeVersion(result.protocolVersion)) session.version = result.protocolVersion;
     else if (error !== undefined) queueMicrotask(() => this.#end(session));
   }
 
@@ -188,14 +193,14 @@ export class HandshakeSessions {
   #end(session: HttpSession): void {
     if (!this.#sessions.delete(session.id)) return;
     session.connection.close();
-    session.standalone?.end();
-    for (const post of session.posts.values()) post.end();
+    session.streams.standalone.connection?.end();
+    for (const post of session.posts.values()) post.connection?.end();
   }
 
   #sweep(): void {
     const now = Date.now();
     for (const session of [...this.#sessions.values()]) {
-      const busy = session.posts.size > 0 || (session.standalone !== undefined && !session.standalone.ended);
+      const busy = session.posts.size > 0 || session.streams.standalone.connected;
       if (!busy && now - session.lastSeen > this.#options.idleMs) this.#end(session);
     }
   }

@@ -25,6 +25,8 @@ export interface ResponseStream {
   end(): void;
   /** True once the response ended or the client went away. */
   readonly ended: boolean;
+  /** True once the response is an SSE stream (false: a JSON body, or not decided yet). */
+  readonly streaming: boolean;
 }
 
 export interface StreamOptions {
@@ -53,7 +55,7 @@ export function createPostResponse(res: ServerResponse, awaiting: Set<RequestId>
   let ended = false;
 
   return {
-    send(message) {
+    send(message, eventId) {
       if (ended) return;
       for (const id of answeredIds(message)) awaiting.delete(id);
       // Done once every request has its answer, or with an error for the message as a whole (id null).
@@ -70,7 +72,7 @@ export function createPostResponse(res: ServerResponse, awaiting: Set<RequestId>
         return;
       }
       sse ??= createEventStream(res, options);
-      sse.send(message);
+      sse.send(message, eventId);
       if (complete) this.end();
     },
     end() {
@@ -84,11 +86,19 @@ export function createPostResponse(res: ServerResponse, awaiting: Set<RequestId>
     get ended() {
       return ended || res.destroyed;
     },
+    get streaming() {
+      return sse !== undefined;
+    },
   };
 }
 
-/** An SSE stream from the start (a GET stream, or a POST answered by events). */
-export function createEventStream(res: ServerResponse, options: StreamOptions): ResponseStream {
+/** An SSE stream from the start: a GET stream, or a POST answered by events. */
+export interface EventStream extends ResponseStream {
+  /** An event with an id and an empty `data` field: it sets the client's Last-Event-ID and carries no message. */
+  prime(eventId: string): void;
+}
+
+export function createEventStream(res: ServerResponse, options: StreamOptions): EventStream {
   const maxQueued = options.maxQueuedBytes ?? 64 * 1024 * 1024;
   res.writeHead(200, { ...options.headers, ...SSE_HEADERS });
   res.flushHeaders();
@@ -112,6 +122,9 @@ export function createEventStream(res: ServerResponse, options: StreamOptions): 
       const data = encodeLine(message).slice(0, -1);
       write(`${eventId === undefined ? '' : `id: ${eventId}\n`}event: message\ndata: ${data}\n\n`);
     },
+    prime(eventId) {
+      write(`id: ${eventId}\ndata:\n\n`);
+    },
     end() {
       stop();
       if (!res.writableEnded) res.end();
@@ -119,11 +132,12 @@ export function createEventStream(res: ServerResponse, options: StreamOptions): 
     get ended() {
       return res.writableEnded || res.destroyed;
     },
+    streaming: true,
   };
 }
 
 /** The ids a message answers: a response's id, each of a batch's. */
-function answeredIds(message: OutgoingMessage | OutgoingMessage[]): RequestId[] {
+export function answeredIds(message: OutgoingMessage | OutgoingMessage[]): RequestId[] {
   const ids: RequestId[] = [];
   for (const one of Array.isArray(message) ? message : [message]) {
     const record = one as { id?: RequestId | null; method?: string };
@@ -133,12 +147,12 @@ function answeredIds(message: OutgoingMessage | OutgoingMessage[]): RequestId[] 
 }
 
 /** A response, an error or a batch's array, not a notification or a request of ours. */
-function isAnswer(message: OutgoingMessage | OutgoingMessage[]): boolean {
+export function isAnswer(message: OutgoingMessage | OutgoingMessage[]): boolean {
   return Array.isArray(message) || !('method' in message);
 }
 
 /** An error that could not name its request: it answers the whole POST (parse error, refused batch). */
-function answersWhole(message: OutgoingMessage | OutgoingMessage[]): boolean {
+export function answersWhole(message: OutgoingMessage | OutgoingMessage[]): boolean {
   return !Array.isArray(message) && 'id' in message && message.id === null;
 }
 

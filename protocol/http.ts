@@ -20,13 +20,14 @@ import {
 import type { AddressInfo } from 'node:net';
 import { ErrorCode, RpcError, invalidRequest } from './errors.js';
 import { type AccessRules, accessRules, readBody, refusal } from './http-access.js';
+import type { ReplayLimits } from './http-replay.js';
 import { checkStatelessHeaders } from './http-headers.js';
 import { HandshakeSessions } from './http-sessions.js';
 import { createPostResponse, replyError, replyJson } from './http-stream.js';
 import { type Request, errorMessage, parseLine } from './json-rpc.js';
 import type { Server } from './server.js';
 import type { Session } from './session.js';
-import { carriesStatelessMeta } from './stateless.js';
+import { carriesStatelessMeta, readStatelessMeta } from './stateless.js';
 
 export interface HttpOptions {
   /** Address to bind (default 127.0.0.1: only this machine can connect). */
@@ -51,6 +52,8 @@ export interface HttpOptions {
   sessionIdleMs?: number;
   /** A comment line on a quiet stream this often (default 15 s). */
   keepAliveMs?: number;
+  /** What a handshake-era session keeps of its SSE streams for a client that resumes one (http-replay.ts). */
+  replay?: Partial<ReplayLimits>;
   report?(detail: string): void;
 }
 
@@ -101,6 +104,7 @@ class HttpTransport {
       maxSessions: options.maxSessions ?? 100,
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
       keepAliveMs: options.keepAliveMs,
+      replay: options.replay,
       limits: { maxDepth: options.maxDepth },
       report: this.#report,
     });
@@ -165,7 +169,13 @@ class HttpTransport {
   #postStateless(req: IncomingMessage, res: ServerResponse, request: Request): void {
     const modern = carriesStatelessMeta(request.params);
     try {
-      if (modern) checkStatelessHeaders(req.headers, request.method, request.params);
+      if (modern) {
+        checkStatelessHeaders(req.headers, request.method, request.params);
+        // A _meta without a required field is -32602 like any bad params, but over HTTP it is
+        // 400, unlike them (https://modelcontextprotocol.io/specification/2026-07-28/basic
+        // "Per-request protocol fields"): so it is refused here, before the engine reads it again.
+        readStatelessMeta(request.params);
+      }
     } catch (error) {
       return replyJson(res, 400, errorMessage(request.id, error as RpcError));
     }

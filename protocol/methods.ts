@@ -179,7 +179,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   'prompts/get': entry({
     params: GetPromptParamsSchema,
     feature: 'prompts',
-    run: (params, context, state) => state.prompts.get(params.name, params.arguments ?? {}, context),
+    run: (params, context, state) => state.prompts.get(params.name, params, context),
   }),
 
   // https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging: send only messages at this level or more severe.

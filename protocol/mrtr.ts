@@ -14,8 +14,8 @@
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod/mini';
-import { ErrorCode, RpcError, invalidParams } from './errors.js';
-import type { CallToolParams, ClientCapabilities } from './schemas.js';
+import { type RpcError, invalidParams, missingClientCapability } from './errors.js';
+import type { ClientCapabilities } from './schemas.js';
 
 /** One field of an elicitation form: the flat, primitive-only schema the spec allows. */
 export interface FormField {
@@ -69,28 +69,32 @@ export function clientCanAnswer(method: InputRequestMethod, capabilities: Client
 }
 
 /**
- * A question a tool cannot go on without, in 2026-07-28: thrown by the asking helpers to
- * abandon the tool's run, caught by the tool registry, which answers with it. Not an Error:
- * nothing went wrong, and the stack trace would be wasted.
+ * The questions a tool or a prompt cannot go on without, in 2026-07-28: thrown by the asking
+ * helpers to abandon the handler's run, caught by `runAsking` (asking.ts), which answers with
+ * them. Several at once when the handler asked them together (askAll). Not an Error: nothing
+ * went wrong, and the stack trace would be wasted.
  */
 export class InputRequired {
-  constructor(
-    readonly key: string,
-    readonly method: InputRequestMethod,
-    readonly params: Record<string, unknown>,
-  ) {}
+  constructor(readonly questions: Readonly<Record<string, { method: InputRequestMethod; params: Record<string, unknown> }>>) {}
 }
 
-/** Where a call stands: its arguments, the answers gathered so far, and what the last round asked, by key. */
+/** Where a request stands: its arguments, the answers gathered so far, and what the last round asked, by key. */
 export interface Round {
   args: Record<string, unknown>;
   answers: Record<string, unknown>;
   asked: Record<string, InputRequestMethod>;
 }
 
-/** What a requestState of ours carries: the call being completed. */
-export interface PendingCall extends Round {
-  tool: string;
+/** What a requestState of ours carries: the request being completed ("tools/call NAME", "prompts/get NAME"). */
+export interface PendingRequest extends Round {
+  target: string;
+}
+
+/** The params of a request that may be a retry: its arguments, and on a retry the answers and the state. */
+export interface RetryParams {
+  arguments?: Record<string, unknown>;
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
 }
 
 /** Schema InputResponse: each answer is one of the three results. Their inner shapes are checked where they are used. */
@@ -104,57 +108,60 @@ const InputResponsesSchema = z.record(
 );
 
 /**
- * The round a tools/call is in: a first call, or a retry whose requestState we sealed. An
- * answer that is missing is asked for again (the spec prefers that to an error), unless the
- * retry lacks the capability to answer it: then -32021.
+ * The rounds of every request that can ask (tools/call, prompts/get), sealed with one key:
+ * give every instance behind one URL the same key, so a retry served by another instance
+ * still opens (a fresh random key per process otherwise).
  */
-export function openRound(
-  tool: string,
-  params: CallToolParams,
-  capabilities: ClientCapabilities,
-  sealer: SealedState<PendingCall>,
-): Round {
-  if (params.requestState === undefined) return { args: params.arguments ?? {}, answers: {}, asked: {} };
-  // Check the answers' shape first: a malformed one must not use up the single-use state.
-  const responses = InputResponsesSchema.safeParse(params.inputResponses ?? {});
-  if (!responses.success) {
-    throw invalidParams('Invalid params: each of inputResponses must be an elicitation, sampling or roots result');
-  }
-  const pending = sealer.open(params.requestState);
-  if (!pending || pending.tool !== tool) {
-    throw invalidParams(
-      'Invalid params: requestState is not valid (altered, expired or already used); call the tool again without it',
-    );
-  }
-  // Only answers to what we asked: servers SHOULD ignore unexpected keys (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr).
-  const answers = { ...pending.answers };
-  for (const key of Object.keys(pending.asked)) if (Object.hasOwn(responses.data, key)) answers[key] = responses.data[key];
-  const unanswerable = Object.entries(pending.asked)
-    .filter(([key, method]) => !Object.hasOwn(answers, key) && !clientCanAnswer(method, capabilities))
-    .map(([, method]) => method);
-  if (unanswerable.length > 0) throw missingCapability(unanswerable);
-  return { args: pending.args, answers, asked: pending.asked };
+export interface Rounds {
+  /**
+   * The round a request is in: a first call, or a retry whose requestState we sealed. An answer
+   * that is missing is asked for again (the spec prefers that to an error), unless the retry
+   * lacks the capability to answer it: then -32021.
+   */
+  open(target: string, params: RetryParams, capabilities: ClientCapabilities): Round;
+  /** The interim answer to a round that ended with questions: the questions, and the request sealed to resume it. */
+  interim(questions: InputRequired, target: string, round: Round): InputRequiredResult;
 }
 
-/** https://modelcontextprotocol.io/specification/2026-07-28/basic: a request that cannot be served without capabilities it lacks. */
-function missingCapability(methods: readonly InputRequestMethod[]): RpcError {
-  const names = methods.map((method) => (method === 'elicitation/create' ? 'elicitation (form)' : method.split('/')[0]));
-  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${names.join(', ')}`, {
-    requiredCapabilities: Object.assign({}, ...methods.map((method) => REQUIRED_CAPABILITY[method])),
-  });
-}
-
-/** The interim answer to a round that ended with a question: the question, and the call sealed to resume it. */
-export function inputRequiredResult(
-  question: InputRequired,
-  call: Omit<PendingCall, 'asked'>,
-  sealer: SealedState<PendingCall>,
-): InputRequiredResult {
+export function createRounds(stateKey?: Uint8Array): Rounds {
+  const sealer = createStateSealer<PendingRequest>(stateKey);
   return {
-    resultType: 'input_required',
-    inputRequests: { [question.key]: { method: question.method, params: question.params } },
-    requestState: sealer.seal({ ...call, asked: { [question.key]: question.method } }),
+    open(target, params, capabilities) {
+      if (params.requestState === undefined) return { args: params.arguments ?? {}, answers: {}, asked: {} };
+      // Check the answers' shape first: a malformed one must not use up the single-use state.
+      const responses = InputResponsesSchema.safeParse(params.inputResponses ?? {});
+      if (!responses.success) {
+        throw invalidParams('Invalid params: each of inputResponses must be an elicitation, sampling or roots result');
+      }
+      const pending = sealer.open(params.requestState);
+      if (!pending || pending.target !== target) {
+        throw invalidParams(
+          'Invalid params: requestState is not valid (altered, expired, already used, or sealed for another request); send the request again without it',
+        );
+      }
+      // Only answers to what we asked: servers SHOULD ignore unexpected keys (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr).
+      const answers = { ...pending.answers };
+      for (const key of Object.keys(pending.asked)) if (Object.hasOwn(responses.data, key)) answers[key] = responses.data[key];
+      const unanswerable = Object.entries(pending.asked)
+        .filter(([key, method]) => !Object.hasOwn(answers, key) && !clientCanAnswer(method, capabilities))
+        .map(([, method]) => method);
+      if (unanswerable.length > 0) throw missingCapabilityFor(unanswerable);
+      return { args: pending.args, answers, asked: pending.asked };
+    },
+    interim({ questions }, target, round) {
+      const asked = Object.fromEntries(Object.entries(questions).map(([key, question]) => [key, question.method]));
+      return {
+        resultType: 'input_required',
+        inputRequests: { ...questions },
+        requestState: sealer.seal({ target, args: round.args, answers: round.answers, asked }),
+      };
+    },
   };
+}
+
+/** -32021 naming the capabilities that answering these requests takes. */
+function missingCapabilityFor(methods: readonly InputRequestMethod[]): RpcError {
+  return missingClientCapability(Object.assign({}, ...methods.map((method) => REQUIRED_CAPABILITY[method])));
 }
 
 export interface SealedState<T> {

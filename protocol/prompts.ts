@@ -5,10 +5,16 @@
 //   prompt are all -32602, naming what is wrong (the page says SHOULD validate arguments).
 // - Each message holds exactly ONE content block, not an array (a content array there breaks clients); several messages
 //   make a multi-turn prompt, and the spec sets no rule on the order of roles (A-14).
+// - A prompt may ask the client, as a tool may (asking.ts): in 2026-07-28 prompts/get then
+//   answers `input_required`, which any request may ("InputRequiredResult is universal":
+//   https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr), and the
+//   retry carries the answers; in the handshake era the question is a request to the client.
 
+import { type ToolContext, runAsking } from './asking.js';
 import { type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
 import { excerpt, excerpts, invalidParams } from './errors.js';
+import type { InputRequiredResult, RetryParams, Rounds } from './mrtr.js';
 import type { Completer } from './resources.js';
 import type { VersionRules } from './versions.js';
 
@@ -35,17 +41,19 @@ export interface PromptDefinition {
   title?: string;
   description?: string;
   arguments: PromptArgument[];
-  get(args: Readonly<Record<string, string>>, context: RequestContext): PromptResult | Promise<PromptResult>;
+  get(args: Readonly<Record<string, string>>, context: ToolContext): PromptResult | Promise<PromptResult>;
 }
 
 export interface PromptRegistry {
   describe(rules: VersionRules): Record<string, unknown>[];
-  get(name: string, args: Record<string, string>, context: RequestContext): Promise<PromptResult>;
+  /** `params`: the prompt's arguments, and on a 2026-07-28 retry its answers and requestState. */
+  get(name: string, params: RetryParams, context: RequestContext): Promise<PromptResult | InputRequiredResult>;
   /** The completer for one argument; throws -32602 for an unknown prompt. */
   completer(prompt: string, argument: string): Completer | undefined;
 }
 
-export function createPromptRegistry(prompts: readonly PromptDefinition[]): PromptRegistry {
+/** `rounds` seals the MRTR requestStates of the prompts that ask. */
+export function createPromptRegistry(prompts: readonly PromptDefinition[], rounds: Rounds): PromptRegistry {
   const byName = new Map(prompts.map((prompt) => [prompt.name, prompt]));
 
   function find(name: string): PromptDefinition {
@@ -54,25 +62,32 @@ export function createPromptRegistry(prompts: readonly PromptDefinition[]): Prom
     return prompt;
   }
 
-  async function get(name: string, args: Record<string, string>, context: RequestContext): Promise<PromptResult> {
-    const prompt = find(name);
+  function checkArguments(prompt: PromptDefinition, args: Record<string, unknown>): void {
     const accepted = prompt.arguments.map((a) => a.name);
     const unknown = excerpts(Object.keys(args).filter((key) => !accepted.includes(key)));
     if (unknown.length > 0) {
       throw invalidParams(
-        `Unknown argument ${unknown.join(', ')} for prompt ${name}; it takes: ${accepted.join(', ') || 'no arguments'}`,
+        `Unknown argument ${unknown.join(', ')} for prompt ${prompt.name}; it takes: ${accepted.join(', ') || 'no arguments'}`,
         { unknown, accepted },
       );
     }
-    const missing = prompt.arguments.filter((a) => a.required && !args[a.name]?.trim()).map((a) => a.name);
+    const missing = prompt.arguments.filter((a) => a.required && !String(args[a.name] ?? '').trim()).map((a) => a.name);
     if (missing.length > 0) {
-      throw invalidParams(`Missing required argument ${missing.join(', ')} for prompt ${name}`, { missing });
+      throw invalidParams(`Missing required argument ${missing.join(', ')} for prompt ${prompt.name}`, { missing });
     }
-    const result = await prompt.get(args, context);
-    return {
-      ...result,
-      messages: result.messages.map((m) => ({ role: m.role, content: shapeContentBlock(m.content, context.rules) })),
-    };
+  }
+
+  async function get(name: string, params: RetryParams, context: RequestContext): Promise<PromptResult | InputRequiredResult> {
+    const prompt = find(name);
+    return runAsking(`prompts/get ${name}`, params, context, rounds, async (args, asking) => {
+      checkArguments(prompt, args);
+      // The arguments are strings: from the request's schema, or from a state we sealed after checking them.
+      const result = await prompt.get(args as Record<string, string>, asking);
+      return {
+        ...result,
+        messages: result.messages.map((m) => ({ role: m.role, content: shapeContentBlock(m.content, context.rules) })),
+      };
+    });
   }
 
   return {

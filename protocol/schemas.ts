@@ -56,6 +56,9 @@ export const GetPromptParamsSchema = z.looseObject({
   _meta: MetaSchema,
   name: z.string(),
   arguments: z.optional(z.record(z.string(), z.string())),
+  // 2026-07-28 retries: any request may be a multi round-trip request (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr).
+  inputResponses: z.optional(z.record(z.string(), z.unknown())),
+  requestState: z.optional(z.string()),
 });
 
 export const ResourceUriParamsSchema = z.looseObject({ _meta: MetaSchema, uri: z.string() });

@@ -8,6 +8,7 @@
 import { capabilitiesFor, servedFeatures } from './capabilities.js';
 import type { ServerDefinition, SharedState } from './definition.js';
 import type { LogLevel } from './schemas.js';
+import { createRounds } from './mrtr.js';
 import { createPromptRegistry } from './prompts.js';
 import { createResourceRegistry } from './resources.js';
 import { type Session, type SessionLimits, createSession } from './session.js';
@@ -35,12 +36,14 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
   const sessions = new Set<Session>();
   const subscribers = new Map<string, number>(); // canonical URI -> connections holding it
 
+  // One sealer for every request that can ask, so a state sealed for one opens for no other.
+  const rounds = createRounds(definition.requestStateKey);
   const shared: SharedState = {
     definition,
     features,
-    tools: createToolRegistry(definition.tools ?? [], report, definition.requestStateKey),
+    tools: createToolRegistry(definition.tools ?? [], report, rounds),
     resources: createResourceRegistry(definition.resources ?? [], definition.resourceTemplates ?? []),
-    prompts: createPromptRegistry(definition.prompts ?? []),
+    prompts: createPromptRegistry(definition.prompts ?? [], rounds),
     pageSize: definition.pageSize ?? 100,
     subscriptionLimits: { ...DEFAULT_SUBSCRIPTION_LIMITS, ...definition.subscriptionLimits },
     subscriptionHooks: {

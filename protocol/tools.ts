@@ -8,20 +8,11 @@
 //   (SEP-1303, 2025-11-25; we use it for every revision, which A-8 allows for older ones).
 
 import * as z from 'zod/mini';
-import { AskingContext, type ElicitForm, type ToolContext } from './asking.js';
+import { type ElicitForm, type ToolContext, runAsking } from './asking.js';
 import { type Annotations, type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
-import { excerpt, invalidParams } from './errors.js';
-import {
-  type AskForMissing,
-  FORM_KEY,
-  InputRequired,
-  type InputRequiredResult,
-  type PendingCall,
-  createStateSealer,
-  inputRequiredResult,
-  openRound,
-} from './mrtr.js';
+import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
+import { type AskForMissing, FORM_KEY, InputRequired, type InputRequiredResult, type Rounds } from './mrtr.js';
 import { PreEncoded } from './pre-encoded.js';
 import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
@@ -85,14 +76,11 @@ export interface ToolRegistry {
   call(params: CallToolParams, context: RequestContext): Promise<SentToolResult | InputRequiredResult>;
 }
 
-/**
- * `stateKey` seals MRTR requestStates; give every instance behind one URL the same key, so a
- * retry served by another instance still opens (a fresh random key per process otherwise).
- */
+/** `rounds` seals the MRTR requestStates of the tools that ask (asking.ts, mrtr.ts). */
 export function createToolRegistry(
   tools: readonly ToolDefinition[],
   report: (detail: string) => void,
-  stateKey?: Uint8Array,
+  rounds: Rounds,
 ): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
@@ -103,33 +91,26 @@ export function createToolRegistry(
   // JSON Schema generation is not free: do it once per dialect, on first tools/list.
   const described = new Map<VersionRules, Record<string, unknown>[]>();
 
-  const sealer = createStateSealer<PendingCall>(stateKey);
-
-  async function call(params: CallToolParams, context: RequestContext): Promise<SentToolResult | InputRequiredResult> {
-    const { name } = params;
-    const tool = byName.get(name);
-    if (!tool) throw invalidParams(`Unknown tool: ${excerpt(name)}`, { name: excerpt(name), known: [...byName.keys()] });
-    const round =
-      context.rules.era === 'stateless'
-        ? openRound(name, params, context.client.capabilities, sealer)
-        : { args: params.arguments ?? {}, answers: {}, asked: {} };
-    const asking = new AskingContext(context, round.answers);
+  async function run(tool: ToolDefinition, args: Record<string, unknown>, asking: ToolContext): Promise<SentToolResult> {
     let result: ToolResult;
     try {
-      const parsed = tool.input.safeParse(round.args, { reportInput: true });
-      const checked = parsed.success ? parsed : await askForMissing(tool, round.args, parsed.error.issues, asking);
+      const parsed = tool.input.safeParse(args, { reportInput: true });
+      const checked = parsed.success ? parsed : await askForMissing(tool, args, parsed.error.issues, asking);
       result = checked.success ? await tool.run(checked.data, asking) : checked.refusal;
     } catch (thrown) {
-      // 2026-07-28: the tool asked the client something; this round ends with the question (asking.ts).
-      if (thrown instanceof InputRequired)
-        return inputRequiredResult(thrown, { tool: name, args: round.args, answers: round.answers }, sealer);
+      // 2026-07-28: the tool asked the client something; runAsking ends the round with the question.
+      if (thrown instanceof InputRequired) throw thrown;
+      // A capability the request did not declare: a protocol error in 2026-07-28, which has a
+      // code for it (https://modelcontextprotocol.io/specification/2026-07-28/basic "Per-request
+      // protocol fields"); the handshake era has none, so there it is the tool's failure.
+      if (isMissingCapability(thrown) && asking.rules.era === 'stateless') throw thrown;
       // Whatever went wrong inside the tool — even a failed request to the client — is the
       // tool's failure, reported to the model, not a protocol error.
-      if (thrown instanceof ToolError) return errorResult(thrown.message);
-      report(`tool ${name} failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`);
-      return errorResult(`${name} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+      if (thrown instanceof ToolError || isMissingCapability(thrown)) return errorResult(thrown.message);
+      report(`tool ${tool.name} failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`);
+      return errorResult(`${tool.name} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
     }
-    return shapeResult(result, context.rules);
+    return shapeResult(result, asking.rules);
   }
 
   return {
@@ -138,9 +119,17 @@ export function createToolRegistry(
       if (!list) described.set(rules, (list = [...byName.values()].map((tool) => describeTool(tool, rules))));
       return list;
     },
-    call,
+    call(params, context) {
+      const { name } = params;
+      const tool = byName.get(name);
+      if (!tool) throw invalidParams(`Unknown tool: ${excerpt(name)}`, { name: excerpt(name), known: [...byName.keys()] });
+      return runAsking(`tools/call ${name}`, params, context, rounds, (args, asking) => run(tool, args, asking));
+    },
   };
 }
+
+const isMissingCapability = (thrown: unknown): thrown is RpcError =>
+  thrown instanceof RpcError && thrown.code === ErrorCode.MissingRequiredClientCapability;
 
 const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
 

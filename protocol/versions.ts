@@ -46,6 +46,13 @@ export interface VersionRules {
   elicitation: boolean;
   /** Elicitation requests say their `mode`, `form` or `url` (2025-11-25→; before, every request was a form). */
   elicitationMode: boolean;
+  /**
+   * Over Streamable HTTP, an SSE stream opens with an event that has an id and no data, so the
+   * client holds a Last-Event-ID before any message (2025-11-25,
+   * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "Sending Messages
+   * to the Server"); an older client might try to read the empty event as a message.
+   */
+  ssePriming: boolean;
   /** JSON Schema dialect for inputSchema/outputSchema: 2020-12 is the default from 2025-11-25 (A-11). */
   jsonSchemaDialect: 'draft-7' | 'draft-2020-12';
   /** Resource not found: -32002 up to 2025-11-25 (https://modelcontextprotocol.io/specification/2025-11-25/server/resources "Error Handling"), -32602 from 2026-07-28 (A-24). */
@@ -69,6 +76,7 @@ const V2024_11_05: VersionRules = {
   completionContext: false,
   elicitation: false,
   elicitationMode: false,
+  ssePriming: false,
   jsonSchemaDialect: 'draft-7',
   resourceNotFoundCode: ErrorCode.ResourceNotFound,
 };
@@ -96,6 +104,7 @@ const V2025_11_25: VersionRules = {
   version: '2025-11-25',
   jsonSchemaDialect: 'draft-2020-12',
   elicitationMode: true,
+  ssePriming: true,
 };
 const V2026_07_28: VersionRules = {
   ...V2025_11_25,

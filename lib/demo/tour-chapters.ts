@@ -404,7 +404,7 @@ const era2026: Chapter = {
       ],
     );
     const first = await tour.step(
-      'create_issue without a title, from a client that can show a form: the server does not send a request, it answers input_required with the question and a sealed requestState (protocol/mrtr.ts: inputRequiredResult()).',
+      'create_issue without a title, from a client that can show a form: the server does not send a request, it answers input_required with the question and a sealed requestState (protocol/asking.ts: runAsking()).',
       () =>
         tour.client.request('tools/call', {
           name: 'create_issue',
@@ -418,7 +418,7 @@ const era2026: Chapter = {
     const asked = resultOf(first);
     const key = Object.keys((asked.inputRequests ?? {}) as Message)[0] ?? '';
     await tour.step(
-      'The client asks its user, then calls again, a new request, with the answer and the requestState back unchanged (protocol/mrtr.ts: openRound()).',
+      'The client asks its user, then calls again, a new request, with the answer and the requestState back unchanged (protocol/mrtr.ts: createRounds()).',
       () =>
         tour.client.request('tools/call', {
           name: 'create_issue',

@@ -82,8 +82,53 @@ const definition = (): ServerDefinition => ({
         return { content: [{ type: 'text', text }] };
       },
     },
+    {
+      name: 'brief',
+      description: 'Asks the user, the model and the roots together: one round in 2026-07-28.',
+      input: z.object({}),
+      async run(_args, context) {
+        const { goal, plan, where } = await context.askAll({
+          goal: { elicit: GOAL_FORM },
+          plan: { sample: SUMMARY_REQUEST },
+          where: { roots: true },
+        });
+        const text = [
+          goal.ok ? goal.value.goal : goal.why,
+          plan.ok ? plan.value.text : plan.why,
+          where.ok ? where.value.map((root) => root.uri).join(' ') : where.why,
+        ].join(' / ');
+        return { content: [{ type: 'text', text }] };
+      },
+    },
+    {
+      name: 'draft',
+      description: "Needs the host's model, and says so instead of falling back.",
+      input: z.object({}),
+      async run(_args, context) {
+        context.requireClientCapability('sampling');
+        const plan = await context.sample(SUMMARY_REQUEST);
+        return { content: [{ type: 'text', text: plan.ok ? plan.value.text : plan.why }] };
+      },
+    },
+  ],
+  prompts: [
+    {
+      name: 'kickoff',
+      description: 'Asks the user for the goal, then opens the conversation with it.',
+      arguments: [{ name: 'team', required: true }],
+      async get({ team }, context) {
+        const goal = await context.elicit(GOAL_FORM, { key: 'goal' });
+        const text = `${team}: ${goal.ok ? goal.value.goal : `no goal (${goal.why})`}`;
+        return { messages: [{ role: 'user', content: { type: 'text', text } }] };
+      },
+    },
   ],
 });
+
+const GOAL_FORM = {
+  message: 'Goal?',
+  requestedSchema: { type: 'object' as const, properties: { goal: { type: 'string' as const } }, required: ['goal'] },
+};
 
 const call = (id: unknown, name: string, args: Record<string, unknown> = {}) => ({
   jsonrpc: '2.0',
@@ -279,6 +324,47 @@ test('2024-11-05: roots/list to a client that declared roots', async () => {
   assert.equal(await s.schemaProblems(), []);
 });
 
+test('2025-11-25: askAll asks its questions one after the other; each answer goes back to its key', async () => {
+  const s = await session('2025-11-25', { elicitation: {}, sampling: {}, roots: {} });
+  s.send(call(1, 'brief'));
+  const [form] = await s.server();
+  assert.is(form.method, 'elicitation/create', 'the first question alone');
+  s.send(answer(form.id, { action: 'accept', content: { goal: 'ship' } }));
+  const [sampling] = await s.server((out) => out.length > 0);
+  assert.equal(
+    { method: sampling.method, params: sampling.params },
+    { method: 'sampling/createMessage', params: SUMMARY_REQUEST },
+  );
+  s.send(answer(sampling.id, { role: 'assistant', content: { type: 'text', text: 'step 1' }, model: 'm' }));
+  const [roots] = await s.server((out) => out.length > 0);
+  assert.is(roots.method, 'roots/list');
+  s.send(answer(roots.id, { roots: [{ uri: 'file:///work' }] }));
+  const [done] = await s.server((out) => out.length > 0);
+  assert.equal(done.result.content, [{ type: 'text', text: 'ship / step 1 / file:///work' }]);
+  assert.equal(await s.schemaProblems(), []);
+});
+
+test('2025-11-25: a prompt asks the user with elicitation/create, and builds its messages from the answer', async () => {
+  const s = await session('2025-11-25', { elicitation: {} });
+  s.send({ jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'kickoff', arguments: { team: 'core' } } });
+  const [asked] = await s.server();
+  assert.is(asked.method, 'elicitation/create');
+  s.send(answer(asked.id, { action: 'accept', content: { goal: 'ship' } }));
+  const [done] = await s.server((out) => out.length > 0);
+  assert.equal(done.result.messages, [{ role: 'user', content: { type: 'text', text: 'core: ship' } }]);
+  assert.equal(await s.schemaProblems(), []);
+});
+
+test('2025-11-25: a tool that requires a capability the client did not declare fails as a tool result', async () => {
+  const s = await session('2025-11-25', {});
+  s.send(call(1, 'draft'));
+  const [only] = await s.server();
+  assert.equal(only.result, {
+    content: [{ type: 'text', text: 'Missing required client capability: sampling' }],
+    isError: true,
+  });
+});
+
 // ---- 2026-07-28: the same helpers through multi round-trip requests ---------------------------
 
 const META = {
@@ -359,6 +445,105 @@ test('2026-07-28: a retry without the sampling it was asked for, and without the
   assert.equal(retry.error.code, -32021);
   assert.equal(retry.error.data, { requiredCapabilities: { sampling: {} } });
   await validated2026([retry], sent);
+});
+
+test('2026-07-28: askAll puts every question in one input_required; one retry with all the answers completes', async () => {
+  const t = transcript(definition());
+  const sent: unknown[] = [];
+  const capabilities = { elicitation: {}, sampling: {}, roots: {} };
+  const first = await exchange(t, sent, stateless(1, 'brief', capabilities));
+  assert.equal(first.result.inputRequests, {
+    goal: { method: 'elicitation/create', params: { mode: 'form', ...GOAL_FORM } },
+    plan: { method: 'sampling/createMessage', params: SUMMARY_REQUEST },
+    where: { method: 'roots/list', params: {} },
+  });
+  const answers = {
+    goal: { action: 'accept', content: { goal: 'ship' } },
+    plan: { role: 'assistant', content: { type: 'text', text: 'step 1' }, model: 'm' },
+    where: { roots: [{ uri: 'file:///work' }] },
+  };
+  const second = await exchange(
+    t,
+    sent,
+    stateless(2, 'brief', capabilities, { requestState: first.result.requestState, inputResponses: answers }),
+  );
+  assert.equal(second.result.content, [{ type: 'text', text: 'ship / step 1 / file:///work' }]);
+  await validated2026([first, second], sent);
+});
+
+test('2026-07-28: askAll asks only what is still unanswered, and only what the request can answer', async () => {
+  const t = transcript(definition());
+  const sent: unknown[] = [];
+  const capabilities = { elicitation: {}, sampling: {} };
+  const first = await exchange(t, sent, stateless(1, 'brief', capabilities));
+  assert.equal(Object.keys(first.result.inputRequests), ['goal', 'plan'], 'no roots in _meta: roots is not asked');
+  const partial = { goal: { action: 'accept', content: { goal: 'ship' } } };
+  const second = await exchange(
+    t,
+    sent,
+    stateless(2, 'brief', capabilities, { requestState: first.result.requestState, inputResponses: partial }),
+  );
+  assert.equal(Object.keys(second.result.inputRequests), ['plan'], 'the answered question is not asked again');
+  const rest = { plan: { role: 'assistant', content: { type: 'text', text: 'step 1' }, model: 'm' } };
+  const third = await exchange(
+    t,
+    sent,
+    stateless(3, 'brief', capabilities, { requestState: second.result.requestState, inputResponses: rest }),
+  );
+  assert.equal(third.result.content, [{ type: 'text', text: 'ship / step 1 / unsupported' }]);
+  await validated2026([first, second, third], sent);
+});
+
+const promptGet = (id: unknown, capabilities: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'prompts/get',
+  params: { name: 'kickoff', ...extra, _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
+});
+
+test('2026-07-28: prompts/get answers input_required; the retry, without its arguments, completes from the sealed state', async () => {
+  const t = transcript(definition());
+  const sent: unknown[] = [];
+  const first = await exchange(t, sent, promptGet(1, { elicitation: {} }, { arguments: { team: 'core' } }));
+  assert.is(first.result.resultType, 'input_required');
+  assert.equal(first.result.inputRequests, { goal: { method: 'elicitation/create', params: { mode: 'form', ...GOAL_FORM } } });
+  const goal = { goal: { action: 'accept', content: { goal: 'ship' } } };
+  const second = await exchange(
+    t,
+    sent,
+    promptGet(2, { elicitation: {} }, { requestState: first.result.requestState, inputResponses: goal }),
+  );
+  assert.is(second.result.resultType, 'complete');
+  assert.equal(second.result.messages, [{ role: 'user', content: { type: 'text', text: 'core: ship' } }]);
+  await validated2026([first, second], sent);
+});
+
+test("2026-07-28: a requestState sealed for a prompt does not open a tool's retry", async () => {
+  const t = transcript(definition());
+  const sent: unknown[] = [];
+  const first = await exchange(t, sent, promptGet(1, { elicitation: {} }, { arguments: { team: 'core' } }));
+  const goal = { goal: { action: 'accept', content: { goal: 'ship' } } };
+  const misused = await exchange(
+    t,
+    sent,
+    stateless(2, 'plan', { elicitation: {} }, { requestState: first.result.requestState, inputResponses: goal }),
+  );
+  assert.is(misused.error.code, -32602);
+  assert.match(misused.error.message, /requestState is not valid/);
+});
+
+test('2026-07-28: a tool that requires a capability the request did not declare is -32021, naming it', async () => {
+  const t = transcript(definition());
+  const sent: unknown[] = [];
+  const refused = await exchange(t, sent, stateless(1, 'draft', { elicitation: {} }));
+  assert.equal(refused.error, {
+    code: -32021,
+    message: 'Missing required client capability: sampling',
+    data: { requiredCapabilities: { sampling: {} } },
+  });
+  const asked = await exchange(t, sent, stateless(2, 'draft', { sampling: {} }));
+  assert.is(asked.result.resultType, 'input_required', 'declared: the tool goes on and asks');
+  await validated2026([refused, asked], sent);
 });
 
 test.run();

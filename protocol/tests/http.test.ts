@@ -5,6 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as z from 'zod/mini';
 import type { ServerDefinition } from '../definition.js';
+import type { IncomingMessage } from 'node:http';
+import { accessRules, refusal } from '../http-access.js';
 import { type HttpEndpoint, serveHttp } from '../http.js';
 import { type Server, createServer } from '../server.js';
 
@@ -39,6 +41,15 @@ function definition(): ServerDefinition {
               resolve({ content: [{ type: 'text', text: 'stopped' }] });
             });
           }),
+      },
+      {
+        name: 'draft',
+        description: "Needs the host's model.",
+        input: z.object({}),
+        run(_args, context) {
+          context.requireClientCapability('sampling');
+          return { content: [{ type: 'text', text: 'drafted' }] };
+        },
       },
     ],
     resources: [{ uri: 'test://a', name: 'a', read: () => [{ uri: 'test://a', text: 'A' }] }],
@@ -121,7 +132,7 @@ test('handshake era: initialize issues a session id; later requests need it (400
     const listed = await post(http.url, list, { 'Mcp-Session-Id': id });
     assert.is(listed.status, 200);
     assert.is(listed.headers.get('content-type'), 'application/json');
-    assert.is(((await listed.json()) as any).result.tools.length, 2);
+    assert.is(((await listed.json()) as any).result.tools.length, 3);
     const sessionless = await post(http.url, list);
     assert.is(sessionless.status, 400, 'no session id');
     assert.is(((await sessionless.json()) as any).id, 1, 'answered with the request id: send initialize, or carry the _meta');
@@ -166,7 +177,7 @@ test('handshake era: an answer without a readable id comes back on its own POST,
       if (chunk?.value) text += new TextDecoder().decode(chunk.value);
     }
     void reader.cancel();
-    assert.not.match(text, /data:/, 'no message on the GET stream (keep-alive comments only)');
+    assert.not.match(text, /data: \S/, 'no message on the GET stream (keep-alive comments and the priming event only)');
   } finally {
     await http.close(100);
   }
@@ -214,7 +225,8 @@ test('handshake era: subscription updates on the GET stream, numbered; a reconne
       headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id, 'Last-Event-ID': first!.id! },
     });
     const replayed = await events(resumed, (all) => all.length >= 1);
-    assert.is(Number(replayed[0]!.id), Number(first!.id) + 1, 'the event after the last one seen');
+    assert.is(first!.id, '0-1', 'the GET stream is stream 0 of the session');
+    assert.is(replayed[0]!.id, '0-2', 'the event after the last one seen');
   } finally {
     await http.close(100);
   }
@@ -249,6 +261,35 @@ test('2026-07-28: no session; headers must match the body (-32020), unsupported 
     assert.is(((await unknown.json()) as any).error.code, -32601);
     assert.is((await fetch(http.url)).status, 405, 'GET without a session');
     assert.is((await fetch(http.url, { method: 'DELETE' })).status, 405, 'DELETE without a session');
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('2026-07-28: a _meta without clientCapabilities and a missing client capability (-32021) are 400; other -32602 are 200', async () => {
+  const { http } = await endpoint();
+  try {
+    const bare = {
+      ...stateless(1, 'tools/list'),
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+    };
+    const malformed = await post(http.url, bare, statelessHeaders('tools/list'));
+    assert.is(malformed.status, 400, 'https://modelcontextprotocol.io/specification/2026-07-28/basic: MUST be 400');
+    assert.equal(((await malformed.json()) as any).error.code, -32602);
+
+    const draft = stateless(2, 'tools/call', { name: 'draft', arguments: {} });
+    const refused = await post(http.url, draft, statelessHeaders('tools/call', 'draft'));
+    assert.is(refused.status, 400);
+    assert.equal(((await refused.json()) as any).error, {
+      code: -32021,
+      message: 'Missing required client capability: sampling',
+      data: { requiredCapabilities: { sampling: {} } },
+    });
+
+    const unknownTool = stateless(3, 'tools/call', { name: 'nope', arguments: {} });
+    const answered = await post(http.url, unknownTool, statelessHeaders('tools/call', 'nope'));
+    assert.is(answered.status, 200, 'an unknown tool is an ordinary JSON-RPC error');
+    assert.is(((await answered.json()) as any).error.code, -32602);
   } finally {
     await http.close(100);
   }
@@ -328,5 +369,22 @@ function statusWithHost(url: string, host: string): Promise<number> {
     request.end(JSON.stringify(initialize()));
   });
 }
+
+test('access: a wildcard bind (0.0.0.0, ::) takes any Host, since it serves names it cannot know; Origin and token still apply', () => {
+  const asked = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+  for (const host of ['0.0.0.0', '::']) {
+    const rules = accessRules(host, ['https://app.example'], 'secret');
+    const bearer = { authorization: 'Bearer secret' };
+    assert.is(refusal(asked({ host: 'tracker.lan:3000', ...bearer }), rules), undefined, `${host}: the machine's name`);
+    assert.is(refusal(asked({ host: '192.0.2.2:3000', ...bearer }), rules), undefined, `${host}: an address of the machine`);
+    assert.is(refusal(asked({ host: 'tracker.lan:3000', origin: 'http://evil.example', ...bearer }), rules)?.status, 403);
+    assert.is(refusal(asked({ host: 'tracker.lan:3000', origin: 'http://localhost:8080', ...bearer }), rules)?.status, 403);
+    assert.is(refusal(asked({ host: 'tracker.lan:3000', origin: 'https://app.example', ...bearer }), rules), undefined);
+    assert.is(refusal(asked({ host: 'tracker.lan:3000' }), rules)?.status, 401);
+  }
+  const named = accessRules('192.0.2.2', [], undefined);
+  assert.is(refusal(asked({ host: 'tracker.lan:3000' }), named)?.status, 403, 'a named address still checks Host');
+  assert.is(refusal(asked({ host: '192.0.2.2:3000' }), named), undefined);
+});
 
 test.run();

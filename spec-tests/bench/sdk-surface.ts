@@ -5,7 +5,7 @@
 // export, a prompt's arguments as a zod shape in v1 and a z.object in v2) comes in an SdkKit.
 
 import { z } from 'zod';
-import type { RequestContext } from '../../protocol/context.js';
+import type { ToolContext } from '../../protocol/asking.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import type { ResourceInfo } from '../../protocol/content.js';
 import type { Completer, ResourceContents, ResourceTemplateDefinition } from '../../protocol/resources.js';
@@ -14,7 +14,7 @@ import { trackerPrompts } from '../../lib/tracker/prompts.js';
 import { trackerResources } from '../../lib/tracker/resources.js';
 
 /** The tracker's reads and prompts never look at the request context; the SDK has none of ours to give. */
-const NO_CONTEXT = {} as RequestContext;
+const NO_CONTEXT = {} as ToolContext;
 
 /** The parts of one SDK version this file uses; `server` is that version's McpServer. */
 export interface SdkKit {

@@ -4,9 +4,9 @@
 // the scenario compares text. The tracker has none of these names; this server exists only to
 // be measured (spec-tests/conformance/run.mjs runs the suite against it).
 //
-// What the engine cannot express yet (several questions in one MRTR round, a prompt that asks,
-// a tool that refuses with -32021) is left out rather than faked; spec-tests/conformance/
-// baseline.txt lists the scenarios that therefore fail, each with its spec reason.
+// Nothing is faked: where a scenario needs something of the engine (several questions in one
+// MRTR round, a prompt that asks, a refusal with -32021), the engine has it, and the tool or
+// prompt here only uses it.
 
 import * as z from 'zod/mini';
 import type { ServerDefinition } from '../../protocol/definition.js';
@@ -330,6 +330,23 @@ const inputRequiredTools: ToolDefinition[] = [
     },
   },
   {
+    name: 'test_input_required_result_multiple_inputs',
+    description: "Asks the user's name, the host's model for a greeting and the client's roots, all in one round.",
+    input: NO_ARGUMENTS,
+    async run(_args, context) {
+      const question = { role: 'user' as const, content: { type: 'text' as const, text: 'Generate a greeting' } };
+      const answers = await context.askAll({
+        user_name: { elicit: nameForm('What is your name?', 'name') },
+        greeting: { sample: { messages: [question], maxTokens: 50 } },
+        client_roots: { roots: true },
+      });
+      const { name } = answered(answers.user_name);
+      const greeting = answered(answers.greeting);
+      const roots = answered(answers.client_roots);
+      return text(`${greeting.text}, ${String(name)}! (${roots.length} root(s))`);
+    },
+  },
+  {
     name: 'test_input_required_result_capabilities',
     description: "Asks only what the request's capabilities allow: a form, else the host's model.",
     input: NO_ARGUMENTS,
@@ -342,6 +359,23 @@ const inputRequiredTools: ToolDefinition[] = [
     },
   },
 ];
+
+/**
+ * Needs sampling and cannot do without it: a request whose _meta does not declare it is refused
+ * with -32021 and `requiredCapabilities: { sampling: {} }`
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic "Per-request protocol fields").
+ */
+const capabilityTool: ToolDefinition = {
+  name: 'test_missing_capability',
+  description: "Asks the host's model for a word; refuses a request that does not declare sampling.",
+  input: NO_ARGUMENTS,
+  async run(_args, context) {
+    context.requireClientCapability('sampling');
+    const question = { role: 'user' as const, content: { type: 'text' as const, text: 'Say one word.' } };
+    const reply = answered(await context.sample({ messages: [question], maxTokens: 10 }, { key: 'word' }));
+    return text(`Sampling: ${reply.text}`);
+  },
+};
 
 /**
  * The JSON Schema 2020-12 keywords the scenario looks for (SEP-1613, SEP-2106), carried as zod
@@ -483,11 +517,26 @@ const prompts: PromptDefinition[] = [
       ],
     }),
   },
+  {
+    name: 'test_input_required_result_prompt',
+    title: 'Prompt That Asks',
+    description: 'Asks the user what context to use (elicitation, key user_context), then builds the prompt with it',
+    arguments: [],
+    async get(_args, context) {
+      const form = {
+        message: 'What context should the prompt use?',
+        requestedSchema: { type: 'object' as const, properties: { context: { type: 'string' as const } }, required: ['context'] },
+      };
+      const answer = await context.elicit(form, { key: 'user_context' });
+      const chosen = answer.ok ? String(answer.value.context) : `none (${answer.why})`;
+      return { messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${chosen}` } }] };
+    },
+  },
 ];
 
 export const conformanceDefinition: ServerDefinition = {
   info: { name: 'mcp-by-hand-conformance-server', version: '0.1.0', title: 'mcp-by-hand conformance server' },
-  tools: [...contentTools, ...notifyingTools, ...askingTools, ...inputRequiredTools, schemaTool],
+  tools: [...contentTools, ...notifyingTools, ...askingTools, ...inputRequiredTools, capabilityTool, schemaTool],
   resources,
   resourceTemplates,
   prompts,
