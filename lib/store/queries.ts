@@ -18,7 +18,6 @@ import {
   parsePriority,
   parseProjectKey,
   parseSprintId,
-  parseStatus,
   quote,
   type PageRequest,
 } from './args.js';
@@ -32,6 +31,7 @@ import { runQuery } from './jql/run.js';
 import { inKeyOrder } from './key-order.js';
 import { commentCount, sortedProjectKeys, type TrackerState } from './state.js';
 import { lowerCased, matchWords, searchWords, type WordMatch } from './word-index.js';
+import { parseStatus } from './workflow.js';
 
 export interface Page<T> {
   readonly items: readonly T[];

@@ -6,7 +6,7 @@
 // arrays are sorted without ever being sorted. Every map is keyed by
 // validated keys, and Maps have no prototype to pollute.
 import type { FieldIndex } from './field-index.js';
-import type { Comment, Issue, Project, Sprint } from './schema.js';
+import type { Comment, Issue, Project, Sprint, Status } from './schema.js';
 import type { WordIndex } from './word-index.js';
 
 export interface TrackerState {
@@ -24,6 +24,8 @@ export interface TrackerState {
   readonly nextIssueNumber: Map<string, number>;
   /** When a sprint was created or an issue last entered or left it. */
   readonly sprintTouchedAt: Map<string, string>;
+  /** The status each blocked issue was blocked from, when the journal saw that move: where it may go back to. */
+  readonly blockedFrom: Map<string, Status>;
   /** How many issues each person is assigned: ranks assignee completions. */
   readonly assignmentCounts: Map<string, number>;
   /** Everyone seen anywhere: leads, reporters, assignees, comment authors. */
@@ -51,6 +53,7 @@ export function createEmptyState(): TrackerState {
     issueKeysByProject: new Map(),
     nextIssueNumber: new Map(),
     sprintTouchedAt: new Map(),
+    blockedFrom: new Map(),
     assignmentCounts: new Map(),
     people: new Set(),
     searchText: new WeakMap(),

@@ -6,13 +6,14 @@
 // No silent empties: a project, person or sprint the store does not know is an error that
 // names the known ones, where a scan would have answered "nothing" and let the caller
 // believe it.
-import { parseIssueType, parsePriority, parseStatus } from '../args.js';
+import { parseIssueType, parsePriority } from '../args.js';
 import { isDomainError } from '../errors.js';
 import type { FieldValue, IndexedField } from '../field-index.js';
 import { describeSprints } from '../lookup.js';
 import { DATE_PATTERN, ISSUE_TYPES, LABEL_PATTERN, PRIORITIES, STATUSES, TIMESTAMP_PATTERN } from '../schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from '../state.js';
 import { searchWords } from '../word-index.js';
+import { parseStatus } from '../workflow.js';
 import type { Clause, CompareOperator, Expression, Field, Value } from './ast.js';
 import { jqlError } from './errors.js';
 
