@@ -30,8 +30,8 @@ import type { Condition, ResolveContext } from './jql/resolve.js';
 import { runQuery } from './jql/run.js';
 import { inKeyOrder } from './key-order.js';
 import { commentCount, sortedProjectKeys, type TrackerState } from './state.js';
-import { parseStatus } from './workflow.js';
 import { lowerCased, matchWords, searchWords, type WordMatch } from './word-index.js';
+import { parseStatus } from './workflow.js';
 
 export interface Page<T> {
   readonly items: readonly T[];

@@ -5,8 +5,8 @@
 // because numbers are allocated under the journal lock (max + 1), so those
 // arrays are sorted without ever being sorted. Every map is keyed by
 // validated keys, and Maps have no prototype to pollute.
-import type { Comment, Issue, Project, Sprint, Status } from './schema.js';
 import type { FieldIndex } from './field-index.js';
+import type { Comment, Issue, Project, Sprint, Status } from './schema.js';
 import type { WordIndex } from './word-index.js';
 
 export interface TrackerState {

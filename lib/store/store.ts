@@ -53,6 +53,7 @@ import {
   type Page,
   type SearchIssuesQuery,
 } from './queries.js';
+import type { ResolveContext } from './jql/resolve.js';
 import {
   LIMITS,
   type Comment,
@@ -63,7 +64,6 @@ import {
   type SprintState,
   type Status,
 } from './schema.js';
-import type { ResolveContext } from './jql/resolve.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
 import { watchForAppends } from './watch.js';

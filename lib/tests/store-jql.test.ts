@@ -560,6 +560,7 @@ test('indexes built by a first query follow later changes, ours and another proc
   ];
   const answers = (s: typeof store) => queries.map((query) => s.searchIssues({ query, limit: 100 }).items.map((i) => i.key));
   answers(store); // builds the indexes
+  await store.updateStatus('PROJ-101', 'in_review');
   await store.updateStatus('PROJ-101', 'done');
   await store.assignIssue('PROJ-101', 'bob');
   await other.addComment('PROJ-102', { body: 'Seen in Zanzibar too', author: 'carol' });

@@ -7,13 +7,13 @@
 // names the known ones, where a scan would have answered "nothing" and let the caller
 // believe it.
 import { parseIssueType, parsePriority } from '../args.js';
-import { parseStatus } from '../workflow.js';
 import { isDomainError } from '../errors.js';
 import type { FieldValue, IndexedField } from '../field-index.js';
 import { describeSprints } from '../lookup.js';
 import { DATE_PATTERN, ISSUE_TYPES, LABEL_PATTERN, PRIORITIES, STATUSES, TIMESTAMP_PATTERN } from '../schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from '../state.js';
 import { searchWords } from '../word-index.js';
+import { parseStatus } from '../workflow.js';
 import type { Clause, CompareOperator, Expression, Field, Value } from './ast.js';
 import { jqlError } from './errors.js';
 
