@@ -82,7 +82,7 @@ test('--max-in-flight 1 holds within one chunk: a request written together with 
   try {
     await client.initialize();
     const keys = Array.from({ length: 300 }, (_, i) => `PROJ-${101 + (i % 14)}`);
-    const bulk = { name: 'bulk_update_status', arguments: { keys, status: 'todo' } };
+    const bulk = { name: 'bulk_update_status', arguments: { keys, status: 'blocked' } };
     const read = { name: 'get_issue', arguments: { key: 'PROJ-101' } };
     client.writeRaw(
       [
@@ -97,7 +97,7 @@ test('--max-in-flight 1 holds within one chunk: a request written together with 
     const order = client.received.map((m: any) => m.id).filter((id) => ['bulk', 'read', 'ping'].includes(id));
     assert.equal(order, ['ping', 'bulk', 'read'], 'the ping is answered at once; the read waits for the bulk update');
     const issue = (client.received.find((m: any) => m.id === 'read') as any).result.structuredContent.issue;
-    assert.is(issue.status, 'todo', 'the read ran after the update it was written after');
+    assert.is(issue.status, 'blocked', 'the read ran after the update it was written after');
     assert.is(await client.close(), 0);
   } finally {
     client.child.kill('SIGKILL');
