@@ -21,7 +21,8 @@ import {
   type PageRequest,
 } from './args.js';
 import { domainError } from './errors.js';
-import { requireIssue, requireProject } from './lookup.js';
+import { requireIssue, requirePerson, requireProject, requireSprint } from './lookup.js';
+import { readyKeys } from './ready.js';
 import { LABEL_PATTERN, LIMITS, type Issue } from './schema.js';
 import { commentCount, sortedProjectKeys, type TrackerState } from './state.js';
 import { parseStatus } from './workflow.js';
@@ -55,6 +56,8 @@ export interface SearchIssuesQuery extends ListIssuesQuery {
   readonly label?: string;
   /** Words that must all occur (case-insensitive) in the title, description or comments. */
   readonly text?: string;
+  /** Only the ready view (ready.ts), most urgent first instead of in key order. */
+  readonly ready?: boolean;
 }
 
 export function getIssue(state: TrackerState, key: unknown): Issue {
@@ -120,8 +123,8 @@ class Slice {
 /** Parses every argument before the first slice, then yields after each slice; returns the page. */
 export function* searchInSlices(state: TrackerState, query: SearchIssuesQuery): Generator<void, Page<Issue>, void> {
   const page = parsePage(query.offset, query.limit);
-  const keyLists = issueKeyLists(state, query.project);
-  const fieldsMatch = fieldFilter(query);
+  const keyLists = query.ready === true ? [readyKeys(state, query.project)] : issueKeyLists(state, query.project);
+  const fieldsMatch = fieldFilter(state, query);
   const words = parseWords(query.text);
   if (fieldsMatch === null && words.length === 0) return pageOfAll(state, keyLists, page);
   const slice = new Slice();
@@ -172,7 +175,7 @@ function pageOf<T>(items: T[], total: number, page: PageRequest): Page<T> {
 type IssuePredicate = (issue: Issue) => boolean;
 
 /** Parses the filters on an issue's fields once, up front, and combines them; null when none are given. */
-function fieldFilter(query: SearchIssuesQuery): IssuePredicate | null {
+function fieldFilter(state: TrackerState, query: SearchIssuesQuery): IssuePredicate | null {
   const tests: IssuePredicate[] = [];
   if (query.status !== undefined) {
     const statuses = new Set(parseOneOrMany(query.status, parseStatus));
@@ -183,11 +186,11 @@ function fieldFilter(query: SearchIssuesQuery): IssuePredicate | null {
     tests.push((issue) => priorities.has(issue.priority));
   }
   if (query.assignee !== undefined) {
-    const assignee = query.assignee === null ? null : parseHandle(query.assignee, 'assignee');
+    const assignee = query.assignee === null ? null : requirePerson(state, parseHandle(query.assignee, 'assignee'));
     tests.push((issue) => issue.assignee === assignee);
   }
   if (query.sprint !== undefined) {
-    const sprint = query.sprint === null ? null : parseSprintId(query.sprint);
+    const sprint = query.sprint === null ? null : requireSprint(state, parseSprintId(query.sprint)).id;
     tests.push((issue) => issue.sprint === sprint);
   }
   if (query.label !== undefined) {
