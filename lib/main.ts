@@ -15,6 +15,7 @@ import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
 import { runDemo } from './demo/demo.js';
+import { runTour } from './demo/tour.js';
 import { isStoreFileError, openStore, resolveDataPath, stderrLogger } from './store/index.js';
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
 
@@ -36,7 +37,10 @@ async function main(): Promise<void> {
     const print = (text: string) => write(`${text}\n`);
     if (line.command === 'help') print(USAGE);
     else if (line.command === 'version') print(SERVER_INFO.version);
-    else process.exitCode = await runDemo({ trace: line.trace, serverScript: process.argv[1] ?? '', print });
+    else if (line.tour) {
+      const run = await runTour({ chapter: line.tour.chapter, serverScript: process.argv[1] ?? '', print });
+      process.exitCode = run.exitCode;
+    } else process.exitCode = await runDemo({ trace: line.trace, serverScript: process.argv[1] ?? '', print });
     return;
   }
   await serve(line);
