@@ -46,8 +46,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     const before = await readSprint();
     show('Read 1', before);
 
-    print('\nCalling the tool update_status {key: "PROJ-101", status: "done"} ...');
-    const call = await client.request('tools/call', { name: 'update_status', arguments: { key: 'PROJ-101', status: 'done' } });
+    print('\nCalling the tool update_issue {key: "PROJ-103", status: "done"} ...');
+    const call = await client.request('tools/call', { name: 'update_issue', arguments: { key: 'PROJ-103', status: 'done' } });
     const result = call.result as { structuredContent?: { change: string } };
     print(`Tool result: ${result.structuredContent?.change ?? JSON.stringify(call)}`);
 

@@ -13,8 +13,18 @@
 // issue's comments are shared between its snapshots instead of copied into
 // each (see issueSnapshot).
 import { indexIssueFields } from './field-index.js';
-import { LIMITS, type Comment, type Issue, type JournalRecord, type Project, type Sprint } from './schema.js';
-import { countAssignment, issueNumber, type TrackerState } from './state.js';
+import {
+  LIMITS,
+  type Comment,
+  type EditableFields,
+  type Issue,
+  type JournalRecord,
+  type LinkType,
+  type Project,
+  type RecordOf,
+  type Sprint,
+} from './schema.js';
+import { countAssignment, findLink, issueNumber, noteChild, type IssueLink, type TrackerState } from './state.js';
 import { indexComment, indexIssueText } from './word-index.js';
 
 /** An issue without its comments: what a change to an issue replaces. */
@@ -65,6 +75,21 @@ export function checkRecord(state: TrackerState, record: JournalRecord): void {
       if (record.to !== null) sprintOfProject(state, record.to, issue.project);
       return;
     }
+    case 'issue.linked':
+    case 'issue.unlinked':
+      return checkLink(state, record);
+    case 'issue.parent_changed':
+      expectCurrent('parent', existingIssue(state, record.key).parent ?? null, record.from);
+      if (record.to !== null) existingEpic(state, record.to);
+      return;
+    case 'issue.edited':
+      return checkEdited(state, record);
+    case 'sprint.started':
+      return checkSprintStarted(state, record.id);
+    case 'sprint.closed':
+      return checkSprintClosed(state, record);
+    case 'sprint.goal_changed':
+      return expectCurrent('goal', existingSprint(state, record.id).goal, record.from);
   }
 }
 
@@ -103,6 +128,19 @@ function applyByType(state: TrackerState, record: JournalRecord): Change {
       return applyCommented(state, record.key, record.comment, record.at);
     case 'issue.sprint_changed':
       return applySprintChanged(state, record.key, record.from, record.to, record.at);
+    case 'issue.linked':
+    case 'issue.unlinked':
+      return applyLink(state, record);
+    case 'issue.parent_changed':
+      return applyParentChanged(state, record);
+    case 'issue.edited':
+      return applyEdited(state, record);
+    case 'sprint.started':
+      return applySprintState(state, record.id, 'active', record.at, 'started');
+    case 'sprint.closed':
+      return applySprintClosed(state, record);
+    case 'sprint.goal_changed':
+      return applySprintGoal(state, record);
   }
 }
 
@@ -164,6 +202,8 @@ function applyIssueCreated(state: TrackerState, input: Issue): Change {
   indexIssue(state, undefined, issue);
   state.issueKeysByProject.get(issue.project)?.push(issue.key);
   state.nextIssueNumber.set(issue.project, issueNumber(issue.key) + 1);
+  if (issue.status === 'done') state.doneAt.set(issue.key, issue.updated_at);
+  noteChild(state, issue.parent ?? null, issue.key, true);
   countAssignment(state, issue.assignee, 1);
   notePeople(state, issue, log);
   return issueChange(issue, `${issue.key} created: ${issue.title}`, true);
@@ -191,11 +231,13 @@ function applyCommented(state: TrackerState, key: string, input: Comment, at: st
   return issueChange(issue, `Comment #${comment.id} by ${comment.author} added to ${key}`);
 }
 
-function applyStatusChanged(state: TrackerState, record: Extract<JournalRecord, { type: 'issue.status_changed' }>): Change {
+function applyStatusChanged(state: TrackerState, record: RecordOf<'issue.status_changed'>): Change {
   const issue = existingIssue(state, record.key);
   const resolution = record.to === 'done' ? (record.resolution ?? 'done') : null;
   if (record.to === 'blocked') state.blockedFrom.set(issue.key, record.from);
   else state.blockedFrom.delete(issue.key);
+  if (record.to === 'done') state.doneAt.set(issue.key, record.at);
+  else state.doneAt.delete(issue.key);
   replaceIssue(state, issue, { status: record.to, resolution, updated_at: record.at });
   const resolved = resolution === null ? '' : ` (${resolution})`;
   return issueChange(issue, `${issue.key} status: ${record.from} → ${record.to}${resolved}`);
@@ -211,7 +253,145 @@ function applySprintChanged(state: TrackerState, key: string, from: string | nul
   return change(`${key} moved from ${from ?? 'the backlog'} to ${to ?? 'the backlog'}`, [key], sprints, [issue.project], false);
 }
 
+// Links: each end keeps the link as it reads from there (A blocks B; B is blocked by A).
+// Links live beside the issues, not in them, so updated_at stays (the sprint's numbers do not
+// move either); both issues still get new snapshots, which drops what caches hold for them.
+
+function checkLink(state: TrackerState, record: RecordOf<'issue.linked' | 'issue.unlinked'>): void {
+  existingIssue(state, record.key);
+  existingIssue(state, record.to);
+  if (record.key === record.to) throw new Error(`issue ${record.key} cannot be linked to itself`);
+  const present = findLink(state, record.key, record.link, record.to) !== undefined;
+  if (record.type === 'issue.linked' && present) throw new Error(`${record.key} ${record.link} ${record.to} already`);
+  if (record.type === 'issue.unlinked' && !present) throw new Error(`${record.key} does not ${record.link} ${record.to}`);
+}
+
+function applyLink(state: TrackerState, record: RecordOf<'issue.linked' | 'issue.unlinked'>): Change {
+  const ends: [string, IssueLink][] = [
+    [record.key, { type: record.link, key: record.to }],
+    [record.to, { type: reverseOf(record.link), key: record.key }],
+  ];
+  for (const [key, link] of ends) {
+    const links = state.links.get(key) ?? [];
+    const kept = links.filter((l) => l.type !== link.type || l.key !== link.key);
+    const next = record.type === 'issue.linked' ? [...kept, Object.freeze(link)] : kept;
+    if (next.length === 0) state.links.delete(key);
+    else state.links.set(key, Object.freeze(next));
+  }
+  const from = existingIssue(state, record.key);
+  const to = existingIssue(state, record.to);
+  replaceIssue(state, from, {});
+  replaceIssue(state, to, {});
+  const verb = record.type === 'issue.linked' ? 'now' : 'no longer';
+  return twoIssueChange(from, to, `${record.key} ${verb} ${record.link.replace('_', ' ')} ${record.to}`);
+}
+
+function reverseOf(link: LinkType): IssueLink['type'] {
+  if (link === 'blocks') return 'is_blocked_by';
+  if (link === 'duplicates') return 'is_duplicated_by';
+  return link;
+}
+
+function applyParentChanged(state: TrackerState, record: RecordOf<'issue.parent_changed'>): Change {
+  const issue = existingIssue(state, record.key);
+  // Like links, an issue's epic is structure around the work: updated_at stays.
+  replaceIssue(state, issue, { parent: record.to });
+  noteChild(state, record.from, issue.key, false);
+  noteChild(state, record.to, issue.key, true);
+  // The epics' child lists changed: they get new snapshots too.
+  const epics = [record.from, record.to].filter((key): key is string => key !== null).map((key) => existingIssue(state, key));
+  for (const epic of epics) replaceIssue(state, epic, {});
+  const description =
+    record.to === null
+      ? `${record.key} removed from epic ${record.from ?? ''}`
+      : `${record.key} is now a child of epic ${record.to}`;
+  const touched = [issue, ...epics];
+  return change(
+    description,
+    touched.map((i) => i.key),
+    [...new Set(touched.flatMap((i) => (i.sprint === null ? [] : [i.sprint])))],
+    [...new Set(touched.map((i) => i.project))],
+    false,
+  );
+}
+
+function checkEdited(state: TrackerState, record: RecordOf<'issue.edited'>): void {
+  const issue = existingIssue(state, record.key);
+  const fields = Object.keys(record.to) as (keyof EditableFields)[];
+  if (fields.length === 0) throw new Error(`an edit of ${record.key} that changes nothing`);
+  for (const field of fields) {
+    if (!(field in record.from)) throw new Error(`the edit of ${record.key} has no old value for ${field}`);
+    expectCurrent(field, JSON.stringify(issue[field]), JSON.stringify(record.from[field]));
+  }
+}
+
+function applyEdited(state: TrackerState, record: RecordOf<'issue.edited'>): Change {
+  const issue = existingIssue(state, record.key);
+  const { labels, ...rest } = record.to;
+  const patch: Partial<IssueFields> = { ...rest, updated_at: record.at };
+  replaceIssue(state, issue, labels === undefined ? patch : { ...patch, labels: Object.freeze([...labels]) });
+  return issueChange(issue, `${record.key} edited: ${Object.keys(record.to).join(', ')}`);
+}
+
+// Sprints: one active sprint per project; closing carries the unfinished issues in the same record.
+
+function checkSprintStarted(state: TrackerState, id: string): void {
+  const sprint = existingSprint(state, id);
+  if (sprint.state !== 'future') throw new Error(`sprint ${id} is ${sprint.state}, not future`);
+  const active = [...state.sprints.values()].find((s) => s.project === sprint.project && s.state === 'active');
+  if (active !== undefined) throw new Error(`sprint ${active.id} of ${sprint.project} is already active`);
+}
+
+function checkSprintClosed(state: TrackerState, record: RecordOf<'sprint.closed'>): void {
+  const sprint = existingSprint(state, record.id);
+  if (sprint.state !== 'active') throw new Error(`sprint ${record.id} is ${sprint.state}, not active`);
+  if (record.carried_to !== null) {
+    const next = sprintOfProject(state, record.carried_to, sprint.project);
+    if (next.state === 'closed' || next.id === sprint.id) throw new Error(`issues cannot be carried to ${next.id}`);
+  }
+  for (const key of record.carried) {
+    const issue = existingIssue(state, key);
+    if (issue.sprint !== record.id) throw new Error(`${key} is not in sprint ${record.id}`);
+  }
+}
+
+function applySprintClosed(state: TrackerState, record: RecordOf<'sprint.closed'>): Change {
+  const closed = applySprintState(state, record.id, 'closed', record.at, 'closed');
+  for (const key of record.carried) {
+    replaceIssue(state, existingIssue(state, key), { sprint: record.carried_to, updated_at: record.at });
+  }
+  if (record.carried_to !== null) state.sprintTouchedAt.set(record.carried_to, record.at);
+  const where = record.carried_to ?? 'the backlog';
+  return change(
+    `${closed.description}; ${record.carried.length} unfinished issues carried to ${where}`,
+    [...record.carried],
+    record.carried_to === null ? [record.id] : [record.id, record.carried_to],
+    closed.projects.slice(),
+    false,
+  );
+}
+
+function applySprintState(state: TrackerState, id: string, to: Sprint['state'], at: string, verb: string): Change {
+  const sprint = existingSprint(state, id);
+  state.sprints.set(id, Object.freeze({ ...sprint, state: to }));
+  state.sprintTouchedAt.set(id, at);
+  return change(`Sprint ${id} (${sprint.name}) ${verb}`, [], [id], [sprint.project], false);
+}
+
+function applySprintGoal(state: TrackerState, record: RecordOf<'sprint.goal_changed'>): Change {
+  const sprint = existingSprint(state, record.id);
+  state.sprints.set(sprint.id, Object.freeze({ ...sprint, goal: record.to }));
+  state.sprintTouchedAt.set(sprint.id, record.at);
+  return change(`Sprint ${sprint.id} goal: ${record.to}`, [], [sprint.id], [sprint.project], false);
+}
+
 // ---------------------------------------------------------------------------
+
+function existingSprint(state: TrackerState, id: string): Sprint {
+  const sprint = state.sprints.get(id);
+  if (sprint === undefined) throw new Error(`sprint ${id} does not exist`);
+  return sprint;
+}
 
 function existingIssue(state: TrackerState, key: string): Issue {
   const issue = state.issues.get(key);
@@ -271,6 +451,11 @@ function notePeople(state: TrackerState, issue: Issue, comments: readonly Commen
 function describeAssignment(key: string, from: string | null, to: string | null): string {
   if (to === null) return `${key} unassigned (was ${from ?? 'nobody'})`;
   return `${key} assigned to ${to} (was ${from ?? 'unassigned'})`;
+}
+
+function twoIssueChange(a: Issue, b: Issue, description: string): Change {
+  const sprints = [...new Set([a.sprint, b.sprint].filter((id): id is string => id !== null))];
+  return change(description, [a.key, b.key], sprints, [...new Set([a.project, b.project])], false);
 }
 
 function issueChange(issue: Issue, description: string, created = false): Change {

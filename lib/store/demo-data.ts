@@ -4,7 +4,7 @@
 // alive: Sprint 42 started 9 days ago and ends in 5, issues were touched
 // hours ago. Sprint 42 holds 25 story points of which 4 are done (16 %), and
 // PROJ-102 is an open P0.
-import type { Comment, Issue, Project, RecordDraft, Sprint } from './schema.js';
+import type { Comment, Issue, LinkType, Project, RecordDraft, Sprint } from './schema.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -186,11 +186,26 @@ const COMMENTS: ReadonlyArray<readonly [string, string, string, number]> = [
 
 const REPORTERS = ['alice', 'carol', 'dmitri', 'priya'];
 
+/**
+ * PROJ-103 blocks the P0 PROJ-102 (its comment says the fix depends on it), so the ready view
+ * leaves PROJ-102 out until PROJ-103 is done; the feature flag waits for the payment form.
+ */
+const LINKS: ReadonlyArray<readonly [string, LinkType, string]> = [
+  ['PROJ-103', 'blocks', 'PROJ-102'],
+  ['PROJ-101', 'blocks', 'PROJ-106'],
+  ['PROJ-108', 'relates_to', 'PROJ-106'],
+];
+
+/** The stories and tasks of the epic PROJ-109, Checkout v2. */
+const EPIC_CHILDREN: readonly string[] = ['PROJ-101', 'PROJ-104', 'PROJ-106', 'PROJ-108'];
+
 export function demoRecords(now: Date): RecordDraft[] {
   return [
     ...PROJECTS.map((project): RecordDraft => ({ type: 'project.created', project })),
     ...SPRINTS.map((row): RecordDraft => ({ type: 'sprint.created', sprint: demoSprint(row, now) })),
     ...ISSUES.map((row, index): RecordDraft => ({ type: 'issue.created', issue: demoIssue(row, index, now) })),
+    ...LINKS.map(([key, link, to]): RecordDraft => ({ type: 'issue.linked', key, link, to })),
+    ...EPIC_CHILDREN.map((key): RecordDraft => ({ type: 'issue.parent_changed', key, from: null, to: 'PROJ-109' })),
   ];
 }
 

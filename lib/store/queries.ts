@@ -22,7 +22,8 @@ import {
   type PageRequest,
 } from './args.js';
 import { domainError } from './errors.js';
-import { requireIssue, requireProject } from './lookup.js';
+import { requireIssue, requirePerson, requireProject, requireSprint } from './lookup.js';
+import { readyKeys } from './ready.js';
 import { LABEL_PATTERN, type Issue } from './schema.js';
 import type { FieldValue, IndexedField } from './field-index.js';
 import { compileCondition } from './jql/evaluate.js';
@@ -64,6 +65,8 @@ export interface SearchIssuesQuery extends ListIssuesQuery {
   readonly text?: string;
   /** A query in the query language (jql/), ANDed with the other filters given. */
   readonly query?: string;
+  /** Only the ready view (ready.ts), most urgent first instead of in key order. */
+  readonly ready?: boolean;
 }
 
 /** Without a context, a query runs as of now, for nobody in particular (currentUser() says it is not known). */
@@ -141,8 +144,8 @@ export function* searchInSlices(
   context: ResolveContext = nowForNobody(),
 ): Generator<void, Page<Issue>, void> {
   const page = parsePage(query.offset, query.limit);
-  const keyLists = issueKeyLists(state, query.project);
-  const filters = filterConditions(query);
+  const keyLists = query.ready === true ? [readyKeys(state, query.project)] : issueKeyLists(state, query.project);
+  const filters = filterConditions(state, query);
   const words = searchWords(query.text);
   if (query.query !== undefined) {
     const extra = [...projectCondition(state, query.project), ...filters, ...(words.length > 0 ? [textCondition(words)] : [])];
@@ -210,14 +213,16 @@ function pageOf<T>(items: T[], total: number, page: PageRequest): Page<T> {
  * The filters given as arguments, parsed once up front, as conditions of the query language
  * (jql/resolve.ts): one meaning for `status: "todo"` and `status = todo`.
  */
-function filterConditions(query: SearchIssuesQuery): Condition[] {
+function filterConditions(state: TrackerState, query: SearchIssuesQuery): Condition[] {
   const conditions: Condition[] = [];
   const oneOf = (field: IndexedField, values: readonly FieldValue[]) =>
     conditions.push({ kind: 'one-of', field, values: new Set(values), negated: false });
   if (query.status !== undefined) oneOf('status', parseOneOrMany(query.status, parseStatus));
   if (query.priority !== undefined) oneOf('priority', parseOneOrMany(query.priority, parsePriority));
-  if (query.assignee !== undefined) oneOf('assignee', [query.assignee === null ? null : parseHandle(query.assignee, 'assignee')]);
-  if (query.sprint !== undefined) oneOf('sprint', [query.sprint === null ? null : parseSprintId(query.sprint)]);
+  if (query.assignee !== undefined)
+    oneOf('assignee', [query.assignee === null ? null : requirePerson(state, parseHandle(query.assignee, 'assignee'))]);
+  if (query.sprint !== undefined)
+    oneOf('sprint', [query.sprint === null ? null : requireSprint(state, parseSprintId(query.sprint)).id]);
   if (query.label !== undefined) oneOf('labels', [parseLabelFilter(query.label)]);
   return conditions;
 }

@@ -13,6 +13,7 @@ import {
   issueNumberWithinLimit,
   ISSUE_TYPES,
   LABEL_PATTERN,
+  LINK_TYPES,
   LIMITS,
   PRIORITIES,
   PROJECT_KEY_PATTERN,
@@ -146,6 +147,17 @@ const issue = objectOf({
   updated_at: timestamp,
 });
 
+const editable = objectOf({
+  title: optional(text(1, LIMITS.titleMax)),
+  description: optional(text(0, LIMITS.descriptionMax)),
+  type: optional(oneOf(ISSUE_TYPES)),
+  priority: optional(oneOf(PRIORITIES)),
+  story_points: optional(nullable(integer(0, LIMITS.storyPointsMax))),
+  labels: optional(arrayOf(text(0, Infinity, LABEL_PATTERN), LIMITS.labelsMax)),
+});
+const linkType = oneOf(LINK_TYPES);
+const goal = text(0, LIMITS.goalMax);
+
 const base = { seq: integer(1), at: timestamp };
 
 const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
@@ -156,6 +168,13 @@ const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
   ['issue.assigned', objectOf({ ...base, key: issueKey, from: nullable(handle), to: nullable(handle) })],
   ['issue.commented', objectOf({ ...base, key: issueKey, comment })],
   ['issue.sprint_changed', objectOf({ ...base, key: issueKey, from: nullable(sprintId), to: nullable(sprintId) })],
+  ['issue.linked', objectOf({ ...base, key: issueKey, link: linkType, to: issueKey })],
+  ['issue.unlinked', objectOf({ ...base, key: issueKey, link: linkType, to: issueKey })],
+  ['issue.parent_changed', objectOf({ ...base, key: issueKey, from: nullable(issueKey), to: nullable(issueKey) })],
+  ['issue.edited', objectOf({ ...base, key: issueKey, from: editable, to: editable })],
+  ['sprint.started', objectOf({ ...base, id: sprintId })],
+  ['sprint.closed', objectOf({ ...base, id: sprintId, carried: arrayOf(issueKey), carried_to: nullable(sprintId) })],
+  ['sprint.goal_changed', objectOf({ ...base, id: sprintId, from: goal, to: goal })],
 ]);
 
 export const RECORD_TYPES: readonly string[] = [...checksByType.keys()] as string[];

@@ -85,18 +85,25 @@ export const ResolutionSchema = z.enum(['done', 'wont_do', 'duplicate', 'cannot_
 export const PrioritySchema = z.enum(['P0', 'P1', 'P2', 'P3']);
 export const IssueTypeSchema = z.enum(['bug', 'story', 'task', 'epic']);
 export const SprintStateSchema = z.enum(['active', 'closed', 'future']);
+/**
+ * How one issue relates to another, as written (`A blocks B`); the other end reads it
+ * backwards (`B is blocked by A`). relates_to reads the same both ways.
+ */
+export const LinkTypeSchema = z.enum(['blocks', 'relates_to', 'duplicates']);
 
 export type Status = z.infer<typeof StatusSchema>;
 export type Resolution = z.infer<typeof ResolutionSchema>;
 export type Priority = z.infer<typeof PrioritySchema>;
 export type IssueType = z.infer<typeof IssueTypeSchema>;
 export type SprintState = z.infer<typeof SprintStateSchema>;
+export type LinkType = z.infer<typeof LinkTypeSchema>;
 
 export const STATUSES: readonly Status[] = StatusSchema.options;
 export const RESOLUTIONS: readonly Resolution[] = ResolutionSchema.options;
 export const PRIORITIES: readonly Priority[] = PrioritySchema.options;
 export const ISSUE_TYPES: readonly IssueType[] = IssueTypeSchema.options;
 export const SPRINT_STATES: readonly SprintState[] = SprintStateSchema.options;
+export const LINK_TYPES: readonly LinkType[] = LinkTypeSchema.options;
 
 // ---------------------------------------------------------------------------
 // Scalars
@@ -179,6 +186,17 @@ export const IssueSchema = z.readonly(
 );
 export type Issue = z.infer<typeof IssueSchema>;
 
+/** The fields update_issue may change besides status, assignee and sprint (each has its own record). */
+export const EditableFieldsSchema = z.object({
+  title: z.optional(z.string().check(z.minLength(1), z.maxLength(LIMITS.titleMax))),
+  description: z.optional(z.string().check(z.maxLength(LIMITS.descriptionMax))),
+  type: z.optional(IssueTypeSchema),
+  priority: z.optional(PrioritySchema),
+  story_points: z.optional(z.nullable(z.int().check(z.minimum(0), z.maximum(LIMITS.storyPointsMax)))),
+  labels: z.optional(z.array(LabelSchema).check(z.maxLength(LIMITS.labelsMax))),
+});
+export type EditableFields = z.infer<typeof EditableFieldsSchema>;
+
 // ---------------------------------------------------------------------------
 // Journal: a header line, then one record per line.
 // ---------------------------------------------------------------------------
@@ -224,8 +242,42 @@ export const JournalRecordSchema = z.discriminatedUnion('type', [
     from: z.nullable(SprintIdSchema),
     to: z.nullable(SprintIdSchema),
   }),
+  z.object({ ...recordBase, type: z.literal('issue.linked'), key: IssueKeySchema, link: LinkTypeSchema, to: IssueKeySchema }),
+  z.object({ ...recordBase, type: z.literal('issue.unlinked'), key: IssueKeySchema, link: LinkTypeSchema, to: IssueKeySchema }),
+  z.object({
+    ...recordBase,
+    type: z.literal('issue.parent_changed'),
+    key: IssueKeySchema,
+    from: z.nullable(IssueKeySchema),
+    to: z.nullable(IssueKeySchema),
+  }),
+  z.object({
+    ...recordBase,
+    type: z.literal('issue.edited'),
+    key: IssueKeySchema,
+    /** The fields that changed, old and new values; the same keys in both. */
+    from: EditableFieldsSchema,
+    to: EditableFieldsSchema,
+  }),
+  z.object({ ...recordBase, type: z.literal('sprint.started'), id: SprintIdSchema }),
+  z.object({
+    ...recordBase,
+    type: z.literal('sprint.closed'),
+    id: SprintIdSchema,
+    /** The unfinished issues, moved in the same record to `carried_to` (null: the backlog). */
+    carried: z.array(IssueKeySchema),
+    carried_to: z.nullable(SprintIdSchema),
+  }),
+  z.object({
+    ...recordBase,
+    type: z.literal('sprint.goal_changed'),
+    id: SprintIdSchema,
+    from: z.string().check(z.maxLength(LIMITS.goalMax)),
+    to: z.string().check(z.maxLength(LIMITS.goalMax)),
+  }),
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
+export type RecordOf<T extends JournalRecord['type']> = Extract<JournalRecord, { type: T }>;
 export type RecordType = JournalRecord['type'];
 
 /** A record before the journal gives it a position and a time. */

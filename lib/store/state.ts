@@ -6,7 +6,13 @@
 // arrays are sorted without ever being sorted. Every map is keyed by
 // validated keys, and Maps have no prototype to pollute.
 import type { FieldIndex } from './field-index.js';
-import type { Comment, Issue, Project, Sprint, Status } from './schema.js';
+import type { Comment, Issue, LinkType, Project, Sprint, Status } from './schema.js';
+
+/** A link as one end reads it: PROJ-2 `is_blocked_by` PROJ-1 when PROJ-1 blocks PROJ-2. */
+export interface IssueLink {
+  readonly type: LinkType | 'is_blocked_by' | 'is_duplicated_by';
+  readonly key: string;
+}
 import type { WordIndex } from './word-index.js';
 
 export interface TrackerState {
@@ -26,6 +32,12 @@ export interface TrackerState {
   readonly sprintTouchedAt: Map<string, string>;
   /** The status each blocked issue was blocked from, when the journal saw that move: where it may go back to. */
   readonly blockedFrom: Map<string, Status>;
+  /** Each issue's links, as that end reads them (see IssueLink); issues without links are absent. */
+  readonly links: Map<string, readonly IssueLink[]>;
+  /** The keys of each epic's children, in the order they joined; epics without children are absent. */
+  readonly children: Map<string, string[]>;
+  /** When each done issue became done: the burndown's days. */
+  readonly doneAt: Map<string, string>;
   /** How many issues each person is assigned: ranks assignee completions. */
   readonly assignmentCounts: Map<string, number>;
   /** Everyone seen anywhere: leads, reporters, assignees, comment authors. */
@@ -54,6 +66,9 @@ export function createEmptyState(): TrackerState {
     nextIssueNumber: new Map(),
     sprintTouchedAt: new Map(),
     blockedFrom: new Map(),
+    links: new Map(),
+    children: new Map(),
+    doneAt: new Map(),
     assignmentCounts: new Map(),
     people: new Set(),
     searchText: new WeakMap(),
@@ -97,4 +112,18 @@ export function countAssignment(state: TrackerState, person: string | null, delt
   const count = (state.assignmentCounts.get(person) ?? 0) + delta;
   if (count > 0) state.assignmentCounts.set(person, count);
   else state.assignmentCounts.delete(person);
+}
+
+/** The link `from` → `to` of this type, as written from `from`; relates_to is found from either end. */
+export function findLink(state: TrackerState, from: string, type: LinkType, to: string): IssueLink | undefined {
+  return state.links.get(from)?.find((link) => link.type === type && link.key === to);
+}
+
+/** Adds `child` to an epic's children, or takes it away. */
+export function noteChild(state: TrackerState, epic: string | null, child: string, present: boolean): void {
+  if (epic === null) return;
+  const children = (state.children.get(epic) ?? []).filter((key) => key !== child);
+  if (present) children.push(child);
+  if (children.length === 0) state.children.delete(epic);
+  else state.children.set(epic, children);
 }

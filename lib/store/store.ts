@@ -68,6 +68,10 @@ import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js'
 import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
 import { watchForAppends } from './watch.js';
 import { allowedMoves, parseResolution, parseStatus } from './workflow.js';
+import { issueLinks, linkKeys, parseLinkRequest, planLink, type IssueLinks } from './links.js';
+import { readyKeys } from './ready.js';
+import { partlyDone, updateSteps, type UpdateIssueInput } from './update.js';
+import type { IssueLink } from './state.js';
 
 export interface OpenStoreOptions {
   /** Absolute path of the data file (see resolveDataPath). Created with demo data if missing. */
@@ -148,6 +152,12 @@ export interface TrackerStore {
   getIssue(key: string): Issue;
   /** The statuses the issue may move to now (workflow.ts). */
   getTransitions(key: string): readonly Status[];
+  /** The issue's links as it reads them (type and key). */
+  getLinkKeys(key: string): readonly IssueLink[];
+  /** Every link with the other issue's title, status and priority, and whether the issue is unblocked. */
+  getIssueLinks(key: string): IssueLinks;
+  /** The ready view (ready.ts): of one project, or of all. */
+  getReady(project?: string): readonly Issue[];
   listIssues(query?: ListIssuesQuery): Page<Issue>;
   /** Runs the whole scan at once: for callers that must answer now. */
   searchIssues(query: SearchIssuesQuery): Page<Issue>;
@@ -177,6 +187,10 @@ export interface TrackerStore {
   addComment(key: string, comment: { readonly body: string; readonly author?: string }): Promise<CommentMutation>;
   /** null moves the issue to the backlog. */
   moveToSprint(key: string, sprintId: string | null): Promise<IssueMutation>;
+  /** Fields, assignee, sprint, status and a comment in one call (update.ts); change.description lists each part. */
+  updateIssue(key: string, input: UpdateIssueInput): Promise<IssueMutation>;
+  /** Adds (or with remove, takes away) a link; returns the `from` issue. */
+  linkIssues(from: string, type: string, to: string, remove?: boolean): Promise<IssueMutation>;
   /** Applies updateStatus to each key in turn; see BulkResult. */
   bulkUpdateStatus(keys: readonly string[], status: string, options?: BulkOptions): Promise<BulkResult>;
 
@@ -399,6 +413,12 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     path: file,
 
     getIssue: (key) => read((state) => getIssue(state, key)),
+    getLinkKeys: (key) => read((state) => linkKeys(state, getIssue(state, key).key)),
+    getIssueLinks: (key) => read((state) => issueLinks(state, key)),
+    getReady: (project) =>
+      read((state) =>
+        derived.get(state, `ready ${keyOf(project)}`, () => readyKeys(state, project).map((key) => requireIssue(state, key))),
+      ),
     getTransitions: (key) =>
       read((state) => {
         const issue = getIssue(state, key);
@@ -488,6 +508,41 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
         key,
         (state) => planSprintMove(state, key, sprint),
         () => `${key} is already in ${sprint ?? 'the backlog'}; nothing changed.`,
+      );
+    },
+
+    async updateIssue(rawKey, input) {
+      const key = parseIssueKey(rawKey);
+      const steps = updateSteps(key, input ?? {}, actor);
+      // Every part is checked against the data before the first is written (see update.ts).
+      read((state) => steps.forEach((step) => step(state, now().toISOString())));
+      const done: Change[] = [];
+      for (const step of steps) {
+        try {
+          const change = await mutate(step);
+          if (change !== null) done.push(change);
+        } catch (error) {
+          throw isDomainError(error)
+            ? partlyDone(
+                done.map((c) => c.description),
+                error,
+              )
+            : error;
+        }
+      }
+      const issue = requireIssue(journal.state, key);
+      if (done.length === 0) return { issue, change: noChange(`${key} already has those values; nothing changed.`) };
+      const { issues, sprints, projects } = mergeChanges('local', done);
+      const description = done.map((c) => c.description).join('; ');
+      return { issue, change: { description, issues, sprints, projects, issueSetChanged: false } };
+    },
+
+    linkIssues(rawFrom, rawType, rawTo, remove = false) {
+      const request = parseLinkRequest(rawFrom, rawType, rawTo, remove);
+      return mutateIssue(
+        request.from,
+        (state) => planLink(state, request),
+        () => `${request.from} ${remove ? 'has no such link' : 'is already linked so'}; nothing changed.`,
       );
     },
 

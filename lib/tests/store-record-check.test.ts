@@ -6,9 +6,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { demoRecords } from '../store/demo-data.js';
 import { checkJournalRecord } from '../store/record-check.js';
-import { JournalRecordSchema, type JournalRecord } from '../store/schema.js';
+import { JournalRecordSchema, type Issue, type JournalRecord } from '../store/schema.js';
 
 const AT = '2025-06-15T12:00:00.000Z';
+
+const FIRST_ISSUE = demoRecords(new Date(AT)).flatMap((draft) =>
+  draft.type === 'issue.created' ? [draft.issue] : [],
+)[0] as Issue;
 
 /** Valid records of every type: the demo data plus one of each mutation. */
 const VALID: readonly JournalRecord[] = [
@@ -17,6 +21,27 @@ const VALID: readonly JournalRecord[] = [
   { seq: 31, at: AT, type: 'issue.assigned', key: 'PROJ-101', from: null, to: 'alice' },
   { seq: 32, at: AT, type: 'issue.commented', key: 'PROJ-101', comment: { id: 3, author: 'bob', body: 'x', created_at: AT } },
   { seq: 33, at: AT, type: 'issue.sprint_changed', key: 'PROJ-101', from: 'PROJ-S42', to: null },
+  { seq: 34, at: AT, type: 'issue.status_changed', key: 'PROJ-103', from: 'in_review', to: 'done', resolution: 'wont_do' },
+  { seq: 35, at: AT, type: 'issue.linked', key: 'PROJ-101', link: 'blocks', to: 'PROJ-104' },
+  { seq: 36, at: AT, type: 'issue.unlinked', key: 'PROJ-101', link: 'relates_to', to: 'PROJ-104' },
+  { seq: 37, at: AT, type: 'issue.parent_changed', key: 'PROJ-111', from: null, to: 'PROJ-109' },
+  {
+    seq: 38,
+    at: AT,
+    type: 'issue.edited',
+    key: 'PROJ-111',
+    from: { title: 'Old', description: '', type: 'bug', priority: 'P1', story_points: null, labels: [] },
+    to: { title: 'New', description: 'More', type: 'task', priority: 'P0', story_points: 3, labels: ['backend'] },
+  },
+  { seq: 39, at: AT, type: 'sprint.started', id: 'PROJ-S43' },
+  { seq: 40, at: AT, type: 'sprint.closed', id: 'PROJ-S42', carried: ['PROJ-101', 'PROJ-104'], carried_to: 'PROJ-S43' },
+  { seq: 41, at: AT, type: 'sprint.goal_changed', id: 'PROJ-S43', from: '', to: 'Wallets' },
+  {
+    seq: 42,
+    at: AT,
+    type: 'issue.created',
+    issue: { ...FIRST_ISSUE, key: 'PROJ-120', status: 'done', resolution: 'duplicate', parent: 'PROJ-109' },
+  },
 ];
 
 /** Values that sit on the edges of the rules. */
@@ -132,7 +157,7 @@ test('the hand check names the field it rejects', () => {
   assert.match(checkJournalRecord(broken) ?? '', /^issue\.labels\[1\]: does not match/);
   assert.is(
     checkJournalRecord({ type: 'issue.deleted' }),
-    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed',
+    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, sprint.started, sprint.closed, sprint.goal_changed',
   );
 });
 

@@ -124,14 +124,13 @@ for (const version of VERSIONS) {
     const tools = await listAll(call, 'tools/list', 'tools');
     assert.equal(tools.map((t) => t.name).sort(), [
       'add_comment',
-      'assign_issue',
       'bulk_update_status',
       'create_issue',
       'get_issue',
-      'move_to_sprint',
+      'link_issues',
       'search_issues',
       'summarize_sprint',
-      'update_status',
+      'update_issue',
     ]);
     const structured = version >= '2025-06-18';
     for (const tool of tools) {
@@ -142,10 +141,12 @@ for (const version of VERSIONS) {
     const calls: [string, Record<string, unknown>][] = [
       ['create_issue', { project: 'PROJ', title: 'Flaky checkout test', type: 'bug', priority: 'P1', labels: ['checkout'] }],
       ['get_issue', { key: 'PROJ-101' }],
-      ['update_status', { key: 'PROJ-104', status: 'in_progress' }],
-      ['assign_issue', { key: 'PROJ-104', assignee: 'dmitri' }],
+      ['update_issue', { key: 'PROJ-104', status: 'in_progress' }],
+      ['update_issue', { key: 'PROJ-104', assignee: 'dmitri', comment: 'Taking it.' }],
+      ['link_issues', { from: 'PROJ-104', type: 'blocks', to: 'PROJ-108' }],
+      ['search_issues', { ready: true, project: 'PROJ' }],
       ['add_comment', { key: 'PROJ-104', body: 'Started on this.' }],
-      ['move_to_sprint', { key: 'PROJ-110', sprint: 'PROJ-S42' }],
+      ['update_issue', { key: 'PROJ-110', sprint: 'PROJ-S42' }],
       ['search_issues', { project: 'PROJ', status: ['todo', 'in_progress'], limit: 3 }],
       ['bulk_update_status', { keys: ['PROJ-106', 'PROJ-108'], status: 'in_progress' }],
       ['summarize_sprint', { sprint: 'PROJ-S42' }],
@@ -170,7 +171,7 @@ for (const version of VERSIONS) {
     const unknownIssue = await call('tools/call', { name: 'get_issue', arguments: { key: 'PROJ-9999' } });
     assert.is(unknownIssue.result.isError, true);
     assert.match(unknownIssue.result.content[0].text, /PROJ-9999/);
-    const badStatus = await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-101', status: 'finished' } });
+    const badStatus = await call('tools/call', { name: 'update_issue', arguments: { key: 'PROJ-101', status: 'finished' } });
     assert.is(badStatus.result.isError, true);
     assert.match(badStatus.result.content[0].text, /todo/, 'the message lists the valid statuses');
     const missingArg = await call('tools/call', { name: 'create_issue', arguments: { project: 'PROJ' } });
@@ -325,7 +326,7 @@ test('subscriptions: updated exactly for the URIs whose content changed; list_ch
   assert.is((await call('resources/subscribe', { uri: 'jira://issue/NOPE-1' })).error.code, -32002);
   await call('logging/setLevel', { level: 'info' });
   const before = JSON.parse((await call('resources/read', { uri: 'jira://sprint/current' })).result.contents[0].text);
-  await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-103', status: 'done' } });
+  await call('tools/call', { name: 'update_issue', arguments: { key: 'PROJ-103', status: 'done' } });
   const updates = [
     await client.nextNotification('notifications/resources/updated'),
     await client.nextNotification('notifications/resources/updated'),
@@ -339,7 +340,7 @@ test('subscriptions: updated exactly for the URIs whose content changed; list_ch
   assert.not.equal(after.last_updated, before.last_updated);
 
   // Setting the same status again changes nothing, so nothing is notified.
-  await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-103', status: 'done' } });
+  await call('tools/call', { name: 'update_issue', arguments: { key: 'PROJ-103', status: 'done' } });
   await call('resources/unsubscribe', { uri: 'jira://issue/PROJ-103' });
   await call('tools/call', { name: 'add_comment', arguments: { key: 'PROJ-103', body: 'ship it' } });
   await call('tools/call', { name: 'create_issue', arguments: { project: 'PROJ', title: 'New thing' } });
@@ -473,7 +474,7 @@ test('2026-07-28 on the same binary: discover, stateless calls, a listen stream 
   const ack = (await client.nextNotification('notifications/subscriptions/acknowledged')) as any;
   assert.is(ack.params._meta['io.modelcontextprotocol/subscriptionId'], 'listen');
   const changed = await call('tools/call', {
-    name: 'update_status',
+    name: 'update_issue',
     arguments: { key: 'PROJ-103', status: 'done' },
     _meta: meta,
   });
@@ -532,7 +533,7 @@ test("data survives a restart; a second process sees the first one's changes", a
     const second = server('--data', data);
     await second.initialize();
     await second.request('resources/subscribe', { uri: `jira://issue/${key}` });
-    await first.request('tools/call', { name: 'update_status', arguments: { key, status: 'in_progress' } });
+    await first.request('tools/call', { name: 'update_issue', arguments: { key, status: 'in_progress' } });
     const seen = (await second.nextNotification('notifications/resources/updated', 2000)) as any;
     assert.is(seen.params.uri, `jira://issue/${key}`, "another process's change is noticed within a second or two");
     assert.is(await first.close(), 0);

@@ -55,7 +55,7 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
             'user',
             'Now recommend: (1) a priority P0-P3 with one line of reasoning, (2) an assignee, considering who already ' +
               'carries the most open work, (3) whether it belongs in this sprint. Then ask me before you apply anything with ' +
-              'the update_status, assign_issue or move_to_sprint tools.',
+              'the update_issue tool.',
           ),
         ],
       };

@@ -118,12 +118,6 @@ function commentResult({ issue, comment, change }: CommentMutation, context: Req
 const RESULT_CACHE_CHARS = 8 * 1024 * 1024;
 const textLength = (result: ToolResult): number => (result.content[0]?.type === 'text' ? result.content[0].text.length : 0);
 
-const issueResults = createSnapshotCache(
-  (issue: Issue) => structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]),
-  textLength,
-  RESULT_CACHE_CHARS,
-);
-
 const searchResults = createSnapshotCache(
   (page: Page<Issue>) =>
     structuredResult({
@@ -176,6 +170,23 @@ export function computedSummary(stats: SprintStats): string {
 }
 
 export function trackerTools(store: TrackerStore): ToolDefinition[] {
+  // Transitions and links live beside the issue; a change to either gives it a new snapshot,
+  // so a result kept for a snapshot stays true.
+  const issueResults = createSnapshotCache(
+    (issue: Issue) =>
+      structuredResult(
+        {
+          issue,
+          uri: issueUri(issue.key),
+          transitions: [...store.getTransitions(issue.key)],
+          links: [...store.getLinkKeys(issue.key)],
+        },
+        [link(issue)],
+      ),
+    textLength,
+    RESULT_CACHE_CHARS,
+  );
+
   const createIssue: ToolDefinition = {
     name: 'create_issue',
     title: 'Create issue',
@@ -192,6 +203,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       story_points: optional(z.nullable(z.int()), 'Estimate in story points, 0-100.'),
       sprint: optional(z.nullable(z.string()), 'Sprint id, e.g. PROJ-S42; absent for the backlog.'),
       labels: optional(z.array(z.string()), 'Lower-case labels, e.g. ["checkout", "backend"].'),
+      parent: optional(z.string(), 'Key of an epic this issue belongs to.'),
     }),
     output: IssueOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -219,40 +231,60 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
   const getIssue: ToolDefinition = {
     name: 'get_issue',
     title: 'Get issue',
-    description: 'Returns one issue with its description and comments. The same data is the resource jira://issue/{key}.',
+    description:
+      'Returns one issue with its comments (the resource jira://issue/{key}), the statuses it can move to, and its links.',
     input: z.object({ key: KEY }),
-    output: IssueOutput,
+    output: z.object({
+      ...IssueOutput.shape,
+      transitions: z.array(z.string()),
+      links: z.array(z.object({ type: z.string(), key: z.string() })),
+    }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: (args) => domain(() => issueResults.get(store.getIssue(args.key))),
   };
 
-  const updateStatus: ToolDefinition = {
-    name: 'update_status',
-    title: 'Update status',
+  const updateIssue: ToolDefinition = {
+    name: 'update_issue',
+    title: 'Update issue',
     description:
-      'Moves an issue along the workflow (todo → in_progress → in_review → done, any open ↔ blocked, done → reopened). ' +
-      'Setting the status it already has changes nothing.',
+      "Changes any of an issue's fields, assignee (null unassigns), sprint (null: backlog) and status, and can add a " +
+      'comment, in one call. Status moves along the workflow: todo → in_progress → in_review → done, any open ↔ blocked, ' +
+      'done → reopened; get_issue lists the allowed moves. Values it already has change nothing.',
     input: z.object({
       key: KEY,
-      status: STATUS,
-      resolution: optional(z.string(), `With done only: ${RESOLUTIONS.join(', ')}; default done.`),
+      status: optional(STATUS, `One of: ${STATUSES.join(', ')}.`),
+      resolution: optional(z.string(), `With status done: ${RESOLUTIONS.join(', ')}; default done.`),
+      assignee: optional(z.nullable(z.string()), 'Handle, e.g. alice; null unassigns.'),
+      sprint: optional(z.nullable(z.string()), 'Sprint id, e.g. PROJ-S43; null for the backlog.'),
+      title: optional(z.string(), 'New title.'),
+      description: optional(z.string(), 'New description.'),
+      type: optional(z.string(), `One of: ${ISSUE_TYPES.join(', ')}.`),
+      priority: optional(z.string(), 'P0 to P3.'),
+      story_points: optional(z.nullable(z.int()), '0-100; null for unestimated.'),
+      labels: optional(z.array(z.string()), 'The new list of labels.'),
+      comment: optional(z.string(), 'A comment added after the changes.'),
+    }),
+    output: MutationOutput,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: ({ key, ...changes }, context) => domain(async () => mutationResult(await store.updateIssue(key, changes), context)),
+  };
+
+  const linkIssues: ToolDefinition = {
+    name: 'link_issues',
+    title: 'Link issues',
+    description:
+      'Links two issues: from blocks to, from relates_to to, from duplicates to, or parent (the epic `to` becomes ' +
+      'the parent of `from`). remove: true takes the link away. See the resource jira://issue/{key}/links.',
+    input: z.object({
+      from: KEY,
+      type: z.string().check(z.describe('blocks, relates_to, duplicates or parent.')),
+      to: KEY,
+      remove: optional(z.boolean(), 'True to remove the link.'),
     }),
     output: MutationOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: (args, context) =>
-      domain(async () =>
-        mutationResult(await store.updateStatus(args.key, args.status, { resolution: args.resolution }), context),
-      ),
-  };
-
-  const assignIssue: ToolDefinition = {
-    name: 'assign_issue',
-    title: 'Assign issue',
-    description: 'Assigns an issue to a person by handle (e.g. alice), or unassigns it with null.',
-    input: z.object({ key: KEY, assignee: z.nullable(z.string()).check(z.describe('Handle, e.g. alice; null to unassign.')) }),
-    output: MutationOutput,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (args, context) => domain(async () => mutationResult(await store.assignIssue(args.key, args.assignee), context)),
+      domain(async () => mutationResult(await store.linkIssues(args.from, args.type, args.to, args.remove === true), context)),
   };
 
   const addComment: ToolDefinition = {
@@ -272,25 +304,12 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       domain(async () => commentResult(await store.addComment(args.key, { body: args.body, author: args.author }), context)),
   };
 
-  const moveToSprint: ToolDefinition = {
-    name: 'move_to_sprint',
-    title: 'Move to sprint',
-    description: 'Moves an issue into a sprint of its project (e.g. PROJ-S43), or to the backlog with null.',
-    input: z.object({
-      key: KEY,
-      sprint: z.nullable(z.string()).check(z.describe('Sprint id, e.g. PROJ-S42; null for the backlog.')),
-    }),
-    output: MutationOutput,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (args, context) => domain(async () => mutationResult(await store.moveToSprint(args.key, args.sprint), context)),
-  };
-
   const searchIssues: ToolDefinition = {
     name: 'search_issues',
     title: 'Search issues',
     description:
       'Finds issues by a JQL query or by filters and words (all must occur in title, description or comments), ' +
-      'in key order unless the query says ORDER BY, a page at a time. Pass next_offset back as offset for the next page.',
+      'in key order unless the query says ORDER BY (ready: most urgent first), a page at a time. Pass next_offset back as offset for the next page.',
     input: z.object({
       query: optional(
         z.string(),
@@ -305,6 +324,10 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       assignee: optional(z.nullable(z.string()), 'A handle; null for unassigned issues.'),
       sprint: optional(z.nullable(z.string()), 'A sprint id; null for the backlog.'),
       label: optional(z.string(), 'Issues carrying this label.'),
+      ready: optional(
+        z.boolean(),
+        'Only what to do next: open issues of active sprints whose blockers are done, most urgent first.',
+      ),
       text: optional(
         z.string(),
         `Words to look for, case-insensitive: up to ${LIMITS.searchWordsMax} different words, ${LIMITS.searchTextMax} characters.`,
@@ -396,15 +419,5 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       }),
   };
 
-  return [
-    createIssue,
-    getIssue,
-    updateStatus,
-    assignIssue,
-    addComment,
-    moveToSprint,
-    searchIssues,
-    bulkUpdateStatus,
-    summarizeSprint,
-  ];
+  return [searchIssues, getIssue, createIssue, updateIssue, bulkUpdateStatus, addComment, linkIssues, summarizeSprint];
 }

@@ -28,10 +28,10 @@ export const TOOL_EXAMPLES: readonly Example[] = [
     labels: ['backend'],
   }),
   tool('get_issue', { key: 'PROJ-101' }),
-  tool('update_status', { key: 'PROJ-102', status: 'in_review' }),
-  tool('assign_issue', { key: 'PROJ-103', assignee: 'bob' }),
+  tool('update_issue', { key: 'PROJ-102', status: 'in_review' }),
+  tool('update_issue', { key: 'PROJ-103', assignee: 'bob' }),
   tool('add_comment', { key: 'PROJ-104', body: 'fuzz comment', author: 'carol' }),
-  tool('move_to_sprint', { key: 'PROJ-105', sprint: 'PROJ-S43' }),
+  tool('update_issue', { key: 'PROJ-105', sprint: 'PROJ-S43' }),
   tool('search_issues', {
     project: 'PROJ',
     status: ['todo', 'done'],
@@ -90,11 +90,4 @@ export const EXAMPLES: readonly Example[] = [
 ];
 
 /** Tools whose success appends to the journal; see `journalLinesAcknowledged` in oracle.ts. */
-export const MUTATING_TOOLS = new Set([
-  'create_issue',
-  'update_status',
-  'assign_issue',
-  'add_comment',
-  'move_to_sprint',
-  'bulk_update_status',
-]);
+export const MUTATING_TOOLS = new Set(['create_issue', 'update_issue', 'link_issues', 'add_comment', 'bulk_update_status']);

@@ -149,7 +149,8 @@ function noteMutation(value: Record<string, unknown>, id: string, into: Expectat
 
 /**
  * How many journal lines an acknowledged tools/call wrote: a create or a comment always one,
- * a status/assignee/sprint change one if it changed anything, a bulk update one per change.
+ * a link one if it changed anything, update_issue one per part it changed (its `change` lists
+ * them, joined by '; '), a bulk update one per change.
  * Undefined when the answer does not say (no structuredContent before 2025-06-18).
  */
 export function journalLinesAcknowledged(tool: string, response: Record<string, unknown>): number | undefined {
@@ -159,5 +160,6 @@ export function journalLinesAcknowledged(tool: string, response: Record<string, 
   const data = result.structuredContent;
   if (data === undefined) return undefined;
   if (tool === 'bulk_update_status') return typeof data.changed === 'number' ? data.changed : undefined;
+  if (tool === 'update_issue' && data.changed === true) return String(data.change).split('; ').length;
   return data.changed === true ? 1 : 0;
 }

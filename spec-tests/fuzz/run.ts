@@ -163,7 +163,7 @@ const PROBES: [string, Record<string, unknown>][] = [
   ['prompts/list', {}],
   ['resources/templates/list', {}],
   ['tools/call', { name: 'create_issue', arguments: {} }],
-  ['tools/call', { name: 'update_status', arguments: {} }],
+  ['tools/call', { name: 'update_issue', arguments: {} }],
   ['tools/call', { name: 'get_issue', arguments: { key: 'constructor' } }],
   ['tools/call', { name: 'search_issues', arguments: { text: 'fuzzCanary polluted', limit: 1 } }],
   ['prompts/get', { name: 'triage_issue' }],

@@ -110,10 +110,9 @@ test('generic fixtures over HTTP: the stdio verdicts, stdio-only fixtures not ap
 
 const CHANGES_DATA = new Set([
   'create_issue',
-  'update_status',
+  'update_issue',
   'bulk_update_status',
-  'move_to_sprint',
-  'assign_issue',
+  'link_issues',
   'add_comment',
   'delete_issue',
 ]);

@@ -1,5 +1,5 @@
 // Crash safety through the bundled server: SIGKILL at random moments while a client streams
-// mutations over MCP (create_issue, add_comment, update_status), at least 100 kills per run,
+// mutations over MCP (create_issue, add_comment, update_issue), at least 100 kills per run,
 // seeded. After every kill the next server must open the same file without help; at the end
 // every mutation the client saw acknowledged (a response received) must be in the data, and
 // every line of the journal must be whole. Workers on separate data files run in parallel.
@@ -53,7 +53,7 @@ function nextMutation(rng: Rng, tag: string): { method: string; params: unknown;
   const status = rng.pick(STATUSES);
   return {
     method: 'tools/call',
-    params: { name: 'update_status', arguments: { key, status } },
+    params: { name: 'update_issue', arguments: { key, status } },
     ack: (r) => ({ kind: 'status', key, status, changed: structured(r).changed === true }),
   };
 }

@@ -75,10 +75,9 @@ test('the SDK client calls every tool, and its output-schema check accepts our s
     const args: Record<string, Record<string, unknown>> = {
       create_issue: { project: 'WEB', title: 'From the SDK client' },
       get_issue: { key: 'PROJ-101' },
-      update_status: { key: 'PROJ-104', status: 'in_progress' },
-      assign_issue: { key: 'PROJ-104', assignee: null },
+      update_issue: { key: 'PROJ-104', status: 'in_progress', assignee: null, sprint: null },
       add_comment: { key: 'PROJ-104', body: 'hello from the SDK' },
-      move_to_sprint: { key: 'PROJ-104', sprint: null },
+      link_issues: { from: 'PROJ-104', type: 'relates_to', to: 'PROJ-105' },
       search_issues: { text: 'checkout', limit: 5 },
       bulk_update_status: { keys: ['PROJ-103', 'PROJ-105'], status: 'done' },
       summarize_sprint: {},
