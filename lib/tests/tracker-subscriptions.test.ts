@@ -108,7 +108,9 @@ test('every spelling of an issue is one watched resource, read once per change a
 test('the default limits: 1000 subscriptions a session, 1000 URIs a listen stream, 8 streams', async () => {
   const handshake = await tracker();
   await handshake.t.initialize();
-  const queries = Array.from({ length: 1001 }, (_, i) => `jira://project/PROJ/issues?assignee=user${i}`);
+  // 1001 distinct resources that exist: an unknown person in a filter is an error now (no silent
+  // empties), while a search for a word nobody wrote is a real, empty answer.
+  const queries = Array.from({ length: 1001 }, (_, i) => `jira://search?jql=${encodeURIComponent(`text ~ w${i}`)}`);
   queries.forEach((uri, i) => handshake.t.client(subscribe(i, uri)));
   const answers = (await handshake.t.until((out) => out.length === queries.length, 20_000)) as any[];
   const refused = answers.filter((a) => a.error);
