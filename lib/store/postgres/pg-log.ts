@@ -81,6 +81,9 @@ function pgLog(pool: pg.Pool, config: pg.PoolConfig, options: PgLogOptions): Rec
     async append(expected, records) {
       const client = await pool.connect();
       let broken = false;
+      // A connection lost while checked out fails its query; without a listener its 'error' event would end the process.
+      const lost = (): void => void (broken = true);
+      client.on('error', lost);
       try {
         await client.query('BEGIN');
         for (const [index, record] of records.entries()) {
@@ -103,6 +106,7 @@ function pgLog(pool: pg.Pool, config: pg.PoolConfig, options: PgLogOptions): Rec
         throw error;
       } finally {
         // A connection whose transaction state is unknown is closed, not handed to the next caller.
+        client.off('error', lost);
         client.release(broken);
       }
     },
