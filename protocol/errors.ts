@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 errors, the codes MCP uses, and the one place where an unexpected
 // exception is turned into something safe to send.
 //
-// JSON-RPC 2.0 §5.1 reserves -32768..-32000; MCP adds its own codes in -32000..-32099.
+// JSON-RPC 2.0 (https://www.jsonrpc.org/specification#error_object) reserves -32768..-32000; MCP adds its own codes in -32000..-32099.
 // Every code we send is named here. spec-tests/RULES.md, rule 1.5, lists when each is used.
 
 export const ErrorCode = {

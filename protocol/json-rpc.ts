@@ -145,7 +145,7 @@ export function classify(value: unknown): Incoming {
 
 function envelopeProblem(value: Record<string, unknown>): string | undefined {
   if (value.jsonrpc !== '2.0') return 'jsonrpc must be exactly "2.0"';
-  // JSON-RPC 2.0 §4.2: params, when present, is a structured value (object or array).
+  // https://www.jsonrpc.org/specification#parameter_structures: params, when present, is a structured value (object or array).
   if ('params' in value && typeof value.params !== 'object') return 'params must be an object';
   if (value.params === null) return 'params must be an object';
   return undefined;
@@ -155,7 +155,7 @@ function classifyResponse(value: Record<string, unknown>, id: RequestId | null):
   // Neither `method` nor `result`/`error`: not a response, so a broken request. If it
   // carried an id the sender is waiting on it, so answer rather than drop it.
   if (!('result' in value) && !('error' in value)) return invalid(id, 'Invalid Request: a request needs a method');
-  // A response must carry exactly one of result and error (JSON-RPC 2.0 §5). A broken
+  // A response must carry exactly one of result and error (https://www.jsonrpc.org/specification#response_object). A broken
   // response is never answered: that could start an endless exchange of errors.
   if (id === null || value.jsonrpc !== '2.0' || ('result' in value && 'error' in value)) {
     return { kind: 'ignored', reason: 'malformed response' };
@@ -173,7 +173,7 @@ export type OutgoingMessage =
 
 export const resultMessage = (id: RequestId, result: unknown): OutgoingMessage => ({ jsonrpc: '2.0', id, result });
 
-/** JSON-RPC 2.0 §5: when the id could not be read, the error's id is null (rule A-3). */
+/** https://www.jsonrpc.org/specification#response_object: when the id could not be read, the error's id is null (rule A-3). */
 export const errorMessage = (id: RequestId | null, error: RpcError): OutgoingMessage => ({
   jsonrpc: '2.0',
   id,

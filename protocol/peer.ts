@@ -76,7 +76,8 @@ export class OutgoingRequestError extends Error {
 }
 
 /**
- * One incoming request while its handler runs. The AbortController behind `signal` is made
+ * One incoming request while its handler runs. (Performance, which a first reading may skip: the
+ * lazy `signal` below.) The AbortController behind `signal` is made
  * only when the handler asks for the signal: most handlers finish without looking, and one per
  * request is a measurable cost on the busiest path (docs/performance.md).
  */

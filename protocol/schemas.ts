@@ -111,6 +111,8 @@ export const CancelledParamsSchema = z.looseObject({ requestId: RequestIdSchema,
 
 // ---- the quick path for the params nearly every request carries ---------------------------
 //
+// Performance: a first reading may skip to the end of the file; what is accepted is the schemas above.
+//
 // A zod parse is a long walk through generic code, and slowest for a lone request, when the
 // caches are cold (measured: docs/performance.md). These hand checks accept the usual shapes
 // of the busiest methods' params, and only values the schema accepts unchanged, so the value

@@ -240,12 +240,12 @@ class ServerSession implements Session {
         return;
       }
       default:
-        // Unknown notifications (roots/list_changed, progress for requests we never sent, future ones): ignore.
+        // Unknown notifications (notifications/roots/list_changed, progress for requests we never sent, future ones): ignore.
         return;
     }
   }
 
-  /** JSON-RPC 2.0 §6, for 2025-03-26 sessions: one array of responses, none for notifications, nothing at all if empty. */
+  /** JSON-RPC 2.0 batches (https://www.jsonrpc.org/specification#batch), for 2025-03-26 sessions: one array of responses, none for notifications, nothing at all if empty. */
   #handleBatch(items: unknown[], origin: unknown): void {
     if (!this.#handshake.ready || !this.#handshake.rules.batches) {
       return this.#sendError(invalidRequest('Invalid Request: batches are not supported in this protocol version'), origin);

@@ -68,6 +68,7 @@ export function structuredResult(data: Record<string, unknown>, extra: ContentBl
   return result;
 }
 
+// Performance (a first reading may skip it, and `shapeResult` below): a result's JSON is made once.
 /**
  * What structuredResult made of each result: its data's JSON, and once sent, that JSON as a
  * string literal for the text block. shapeResult sends both as they are, so the data is

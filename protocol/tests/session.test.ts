@@ -96,7 +96,7 @@ function definition(): ServerDefinition {
 const req = (id: unknown, method: string, params?: unknown) =>
   params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 const error = (id: unknown, code: number) => ({ jsonrpc: '2.0', id, error: { code } });
-/** Responses may come in any order (JSON-RPC 2.0 §6); sort them by id to read them as a list. */
+/** Responses may come in any order (https://www.jsonrpc.org/specification#batch); sort them by id to read them as a list. */
 const byId = (messages: unknown[]) => [...(messages as any[])].sort((a, b) => String(a.id).localeCompare(String(b.id)));
 /** Keeps only the fields the test cares about, so messages can be compared as transcripts. */
 const codes = (messages: unknown[]) =>

@@ -19,7 +19,7 @@ const RESULT_RULE = 'schema Result: result is always a JSON object (rule 1.1)';
 const ERROR_RULE = 'schema JSONRPCError: error.code is an integer and error.message a string (rule 1.4)';
 const PARAMS_RULE = 'schema Request/Notification: params, when present, is an object (rule 1.1)';
 const BATCH_RULE =
-  'https://modelcontextprotocol.io/specification/2025-03-26/basic: batches exist only in 2025-03-26; JSON-RPC 2.0 §6 never sends an empty array (rule 1.6)';
+  'https://modelcontextprotocol.io/specification/2025-03-26/basic: batches exist only in 2025-03-26; https://www.jsonrpc.org/specification#batch never sends an empty array (rule 1.6)';
 
 export function checkEnvelope(value: JsonValue, negotiatedVersion: string | undefined): RuleViolation[] {
   if (Array.isArray(value)) return checkBatch(value, negotiatedVersion);
@@ -84,7 +84,7 @@ function checkResult(message: JsonObject): RuleViolation[] {
 }
 
 // An error may carry id null (or, from 2025-11-25, no id) when the request id could not be
-// read: JSON-RPC 2.0 §5 and rule A-3.
+// read: https://www.jsonrpc.org/specification#response_object and rule A-3.
 function checkError(message: JsonObject): RuleViolation[] {
   const violations: RuleViolation[] = [];
   if ('id' in message && message.id !== null && !isValidRequestId(message.id)) {

@@ -173,7 +173,7 @@ function findExtraKey(
 }
 
 /**
- * A batch response may list its responses in any order (JSON-RPC 2.0 §6), so each expected
+ * A batch response may list its responses in any order (https://www.jsonrpc.org/specification#batch), so each expected
  * element is matched against a distinct actual element.
  */
 export function matchUnordered(expected: JsonValue[], actual: JsonValue, path: PathSegment[] = []): Mismatch | undefined {

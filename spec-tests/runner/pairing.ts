@@ -1,5 +1,5 @@
 // Decides which received message an expectation is about, before comparing their content:
-// a response by its id (responses may come in any order, JSON-RPC 2.0 §6; the official SDKs answer concurrent requests by completion),
+// a response by its id (responses may come in any order, https://www.jsonrpc.org/specification#batch; the official SDKs answer concurrent requests by completion),
 // a notification or server request by its method, a batch response by being an array.
 import type { JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';

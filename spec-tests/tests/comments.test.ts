@@ -78,4 +78,68 @@ test('every file docs/performance.md names exists', () => {
   );
 });
 
+// A citation a reader can follow: a full https://modelcontextprotocol.io/specification/... or
+// https://www.jsonrpc.org/specification#... link, or a rule id of spec-tests/RULES.md. Never an
+// abbreviation defined in some other file ("S/2025-11-25/basic"), a section sign ("JSON-RPC
+// 2.0 §5"), or a document the repository does not hold.
+const SHORTHAND = /(^|[\s(`'"])S\/(\{v\}|\d{4}-\d{2}-\d{2})\/|§/;
+
+/** Markdown files a text names ("RULES.md", "docs/performance.md") that the repository does not hold. */
+function missingDocuments(text: string, present: ReadonlySet<string>): string[] {
+  return [...text.matchAll(/\b[\w./-]*[A-Za-z]\.md\b/g)].map((match) => basename(match[0])).filter((name) => !present.has(name));
+}
+
+/** The repository's Markdown files, by name, outside what is installed or generated elsewhere. */
+function markdownNames(dir = '.'): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isDirectory())
+      return ['node_modules', 'dist', '.git'].includes(entry.name) ? [] : markdownNames(join(dir, entry.name));
+    return entry.name.endsWith('.md') ? [entry.name] : [];
+  });
+}
+
+/** What a learner reads: the code's comments and the guides. */
+function learnerTexts(): { file: string; text: string }[] {
+  // This file spells the forbidden forms out to describe them, so it is left out.
+  const code = ['protocol', 'lib', 'spec-tests']
+    .flatMap(sources)
+    .concat('build.mjs')
+    .filter((file) => file !== join('spec-tests', 'tests', 'comments.test.ts'));
+  const guides = ['README.md', 'OVERVIEW.md', 'docs/performance.md', 'spec-tests/FORMAT.md'].filter((file) => existsSync(file));
+  return [
+    ...code.map((file) => ({ file, text: comments(file).join('\n') })),
+    ...guides.map((file) => ({ file, text: readFileSync(file, 'utf8') })),
+  ];
+}
+
+function citationProblems(texts: { file: string; text: string }[], present: ReadonlySet<string>): string[] {
+  return texts.flatMap(({ file, text }) => [
+    ...text
+      .split('\n')
+      .filter((line) => SHORTHAND.test(line))
+      .map((line) => `${file}: shorthand citation: ${line.trim()}`),
+    ...missingDocuments(text, present).map((name) => `${file}: names ${name}, which the repository does not hold`),
+  ]);
+}
+
+test('comments and guides cite full links and files the repository holds, never a shorthand', () => {
+  assert.equal(citationProblems(learnerTexts(), new Set(markdownNames())), []);
+});
+
+test('the citation check sees a shorthand, a section sign and a missing document', () => {
+  const present = new Set(markdownNames());
+  const broken = [
+    '// MUST echo the id (S/{v}/basic "Responses")',
+    ' * see S/2025-11-25/server/tools',
+    '// JSON-RPC 2.0 §5.1 reserves the range',
+    '// the requirement is listed in REQUIRE' + 'MENTS.md, and the peers in PEE' + 'RS.md',
+  ];
+  const problems = citationProblems([{ file: 'sample.ts', text: broken.join('\n') }], present);
+  assert.is(problems.filter((line) => line.includes('shorthand')).length, 3);
+  assert.ok(problems.some((line) => line.includes('REQUIRE' + 'MENTS.md')));
+  assert.ok(problems.some((line) => line.includes('PEE' + 'RS.md')));
+  const sound = '// https://modelcontextprotocol.io/specification/2025-11-25/basic (rule 1.5 in spec-tests/RULES.md)';
+  assert.equal(citationProblems([{ file: 'sample.ts', text: sound }], present), []);
+});
+
 test.run();
