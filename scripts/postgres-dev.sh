@@ -7,7 +7,9 @@
 #   scripts/postgres-dev.sh stop  [DIR]
 #
 # DIR defaults to .postgres-dev in the repository, PORT to 54329. Uses Debian's postgresql
-# package (apt-get install postgresql) or any initdb/pg_ctl on PATH.
+# package (apt-get install postgresql) or any initdb/pg_ctl on PATH. $POSTGRES_DEV_OPTIONS adds
+# server settings (CI turns fsync off: its server lives for one run, and what the tests kill is
+# the tracker, never the database).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 action="${1:-}"
@@ -41,7 +43,7 @@ case "$action" in
         { cat "$dir/initdb.log" >&2; exit 1; }
     fi
     as_owner "$pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir/socket -c fsync=on -c max_connections=100" start >/dev/null ||
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir/socket -c max_connections=100 ${POSTGRES_DEV_OPTIONS:-}" start >/dev/null ||
       { cat "$dir/server.log" >&2; exit 1; }
     echo "postgres://tracker@127.0.0.1:$port/postgres"
     ;;

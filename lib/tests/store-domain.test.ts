@@ -13,7 +13,7 @@ import { SLICE_WORK, searchInSlices } from '../store/queries.js';
 import type { Issue, RecordDraft } from '../store/schema.js';
 import { LIMITS, isDomainError, isStoreFileError, openStore, resolveDataPath, type TrackerStore } from '../store/index.js';
 import { openPostgresStore } from '../store/postgres/index.js';
-import { dropDatabases, freshDatabase } from './postgres-test-db.js';
+import { dropDatabases, freshStore } from '../tests-postgres/postgres-test-db.js';
 
 const ON_POSTGRES = process.env.MCP_TEST_STORE_BACKEND === 'postgres';
 /** A test about the journal file itself. */
@@ -37,7 +37,7 @@ function manualClock(start = START): { now: () => Date; advance: (ms: number) =>
 
 /** Where a store's data lives: a data file, or a database of its own on PostgreSQL. */
 async function tempPlace(): Promise<string> {
-  return ON_POSTGRES ? freshDatabase() : tempFile();
+  return ON_POSTGRES ? freshStore() : tempFile();
 }
 
 async function openDemo(clock = manualClock(), place?: string): Promise<TrackerStore> {

@@ -12,7 +12,7 @@ import { copyJournal, openPostgresStore } from '../store/postgres/index.js';
 import { SCHEMA_VERSION } from '../store/postgres/migrations.js';
 import { UNAVAILABLE } from '../store/replica.js';
 import { parsePostgresUrl } from '../store/store-url.js';
-import { admin, dropDatabases, freshDatabase, postgresTest } from './postgres-test-db.js';
+import { admin, dropDatabases, freshDatabase, freshStore, postgresTest } from './postgres-test-db.js';
 
 const test = postgresTest('the PostgreSQL store tests');
 const open = (url: string, watch = false): Promise<TrackerStore> =>
@@ -41,7 +41,7 @@ test('the domain suite (store-domain.test.ts) passes against PostgreSQL', () => 
 });
 
 test('two stores on one database: no key given twice, every change heard by the other', async () => {
-  const url = await freshDatabase();
+  const url = await freshStore();
   const [a, b] = [await open(url, true), await open(url, true)];
   const heardByB: ChangeEvent[] = [];
   b.onChange((event) => void heardByB.push(event));
@@ -61,7 +61,7 @@ test('two stores on one database: no key given twice, every change heard by the 
 });
 
 test('a connection killed mid-transaction leaves nothing half-written; the next write takes that revision', async () => {
-  const url = await freshDatabase();
+  const url = await freshStore();
   const store = await open(url);
   const revision = await admin(async (client) => {
     const next = Number((await client.query('SELECT max(revision) AS head FROM mcp_tracker_records')).rows[0].head) + 1;
@@ -127,7 +127,7 @@ test('the database going away: reads go on, writes fail with a clear error, and 
 });
 
 test('a database with a newer schema version is refused and left unchanged', async () => {
-  const url = await freshDatabase();
+  const url = await freshStore();
   (await open(url)).close();
   await admin(
     (client) => client.query("UPDATE mcp_tracker_meta SET value = $1 WHERE key = 'schema_version'", [String(SCHEMA_VERSION + 1)]),
@@ -146,7 +146,7 @@ test('copy-journal: a journal file copied into an empty database opens with the 
   await journal.addComment('PROJ-101', { body: 'kept' });
   const before = journal.listIssues({ limit: 100 });
   journal.close();
-  const url = await freshDatabase();
+  const url = await freshStore();
   assert.ok((await copyJournal(file, url, 'the test database', () => {})) > 20);
   const team = await open(url);
   assert.equal(team.listIssues({ limit: 100 }), before);

@@ -1,6 +1,7 @@
 // The PostgreSQL server the team-mode tests use: $MCP_TEST_POSTGRES_URL (a superuser on a
-// throwaway server: .ci/run and scripts/postgres-dev.sh start one). Each test gets a database
-// of its own, dropped at the end. Without the variable the tests are skipped with a `skip`
+// throwaway server: .ci/run and scripts/postgres-dev.sh start one). Each test gets a schema of
+// its own (far cheaper to create than a database; the URL's options put it first on the search
+// path), or a database when it must lock everyone out; both are dropped at the end. Without the variable the tests are skipped with a `skip`
 // line (spec-tests/run-all.mjs lists it), except in CI ($CI set), where they must run: there
 // they fail instead, so a CI that lost its database cannot pass by skipping.
 import { test } from 'uvu';
@@ -23,11 +24,23 @@ export function postgresTest(suite: string): typeof test {
 }
 
 const created: string[] = [];
+const schemas: string[] = [];
 let counter = 0;
+const freshName = (): string => `tracker_test_${process.pid}_${++counter}_${Date.now() % 100_000}`;
+
+/** A new empty schema in the server's database; the URL that works in it. */
+export async function freshStore(): Promise<string> {
+  const name = freshName();
+  await admin((client) => client.query(`CREATE SCHEMA ${name}`));
+  schemas.push(name);
+  const url = new URL(POSTGRES_URL ?? '');
+  url.searchParams.set('options', `-c search_path=${name}`);
+  return url.href;
+}
 
 /** A new empty database; its URL. */
 export async function freshDatabase(): Promise<string> {
-  const name = `tracker_test_${process.pid}_${++counter}_${Date.now() % 100_000}`;
+  const name = freshName();
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
   created.push(name);
   const url = new URL(POSTGRES_URL ?? '');
@@ -47,8 +60,10 @@ export async function admin<T>(work: (client: pg.Client) => Promise<T>, url = PO
   }
 }
 
-/** Drops the databases this process created (their connections first). */
+/** Drops the schemas and databases this process created (their connections first). */
 export async function dropDatabases(): Promise<void> {
+  for (const name of schemas.splice(0))
+    await admin((client) => client.query(`DROP SCHEMA ${name} CASCADE`)).catch(() => undefined);
   for (const name of created.splice(0)) {
     await admin(async (client) => {
       await client.query(

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { dropDatabases, freshDatabase, postgresTest } from '../../lib/tests/postgres-test-db.js';
+import { dropDatabases, freshStore, postgresTest } from './postgres-test-db.js';
 
 const test = postgresTest('the team-mode tests (three instances on one PostgreSQL database)');
 const INSTANCES = 3;
@@ -64,7 +64,7 @@ function mutation(i: number): [string, Record<string, unknown>] {
 test.after(() => dropDatabases());
 
 test(`three instances, ${MUTATIONS} interleaved mutations: no duplicate key, no lost update, every watcher told`, async () => {
-  const store = await freshDatabase();
+  const store = await freshStore();
   const instances: Instance[] = [];
   const clients: Client[] = [];
   try {
@@ -150,7 +150,7 @@ test(`three instances, ${MUTATIONS} interleaved mutations: no duplicate key, no 
 });
 
 test('an instance killed with kill -9 loses no write it acknowledged', async () => {
-  const store = await freshDatabase();
+  const store = await freshStore();
   const doomed = await startInstance(store);
   let survivor: Instance | undefined;
   try {
