@@ -5,10 +5,17 @@ export const USAGE = `Usage:
   mcp-tracker [options]          serve the sprint tracker over MCP on stdin/stdout
   mcp-tracker --http [HOST:]PORT serve it over Streamable HTTP at http://HOST:PORT/mcp instead
   mcp-tracker demo [--trace]     run a scripted client against the server and show what happens
+<<<<<<< HEAD
   mcp-tracker migrate --store URL
                                  apply the database's missing schema migrations, then exit
   mcp-tracker copy-journal FILE --store URL
                                  copy a journal file into an empty database (moving to team mode)
+=======
+  mcp-tracker demo --tour [CHAPTER]
+                                 a guided session, every message shown and explained, in chapters:
+                                 handshake, listing, resources, tools, errors, completion, prompts,
+                                 progress, subscriptions, era2026 (all of them without CHAPTER)
+>>>>>>> main
 
 Options:
   --data PATH                the data file (default: $MCP_TRACKER_DATA, else
@@ -28,6 +35,7 @@ Options:
   --state-key-file PATH      seal MRTR requestStates with this file's bytes (32 or more), so
                              instances behind one URL accept each other's (else $MCP_TRACKER_STATE_KEY, hex)
   --trace                    (demo) print every wire message with its direction
+  --tour [CHAPTER]           (demo) the guided session, or one chapter of it
   --version                  print the version
   --help                     print this help`;
 
@@ -57,6 +65,8 @@ export interface CommandLine {
   allowedOrigins: string[];
   stateKeyFile?: string;
   trace: boolean;
+  /** demo --tour: the guided session; `chapter` names one chapter of it. */
+  tour?: { chapter?: string };
 }
 
 export function parseCommandLine(argv: readonly string[]): CommandLine {
@@ -118,6 +128,12 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case '--trace':
         line.trace = true;
         break;
+      case '--tour': {
+        // The chapter is optional: a next argument that is not an option names it.
+        const chapter = inlineValue ?? (args[0] !== undefined && !args[0].startsWith('-') ? args.shift() : undefined);
+        line.tour = chapter === undefined ? {} : { chapter };
+        break;
+      }
       case '--help':
       case '-h':
         line.command = 'help';

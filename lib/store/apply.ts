@@ -50,7 +50,9 @@ export function checkRecord(state: TrackerState, record: JournalRecord): void {
     case 'issue.created':
       return checkIssueCreated(state, record.issue);
     case 'issue.status_changed':
-      return expectCurrent('status', existingIssue(state, record.key).status, record.from);
+      expectCurrent('status', existingIssue(state, record.key).status, record.from);
+      if (record.resolution !== undefined && record.to !== 'done') throw new Error(`a resolution on a move to ${record.to}`);
+      return;
     case 'issue.assigned':
       return expectCurrent('assignee', existingIssue(state, record.key).assignee, record.from);
     case 'issue.commented':
@@ -85,11 +87,8 @@ function applyByType(state: TrackerState, record: JournalRecord): Change {
       return applySprintCreated(state, record.sprint, record.at);
     case 'issue.created':
       return applyIssueCreated(state, record.issue);
-    case 'issue.status_changed': {
-      const issue = existingIssue(state, record.key);
-      replaceIssue(state, issue, { status: record.to, updated_at: record.at });
-      return issueChange(issue, `${issue.key} status: ${record.from} → ${record.to}`);
-    }
+    case 'issue.status_changed':
+      return applyStatusChanged(state, record);
     case 'issue.assigned': {
       const issue = existingIssue(state, record.key);
       countAssignment(state, record.from, -1);
@@ -144,6 +143,10 @@ function checkIssueCreated(state: TrackerState, input: Issue): void {
   const next = state.nextIssueNumber.get(input.project) ?? 1;
   if (issueNumber(input.key) < next) throw new Error(`issue ${input.key} reuses a number; the next free number is ${next}`);
   if (input.sprint !== null) sprintOfProject(state, input.sprint, input.project);
+  if (input.parent !== undefined && input.parent !== null) existingEpic(state, input.parent);
+  if (input.resolution !== undefined && input.resolution !== null && input.status !== 'done') {
+    throw new Error(`issue ${input.key} has a resolution but is ${input.status}`);
+  }
   input.comments.forEach((comment, index) => {
     if (comment.id !== index + 1) throw new Error(`issue ${input.key} comment ids must be 1, 2, 3...`);
   });
@@ -151,7 +154,9 @@ function checkIssueCreated(state: TrackerState, input: Issue): void {
 
 function applyIssueCreated(state: TrackerState, input: Issue): Change {
   const log = input.comments.map(freezeComment);
-  const issue = issueSnapshot({ ...fieldsOf(input), labels: Object.freeze([...input.labels]) }, log);
+  // A done issue from a file written before resolutions was done for the plain reason.
+  const resolution = input.resolution ?? (input.status === 'done' ? 'done' : null);
+  const issue = issueSnapshot({ ...fieldsOf(input), resolution, labels: Object.freeze([...input.labels]) }, log);
   state.commentLogs.set(issue.key, log);
   state.issues.set(issue.key, issue);
   state.issueKeysByProject.get(issue.project)?.push(issue.key);
@@ -182,6 +187,16 @@ function applyCommented(state: TrackerState, key: string, input: Comment, at: st
   return issueChange(issue, `Comment #${comment.id} by ${comment.author} added to ${key}`);
 }
 
+function applyStatusChanged(state: TrackerState, record: Extract<JournalRecord, { type: 'issue.status_changed' }>): Change {
+  const issue = existingIssue(state, record.key);
+  const resolution = record.to === 'done' ? (record.resolution ?? 'done') : null;
+  if (record.to === 'blocked') state.blockedFrom.set(issue.key, record.from);
+  else state.blockedFrom.delete(issue.key);
+  replaceIssue(state, issue, { status: record.to, resolution, updated_at: record.at });
+  const resolved = resolution === null ? '' : ` (${resolution})`;
+  return issueChange(issue, `${issue.key} status: ${record.from} → ${record.to}${resolved}`);
+}
+
 function applySprintChanged(state: TrackerState, key: string, from: string | null, to: string | null, at: string): Change {
   const issue = existingIssue(state, key);
   replaceIssue(state, issue, { sprint: to, updated_at: at });
@@ -204,6 +219,12 @@ function existingProject(state: TrackerState, key: string): Project {
   const project = state.projects.get(key);
   if (project === undefined) throw new Error(`project ${key} does not exist`);
   return project;
+}
+
+function existingEpic(state: TrackerState, key: string): Issue {
+  const epic = existingIssue(state, key);
+  if (epic.type !== 'epic') throw new Error(`parent ${key} is a ${epic.type}, not an epic`);
+  return epic;
 }
 
 function sprintOfProject(state: TrackerState, id: string, project: string): Sprint {
@@ -278,6 +299,8 @@ function issueSnapshot(fields: IssueFields, log: readonly Comment[]): Issue {
     story_points: fields.story_points,
     sprint: fields.sprint,
     labels: fields.labels,
+    resolution: fields.resolution ?? null,
+    parent: fields.parent ?? null,
   };
   Object.defineProperty(issue, 'comments', COMMENTS_PROPERTY);
   Object.defineProperty(issue, SHARE, { value: { log, count: log.length } satisfies CommentShare });
@@ -316,6 +339,8 @@ function fieldsOf(issue: Issue): IssueFields {
     story_points: issue.story_points,
     sprint: issue.sprint,
     labels: issue.labels,
+    resolution: issue.resolution ?? null,
+    parent: issue.parent ?? null,
     created_at: issue.created_at,
     updated_at: issue.updated_at,
   };

@@ -17,10 +17,8 @@ import {
   PRIORITIES,
   PROJECT_KEY_PATTERN,
   SPRINT_ID_PATTERN,
-  STATUSES,
   type IssueType,
   type Priority,
-  type Status,
 } from './schema.js';
 
 export const PAGE_LIMIT_DEFAULT = 20;
@@ -66,20 +64,6 @@ export function parseSprintId(value: unknown): string {
     invalid(`Invalid sprint id ${quote(value)}. Sprint ids look like PROJ-S42: a project key, '-S' and the sprint number.`);
   }
   return id;
-}
-
-/** Lower-cases, and treats spaces and dashes as underscores: "In Progress" → in_progress. */
-export function parseStatus(value: unknown): Status {
-  const normal =
-    typeof value === 'string'
-      ? value
-          .trim()
-          .toLowerCase()
-          .replace(/[\s-]+/g, '_')
-      : value;
-  const status = STATUSES.find((s) => s === normal);
-  if (status === undefined) invalid(`Unknown status ${quote(value)}. Use one of: ${STATUSES.join(', ')}.`);
-  return status;
 }
 
 export function parsePriority(value: unknown): Priority {

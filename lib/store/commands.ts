@@ -5,11 +5,11 @@
 // and returns the record to append, or null when the request changes nothing
 // (e.g. setting the status an issue already has: nothing is written).
 //
-// Workflow: any status may move to any other. Trackers that enforce a
-// workflow surprise people who reopen or skip review; this one keeps the
-// rule simple and records every transition with its `from`.
+// Workflow: a status moves only along the workflow (workflow.ts); the
+// refusal names the moves that are allowed from where the issue is.
 import {
   parseHandle,
+  parseIssueKey,
   parseIssueType,
   parseLabels,
   parseOptionalHandle,
@@ -21,8 +21,9 @@ import {
 } from './args.js';
 import { domainError } from './errors.js';
 import { describeSprints, requireIssue, requireProject, requireSprint } from './lookup.js';
-import { LIMITS, type Issue, type IssueType, type Priority, type RecordDraft, type Status } from './schema.js';
+import { LIMITS, type Issue, type IssueType, type Priority, type RecordDraft, type Resolution, type Status } from './schema.js';
 import { commentCount, sortedSprints, type TrackerState } from './state.js';
+import { requireMove } from './workflow.js';
 
 export interface CreateIssueInput {
   readonly project: string;
@@ -39,6 +40,8 @@ export interface CreateIssueInput {
   /** A sprint of the same project that is not closed; null or absent for the backlog. */
   readonly sprint?: string | null;
   readonly labels?: readonly string[];
+  /** The key of an epic; absent or null for none. */
+  readonly parent?: string | null;
 }
 
 /** A CreateIssueInput whose values have passed their format checks. */
@@ -53,6 +56,7 @@ export interface CreateIssueRequest {
   readonly story_points: number | null;
   readonly sprint: string | null;
   readonly labels: readonly string[];
+  readonly parent: string | null;
 }
 
 /** Format checks only: cheap, and done before taking the lock. */
@@ -68,6 +72,7 @@ export function parseCreateIssue(input: CreateIssueInput, actor: string): Create
     story_points: parseStoryPoints(input.story_points),
     sprint: input.sprint === undefined || input.sprint === null ? null : parseSprintId(input.sprint),
     labels: parseLabels(input.labels),
+    parent: input.parent === undefined || input.parent === null ? null : parseIssueKey(input.parent, 'parent'),
   };
 }
 
@@ -75,6 +80,7 @@ export function parseCreateIssue(input: CreateIssueInput, actor: string): Create
 export function planCreateIssue(state: TrackerState, request: CreateIssueRequest, at: string): RecordDraft {
   requireProject(state, request.project);
   if (request.sprint !== null) requireOpenSprintOf(state, request.sprint, request.project, 'the new issue');
+  if (request.parent !== null) requireEpic(state, request.parent);
   const number = state.nextIssueNumber.get(request.project) ?? 1;
   if (number > LIMITS.maxIssueNumber) {
     throw domainError(
@@ -86,6 +92,7 @@ export function planCreateIssue(state: TrackerState, request: CreateIssueRequest
     key: `${request.project}-${number}`,
     ...request,
     status: 'todo',
+    resolution: null,
     comments: [],
     created_at: at,
     updated_at: at,
@@ -93,10 +100,19 @@ export function planCreateIssue(state: TrackerState, request: CreateIssueRequest
   return { type: 'issue.created', issue };
 }
 
-export function planStatusChange(state: TrackerState, key: string, status: Status): RecordDraft | null {
+/** A move along the workflow; a resolution only on the move to done (default: done). */
+export function planStatusChange(state: TrackerState, key: string, status: Status, resolution?: Resolution): RecordDraft | null {
   const issue = requireIssue(state, key);
-  if (issue.status === status) return null;
-  return { type: 'issue.status_changed', key, from: issue.status, to: status };
+  if (resolution !== undefined && status !== 'done') {
+    throw domainError('invalid_argument', `A resolution goes with the move to done, not to ${status}. Leave it out.`);
+  }
+  if (issue.status === status && (resolution === undefined || resolution === issue.resolution)) return null;
+  if (issue.status === status) {
+    throw domainError('conflict', `${key} is already done (${issue.resolution ?? 'done'}); reopen it to resolve it again.`);
+  }
+  requireMove(key, issue.status, status, state.blockedFrom.get(key));
+  if (status !== 'done') return { type: 'issue.status_changed', key, from: issue.status, to: status };
+  return { type: 'issue.status_changed', key, from: issue.status, to: status, resolution: resolution ?? 'done' };
 }
 
 export function planAssignment(state: TrackerState, key: string, assignee: string | null): RecordDraft | null {
@@ -125,6 +141,15 @@ export function planSprintMove(state: TrackerState, key: string, sprint: string 
   if (sprint !== null) requireOpenSprintOf(state, sprint, issue.project, key);
   if (issue.sprint === sprint) return null;
   return { type: 'issue.sprint_changed', key, from: issue.sprint, to: sprint };
+}
+
+/** A parent is an epic. */
+function requireEpic(state: TrackerState, key: string): Issue {
+  const epic = requireIssue(state, key);
+  if (epic.type !== 'epic') {
+    throw domainError('invalid_argument', `${key} is a ${epic.type}, not an epic; a parent must be an epic.`);
+  }
+  return epic;
 }
 
 /** Issues go into active or future sprints of their own project. */

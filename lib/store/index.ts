@@ -29,7 +29,8 @@ export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries.js';
 export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';
 export { COMPLETION_CAP, type Completion } from './completions.js';
 export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './args.js';
-export { parseIssueKey, parsePriority, parseProjectKey, parseSprintId, parseStatus } from './args.js';
+export { parseIssueKey, parsePriority, parseProjectKey, parseSprintId } from './args.js';
+export { parseStatus, parseResolution, allowedMoves, OPEN_STATUSES } from './workflow.js';
 
 export {
   resolveDataPath,
@@ -56,10 +57,12 @@ export {
   SprintSchema,
   CommentSchema,
   StatusSchema,
+  ResolutionSchema,
   PrioritySchema,
   IssueTypeSchema,
   SprintStateSchema,
   STATUSES,
+  RESOLUTIONS,
   PRIORITIES,
   ISSUE_TYPES,
   SPRINT_STATES,
@@ -72,6 +75,7 @@ export {
   type Sprint,
   type Comment,
   type Status,
+  type Resolution,
   type Priority,
   type IssueType,
   type SprintState,

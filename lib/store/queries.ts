@@ -17,7 +17,6 @@ import {
   parsePriority,
   parseProjectKey,
   parseSprintId,
-  parseStatus,
   quote,
   type PageRequest,
 } from './args.js';
@@ -25,6 +24,7 @@ import { domainError } from './errors.js';
 import { requireIssue, requireProject } from './lookup.js';
 import { LABEL_PATTERN, LIMITS, type Issue } from './schema.js';
 import { commentCount, sortedProjectKeys, type TrackerState } from './state.js';
+import { parseStatus } from './workflow.js';
 
 export interface Page<T> {
   readonly items: readonly T[];

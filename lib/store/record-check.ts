@@ -17,6 +17,7 @@ import {
   PRIORITIES,
   PROJECT_KEY_PATTERN,
   SPRINT_ID_PATTERN,
+  RESOLUTIONS,
   SPRINT_STATES,
   STATUSES,
   TIMESTAMP_PATTERN,
@@ -58,6 +59,11 @@ function nullable(check: Check): Check {
   return (value) => (value === null ? null : check(value));
 }
 
+/** A field files written before it was added do not have. */
+function optional(check: Check): Check {
+  return (value) => (value === undefined ? null : check(value));
+}
+
 function arrayOf(check: Check, max: number = Number.MAX_SAFE_INTEGER): Check {
   return (value) => {
     if (!Array.isArray(value)) return ': expected an array';
@@ -94,6 +100,7 @@ const handle = text(0, Infinity, HANDLE_PATTERN);
 const timestamp = text(0, Infinity, TIMESTAMP_PATTERN);
 const date = text(0, Infinity, DATE_PATTERN);
 const status = oneOf(STATUSES);
+const resolution = oneOf(RESOLUTIONS);
 
 const project = objectOf({
   key: projectKey,
@@ -132,6 +139,8 @@ const issue = objectOf({
   story_points: nullable(integer(0, LIMITS.storyPointsMax)),
   sprint: nullable(sprintId),
   labels: arrayOf(text(0, Infinity, LABEL_PATTERN), LIMITS.labelsMax),
+  resolution: optional(nullable(resolution)),
+  parent: optional(nullable(issueKey)),
   comments: arrayOf(comment, LIMITS.commentsPerIssueReadMax),
   created_at: timestamp,
   updated_at: timestamp,
@@ -143,7 +152,7 @@ const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
   ['project.created', objectOf({ ...base, project })],
   ['sprint.created', objectOf({ ...base, sprint })],
   ['issue.created', objectOf({ ...base, issue })],
-  ['issue.status_changed', objectOf({ ...base, key: issueKey, from: status, to: status })],
+  ['issue.status_changed', objectOf({ ...base, key: issueKey, from: status, to: status, resolution: optional(resolution) })],
   ['issue.assigned', objectOf({ ...base, key: issueKey, from: nullable(handle), to: nullable(handle) })],
   ['issue.commented', objectOf({ ...base, key: issueKey, comment })],
   ['issue.sprint_changed', objectOf({ ...base, key: issueKey, from: nullable(sprintId), to: nullable(sprintId) })],

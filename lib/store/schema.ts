@@ -78,17 +78,22 @@ export const ISSUE_NUMBER_TOO_LARGE = `the issue number is above the limit of ${
 // Enumerations
 // ---------------------------------------------------------------------------
 
-export const StatusSchema = z.enum(['todo', 'in_progress', 'in_review', 'done']);
+/** The workflow between them is in workflow.ts. */
+export const StatusSchema = z.enum(['todo', 'in_progress', 'in_review', 'blocked', 'done', 'reopened']);
+/** Why an issue is done (Jira's default resolutions); set on the move to done, cleared on reopening. */
+export const ResolutionSchema = z.enum(['done', 'wont_do', 'duplicate', 'cannot_reproduce']);
 export const PrioritySchema = z.enum(['P0', 'P1', 'P2', 'P3']);
 export const IssueTypeSchema = z.enum(['bug', 'story', 'task', 'epic']);
 export const SprintStateSchema = z.enum(['active', 'closed', 'future']);
 
 export type Status = z.infer<typeof StatusSchema>;
+export type Resolution = z.infer<typeof ResolutionSchema>;
 export type Priority = z.infer<typeof PrioritySchema>;
 export type IssueType = z.infer<typeof IssueTypeSchema>;
 export type SprintState = z.infer<typeof SprintStateSchema>;
 
 export const STATUSES: readonly Status[] = StatusSchema.options;
+export const RESOLUTIONS: readonly Resolution[] = ResolutionSchema.options;
 export const PRIORITIES: readonly Priority[] = PrioritySchema.options;
 export const ISSUE_TYPES: readonly IssueType[] = IssueTypeSchema.options;
 export const SPRINT_STATES: readonly SprintState[] = SprintStateSchema.options;
@@ -163,6 +168,10 @@ export const IssueSchema = z.readonly(
     story_points: z.nullable(z.int().check(z.minimum(0), z.maximum(LIMITS.storyPointsMax))),
     sprint: z.nullable(SprintIdSchema),
     labels: z.readonly(z.array(LabelSchema).check(z.maxLength(LIMITS.labelsMax))),
+    /** Set while the issue is done. Optional in the journal: files written before resolutions lack it. */
+    resolution: z.optional(z.nullable(ResolutionSchema)),
+    /** The key of the epic this issue belongs to. Optional in the journal, as resolution. */
+    parent: z.optional(z.nullable(IssueKeySchema)),
     comments: z.readonly(z.array(CommentSchema).check(z.maxLength(LIMITS.commentsPerIssueReadMax))),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
@@ -197,6 +206,8 @@ export const JournalRecordSchema = z.discriminatedUnion('type', [
     key: IssueKeySchema,
     from: StatusSchema,
     to: StatusSchema,
+    /** Only on a move to done (absent there in files written before resolutions: done). */
+    resolution: z.optional(ResolutionSchema),
   }),
   z.object({
     ...recordBase,

@@ -5,7 +5,7 @@
 // because numbers are allocated under the journal lock (max + 1), so those
 // arrays are sorted without ever being sorted. Every map is keyed by
 // validated keys, and Maps have no prototype to pollute.
-import type { Comment, Issue, Project, Sprint } from './schema.js';
+import type { Comment, Issue, Project, Sprint, Status } from './schema.js';
 
 export interface TrackerState {
   readonly projects: Map<string, Project>;
@@ -22,6 +22,8 @@ export interface TrackerState {
   readonly nextIssueNumber: Map<string, number>;
   /** When a sprint was created or an issue last entered or left it. */
   readonly sprintTouchedAt: Map<string, string>;
+  /** The status each blocked issue was blocked from, when the journal saw that move: where it may go back to. */
+  readonly blockedFrom: Map<string, Status>;
   /** How many issues each person is assigned: ranks assignee completions. */
   readonly assignmentCounts: Map<string, number>;
   /** Everyone seen anywhere: leads, reporters, assignees, comment authors. */
@@ -45,6 +47,7 @@ export function createEmptyState(): TrackerState {
     issueKeysByProject: new Map(),
     nextIssueNumber: new Map(),
     sprintTouchedAt: new Map(),
+    blockedFrom: new Map(),
     assignmentCounts: new Map(),
     people: new Set(),
     searchText: new WeakMap(),

@@ -8,7 +8,7 @@
 // the backend's watcher does the same in the background so change listeners hear about other
 // processes' changes.
 import type { Change } from './apply.js';
-import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseStatus, parseText } from './args.js';
+import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from './args.js';
 import {
   parseCreateIssue,
   planAssignment,
@@ -41,10 +41,27 @@ import {
   type Page,
   type SearchIssuesQuery,
 } from './queries.js';
+<<<<<<< HEAD
 import { LIMITS, type Comment, type Issue, type Project, type Sprint, type SprintState } from './schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
 import type { Plan, StoreBackend } from './record-log.js';
+=======
+import {
+  LIMITS,
+  type Comment,
+  type Issue,
+  type Project,
+  type RecordDraft,
+  type Sprint,
+  type SprintState,
+  type Status,
+} from './schema.js';
+import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
+import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
+import { watchForAppends } from './watch.js';
+import { allowedMoves, parseResolution, parseStatus } from './workflow.js';
+>>>>>>> main
 
 export interface OpenStoreOptions {
   /** Absolute path of the data file (see resolveDataPath). Created with demo data if missing. */
@@ -121,6 +138,8 @@ export interface TrackerStore {
 
   // Queries: synchronous, from memory (after picking up other processes' appends).
   getIssue(key: string): Issue;
+  /** The statuses the issue may move to now (workflow.ts). */
+  getTransitions(key: string): readonly Status[];
   listIssues(query?: ListIssuesQuery): Page<Issue>;
   /** Runs the whole scan at once: for callers that must answer now. */
   searchIssues(query: SearchIssuesQuery): Page<Issue>;
@@ -143,7 +162,8 @@ export interface TrackerStore {
 
   // Mutations: durable when the promise resolves.
   createIssue(input: CreateIssueInput): Promise<IssueMutation>;
-  updateStatus(key: string, status: string): Promise<IssueMutation>;
+  /** A move along the workflow; `resolution` only with done (default: done). */
+  updateStatus(key: string, status: string, options?: { readonly resolution?: string }): Promise<IssueMutation>;
   /** null unassigns. */
   assignIssue(key: string, assignee: string | null): Promise<IssueMutation>;
   addComment(key: string, comment: { readonly body: string; readonly author?: string }): Promise<CommentMutation>;
@@ -265,12 +285,17 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
     return { issue, change: change ?? noChange(unchanged(issue)) };
   }
 
-  async function updateStatus(rawKey: string, rawStatus: string): Promise<IssueMutation> {
+  async function updateStatus(
+    rawKey: string,
+    rawStatus: string,
+    options: { readonly resolution?: string } = {},
+  ): Promise<IssueMutation> {
     const key = parseIssueKey(rawKey);
     const status = parseStatus(rawStatus);
+    const resolution = options.resolution === undefined ? undefined : parseResolution(options.resolution);
     return mutateIssue(
       key,
-      (state) => planStatusChange(state, key, status),
+      (state) => planStatusChange(state, key, status, resolution),
       (issue) => `${key} is already ${issue.status}; nothing changed.`,
     );
   }
@@ -279,6 +304,11 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
     path: backend.name,
 
     getIssue: (key) => read((state) => getIssue(state, key)),
+    getTransitions: (key) =>
+      read((state) => {
+        const issue = getIssue(state, key);
+        return allowedMoves(issue.status, state.blockedFrom.get(issue.key));
+      }),
     listIssues: (query) => read((state) => listIssues(state, query)),
     searchIssues: (query) => read((state) => derived.get(state, `search ${keyOf(query)}`, () => searchIssues(state, query))),
     searchIssuesYielding: (query) =>

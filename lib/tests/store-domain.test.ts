@@ -47,6 +47,11 @@ async function openDemo(clock = manualClock(), place?: string): Promise<TrackerS
   return openStore({ path: where, log: () => {}, watch: false, now: clock.now });
 }
 
+/** Moves an issue through each status in turn: the workflow allows one step at a time. */
+async function walk(store: TrackerStore, key: string, ...statuses: string[]): Promise<void> {
+  for (const status of statuses) await store.updateStatus(key, status);
+}
+
 async function domainFailure(run: () => unknown): Promise<string> {
   let failure: unknown = 'no error: the call succeeded';
   try {
@@ -196,7 +201,7 @@ test('updateStatus errors: unknown status, unknown issue, malformed key', async 
   const store = await openDemo();
   assert.is(
     await domainFailure(() => store.updateStatus('PROJ-101', 'finished')),
-    "Unknown status 'finished'. Use one of: todo, in_progress, in_review, done.",
+    "Unknown status 'finished'. Use one of: todo, in_progress, in_review, blocked, done, reopened.",
   );
   assert.is(
     await domainFailure(() => store.updateStatus('PROJ-999', 'done')),
@@ -274,11 +279,11 @@ test('moveToSprint moves between sprints and to the backlog; refuses closed and 
 
 test('bulkUpdateStatus reports an outcome per issue', async () => {
   const store = await openDemo();
-  const result = await store.bulkUpdateStatus(['PROJ-104', 'PROJ-999', 'PROJ-105', 'oops'], 'done');
+  const result = await store.bulkUpdateStatus(['PROJ-103', 'PROJ-999', 'PROJ-105', 'oops'], 'done');
   assert.equal(
     result.results.map((r) => [r.key, r.ok, r.ok ? r.changed : r.error.slice(0, 22)]),
     [
-      ['PROJ-104', true, true],
+      ['PROJ-103', true, true],
       ['PROJ-999', false, 'Issue PROJ-999 not foun'.slice(0, 22)],
       ['PROJ-105', true, false],
       ['oops', false, "Invalid issue key 'oop"],
@@ -287,8 +292,8 @@ test('bulkUpdateStatus reports an outcome per issue', async () => {
   assert.is(result.changed, 1);
   assert.is(result.failed, 2);
   assert.is(result.cancelled, false);
-  assert.is(store.getIssue('PROJ-104').status, 'done');
-  assert.match(await domainFailure(() => store.bulkUpdateStatus(['PROJ-104'], 'closed')), "Unknown status 'closed'");
+  assert.is(store.getIssue('PROJ-103').status, 'done');
+  assert.match(await domainFailure(() => store.bulkUpdateStatus(['PROJ-104'], 'finished')), "Unknown status 'finished'");
   assert.match(await domainFailure(() => store.bulkUpdateStatus([], 'done')), 'non-empty list');
   store.close();
 });
@@ -360,7 +365,7 @@ test('searchIssues filters by project, status, assignee, priority, sprint, label
     ['PROJ-106', 'PROJ-107'],
   );
   assert.is(paged.next_offset, 4);
-  assert.match(await domainFailure(() => store.searchIssues({ status: 'closed' })), "Unknown status 'closed'");
+  assert.match(await domainFailure(() => store.searchIssues({ status: 'finished' })), "Unknown status 'finished'");
   assert.match(await domainFailure(() => store.searchIssues({ label: '__proto__' })), 'Invalid label');
   assert.match(await domainFailure(() => store.searchIssues({ project: 'ZZZ' })), 'Project ZZZ not found');
   store.close();
@@ -382,7 +387,7 @@ test('a search asked again is kept until a change; NaN is not mistaken for null;
   const query = { project: 'PROJ', status: 'todo' };
   assert.is(store.searchIssues(query), store.searchIssues({ ...query }), 'the same question, the same kept answer');
   const before = store.searchIssues(query);
-  await store.updateStatus('PROJ-104', 'done');
+  await store.updateStatus('PROJ-104', 'in_progress');
   assert.is.not(store.searchIssues(query), before, 'a change drops kept answers');
   assert.is(store.searchIssues({ offset: null } as never).offset, 0);
   assert.match(await domainFailure(() => store.searchIssues({ offset: Number.NaN })), 'offset');
@@ -401,7 +406,7 @@ test('sprint progress_pct and last_updated follow updateStatus', async () => {
   const before = store.getCurrentSprintStats('PROJ');
   assert.is(before.progress_pct, 16);
   clock.advance(3_600_000);
-  await store.updateStatus('PROJ-104', 'done'); // 5 more points done: 9 of 25
+  await walk(store, 'PROJ-104', 'in_progress', 'in_review', 'done'); // 5 more points done: 9 of 25
   const after = store.getCurrentSprintStats('PROJ');
   assert.is(after.progress_pct, 36);
   assert.is(after.points_done, 9);
@@ -409,16 +414,19 @@ test('sprint progress_pct and last_updated follow updateStatus', async () => {
   assert.is(after.last_updated, new Date(START + 3_600_000).toISOString());
   assert.ok(after.last_updated > before.last_updated);
   // Closing the P0 drops p0_open.
-  await store.updateStatus('PROJ-102', 'done');
+  await walk(store, 'PROJ-102', 'in_review', 'done');
   assert.is(store.getCurrentSprintStats('PROJ').p0_open, 0);
   store.close();
 });
 
 test('progress_pct rounds down, so 100 means every point is done', async () => {
   const store = await openDemo();
+  // Along the workflow: todo → in_progress → in_review → done.
+  await store.bulkUpdateStatus(['PROJ-104', 'PROJ-106'], 'in_progress');
+  await store.bulkUpdateStatus(['PROJ-101', 'PROJ-102', 'PROJ-104', 'PROJ-106'], 'in_review');
   await store.bulkUpdateStatus(['PROJ-101', 'PROJ-102', 'PROJ-103', 'PROJ-104', 'PROJ-106'], 'done'); // 22 of 25
   assert.is(store.getCurrentSprintStats('PROJ').progress_pct, 88);
-  await store.updateStatus('PROJ-108', 'done');
+  await walk(store, 'PROJ-108', 'in_progress', 'in_review', 'done');
   assert.is(store.getCurrentSprintStats('PROJ').progress_pct, 100);
   store.close();
 });
@@ -442,7 +450,7 @@ test('project stats count by status and priority; a project without an active sp
   const store = await openDemo();
   const stats = store.getProjectStats('PROJ');
   assert.is(stats.issue_count, 14);
-  assert.equal(stats.by_status, { todo: 6, in_progress: 3, in_review: 1, done: 4 });
+  assert.equal(stats.by_status, { todo: 6, in_progress: 3, in_review: 1, blocked: 0, done: 4, reopened: 0 });
   assert.equal(stats.by_priority, { P0: 1, P1: 7, P2: 4, P3: 2 });
   assert.is(stats.active_sprint, 'PROJ-S42');
   assert.is(stats.p0_open, 1);
@@ -493,7 +501,7 @@ test('reopening after close shows the same data', async () => {
   const file = await tempPlace();
   const first = await openDemo(clock, file);
   await first.createIssue({ project: 'WEB', title: 'Persisted', labels: ['ops'], assignee: 'priya' });
-  await first.updateStatus('PROJ-101', 'done');
+  await walk(first, 'PROJ-101', 'in_review', 'done');
   await first.addComment('PROJ-101', { body: 'Shipped.' });
   await first.moveToSprint('PROJ-111', 'PROJ-S43');
   const snapshot = {
@@ -524,7 +532,7 @@ test('returned entities are frozen snapshots', async () => {
     (issue as { status: string }).status = 'done';
   });
   assert.throws(() => (issue.labels as string[]).push('x'));
-  await store.updateStatus('PROJ-101', 'done');
+  await store.updateStatus('PROJ-101', 'in_review');
   assert.is(issue.status, 'in_progress', 'an old snapshot does not change');
   store.close();
 });

@@ -29,7 +29,7 @@ function open(file: string, log: Logger = () => {}, extra: { lockTimeoutMs?: num
 async function journalWithHistory(): Promise<string> {
   const file = tempFile();
   const store = await open(file);
-  await store.updateStatus('PROJ-101', 'done');
+  await store.updateStatus('PROJ-101', 'in_review');
   await store.addComment('PROJ-104', { body: 'First look.' });
   store.close();
   return file;
@@ -94,11 +94,11 @@ test('a torn final line is moved to a side file, truncated away, and logged', as
   assert.is(logged.length, 1);
   assert.match(logged[0] ?? '', `warn: ${file}:`);
   assert.match(logged[0] ?? '', 'unfinished last line');
-  assert.is(store.getIssue('PROJ-101').status, 'done');
-  await store.updateStatus('PROJ-102', 'done');
+  assert.is(store.getIssue('PROJ-101').status, 'in_review');
+  await store.updateStatus('PROJ-102', 'in_review');
   store.close();
   const reopened = await open(file);
-  assert.is(reopened.getIssue('PROJ-102').status, 'done');
+  assert.is(reopened.getIssue('PROJ-102').status, 'in_review');
   reopened.close();
 });
 
@@ -137,7 +137,7 @@ test('a line that parses but breaks the schema is refused, naming the field', as
   const before = fs.readFileSync(file);
   const error = await openFailure(file);
   assert.is(error.line, lineNumber);
-  assert.match(error.message, 'to: expected one of todo, in_progress, in_review, done');
+  assert.match(error.message, 'to: expected one of todo, in_progress, in_review, blocked, done, reopened');
   assert.equal(fs.readFileSync(file), before);
 });
 

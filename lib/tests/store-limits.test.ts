@@ -193,12 +193,14 @@ test('a journal over 512 MiB opens (it is read a chunk at a time)', async () => 
   // is raised here to see a write past 512 MiB land where the next reader looks for it.
   const store = await open(file, { maxFileBytes: 2 ** 30 });
   assert.is(store.getIssue('PROJ-101').status, status);
-  await store.updateStatus('PROJ-101', 'in_review');
+  // The file's todo ↔ done moves predate the workflow; the next move follows it.
+  const next = status === 'done' ? 'reopened' : 'in_progress';
+  await store.updateStatus('PROJ-101', next);
   store.close();
   // Reading it all again would double the test's time: the new line is where it belongs.
   assert.match(
     lastBytes(file, 200),
-    /"type":"issue\.status_changed","key":"PROJ-101","from":"(todo|done)","to":"in_review"\}\n$/,
+    new RegExp(`"type":"issue\\.status_changed","key":"PROJ-101","from":"${status}","to":"${next}"\\}\\n$`),
   );
   fs.rmSync(file);
 });

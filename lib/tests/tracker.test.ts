@@ -145,7 +145,7 @@ for (const version of VERSIONS) {
       ['add_comment', { key: 'PROJ-104', body: 'Started on this.' }],
       ['move_to_sprint', { key: 'PROJ-110', sprint: 'PROJ-S42' }],
       ['search_issues', { project: 'PROJ', status: ['todo', 'in_progress'], limit: 3 }],
-      ['bulk_update_status', { keys: ['PROJ-106', 'PROJ-108'], status: 'in_review' }],
+      ['bulk_update_status', { keys: ['PROJ-106', 'PROJ-108'], status: 'in_progress' }],
       ['summarize_sprint', { sprint: 'PROJ-S42' }],
     ];
     for (const [name, args] of calls) {
@@ -317,35 +317,35 @@ test('subscriptions: updated exactly for the URIs whose content changed; list_ch
   const client = server();
   const { sent, call } = recording(client);
   await client.initialize('2025-11-25');
-  for (const uri of ['jira://sprint/current', 'jira://issue/PROJ-101', 'jira://issue/PROJ-102', 'jira://project/WEB/stats']) {
+  for (const uri of ['jira://sprint/current', 'jira://issue/PROJ-103', 'jira://issue/PROJ-102', 'jira://project/WEB/stats']) {
     assert.equal((await call('resources/subscribe', { uri })).result, {});
   }
   assert.is((await call('resources/subscribe', { uri: 'jira://issue/NOPE-1' })).error.code, -32002);
   await call('logging/setLevel', { level: 'info' });
   const before = JSON.parse((await call('resources/read', { uri: 'jira://sprint/current' })).result.contents[0].text);
-  await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-101', status: 'done' } });
+  await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-103', status: 'done' } });
   const updates = [
     await client.nextNotification('notifications/resources/updated'),
     await client.nextNotification('notifications/resources/updated'),
   ];
-  assert.equal(updates.map((n: any) => n.params.uri).sort(), ['jira://issue/PROJ-101', 'jira://sprint/current']);
+  assert.equal(updates.map((n: any) => n.params.uri).sort(), ['jira://issue/PROJ-103', 'jira://sprint/current']);
   const log = (await client.nextNotification('notifications/message')) as any;
   assert.is(log.params.level, 'info');
-  assert.match(JSON.stringify(log.params.data), /PROJ-101/);
+  assert.match(JSON.stringify(log.params.data), /PROJ-103/);
   const after = JSON.parse((await call('resources/read', { uri: 'jira://sprint/current' })).result.contents[0].text);
   assert.ok(after.progress_pct > before.progress_pct, `${before.progress_pct} -> ${after.progress_pct}`);
   assert.not.equal(after.last_updated, before.last_updated);
 
   // Setting the same status again changes nothing, so nothing is notified.
-  await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-101', status: 'done' } });
-  await call('resources/unsubscribe', { uri: 'jira://issue/PROJ-101' });
-  await call('tools/call', { name: 'add_comment', arguments: { key: 'PROJ-101', body: 'ship it' } });
+  await call('tools/call', { name: 'update_status', arguments: { key: 'PROJ-103', status: 'done' } });
+  await call('resources/unsubscribe', { uri: 'jira://issue/PROJ-103' });
+  await call('tools/call', { name: 'add_comment', arguments: { key: 'PROJ-103', body: 'ship it' } });
   await call('tools/call', { name: 'create_issue', arguments: { project: 'PROJ', title: 'New thing' } });
   await client.nextNotification('notifications/resources/list_changed');
   await call('ping');
   const uris = client.received.filter((m: any) => m.method === 'notifications/resources/updated').map((m: any) => m.params.uri);
   assert.equal(
-    uris.filter((u: string) => u === 'jira://issue/PROJ-101').length,
+    uris.filter((u: string) => u === 'jira://issue/PROJ-103').length,
     1,
     'no update for a no-op, none after unsubscribe',
   );
@@ -360,7 +360,7 @@ test('bulk_update_status: progress strictly increasing before the response; a ca
   const client = server();
   const { sent, call } = recording(client);
   await client.initialize('2025-11-25');
-  const keys = ['PROJ-101', 'PROJ-102', 'PROJ-103', 'PROJ-104'];
+  const keys = ['PROJ-101', 'PROJ-102', 'PROJ-103', 'WEB-1'];
   const answer = await call('tools/call', {
     name: 'bulk_update_status',
     arguments: { keys, status: 'in_review' },
@@ -471,7 +471,7 @@ test('2026-07-28 on the same binary: discover, stateless calls, a listen stream 
   assert.is(ack.params._meta['io.modelcontextprotocol/subscriptionId'], 'listen');
   const changed = await call('tools/call', {
     name: 'update_status',
-    arguments: { key: 'PROJ-101', status: 'done' },
+    arguments: { key: 'PROJ-103', status: 'done' },
     _meta: meta,
   });
   assert.is(changed.result.resultType, 'complete');

@@ -23,6 +23,7 @@ import {
   IssueSchema,
   LIMITS,
   PRIORITIES,
+  RESOLUTIONS,
   STATUSES,
   isDomainError,
   type CommentMutation,
@@ -39,7 +40,9 @@ const text = (description: string) => z.string().check(z.describe(description));
 const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
 
 const KEY = text('Issue key, e.g. PROJ-101.');
-const STATUS = z.enum(STATUSES as [string, ...string[]]).check(z.describe(`One of: ${STATUSES.join(', ')}.`));
+// A string, not an enum: the store's parser forgives "In Progress" and "in-progress", which
+// an enum in the input schema would refuse before the store could read them.
+const STATUS = z.string().check(z.describe(`One of: ${STATUSES.join(', ')} ("In Progress" works too).`));
 const PRIORITY = z.enum(PRIORITIES as [string, ...string[]]);
 
 const IssueSummarySchema = z.object({
@@ -226,11 +229,20 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
   const updateStatus: ToolDefinition = {
     name: 'update_status',
     title: 'Update status',
-    description: `Moves an issue to another status (${STATUSES.join(' → ')}). Setting the status it already has changes nothing.`,
-    input: z.object({ key: KEY, status: STATUS }),
+    description:
+      'Moves an issue along the workflow (todo → in_progress → in_review → done, any open ↔ blocked, done → reopened). ' +
+      'Setting the status it already has changes nothing.',
+    input: z.object({
+      key: KEY,
+      status: STATUS,
+      resolution: optional(z.string(), `With done only: ${RESOLUTIONS.join(', ')}; default done.`),
+    }),
     output: MutationOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (args, context) => domain(async () => mutationResult(await store.updateStatus(args.key, args.status), context)),
+    run: (args, context) =>
+      domain(async () =>
+        mutationResult(await store.updateStatus(args.key, args.status, { resolution: args.resolution }), context),
+      ),
   };
 
   const assignIssue: ToolDefinition = {

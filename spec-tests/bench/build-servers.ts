@@ -1,6 +1,6 @@
-// Bundles the three candidates, each into one file, the way build.mjs bundles ours:
-// esbuild, ESM, minified, node20. Ours is built by build.mjs itself, so the benchmark
-// measures exactly what ships; the SDK peer and the floor go to dist/bench/.
+// Bundles the candidates, each into one file, the way build.mjs bundles ours: esbuild, ESM,
+// minified, node20. Ours is built by build.mjs itself, so the benchmark measures exactly what
+// ships; the two SDK peers and the floors go to dist/bench/.
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
@@ -9,8 +9,10 @@ import { build } from 'esbuild';
 
 export interface Bundles {
   ours: string;
-  sdk: string;
+  sdk1: string;
+  sdk2: string;
   floor: string;
+  httpFloor: string;
 }
 
 export const BENCH_DIST = 'dist/bench';
@@ -19,9 +21,11 @@ export async function buildBundles(root: string): Promise<Bundles> {
   const built = spawnSync(process.execPath, ['build.mjs'], { cwd: root, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`node build.mjs failed:\n${built.stdout}${built.stderr}`);
   mkdirSync(join(root, BENCH_DIST), { recursive: true });
-  const sdk = await bundle(root, 'spec-tests/bench/sdk-tracker.ts', `${BENCH_DIST}/sdk-tracker.mjs`);
+  const sdk1 = await bundle(root, 'spec-tests/bench/sdk-tracker.ts', `${BENCH_DIST}/sdk-tracker.mjs`);
+  const sdk2 = await bundle(root, 'spec-tests/bench/sdk2-tracker.ts', `${BENCH_DIST}/sdk2-tracker.mjs`);
   const floor = await bundle(root, 'spec-tests/bench/floor-server.ts', `${BENCH_DIST}/floor.mjs`);
-  return { ours: join(root, 'dist/mcp-tracker.mjs'), sdk, floor };
+  const httpFloor = await bundle(root, 'spec-tests/bench/http-floor-server.ts', `${BENCH_DIST}/http-floor.mjs`);
+  return { ours: join(root, 'dist/mcp-tracker.mjs'), sdk1, sdk2, floor, httpFloor };
 }
 
 async function bundle(root: string, entry: string, out: string): Promise<string> {

@@ -7,6 +7,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { type Era, paramsIn } from './workload.js';
 
 export interface Reply {
   /** The raw response line, without its newline. */
@@ -17,8 +18,12 @@ export interface Reply {
 
 export interface ServerProcess {
   readonly child: ChildProcess;
+  /** How this client speaks to it: every request is stamped for the era (workload.ts). */
+  readonly era: Era;
+  /** A request line with the "~id", its params stamped for the era. */
+  encode(id: string, method: string, params?: Record<string, unknown>): string;
   /** Sends a request and resolves with its raw response line. */
-  request(method: string, params?: unknown): Promise<Reply>;
+  request(method: string, params?: Record<string, unknown>): Promise<Reply>;
   /** Sends a pre-encoded request line (with its "~id") and resolves with the response. */
   requestLine(id: string, line: string): Promise<Reply>;
   notify(method: string, params?: unknown): void;
@@ -34,7 +39,7 @@ export interface ServerProcess {
   close(): Promise<void>;
 }
 
-export function startServer(command: readonly string[]): ServerProcess {
+export function startServer(command: readonly string[], era: Era = 'handshake'): ServerProcess {
   const [program, ...args] = command;
   const child = spawn(program ?? process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const waiting = new Map<string, { resolve(reply: Reply): void; reject(error: Error): void }>();
@@ -83,10 +88,12 @@ export function startServer(command: readonly string[]): ServerProcess {
 
   const api: ServerProcess = {
     child,
+    era,
+    encode: (id, method, params) => encodeRequest(id, method, paramsIn(era, params)),
     nextId: () => `~${++counter}`,
     request(method, params) {
       const id = api.nextId();
-      return api.requestLine(id, encodeRequest(id, method, params));
+      return api.requestLine(id, api.encode(id, method, params));
     },
     expect(id) {
       if (exited) return Promise.reject(new Error(`server has exited; stderr: ${stderr}`));
@@ -116,7 +123,7 @@ export function startServer(command: readonly string[]): ServerProcess {
   return api;
 }
 
-export function encodeRequest(id: string, method: string, params?: unknown): string {
+function encodeRequest(id: string, method: string, params?: unknown): string {
   return `${JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params })}\n`;
 }
 

@@ -1,6 +1,6 @@
-// Correctness first: before anything is timed, both real servers answer the fixed set of
-// checks and must agree on every normalized answer. The floor's canned answers are then
-// captured from ours (now known to agree with the SDK) and checked the same way.
+// Correctness first: before anything is timed, every real server answers the fixed set of
+// checks in each era it speaks and must agree with ours on every normalized answer. The
+// floor's canned answers are then captured from ours (now known to agree with the SDKs).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,17 +8,17 @@ import { type ServerProcess, startServer } from './client.js';
 import { canonical, normalize } from './normalize.js';
 import { ask, listAllResources, openSession } from './session.js';
 import { cannedFileName, signatureOf } from './signature.js';
-import { INITIALIZE, type Call } from './workload.js';
+import { DISCOVER, type Era, INITIALIZE, type Call } from './workload.js';
 
 export interface Disagreement {
   call: string;
   ours: string;
-  sdk: string;
+  other: string;
 }
 
 /** Every check's normalized answer, from one fresh server. */
-export async function answers(command: readonly string[], calls: readonly Call[]): Promise<string[]> {
-  const server = await openSession(command);
+export async function answers(command: readonly string[], calls: readonly Call[], era: Era): Promise<string[]> {
+  const server = await openSession(command, era);
   try {
     const out: string[] = [];
     for (const call of calls) out.push(canonical(normalize(call.method, await answerOf(server, call))));
@@ -28,25 +28,31 @@ export async function answers(command: readonly string[], calls: readonly Call[]
   }
 }
 
-export function disagreements(calls: readonly Call[], ours: readonly string[], sdk: readonly string[]): Disagreement[] {
+export function disagreements(calls: readonly Call[], ours: readonly string[], other: readonly string[]): Disagreement[] {
   return calls.flatMap((call, i) =>
-    ours[i] === sdk[i]
+    ours[i] === other[i]
       ? []
-      : [{ call: `${call.method} ${JSON.stringify(call.params ?? {})}`, ours: clip(ours[i]), sdk: clip(sdk[i]) }],
+      : [{ call: `${call.method} ${JSON.stringify(call.params ?? {})}`, ours: clip(ours[i]), other: clip(other[i]) }],
   );
 }
 
 /** Writes ours' raw result for each call under the floor's signature for it. */
-export async function captureCanned(command: readonly string[], calls: readonly Call[], directory: string): Promise<void> {
+export async function captureCanned(
+  command: readonly string[],
+  calls: readonly Call[],
+  directory: string,
+  era: Era,
+): Promise<void> {
   mkdirSync(directory, { recursive: true });
-  const server = startServer(command);
+  const server = startServer(command, era);
   try {
     const save = (call: Call, response: Record<string, any>): void => {
       if (response.error) throw new Error(`cannot capture ${call.method}: ${JSON.stringify(response.error)}`);
       writeFileSync(join(directory, cannedFileName(signatureOf(call.method, call.params))), JSON.stringify(response.result));
     };
-    save(INITIALIZE, await ask(server, INITIALIZE));
-    server.notify('notifications/initialized');
+    const opening = era === 'handshake' ? INITIALIZE : DISCOVER;
+    save(opening, await ask(server, opening));
+    if (era === 'handshake') server.notify('notifications/initialized');
     for (const call of calls) {
       save(call, await ask(server, call));
     }

@@ -1,111 +1,102 @@
-// From rounds of samples to the reported figures: each candidate's median over the rounds,
-// and the ratios ours/SDK and ours/floor, each the median of the ratios measured within
-// one round (so a slow moment of the machine hits all three candidates alike).
+// From rounds of samples to the reported figures. For each figure: every candidate's median
+// over the rounds, ours divided by each other candidate twice over (the ratio of those
+// medians, which the table's columns divide to, and the ratio within each round, whose range
+// shows the noise), and each target judged round by round (targets.ts).
 
 import type { CandidateName } from './candidates.js';
-import type { Round, Sample } from './rounds.js';
 import { median } from './stats.js';
+import { BEAT_SDK2_ISSUE, TARGETS, type Target, holds, roundsNeeded } from './targets.js';
 
-export interface Target {
-  /** 'max': ours/floor must be at most `ratio`; 'min': at least; 'kib': ours at most `value` KiB. */
-  kind: 'max' | 'min' | 'kib';
-  value: number;
-  /** The official SDK's figure from the issue, for the table. */
-  sdkInIssue: string;
+export type Rival = Exclude<CandidateName, 'ours'>;
+export const RIVALS: readonly Rival[] = ['sdk1', 'sdk2', 'floor'];
+
+/** One round: a sample per candidate that ran in it (SDK v1 does not speak 2026-07-28). */
+export type RoundOf<S> = Partial<Record<CandidateName, S>>;
+
+export interface Comparison {
+  /** median(ours) / median(rival). */
+  ofMedians: number;
+  /** ours / rival within each round. */
+  perRound: number[];
+}
+
+export interface Verdict {
+  target: Target;
+  /** Rounds in which it held, of how many. */
+  held: number;
+  of: number;
+  met: boolean;
 }
 
 export interface Figure {
+  id: string;
   label: string;
   unit: string;
-  values: Record<CandidateName, number | null>;
-  oursVsSdk: number | null;
-  oursVsFloor: number | null;
-  target?: Target;
-  met?: boolean;
+  /** Which way is better: a time is better lower, a throughput higher. */
+  better: 'lower' | 'higher';
+  values: Partial<Record<CandidateName, number>>;
+  against: Partial<Record<Rival, Comparison>>;
+  verdicts: Verdict[];
 }
 
-interface Definition {
+export interface Definition<S> {
+  id: string;
   label: string;
   unit: string;
-  pick(sample: Sample): number;
-  target?: Target;
+  pick(sample: S): number;
 }
 
-const latency = (op: string, p: 'p50' | 'p99', target?: Target): Definition => ({
-  label: `latency ${p} ${op}`,
-  unit: 'ms',
-  pick: (s) => s.latency[op]?.[p] ?? NaN,
-  target,
-});
+const betterOf = (unit: string): Figure['better'] => (unit === 'req/s' ? 'higher' : 'lower');
 
-const DEFINITIONS: Definition[] = [
-  {
-    label: 'cold start → initialize',
-    unit: 'ms',
-    pick: (s) => s.coldInitializeMs,
-    target: { kind: 'max', value: 1.25, sdkInIssue: '~2.1x' },
-  },
-  { label: 'cold start → tools/list', unit: 'ms', pick: (s) => s.coldToolsListMs },
-  latency('ping', 'p50'),
-  latency('ping', 'p99'),
-  latency('read_sprint', 'p50'),
-  latency('read_sprint', 'p99'),
-  latency('get_issue', 'p50', { kind: 'max', value: 1.3, sdkInIssue: '~2.8x' }),
-  latency('get_issue', 'p99'),
-  latency('search_issues', 'p50', { kind: 'max', value: 2, sdkInIssue: '~6x' }),
-  latency('search_issues', 'p99'),
-  latency('search_uncached', 'p50'),
-  {
-    label: 'throughput ping, window 64',
-    unit: 'req/s',
-    pick: (s) => s.pingPerSec,
-    target: { kind: 'min', value: 0.6, sdkInIssue: '~0.15x' },
-  },
-  {
-    label: 'throughput mixed, window 64',
-    unit: 'req/s',
-    pick: (s) => s.mixedPerSec,
-    target: { kind: 'min', value: 0.4, sdkInIssue: '~0.10x' },
-  },
-  {
-    label: '5 MiB resource read',
-    unit: 'ms',
-    pick: (s) => s.largeReadMs,
-    target: { kind: 'max', value: 1.1, sdkInIssue: '~1.4x' },
-  },
-  {
-    label: '8 MiB request, 4 KiB chunks',
-    unit: 'ms',
-    pick: (s) => s.chunkedRequestMs,
-    target: { kind: 'max', value: 1.3, sdkInIssue: 'seconds' },
-  },
-];
+export function figuresOf<S>(definitions: readonly Definition<S>[], rounds: readonly RoundOf<S>[]): Figure[] {
+  return definitions
+    .map((d) => {
+      const series = (name: CandidateName): number[] =>
+        rounds.flatMap((r) => (r[name] === undefined ? [] : [d.pick(r[name] as S)])).filter(Number.isFinite);
+      const perRound = (rival: Rival): number[] =>
+        rounds.flatMap((r) => {
+          const ours = r.ours === undefined ? NaN : d.pick(r.ours);
+          const other = r[rival] === undefined ? NaN : d.pick(r[rival] as S);
+          return Number.isFinite(ours) && Number.isFinite(other) && other !== 0 ? [ours / other] : [];
+        });
+      return figure(d.id, d.label, d.unit, (name) => series(name), perRound);
+    })
+    .filter((f) => f.values.ours !== undefined);
+}
 
-export function roundFigures(rounds: readonly Round[]): Figure[] {
-  return DEFINITIONS.map((d) => {
-    const per = (name: CandidateName) => rounds.map((r) => d.pick(r[name]));
-    const ratio = (other: CandidateName) => median(rounds.map((r) => d.pick(r.ours) / d.pick(r[other])));
-    return judge({
-      label: d.label,
-      unit: d.unit,
-      values: { ours: median(per('ours')), sdk: median(per('sdk')), floor: median(per('floor')) },
-      oursVsSdk: ratio('sdk'),
-      oursVsFloor: ratio('floor'),
-      target: d.target,
-    });
+/** A figure measured once (peak memory, bundle size): a single "round". */
+export function singleFigure(id: string, label: string, unit: string, values: Partial<Record<CandidateName, number>>): Figure {
+  return figuresOf([{ id, label, unit, pick: (v: number) => v }], [values])[0] as Figure;
+}
+
+function figure(
+  id: string,
+  label: string,
+  unit: string,
+  series: (name: CandidateName) => number[],
+  perRound: (rival: Rival) => number[],
+): Figure {
+  const values: Figure['values'] = {};
+  for (const name of ['ours', ...RIVALS] as const) {
+    const s = series(name);
+    if (s.length > 0) values[name] = median(s);
+  }
+  const against: Figure['against'] = {};
+  for (const rival of RIVALS) {
+    const ratios = perRound(rival);
+    if (ratios.length > 0) against[rival] = { ofMedians: (values.ours as number) / (values[rival] as number), perRound: ratios };
+  }
+  const better = betterOf(unit);
+  const targets: Target[] = [...(TARGETS[id] ?? [])];
+  // Issue 17's blanket target, unless the table already sets a stronger one against SDK v2.
+  if (against.sdk2 && !targets.some((t) => t.against === 'sdk2'))
+    targets.push({ against: 'sdk2', bound: better === 'lower' ? 'max' : 'min', value: 1, issue: BEAT_SDK2_ISSUE });
+  const verdicts = targets.flatMap((target) => {
+    const observed =
+      target.against === 'absolute' ? series('ours').map((v) => v / 1024) : (against[target.against]?.perRound ?? []);
+    if (observed.length === 0) return [];
+    const held = observed.filter((v) => holds(target, v)).length;
+    return [{ target, held, of: observed.length, met: held >= roundsNeeded(observed.length) }];
   });
-}
-
-export function singleFigure(label: string, unit: string, values: Record<CandidateName, number | null>, target?: Target): Figure {
-  const ratio = (other: CandidateName) =>
-    values.ours !== null && values[other] ? values.ours / (values[other] as number) : null;
-  return judge({ label, unit, values, oursVsSdk: ratio('sdk'), oursVsFloor: ratio('floor'), target });
-}
-
-function judge(figure: Figure): Figure {
-  const t = figure.target;
-  if (!t) return figure;
-  if (t.kind === 'kib') return { ...figure, met: figure.values.ours !== null && figure.values.ours / 1024 <= t.value };
-  const r = figure.oursVsFloor;
-  return { ...figure, met: r !== null && (t.kind === 'max' ? r <= t.value : r >= t.value) };
+  return { id, label, unit, better, values, against, verdicts };
 }

@@ -1,22 +1,26 @@
 // The measurements, each on a server the caller started. All times are milliseconds from
 // the driver writing a request to the driver holding the whole response line.
 
-import { type ServerProcess, encodeRequest, startServer } from './client.js';
+import { type ServerProcess, startServer } from './client.js';
 import { since } from './stats.js';
-import { type Call, INITIALIZE, hugePing } from './workload.js';
+import { type Call, DISCOVER, type Era, INITIALIZE, hugePing } from './workload.js';
 
 export interface ColdStart {
   initializeMs: number;
   toolsListMs: number;
 }
 
-/** Spawn to initialize response, and to the first tools/list response right after it. */
-export async function coldStart(command: readonly string[]): Promise<ColdStart> {
+/**
+ * Spawn to the opening's response (`initialize`, or `server/discover` in 2026-07-28), and to
+ * the first tools/list response right after it.
+ */
+export async function coldStart(command: readonly string[], era: Era): Promise<ColdStart> {
   const start = performance.now();
-  const server = startServer(command);
+  const server = startServer(command, era);
   try {
-    const init = await server.request(INITIALIZE.method, INITIALIZE.params);
-    server.notify('notifications/initialized');
+    const opening = era === 'handshake' ? INITIALIZE : DISCOVER;
+    const init = await server.request(opening.method, opening.params);
+    if (era === 'handshake') server.notify('notifications/initialized');
     const tools = await server.request('tools/list');
     return { initializeMs: init.at - start, toolsListMs: tools.at - start };
   } finally {
@@ -30,7 +34,7 @@ export async function sequential(server: ServerProcess, make: (i: number) => Cal
   for (let i = 0; i < count; i++) {
     const call = make(i);
     const id = server.nextId();
-    const line = encodeRequest(id, call.method, call.params);
+    const line = server.encode(id, call.method, call.params);
     const start = performance.now();
     const reply = await server.requestLine(id, line);
     times.push(reply.at - start);
@@ -58,7 +62,7 @@ export async function largeRead(server: ServerProcess, uri: string, count: numbe
   let bytes = 0;
   for (let i = 0; i < count; i++) {
     const id = server.nextId();
-    const line = encodeRequest(id, 'resources/read', { uri });
+    const line = server.encode(id, 'resources/read', { uri });
     const start = performance.now();
     const reply = await server.requestLine(id, line);
     times.push(reply.at - start);

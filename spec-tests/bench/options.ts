@@ -11,7 +11,9 @@ export interface Options {
   largeReads: number;
   rssRequests: number;
   storeSizes: number[];
+  http: boolean;
   out: string;
+  updateReadme: boolean;
 }
 
 const FULL = {
@@ -37,21 +39,34 @@ const QUICK = {
   storeSizes: [1_000],
 };
 
-export const USAGE = `Usage: npx tsx spec-tests/bench/main.ts [--quick] [--rounds N] [--out FILE] [--no-store]
-  --quick      a short run (~1 minute): fewer rounds and requests, store figures at 1,000 issues only
-  --rounds N   rounds of A B C interleaving (default 5, quick 2)
-  --out FILE   where to write the JSON results (default spec-tests/bench/results/latest.json)
-  --no-store   skip the store figures (lib/store/bench.ts)`;
+/** Results go to an ignored folder: a run never leaves the work tree dirty. */
+export const RESULTS_DIR = '.bench-results';
+
+export const USAGE = `Usage: npm run bench -- [--quick] [--rounds N] [--out FILE] [--no-store] [--no-http] [--update-readme]
+  --quick          a short run: fewer rounds and requests, store figures at 1,000 issues only
+  --rounds N       rounds of interleaving (default 5, quick 2)
+  --out FILE       where to write the JSON results (default ${RESULTS_DIR}/latest.json)
+  --no-store       skip the store figures (lib/store/bench.ts)
+  --no-http        skip the HTTP rows
+  --update-readme  also put this run's tables in README.md's Performance section`;
 
 export function parseOptions(argv: readonly string[]): Options {
   const quick = argv.includes('--quick');
-  const options: Options = { quick, ...(quick ? QUICK : FULL), out: 'spec-tests/bench/results/latest.json' };
+  const options: Options = {
+    quick,
+    ...(quick ? QUICK : FULL),
+    http: true,
+    out: `${RESULTS_DIR}/latest.json`,
+    updateReadme: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') continue;
     else if (arg === '--rounds') options.rounds = positive(argv[++i]);
     else if (arg === '--out') options.out = argv[++i] ?? options.out;
     else if (arg === '--no-store') options.storeSizes = [];
+    else if (arg === '--no-http') options.http = false;
+    else if (arg === '--update-readme') options.updateReadme = true;
     else throw new Error(`unknown option ${arg}\n${USAGE}`);
   }
   return options;

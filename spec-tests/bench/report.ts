@@ -1,56 +1,70 @@
-// The table on stdout. One row per figure: the three candidates' medians, the two ratios,
-// and the issue's target for ours/floor next to whether this run met it.
+// The tables on stdout. One row per figure: each candidate's median, ours divided by each
+// other candidate (the ratio of the medians, then the lowest and highest ratio of a single
+// round), and each target with the rounds in which it held.
 
-import type { Figure } from './figures.js';
+import type { CandidateName } from './candidates.js';
+import type { Comparison, Figure, Rival } from './figures.js';
 import type { StoreRow } from './store-figures.js';
+import { STORE_OPEN_TARGETS_MS, targetText } from './targets.js';
 
-export function figureTable(figures: readonly Figure[]): string {
-  const header = ['figure', 'unit', 'ours', 'SDK', 'floor', 'ours/SDK', 'ours/floor', 'target (ours)', 'SDK per issue', 'met'];
+const NAMES: Record<CandidateName, string> = { ours: 'ours', sdk1: 'SDK v1', sdk2: 'SDK v2', floor: 'floor' };
+
+/** `candidates`: the columns, ours first. */
+export function figureTable(figures: readonly Figure[], candidates: readonly CandidateName[]): string {
+  const rivals = candidates.filter((c): c is Rival => c !== 'ours');
+  const header = [
+    'figure',
+    'unit',
+    ...candidates.map((c) => NAMES[c]),
+    ...rivals.map((r) => `ours/${NAMES[r]} (rounds)`),
+    'target',
+    'met (rounds)',
+  ];
   const rows = figures.map((f) => [
     f.label,
     f.unit,
-    value(f.values.ours, f.unit),
-    value(f.values.sdk, f.unit),
-    value(f.values.floor, f.unit),
-    ratio(f.oursVsSdk),
-    ratio(f.oursVsFloor),
-    targetText(f),
-    f.target?.sdkInIssue ?? '',
-    f.met === undefined ? '' : f.met ? 'yes' : 'NO',
+    ...candidates.map((c) => value(f.values[c], f.unit)),
+    ...rivals.map((r) => comparison(f.against[r])),
+    f.verdicts.map((v) => targetText(v.target)).join(', '),
+    f.verdicts.map((v) => `${v.met ? 'yes' : 'NO'} ${v.held}/${v.of}`).join(', '),
   ]);
   return table(header, rows);
 }
 
 export function storeTable(rows: readonly StoreRow[]): string {
-  const header = ['issues', 'file MB', 'open ms', 'mutation p50 ms', 'mutation p99 ms', 'search p50 ms'];
+  const header = ['issues', 'file MB', 'open ms', 'target', 'met', 'mutation p50 ms', 'mutation p99 ms', 'search p50 ms'];
   return table(
     header,
-    rows.map((r) => [
-      String(r.issues),
-      r.fileMb.toFixed(1),
-      r.openMs.toFixed(0),
-      r.mutationP50Ms.toFixed(2),
-      r.mutationP99Ms.toFixed(2),
-      r.searchP50Ms.toFixed(2),
-    ]),
+    rows.map((r) => {
+      const target = STORE_OPEN_TARGETS_MS[r.issues];
+      return [
+        String(r.issues),
+        r.fileMb.toFixed(1),
+        r.openMs.toFixed(0),
+        target === undefined ? '' : `<= ${target} ms`,
+        target === undefined ? '' : r.openMs <= target ? 'yes 1/1' : 'NO 0/1',
+        r.mutationP50Ms.toFixed(2),
+        r.mutationP99Ms.toFixed(2),
+        r.searchP50Ms.toFixed(2),
+      ];
+    }),
   );
 }
 
-function value(v: number | null, unit: string): string {
-  if (v === null || !Number.isFinite(v)) return 'n/a';
+function value(v: number | undefined, unit: string): string {
+  if (v === undefined || !Number.isFinite(v)) return 'n/a';
   if (unit === 'req/s') return Math.round(v).toLocaleString('en-US');
   if (unit === 'MiB') return (v / 2 ** 20).toFixed(1);
   if (unit === 'KiB') return (v / 1024).toFixed(1);
   return v < 1 ? v.toFixed(3) : v < 100 ? v.toFixed(2) : v.toFixed(0);
 }
 
-const ratio = (r: number | null): string => (r === null || !Number.isFinite(r) ? 'n/a' : `${r.toFixed(2)}x`);
-
-function targetText(f: Figure): string {
-  const t = f.target;
-  if (!t) return '';
-  if (t.kind === 'kib') return `<= ${t.value} KiB`;
-  return `${t.kind === 'max' ? '<=' : '>='} ${t.value}x floor`;
+function comparison(c: Comparison | undefined): string {
+  if (c === undefined) return 'n/a';
+  const low = Math.min(...c.perRound);
+  const high = Math.max(...c.perRound);
+  const range = c.perRound.length > 1 ? ` (${low.toFixed(2)}-${high.toFixed(2)})` : '';
+  return `${c.ofMedians.toFixed(2)}x${range}`;
 }
 
 function table(header: readonly string[], rows: readonly string[][]): string {

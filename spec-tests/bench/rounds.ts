@@ -1,16 +1,17 @@
-// The measured part: rounds of A B C (ours, SDK, floor), each round giving every candidate
-// the same work in the same conditions, then one interleaved pass for peak memory.
-// Before timing, each session answers a few requests that must match the reference
-// answers: a server that answers differently is never timed.
+// The measured part: rounds of the candidates one after another (ours, SDK v1, SDK v2,
+// floor), each round giving every candidate the same work in the same conditions, in each
+// era; then one pass for peak memory. Before timing, each session answers a few requests
+// that must match the reference answers: a server that answers differently is never timed.
 
 import type { ServerProcess } from './client.js';
-import { CANDIDATES, type CandidateName, type Launcher } from './candidates.js';
+import { CANDIDATES_IN, type CandidateName, type Launcher } from './candidates.js';
+import type { RoundOf } from './figures.js';
 import { chunkedRequest, coldStart, largeRead, pipelined, sequential } from './measure.js';
 import { canonical, normalize } from './normalize.js';
 import type { Options } from './options.js';
 import { ask, openSession } from './session.js';
 import { median, percentile } from './stats.js';
-import { type Call, LATENCY_OPS, mixed, read } from './workload.js';
+import { type Call, type Era, LATENCY_OPS, mixedIn, read } from './workload.js';
 
 export interface Sample {
   coldInitializeMs: number;
@@ -23,10 +24,10 @@ export interface Sample {
   chunkedRequestMs: number;
 }
 
-export type Round = Record<CandidateName, Sample>;
+export type Round = RoundOf<Sample>;
 
 export interface References {
-  /** Calls every session must answer as ours did in the correctness pass. */
+  /** Calls every session must answer as ours did in the correctness pass, in this era. */
   calls: Call[];
   answers: string[];
   /** The ~5 MiB resource and ours' normalized answer. */
@@ -42,46 +43,49 @@ export async function runRound(
   launcher: Launcher,
   refs: References,
   options: Options,
+  era: Era,
   log: (line: string) => void,
 ): Promise<Round> {
-  const cold: Record<CandidateName, { init: number[]; tools: number[] }> = {
-    ours: { init: [], tools: [] },
-    sdk: { init: [], tools: [] },
-    floor: { init: [], tools: [] },
-  };
+  const candidates = CANDIDATES_IN[era];
+  const cold = new Map<CandidateName, { init: number[]; tools: number[] }>(candidates.map((c) => [c, { init: [], tools: [] }]));
   for (let k = 0; k < options.coldStarts; k++) {
-    for (const name of CANDIDATES) {
-      const { initializeMs, toolsListMs } = await coldStart(launcher.command(name, 'issues'));
-      cold[name].init.push(initializeMs);
-      cold[name].tools.push(toolsListMs);
+    for (const name of candidates) {
+      const { initializeMs, toolsListMs } = await coldStart(launcher.command(name, 'issues', era), era);
+      cold.get(name)?.init.push(initializeMs);
+      cold.get(name)?.tools.push(toolsListMs);
     }
   }
-  const round = {} as Round;
-  for (const name of CANDIDATES) {
-    log(`  ${name}: latency, throughput, 8 MiB request`);
-    const steady = await steadyState(launcher.command(name, 'issues'), name, refs, options);
-    log(`  ${name}: 5 MiB read`);
-    const large = await largeReads(launcher.command(name, 'big'), name, refs, options);
-    round[name] = { coldInitializeMs: median(cold[name].init), coldToolsListMs: median(cold[name].tools), ...steady, ...large };
+  const round: Round = {};
+  for (const name of candidates) {
+    log(`  ${era} ${name}: latency, throughput, 8 MiB request`);
+    const steady = await steadyState(launcher.command(name, 'issues', era), name, refs, options, era);
+    log(`  ${era} ${name}: 5 MiB read`);
+    const large = await largeReads(launcher.command(name, 'big', era), name, refs, options, era);
+    const times = cold.get(name) ?? { init: [], tools: [] };
+    round[name] = { coldInitializeMs: median(times.init), coldToolsListMs: median(times.tools), ...steady, ...large };
   }
   return round;
 }
 
-async function steadyState(command: string[], name: CandidateName, refs: References, options: Options) {
-  const server = await openSession(command);
+async function steadyState(command: string[], name: CandidateName, refs: References, options: Options, era: Era) {
+  const server = await openSession(command, era);
+  const mixed = mixedIn(era);
   try {
     await verify(server, name, refs.calls, refs.answers);
     await pipelined(server, mixed, options.warmup);
     const latency: Sample['latency'] = {};
     for (const [op, make] of Object.entries(LATENCY_OPS)) {
+      if (op === 'ping' && era === 'stateless') continue; // 2026-07-28 has no ping
       const times = await sequential(server, make, options.latencyCount);
       latency[op] = { p50: percentile(times, 50), p99: percentile(times, 99) };
     }
-    const pingPerSec = await pipelined(server, () => ({ method: 'ping' }), options.pingThroughput);
+    const pingPerSec = era === 'stateless' ? NaN : await pipelined(server, () => ({ method: 'ping' }), options.pingThroughput);
     const mixedPerSec = await pipelined(server, mixed, options.mixedThroughput);
+    // The 8 MiB request is a padded ping, measured in the handshake era only: 2026-07-28 has
+    // no ping, and the framer it measures does not depend on the era.
     // Three of them, the median: one sample swung by a factor of two with the garbage collector.
     const chunkedMs: number[] = [];
-    for (let k = 0; k < CHUNKED_REPEATS; k++) {
+    for (let k = 0; k < (era === 'handshake' ? CHUNKED_REPEATS : 0); k++) {
       const chunked = await chunkedRequest(server, CHUNKED_BYTES, CHUNK_BYTES);
       if (canonical(normalize('ping', JSON.parse(chunked.line))) !== '{}') throw refusal(name, 'the 8 MiB ping', chunked.line);
       chunkedMs.push(chunked.ms);
@@ -92,8 +96,8 @@ async function steadyState(command: string[], name: CandidateName, refs: Referen
   }
 }
 
-async function largeReads(command: string[], name: CandidateName, refs: References, options: Options) {
-  const server = await openSession(command);
+async function largeReads(command: string[], name: CandidateName, refs: References, options: Options, era: Era) {
+  const server = await openSession(command, era);
   try {
     await verify(server, name, [read(refs.largeUri)], [refs.largeAnswer]);
     const { times, bytes } = await largeRead(server, refs.largeUri, options.largeReads);
@@ -103,14 +107,15 @@ async function largeReads(command: string[], name: CandidateName, refs: Referenc
   }
 }
 
-/** Peak RSS (VmHWM) of a fresh server after `count` mixed requests, window 64. */
-export async function peakMemory(launcher: Launcher, count: number): Promise<Record<CandidateName, number | null>> {
-  const peaks = {} as Record<CandidateName, number | null>;
-  for (const name of CANDIDATES) {
-    const server = await openSession(launcher.command(name, 'issues'));
+/** Peak RSS (VmHWM) of a fresh server after `count` mixed requests, window 64, in the handshake era. */
+export async function peakMemory(launcher: Launcher, count: number): Promise<Partial<Record<CandidateName, number>>> {
+  const peaks: Partial<Record<CandidateName, number>> = {};
+  for (const name of CANDIDATES_IN.handshake) {
+    const server = await openSession(launcher.command(name, 'issues', 'handshake'));
     try {
-      await pipelined(server, mixed, count);
-      peaks[name] = server.peakRss();
+      await pipelined(server, mixedIn('handshake'), count);
+      const peak = server.peakRss();
+      if (peak !== null) peaks[name] = peak;
     } finally {
       await server.close();
     }

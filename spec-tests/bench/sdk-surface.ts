@@ -1,9 +1,9 @@
-// Resources and prompts for the SDK peer. Their definitions (URIs, metadata, contents,
-// completions, prompt conversations) come straight from lib/tracker, so both servers serve
-// the same things; only the registration and the wire handling are the SDK's.
+// Resources and prompts for the SDK peers. Their definitions (URIs, metadata, contents,
+// completions, prompt conversations) come straight from lib/tracker, so all servers serve
+// the same things; only the registration and the wire handling are the SDK's. The two SDK
+// versions register these alike; what differs (the ResourceTemplate and completable they
+// export, a prompt's arguments as a zod shape in v1 and a z.object in v2) comes in an SdkKit.
 
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { RequestContext } from '../../protocol/context.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
@@ -16,15 +16,28 @@ import { trackerResources } from '../../lib/tracker/resources.js';
 /** The tracker's reads and prompts never look at the request context; the SDK has none of ours to give. */
 const NO_CONTEXT = {} as RequestContext;
 
-export function registerResources(server: McpServer, store: TrackerStore): void {
+/** The parts of one SDK version this file uses; `server` is that version's McpServer. */
+export interface SdkKit {
+  server: { registerResource(...args: any[]): unknown; registerPrompt(...args: any[]): unknown };
+  ResourceTemplate: new (uriTemplate: string, callbacks: { list: any; complete?: any }) => unknown;
+  completable(schema: z.ZodTypeAny, complete: any): z.ZodTypeAny;
+  /** A prompt's arguments as this SDK version takes them. */
+  promptArguments(shape: Record<string, z.ZodTypeAny>): unknown;
+}
+
+export function registerResources({ server, ResourceTemplate }: SdkKit, store: TrackerStore): void {
   const { resources, templates } = trackerResources(store);
   for (const { read, uri, name, ...metadata } of resources) {
     server.registerResource(name, uri, metadata, async () => ({ contents: (await read(NO_CONTEXT)).map(plainText) }));
   }
-  for (const template of templates) registerTemplate(server, template);
+  for (const template of templates) registerTemplate(server, ResourceTemplate, template);
 }
 
-function registerTemplate(server: McpServer, definition: ResourceTemplateDefinition): void {
+function registerTemplate(
+  server: SdkKit['server'],
+  ResourceTemplate: SdkKit['ResourceTemplate'],
+  definition: ResourceTemplateDefinition,
+): void {
   const { uriTemplate, name, read, list, complete, ...metadata } = definition;
   const source = list;
   const template = new ResourceTemplate(uriTemplate, {
@@ -34,7 +47,7 @@ function registerTemplate(server: McpServer, definition: ResourceTemplateDefinit
       Object.entries(complete ?? {}).map(([variable, completer]) => [variable, sdkCompleter(completer)]),
     ),
   });
-  server.registerResource(name, template, metadata, async (url, variables) => {
+  server.registerResource(name, template, metadata, async (url: URL, variables: Record<string, string | string[]>) => {
     const uri = url.href;
     const flat = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
     const contents = await read(flat, uri, NO_CONTEXT);
@@ -63,7 +76,7 @@ function sdkCompleter(completer: Completer) {
   ];
 }
 
-export function registerPrompts(server: McpServer, store: TrackerStore): void {
+export function registerPrompts({ server, completable, promptArguments }: SdkKit, store: TrackerStore): void {
   for (const prompt of trackerPrompts(store)) {
     const argsSchema: Record<string, z.ZodTypeAny> = {};
     for (const argument of prompt.arguments) {
@@ -73,7 +86,7 @@ export function registerPrompts(server: McpServer, store: TrackerStore): void {
     }
     server.registerPrompt(
       prompt.name,
-      { title: prompt.title, description: prompt.description, argsSchema },
+      { title: prompt.title, description: prompt.description, argsSchema: promptArguments(argsSchema) },
       async (args: Record<string, unknown>) => {
         const given = Object.fromEntries(
           Object.entries(args).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),

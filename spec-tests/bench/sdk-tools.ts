@@ -1,8 +1,10 @@
-// The tracker's tools for the SDK peer, in full zod, registered with McpServer.registerTool.
+// The tracker's tools for the SDK peers, in full zod, registered with McpServer.registerTool.
 // Input and output shapes mirror lib/tracker/tools.ts; handlers call the same store and
 // return the same results (structured content, the same JSON as text, a resource link).
+// Both SDKs register tools alike, but v1 takes a shape of zod fields where v2 takes a
+// z.object: each peer passes a ToolRegistrar that makes the difference (sdk-tracker.ts,
+// sdk2-tracker.ts).
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
@@ -108,7 +110,20 @@ const commented = ({ issue, comment, change }: CommentMutation): CallToolResult 
     issue,
   );
 
-export function registerTools(server: McpServer, store: TrackerStore): void {
+export interface ToolConfig {
+  title: string;
+  description: string;
+  inputSchema: z.ZodRawShape;
+  outputSchema: z.ZodRawShape;
+  annotations: Record<string, boolean>;
+}
+
+/** The part of either SDK's McpServer this file uses. Arguments arrive parsed by the SDK; the signal is the request's. */
+export interface ToolRegistrar {
+  registerTool(name: string, config: ToolConfig, handler: (args: any, signal: AbortSignal) => Promise<CallToolResult>): void;
+}
+
+export function registerTools(server: ToolRegistrar, store: TrackerStore): void {
   server.registerTool(
     'create_issue',
     {
@@ -274,9 +289,9 @@ export function registerTools(server: McpServer, store: TrackerStore): void {
       },
       annotations: overwrites,
     },
-    (args, extra) =>
+    (args, signal) =>
       domain(async () => {
-        const result = await store.bulkUpdateStatus(args.keys, args.status, { signal: extra.signal });
+        const result = await store.bulkUpdateStatus(args.keys, args.status, { signal });
         return structured({ ...result, results: [...result.results], not_attempted: [...result.not_attempted] });
       }),
   );

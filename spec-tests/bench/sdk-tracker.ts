@@ -9,10 +9,11 @@
 //
 //   node dist/bench/sdk-tracker.mjs --data PATH
 
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { openStore, stderrLogger } from '../../lib/store/index.js';
-import { registerPrompts, registerResources } from './sdk-surface.js';
+import { type SdkKit, registerPrompts, registerResources } from './sdk-surface.js';
 import { registerTools } from './sdk-tools.js';
 
 const dataIndex = process.argv.indexOf('--data');
@@ -27,9 +28,16 @@ const server = new McpServer(
   { name: 'mcp-tracker-sdk', version: '0.1.0', title: 'Sprint Tracker (official SDK)' },
   { capabilities: { logging: {} } },
 );
-registerTools(server, store);
-registerResources(server, store);
-registerPrompts(server, store);
+// v1 takes schemas as shapes of zod fields, exactly as sdk-tools.ts and sdk-surface.ts write them.
+registerTools(
+  {
+    registerTool: (name, config, handler) => void server.registerTool(name, config, (args, extra) => handler(args, extra.signal)),
+  },
+  store,
+);
+const kit: SdkKit = { server, ResourceTemplate, completable, promptArguments: (shape) => shape };
+registerResources(kit, store);
+registerPrompts(kit, store);
 
 const transport = new StdioServerTransport();
 // The SDK does not notice stdin's end by itself (TS #2002): close on EOF so runs end cleanly.

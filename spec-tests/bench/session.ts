@@ -1,10 +1,12 @@
 // One server process, handshaken: what every measurement starts from.
 
 import { type ServerProcess, startServer } from './client.js';
-import { INITIALIZE, type Call } from './workload.js';
+import { INITIALIZE, type Call, type Era } from './workload.js';
 
-export async function openSession(command: readonly string[]): Promise<ServerProcess> {
-  const server = startServer(command);
+/** A server ready for requests: handshaken in the handshake era; in 2026-07-28 there is nothing to open. */
+export async function openSession(command: readonly string[], era: Era = 'handshake'): Promise<ServerProcess> {
+  const server = startServer(command, era);
+  if (era === 'stateless') return server;
   const reply = await server.request(INITIALIZE.method, INITIALIZE.params);
   if (!reply.line.includes('"protocolVersion"')) throw new Error(`initialize failed: ${reply.line.slice(0, 300)}`);
   server.notify('notifications/initialized');

@@ -2,16 +2,42 @@
 // and the fixed set of checks both real servers must answer alike.
 
 export const PROTOCOL_VERSION = '2025-06-18';
+export const STATELESS_VERSION = '2026-07-28';
+
+/**
+ * How the client speaks: 'handshake' opens with `initialize` (2025-06-18); 'stateless' sends
+ * no handshake, every request carrying its version, capabilities and identity in `_meta`
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic "Statelessness").
+ */
+export type Era = 'handshake' | 'stateless';
+export const ERAS: readonly Era[] = ['handshake', 'stateless'];
 
 export interface Call {
   method: string;
   params?: Record<string, unknown>;
 }
 
+const CLIENT_INFO = { name: 'mcp-bench', version: '1.0.0' };
+
 export const INITIALIZE: Call = {
   method: 'initialize',
-  params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcp-bench', version: '1.0.0' } },
+  params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
 };
+/** The 2026-07-28 opening a client makes before its first real request. */
+export const DISCOVER: Call = { method: 'server/discover' };
+
+const STATELESS_META = {
+  'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+};
+
+/** The params a call carries in `era`: in 2026-07-28, its `_meta` names the version. */
+export function paramsIn(era: Era, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (era === 'handshake') return params;
+  const meta = (params?._meta ?? {}) as Record<string, unknown>;
+  return { ...params, _meta: { ...meta, ...STATELESS_META } };
+}
 
 /** Keys that exist in the 1,000-issue file (PROJ-101 … PROJ-959 are all PROJ issues). */
 export const issueKey = (i: number): string => `PROJ-${101 + ((i * 37) % 800)}`;
@@ -52,7 +78,15 @@ function spelling(text: string, i: number): string {
   return text.replace(/[a-z]/g, (c) => ((i >> letter++) & 1 ? c.toUpperCase() : c));
 }
 
-/** The mixed set: what a busy client does, all read-only so every run sees the same data. */
+/**
+ * The mixed set: what a busy client does, all read-only so every run sees the same data.
+ * 2026-07-28 has no `ping`: there, its turn is one more get_issue.
+ */
+export const mixedIn =
+  (era: Era) =>
+  (i: number): Call =>
+    era === 'stateless' && i % 6 === 0 ? tool('get_issue', { key: issueKey(i + 3) }) : mixed(i);
+
 export function mixed(i: number): Call {
   switch (i % 6) {
     case 0:

@@ -24,7 +24,9 @@ const BUILT = new Set([
   'mcp-conform.mjs',
   'mcp-conformance-server.mjs',
   'sdk-tracker.mjs',
+  'sdk2-tracker.mjs',
   'floor.mjs',
+  'http-floor.mjs',
 ]);
 
 test('every source file a comment names exists', () => {

@@ -15,7 +15,8 @@ import { type WireServer, startServer } from '../fuzz/wire.js';
 const SEED = 4242;
 const WORKERS = 4;
 const KILLS_PER_WORKER = 26; // 104 kills in all
-const STATUSES = ['todo', 'in_progress', 'in_review', 'done'];
+// Any status: the workflow refuses some moves (a tool error, acknowledged as no change).
+const STATUSES = ['todo', 'in_progress', 'in_review', 'blocked', 'done', 'reopened'];
 const ISSUES = ['PROJ-101', 'PROJ-102', 'PROJ-103', 'WEB-1'];
 
 type Ack =
@@ -105,6 +106,8 @@ function collectAcks(server: WireServer, sent: readonly Sent[]): Ack[] {
     const answer = server.received.get(JSON.stringify(s.id))?.[0] as
       { result?: Record<string, unknown> & { isError?: boolean } } | undefined;
     if (answer === undefined) continue;
+    // A move the workflow refuses is answered, not acknowledged: nothing was written.
+    if (answer.result?.isError === true && /cannot move from/.test(JSON.stringify(answer.result))) continue;
     assert.ok(answer.result && !answer.result.isError, `mutation ${s.id} failed: ${JSON.stringify(answer)}`);
     acks.push(s.ack(answer.result));
   }

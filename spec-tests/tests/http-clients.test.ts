@@ -41,7 +41,7 @@ test('SDK v1 client: list, call, read, and a subscription update caused by anoth
     const editor = new ClientV1({ name: 'editor', version: '1' });
     await editor.connect(new TransportV1(url));
     assert.is((await editor.listTools()).tools.length > 5, true);
-    const changed = await editor.callTool({ name: 'update_status', arguments: { key: 'PROJ-101', status: 'done' } });
+    const changed = await editor.callTool({ name: 'update_status', arguments: { key: 'PROJ-101', status: 'in_review' } });
     assert.is(changed.isError, undefined, JSON.stringify(changed.content));
     const deadline = Date.now() + 5000;
     while (updates.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ErrorCode } from '../../protocol/errors.js';
+import { defines } from '../test-support/source-names.js';
 
 interface Row {
   /** The first cell: a code (-32602) or a notification name. */
@@ -39,17 +40,6 @@ function placesIn(cell: string): Row['places'] {
     else places.at(-1)?.functions.push(text);
   }
   return places;
-}
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A definition of `name` in `source`: a function, a method, an arrow-valued field or property. */
-function defines(source: string, name: string): boolean {
-  const pattern = new RegExp(
-    `^\\s*(export\\s+)?(async\\s+)?(function\\s+)?(readonly\\s+)?(const\\s+)?${escape(name)}\\s*(<[^>\\n]*>)?\\s*[(=:]`,
-    'm',
-  );
-  return pattern.test(source);
 }
 
 /** How a file raises each code: by its name in ErrorCode, or through the helper that makes it. */

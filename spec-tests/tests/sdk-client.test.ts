@@ -80,7 +80,7 @@ test('the SDK client calls every tool, and its output-schema check accepts our s
       add_comment: { key: 'PROJ-104', body: 'hello from the SDK' },
       move_to_sprint: { key: 'PROJ-104', sprint: null },
       search_issues: { text: 'checkout', limit: 5 },
-      bulk_update_status: { keys: ['PROJ-105', 'PROJ-106'], status: 'done' },
+      bulk_update_status: { keys: ['PROJ-103', 'PROJ-105'], status: 'done' },
       summarize_sprint: {},
     };
     assert.equal(tools.map((t) => t.name).sort(), Object.keys(args).sort());

@@ -27,7 +27,7 @@ test('M17: every byte on stdout is part of one valid JSON-RPC message per line',
     '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
     '{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"jira://sprint/current"}}',
     '{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":"debug"}}',
-    '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"update_status","arguments":{"key":"PROJ-101","status":"done"}}}',
+    '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"update_status","arguments":{"key":"PROJ-101","status":"in_review"}}}',
     '{"jsonrpc":"2.0","id":6,"method":"prompts/get","params":{"name":"triage_issue","arguments":{"issue_key":"PROJ-101"}}}',
   ];
   child.stdin.end(lines.join('\n') + '\n');

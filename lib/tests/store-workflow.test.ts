@@ -1,0 +1,95 @@
+// The workflow: forgiving status names, the moves allowed from each status, resolutions,
+// blocked and back, and a journal written before the rule still opening.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { isDomainError, openStore, parseResolution, parseStatus, type TrackerStore } from '../store/index.js';
+import { allowedMoves } from '../store/workflow.js';
+
+const directories: string[] = [];
+test.after(() => {
+  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
+});
+
+async function openDemo(file?: string): Promise<TrackerStore> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-workflow-'));
+  directories.push(directory);
+  return openStore({ path: file ?? path.join(directory, 'tracker.jsonl'), log: () => {}, watch: false });
+}
+
+async function domainFailure(run: () => unknown): Promise<string> {
+  try {
+    await run();
+  } catch (error) {
+    if (isDomainError(error)) return error.message;
+    throw error;
+  }
+  throw new Error('expected a DomainError; the call succeeded');
+}
+
+test('one status parser forgives case, spaces, dashes and Jira names, and refuses the rest', async () => {
+  for (const spelling of ['In Progress', 'in-progress', 'IN_PROGRESS', ' inprogress ']) {
+    assert.is(parseStatus(spelling), 'in_progress', spelling);
+  }
+  assert.is(parseStatus('To Do'), 'todo');
+  assert.is(parseStatus('Open'), 'todo');
+  assert.is(parseStatus('Closed'), 'done');
+  assert.is(parseStatus('Re-opened'), 'reopened');
+  assert.throws(() => parseStatus('finished'), /Unknown status 'finished'. Use one of: todo, in_progress/);
+  assert.throws(() => parseStatus(42), /Unknown status '42'/);
+  assert.is(parseResolution("Won't Do"), 'wont_do');
+  assert.throws(() => parseResolution('fixed'), /Use one of: done, wont_do, duplicate, cannot_reproduce/);
+});
+
+test('an illegal move is refused, naming the moves allowed from where the issue is; nothing is written', async () => {
+  const store = await openDemo();
+  const before = fs.statSync(store.path).size;
+  const message = await domainFailure(() => store.updateStatus('PROJ-104', 'done'));
+  assert.match(message, 'PROJ-104 cannot move from todo to done. From todo it can move to: in_progress, blocked.');
+  assert.is(fs.statSync(store.path).size, before);
+  assert.equal(store.getTransitions('PROJ-104'), ['in_progress', 'blocked']);
+  store.close();
+});
+
+test('done takes a resolution (default done), reopening clears it; a resolution on another move is refused', async () => {
+  const store = await openDemo();
+  const done = await store.updateStatus('PROJ-103', 'Done', { resolution: "won't do" });
+  assert.is(done.issue.resolution, 'wont_do');
+  assert.is(done.change.description, 'PROJ-103 status: in_review → done (wont_do)');
+  assert.match(await domainFailure(() => store.updateStatus('PROJ-103', 'done', { resolution: 'duplicate' })), 'reopen it');
+  const reopened = await store.updateStatus('PROJ-103', 'reopened');
+  assert.is(reopened.issue.resolution, null);
+  assert.match(await domainFailure(() => store.updateStatus('PROJ-103', 'in_progress', { resolution: 'done' })), 'Leave it out');
+  await store.updateStatus('PROJ-103', 'in_progress');
+  await store.updateStatus('PROJ-103', 'in_review');
+  assert.is((await store.updateStatus('PROJ-103', 'done')).issue.resolution, 'done');
+  store.close();
+});
+
+test('blocked goes back to the status it came from, or to todo / in_progress', async () => {
+  const store = await openDemo();
+  await store.updateStatus('PROJ-103', 'blocked');
+  assert.equal(store.getTransitions('PROJ-103'), ['todo', 'in_progress', 'in_review']);
+  await store.updateStatus('PROJ-103', 'in_review');
+  assert.equal(allowedMoves('blocked'), ['todo', 'in_progress'], 'without a known origin');
+  assert.match(await domainFailure(() => store.updateStatus('PROJ-105', 'blocked')), 'From done it can move to: reopened');
+  store.close();
+});
+
+test('a journal holding a move the workflow refuses today still opens: the rule is for new changes', async () => {
+  const store = await openDemo();
+  const file = store.path;
+  store.close();
+  const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+  const last = JSON.parse(lines.at(-1) ?? '{}') as { seq: number; at: string };
+  const skip = { seq: last.seq + 1, at: last.at, type: 'issue.status_changed', key: 'PROJ-104', from: 'todo', to: 'done' };
+  fs.appendFileSync(file, `${JSON.stringify(skip)}\n`);
+  const reopened = await openDemo(file);
+  assert.is(reopened.getIssue('PROJ-104').status, 'done');
+  assert.is(reopened.getIssue('PROJ-104').resolution, 'done', 'a move to done without a resolution: done');
+  reopened.close();
+});
+
+test.run();

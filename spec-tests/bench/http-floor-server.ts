@@ -1,0 +1,45 @@
+// The HTTP floor: the least a node:http MCP endpoint can do. It reads a POST's body, parses
+// it, and answers a canned result with the request's id as a JSON body (202 for a
+// notification). No sessions, no header checks, no validation. Its canned results are ours'
+// own answers (as for the stdio floor, floor-server.ts), so it moves the same bytes.
+//
+//   node dist/bench/http-floor.mjs --canned DIR --port PORT
+
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { cannedFileName, signatureOf } from './signature.js';
+
+const option = (name: string): string | undefined => {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+const cannedDir = option('--canned');
+const results = new Map<string, string>();
+
+function cannedResult(message: { method?: unknown; params?: unknown }): string {
+  const signature = signatureOf(message.method, message.params);
+  let result = results.get(signature);
+  if (result === undefined) {
+    try {
+      result = cannedDir ? readFileSync(join(cannedDir, cannedFileName(signature)), 'utf8') : '{}';
+    } catch {
+      result = '{}';
+    }
+    results.set(signature, result);
+  }
+  return result;
+}
+
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown; method?: unknown; params?: unknown };
+    if (message.id === undefined) return void res.writeHead(202).end();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${cannedResult(message)}}`);
+  });
+});
+server.listen(Number(option('--port')), '127.0.0.1');
+process.once('SIGTERM', () => process.exit(0));
