@@ -5,17 +5,14 @@ export const USAGE = `Usage:
   mcp-tracker [options]          serve the sprint tracker over MCP on stdin/stdout
   mcp-tracker --http [HOST:]PORT serve it over Streamable HTTP at http://HOST:PORT/mcp instead
   mcp-tracker demo [--trace]     run a scripted client against the server and show what happens
-<<<<<<< HEAD
   mcp-tracker migrate --store URL
                                  apply the database's missing schema migrations, then exit
   mcp-tracker copy-journal FILE --store URL
                                  copy a journal file into an empty database (moving to team mode)
-=======
   mcp-tracker demo --tour [CHAPTER]
                                  a guided session, every message shown and explained, in chapters:
                                  handshake, listing, resources, tools, errors, completion, prompts,
                                  progress, subscriptions, era2026 (all of them without CHAPTER)
->>>>>>> main
 
 Options:
   --data PATH                the data file (default: $MCP_TRACKER_DATA, else

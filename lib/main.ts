@@ -15,14 +15,10 @@ import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
 import { runDemo } from './demo/demo.js';
-<<<<<<< HEAD
+import { runTour } from './demo/tour.js';
 import { isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
-=======
-import { runTour } from './demo/tour.js';
-import { isStoreFileError, openStore, resolveDataPath, stderrLogger } from './store/index.js';
->>>>>>> main
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
 
 const report = (line: string): void => {
@@ -43,15 +39,11 @@ async function main(): Promise<void> {
     const print = (text: string) => write(`${text}\n`);
     if (line.command === 'help') print(USAGE);
     else if (line.command === 'version') print(SERVER_INFO.version);
-<<<<<<< HEAD
     else if (line.command === 'migrate' || line.command === 'copy-journal') process.exitCode = await manageDatabase(line, print);
-    else process.exitCode = await runDemo({ trace: line.trace, serverScript: process.argv[1] ?? '', print });
-=======
     else if (line.tour) {
       const run = await runTour({ chapter: line.tour.chapter, serverScript: process.argv[1] ?? '', print });
       process.exitCode = run.exitCode;
     } else process.exitCode = await runDemo({ trace: line.trace, serverScript: process.argv[1] ?? '', print });
->>>>>>> main
     return;
   }
   await serve(line);

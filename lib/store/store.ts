@@ -41,27 +41,11 @@ import {
   type Page,
   type SearchIssuesQuery,
 } from './queries.js';
-<<<<<<< HEAD
-import { LIMITS, type Comment, type Issue, type Project, type Sprint, type SprintState } from './schema.js';
+import { LIMITS, type Comment, type Issue, type Project, type Sprint, type SprintState, type Status } from './schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
 import type { Plan, StoreBackend } from './record-log.js';
-=======
-import {
-  LIMITS,
-  type Comment,
-  type Issue,
-  type Project,
-  type RecordDraft,
-  type Sprint,
-  type SprintState,
-  type Status,
-} from './schema.js';
-import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
-import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
-import { watchForAppends } from './watch.js';
 import { allowedMoves, parseResolution, parseStatus } from './workflow.js';
->>>>>>> main
 
 export interface OpenStoreOptions {
   /** Absolute path of the data file (see resolveDataPath). Created with demo data if missing. */
