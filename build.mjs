@@ -16,8 +16,27 @@ const SCHEMA_NOTICE =
   '// Carries the MCP JSON Schemas, Copyright (c) 2024-2025 Model Context Protocol a Series of LF Projects, LLC,\n' +
   '// under the MIT License or Apache-2.0 (see LICENSE in the mcp-by-hand package).';
 
+// Team mode's backend with the `pg` client library, in a bundle of its own that the tracker
+// loads only for --store postgres://... (lib/store/store-loader.ts): pg is CommonJS, so this
+// bundle gives it `require`; pg-native is an option pg loads only when asked for, never here.
+const PG_REQUIRE =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
 const programs = [
-  { entry: 'lib/main.ts', out: 'dist/mcp-tracker.mjs', define: {}, notice: '' },
+  {
+    entry: 'lib/main.ts',
+    out: 'dist/mcp-tracker.mjs',
+    define: { __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs') },
+    notice: '',
+  },
+  {
+    entry: 'lib/store/postgres/index.ts',
+    out: 'dist/mcp-tracker-postgres.mjs',
+    define: {},
+    notice: '',
+    banner: PG_REQUIRE,
+    external: ['pg-native'],
+  },
   {
     entry: 'spec-tests/runner/main.ts',
     out: 'dist/mcp-conform.mjs',
@@ -48,7 +67,7 @@ function packBuiltin() {
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 let failed = false;
 
-for (const { entry, out, define, notice } of programs) {
+for (const { entry, out, define, notice, banner = '', external = [] } of programs) {
   if (!existsSync(entry)) {
     console.log(`${out.padEnd(32)} skipped (${entry} does not exist yet)`);
     continue;
@@ -62,14 +81,15 @@ for (const { entry, out, define, notice } of programs) {
     format: 'esm',
     minify: true,
     legalComments: 'none',
-    banner: { js: notice === '' ? '#!/usr/bin/env node' : `#!/usr/bin/env node\n${notice}` },
+    banner: { js: ['#!/usr/bin/env node', notice, banner].filter((line) => line !== '').join('\n') },
+    external,
     define,
     metafile: true,
     logLevel: 'warning',
   });
   // The promise of a single file: nothing outside Node's built-ins may be left to import.
   const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports.map((i) => i.path));
-  const foreign = imports.filter((path) => !builtins.has(path));
+  const foreign = imports.filter((path) => !builtins.has(path) && !external.includes(path));
   if (foreign.length > 0) {
     console.error(`${out}: imports outside node built-ins: ${foreign.join(', ')}`);
     failed = true;

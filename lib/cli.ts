@@ -5,6 +5,10 @@ export const USAGE = `Usage:
   mcp-tracker [options]          serve the sprint tracker over MCP on stdin/stdout
   mcp-tracker --http [HOST:]PORT serve it over Streamable HTTP at http://HOST:PORT/mcp instead
   mcp-tracker demo [--trace]     run a scripted client against the server and show what happens
+  mcp-tracker migrate --store URL
+                                 apply the database's missing schema migrations, then exit
+  mcp-tracker copy-journal FILE --store URL
+                                 copy a journal file into an empty database (moving to team mode)
   mcp-tracker demo --tour [CHAPTER]
                                  a guided session, every message shown and explained, in chapters:
                                  handshake, listing, resources, tools, errors, completion, prompts,
@@ -13,6 +17,8 @@ export const USAGE = `Usage:
 Options:
   --data PATH                the data file (default: $MCP_TRACKER_DATA, else
                              $XDG_DATA_HOME/mcp-tracker/tracker.jsonl); created with demo data if missing
+  --store postgres://...     keep the data in PostgreSQL instead (team mode: many instances,
+                             one database; default: $MCP_TRACKER_STORE); migrated at start
   --ephemeral                use a fresh demo data file in a temporary folder, removed on exit
   --user NAME                who you are (a handle such as alice): currentUser() in queries, and the
                              reporter of issues you create (default: $MCP_TRACKER_USER)
@@ -40,8 +46,12 @@ export interface HttpAddress {
 }
 
 export interface CommandLine {
-  command: 'serve' | 'demo' | 'help' | 'version';
+  command: 'serve' | 'demo' | 'help' | 'version' | 'migrate' | 'copy-journal';
   data?: string;
+  /** --store: a postgres:// URL (credentials inside: never printed). */
+  store?: string;
+  /** copy-journal: the journal file to copy. */
+  journal?: string;
   ephemeral: boolean;
   /** --user: a handle, checked by the store when it opens. */
   user?: string;
@@ -63,7 +73,15 @@ export interface CommandLine {
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   const line: CommandLine = { command: 'serve', ephemeral: false, trace: false, allowedOrigins: [] };
   const args = [...argv];
-  if (args[0] === 'demo' || args[0] === 'serve') line.command = args.shift() as 'demo' | 'serve';
+  if (args[0] === 'demo' || args[0] === 'serve' || args[0] === 'migrate')
+    line.command = args.shift() as 'demo' | 'serve' | 'migrate';
+  if (args[0] === 'copy-journal') {
+    line.command = 'copy-journal';
+    args.shift();
+    line.journal = args.shift();
+    if (line.journal === undefined || line.journal.startsWith('--'))
+      throw new Error('copy-journal needs the journal file to copy');
+  }
   while (args.length > 0) {
     const [flag, inlineValue] = splitFlag(args.shift() ?? '');
     const value = (): string => {
@@ -74,6 +92,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     switch (flag) {
       case '--data':
         line.data = value();
+        break;
+      case '--store':
+        line.store = value();
         break;
       case '--ephemeral':
         line.ephemeral = true;
@@ -130,6 +151,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     }
   }
   if (line.data !== undefined && line.ephemeral) throw new Error('--data and --ephemeral exclude each other');
+  if (line.store !== undefined && (line.data !== undefined || line.ephemeral)) {
+    throw new Error('--store excludes --data and --ephemeral: the data is in the database');
+  }
   if (!line.http && (line.authTokenFile || line.allowedOrigins.length > 0)) {
     throw new Error('--auth-token-file and --allow-origin go with --http');
   }

@@ -16,7 +16,9 @@ import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
 import { runDemo } from './demo/demo.js';
 import { runTour } from './demo/tour.js';
-import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger } from './store/index.js';
+import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
+import { loadPostgresBackend } from './store/store-loader.js';
+import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
 
 const report = (line: string): void => {
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
     const print = (text: string) => write(`${text}\n`);
     if (line.command === 'help') print(USAGE);
     else if (line.command === 'version') print(SERVER_INFO.version);
+    else if (line.command === 'migrate' || line.command === 'copy-journal') process.exitCode = await manageDatabase(line, print);
     else if (line.tour) {
       const run = await runTour({ chapter: line.tour.chapter, serverScript: process.argv[1] ?? '', print });
       process.exitCode = run.exitCode;
@@ -46,12 +49,45 @@ async function main(): Promise<void> {
   await serve(line);
 }
 
+/** `migrate` and `copy-journal`: what was done on stdout, a failure on stderr with exit code 1. */
+async function manageDatabase(line: CommandLine, print: (text: string) => void): Promise<number> {
+  try {
+    const database = resolveStoreUrl(line.store, process.env);
+    if (database === undefined) throw new Error(`${line.command} needs --store postgres://... (or MCP_TRACKER_STORE)`);
+    const postgres = await loadPostgresBackend();
+    if (line.command === 'migrate') {
+      await postgres.migrateDatabase(database.url, database.shown, stderrLogger);
+      print(`${database.shown} is at the schema this mcp-tracker knows`);
+    } else {
+      const copied = await postgres.copyJournal(line.journal ?? '', database.url, database.shown, stderrLogger);
+      print(`copied ${copied} records from ${line.journal} into ${database.shown}`);
+    }
+    return 0;
+  } catch (error) {
+    report(`${line.command} failed: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+/** The PostgreSQL store when --store (or MCP_TRACKER_STORE) names one; reported by its URL without credentials. */
+async function openPostgres(database: PostgresStoreUrl, user: string | undefined): Promise<TrackerStore> {
+  const postgres = await loadPostgresBackend();
+  return postgres.openPostgresStore({ url: database.url, shown: database.shown, log: stderrLogger, user });
+}
+
 async function serve(line: CommandLine): Promise<void> {
   // V8 grows the young generation from 1 to 16 MiB per semi-space under a steady stream of
   // requests: much more resident memory for a little more throughput (docs/performance.md).
   // A server that sits beside many others in a host is better off small. Growth is decided
   // at each collection, so changing the factor now, before serving, takes effect.
   setFlagsFromString('--semi-space-growth-factor=1');
+  let database: PostgresStoreUrl | undefined;
+  try {
+    database = line.data || line.ephemeral ? undefined : resolveStoreUrl(line.store, process.env);
+  } catch (error) {
+    report((error as Error).message);
+    process.exit(2);
+  }
   const temporary = line.ephemeral ? mkdtempSync(join(tmpdir(), 'mcp-tracker-')) : undefined;
   const dataPath = temporary
     ? join(temporary, 'tracker.jsonl')
@@ -59,18 +95,17 @@ async function serve(line: CommandLine): Promise<void> {
         .path;
 
   let store;
+  const where = database?.shown ?? dataPath;
   try {
     // --user wins over MCP_TRACKER_USER; an empty variable is no user.
     const user = line.user ?? (process.env.MCP_TRACKER_USER || undefined);
-    store = await openStore({ path: dataPath, log: stderrLogger, user });
+    store = database ? await openPostgres(database, user) : await openStore({ path: dataPath, log: stderrLogger, user });
   } catch (error) {
     // A data file we cannot read is reported with where it is, and left as it is.
-    report(
-      isStoreFileError(error) || isDomainError(error) ? error.message : `cannot open ${dataPath}: ${(error as Error).message}`,
-    );
+    report(isStoreFileError(error) || isDomainError(error) ? error.message : `cannot open ${where}: ${(error as Error).message}`);
     process.exit(1);
   }
-  report(`serving ${dataPath}`);
+  report(`serving ${where}`);
 
   const tracker = createTrackerServer(store, { pageSize: line.pageSize, requestStateKey: stateKey(line) });
   const server = createServer(tracker.definition, report);

@@ -10,7 +10,7 @@
 // Plain Error objects with a `kind` tag instead of subclasses: callers switch
 // on `isDomainError(e)` / `isStoreFileError(e)` and read the fields.
 
-export type DomainErrorCode = 'not_found' | 'invalid_argument' | 'conflict';
+export type DomainErrorCode = 'not_found' | 'invalid_argument' | 'conflict' | 'unavailable';
 
 export interface DomainError extends Error {
   readonly kind: 'domain';

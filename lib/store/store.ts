@@ -1,22 +1,12 @@
-// The store: opens the journal, answers queries from memory, and performs
-// mutations under the cross-process lock.
+// The store: answers queries from memory and performs mutations through its backend (the
+// journal file, or PostgreSQL: see record-log.ts), which does not change what it answers.
 //
-// A mutation, step by step (all of it synchronous once the lock is held, so
-// nothing else in this process can run in between):
-//   1. take the lock (waiting, bounded, for other processes),
-//   2. catch up: apply what other processes appended since our last read,
-//   3. plan: check the request against the now-current state (DomainError
-//      if it does not fit; nothing is written),
-//   4. append the record, fdatasync, apply it to our state (fenced: if another
-//      writer got in while we stalled, plan again from step 1, see lock.ts),
-//   5. release the lock, tell listeners, return.
-// The promise resolves only after step 4, so an acknowledged change is on
-// disk. Queries first pick up any complete lines other processes appended
-// (one stat() of the path, shared by the reads of one synchronous run, when there are
-// none), and a file watcher does the same in the background so change listeners hear
-// about other processes within ~250 ms.
-import fs from 'node:fs';
-import path from 'node:path';
+// A mutation plans against the newest state and appends one record (see the backend for how
+// it keeps two writers apart); the promise resolves only after the record is durable. Queries
+// first pick up what other processes appended that can be read at once (for the journal, one
+// stat() of the path, shared by the reads of one synchronous run, when there is nothing), and
+// the backend's watcher does the same in the background so change listeners hear about other
+// processes' changes.
 import type { Change } from './apply.js';
 import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from './args.js';
 import {
@@ -37,11 +27,9 @@ import {
   completeStatuses,
   type Completion,
 } from './completions.js';
-import { demoRecords } from './demo-data.js';
 import { createDerivedCache } from './derived.js';
-import { domainError, isDomainError, isStoreFileError, storeFileError, type StoreFileError } from './errors.js';
-import { appendRecord, catchUp, closeJournal, createJournal, ensureSameFile, openJournal } from './journal.js';
-import { withFileLock, type LockOptions } from './lock.js';
+import { domainError, isDomainError, storeFileError } from './errors.js';
+import { openJournalLog } from './journal-log.js';
 import type { Logger } from './log.js';
 import { requireIssue, requireProject, requireSprint } from './lookup.js';
 import {
@@ -54,19 +42,10 @@ import {
   type SearchIssuesQuery,
 } from './queries.js';
 import type { ResolveContext } from './jql/resolve.js';
-import {
-  LIMITS,
-  type Comment,
-  type Issue,
-  type Project,
-  type RecordDraft,
-  type Sprint,
-  type SprintState,
-  type Status,
-} from './schema.js';
+import { LIMITS, type Comment, type Issue, type Project, type Sprint, type SprintState, type Status } from './schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
-import { watchForAppends } from './watch.js';
+import type { Plan, StoreBackend } from './record-log.js';
 import { allowedMoves, parseResolution, parseStatus } from './workflow.js';
 import { issueLinks, linkKeys, parseLinkRequest, planLink, type IssueLinks } from './links.js';
 import { readyKeys } from './ready.js';
@@ -204,11 +183,6 @@ export interface TrackerStore {
 
 const DEFAULTS = { actor: 'assistant', lockTimeoutMs: 5_000, staleLockMs: 30_000, pollIntervalMs: 250 };
 
-/** How often a write is planned again after losing its lock mid-write (see lock.ts) before giving up. */
-const FENCED_WRITE_ATTEMPTS = 3;
-/** appendRecord's "not taken": another writer appended first. */
-const FENCED_OUT = Symbol('fenced out');
-
 const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
 
 /** A cache key for a query's arguments; plain JSON would make NaN and Infinity look like null. */
@@ -218,7 +192,23 @@ const keyOf = (value: unknown): string =>
   ) ?? 'undefined';
 
 export async function openStore(options: OpenStoreOptions): Promise<TrackerStore> {
-  const file = path.resolve(options.path);
+  const backend = await openJournalLog({
+    path: options.path,
+    log: options.log,
+    now: options.now ?? (() => new Date()),
+    lockTimeoutMs: options.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
+    staleLockMs: options.staleLockMs ?? DEFAULTS.staleLockMs,
+    pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+    maxFileBytes: options.maxFileBytes,
+  });
+  return storeOn(backend, options);
+}
+
+/** What storeOn takes from OpenStoreOptions: everything but where the data lives. */
+export type StoreOptions = Pick<OpenStoreOptions, 'log' | 'now' | 'actor' | 'user' | 'watch'>;
+
+/** The tracker's store over any backend (record-log.ts). */
+export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerStore {
   const now = options.now ?? (() => new Date());
   const log = options.log;
   const user = options.user === undefined ? null : parseHandle(options.user, 'user');
@@ -229,67 +219,14 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     const minute = query.query === undefined ? '' : ` ${at.toISOString().slice(0, 16)}`;
     return { context: { now: at, user }, question: `search ${keyOf(query)}${minute}` };
   };
-  const lock: LockOptions = {
-    dataFile: file,
-    timeoutMs: options.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
-    staleMs: options.staleLockMs ?? DEFAULTS.staleLockMs,
-    onStaleLock: (message) => log('warn', message),
-  };
-  const lockFile = `${file}.lock`;
-  const locked = <T>(section: () => T): Promise<T> => withFileLock(lockFile, lock, section);
-
-  await createIfMissing(file, locked, now, log);
-  const opened = openJournal(file, log, options.maxFileBytes ?? LIMITS.maxJournalBytes);
-  const journal = opened.journal;
-  if (opened.tailBytes > 0) {
-    try {
-      await locked(() => catchUp(journal, { holdsLock: true, now, log }));
-    } catch (error) {
-      closeJournal(journal); // a store that failed to open keeps no file open
-      throw error;
-    }
-  }
-
   const listeners = new Set<ChangeListener>();
-  let failure: StoreFileError | null = null;
-  /** Set when a failed write could not be undone: mutations are refused, queries go on. */
-  let readOnly: StoreFileError | null = null;
   let closed = false;
   let stopWatching = (): void => {};
 
   /** Throws if the store can no longer be used; otherwise returns the state. */
   function usableState(): TrackerState {
-    if (closed) throw storeFileError('closed', file, null, 'The store is closed.');
-    if (failure !== null) throw failure;
-    return journal.state;
-  }
-
-  function writableState(): TrackerState {
-    const state = usableState();
-    if (readOnly === null) return state;
-    throw storeFileError(
-      'read_only',
-      file,
-      null,
-      `The store is read-only until restart: an earlier write failed and could not be undone, so it may be in the journal. Nothing was written. Restart the server, then check whether that change is there before making it again.`,
-    );
-  }
-
-  /** Runs journal work; a StoreFileError makes the store unusable (or read-only) until reopened. */
-  function guarded<T>(work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      if (!isStoreFileError(error)) throw error;
-      if (error.reason === 'read_only' && readOnly === null) {
-        readOnly = error;
-        log('error', error.message);
-      } else if (error.reason !== 'read_only' && failure === null) {
-        failure = error;
-        log('error', error.message);
-      }
-      throw error;
-    }
+    if (closed) throw storeFileError('closed', backend.name, null, 'The store is closed.');
+    return backend.state();
   }
 
   function emit(source: ChangeEvent['source'], changes: readonly Change[]): void {
@@ -304,21 +241,10 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     }
   }
 
-  /** Picks up complete lines other processes appended. Never touches a tail. */
+  /** Picks up what other processes appended that can be read at once. */
   function refresh(): void {
     usableState();
-    const changes = guarded(() => catchUp(journal, { holdsLock: false, now, log }, ensureSameFile(journal)));
-    emit('external', changes);
-  }
-
-  /** The watcher's refresh: errors are already logged once by guarded(). */
-  function refreshInBackground(): void {
-    if (closed || failure !== null) return;
-    try {
-      refresh();
-    } catch (error) {
-      if (!isStoreFileError(error)) log('error', `refresh failed: ${(error as Error).message}`);
-    }
+    emit('external', backend.catchUp());
   }
 
   const derived = createDerivedCache();
@@ -353,44 +279,17 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     return query(usableState());
   }
 
-  /** The mutation pipeline described at the top of this file. */
-  async function mutate(plan: (state: TrackerState, at: string) => RecordDraft | null): Promise<Change | null> {
-    for (let attempt = 1; attempt <= FENCED_WRITE_ATTEMPTS; attempt++) {
-      const local = await mutateOnce(plan);
-      if (local !== FENCED_OUT) return local;
-      log('warn', `${file}: another writer appended while this one was stalled past the stale limit; planning the change again.`);
-    }
-    throw domainError(
-      'conflict',
-      `Another process took the lock of ${file} in the middle of this write ${FENCED_WRITE_ATTEMPTS} times (this process stalled for longer than the stale limit each time). The change did not take effect; retry.`,
-    );
-  }
-
-  async function mutateOnce(
-    plan: (state: TrackerState, at: string) => RecordDraft | null,
-  ): Promise<Change | null | typeof FENCED_OUT> {
-    writableState();
-    let external: Change[] = [];
-    const local = await locked(() =>
-      guarded(() => {
-        const state = writableState(); // closed while we waited?
-        external = catchUp(journal, { holdsLock: true, now, log }, ensureSameFile(journal));
-        const at = now().toISOString();
-        const draft = plan(state, at);
-        return draft === null ? null : (appendRecord(journal, draft, at, log, external) ?? FENCED_OUT);
-      }),
-    ).finally(() => emit('external', external));
-    if (local !== null && local !== FENCED_OUT) emit('local', [local]);
+  async function mutate(plan: Plan): Promise<Change | null> {
+    usableState();
+    const external: Change[] = [];
+    const local = await backend.append(plan, external).finally(() => emit('external', external));
+    if (local !== null) emit('local', [local]);
     return local;
   }
 
-  async function mutateIssue(
-    key: string,
-    plan: (state: TrackerState, at: string) => RecordDraft | null,
-    unchanged: (issue: Issue) => string,
-  ): Promise<IssueMutation> {
+  async function mutateIssue(key: string, plan: Plan, unchanged: (issue: Issue) => string): Promise<IssueMutation> {
     const change = await mutate(plan);
-    const issue = requireIssue(journal.state, key);
+    const issue = requireIssue(backend.state(), key);
     return { issue, change: change ?? noChange(unchanged(issue)) };
   }
 
@@ -410,7 +309,7 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
   }
 
   const store: TrackerStore = {
-    path: file,
+    path: backend.name,
 
     getIssue: (key) => read((state) => getIssue(state, key)),
     getLinkKeys: (key) => read((state) => linkKeys(state, getIssue(state, key).key)),
@@ -468,7 +367,7 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
       const change = await mutate((state, at) => planCreateIssue(state, request, at));
       // A create always appends, so change is never null here.
       const key = change?.issues[0] ?? '';
-      return { issue: requireIssue(journal.state, key), change: change ?? noChange('nothing created') };
+      return { issue: requireIssue(backend.state(), key), change: change ?? noChange('nothing created') };
     },
 
     updateStatus,
@@ -498,7 +397,7 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
         () => 'nothing changed',
       );
       // Comments are never removed, so the one just added stays at its place in the log.
-      return { ...mutation, comment: journal.state.commentLogs.get(key)?.[id - 1] as Comment };
+      return { ...mutation, comment: backend.state().commentLogs.get(key)?.[id - 1] as Comment };
     },
 
     moveToSprint(rawKey, rawSprint) {
@@ -530,7 +429,7 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
             : error;
         }
       }
-      const issue = requireIssue(journal.state, key);
+      const issue = requireIssue(backend.state(), key);
       if (done.length === 0) return { issue, change: noChange(`${key} already has those values; nothing changed.`) };
       const { issues, sprints, projects } = mergeChanges('local', done);
       const description = done.map((c) => c.description).join('; ');
@@ -560,55 +459,12 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
       closed = true;
       stopWatching();
       listeners.clear();
-      closeJournal(journal);
+      backend.close();
     },
   };
 
-  if (options.watch ?? true) {
-    stopWatching = watchForAppends(file, refreshInBackground, {
-      pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
-      log,
-    });
-  }
+  if (options.watch ?? true) stopWatching = backend.watch((changes) => emit('external', changes));
   return store;
-}
-
-/** First open of a missing file: create it with demo data, under the lock so two first opens agree. */
-async function createIfMissing(
-  file: string,
-  locked: <T>(section: () => T) => Promise<T>,
-  now: () => Date,
-  log: Logger,
-): Promise<void> {
-  if (fs.existsSync(file)) return;
-  refuseDanglingLink(file);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  await locked(() => {
-    if (fs.existsSync(file)) return; // another process created it while we waited
-    refuseDanglingLink(file);
-    createJournal(file, demoRecords(now()), now());
-    log('info', `created ${file} with demo data (projects PROJ and WEB)`);
-  });
-}
-
-/**
- * A data path that is a symbolic link to nothing (a drive not mounted, a target moved) is
- * refused: creating the file would replace the link, and when the target came back the
- * data would be split between two files (see data-path.ts).
- */
-function refuseDanglingLink(file: string): void {
-  let target: string;
-  try {
-    target = path.resolve(path.dirname(file), fs.readlinkSync(file));
-  } catch {
-    return; // not a symbolic link, or nothing there at all
-  }
-  throw storeFileError(
-    'dangling_link',
-    file,
-    null,
-    `The data path is a symbolic link to ${target}, which does not exist or cannot be reached. Nothing was created, so the link is intact. Reconnect or restore ${target} (a drive that is not mounted?), point --data (or MCP_TRACKER_DATA) at another file, or remove the link to start over with demo data.`,
-  );
 }
 
 /**

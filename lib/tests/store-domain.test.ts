@@ -1,5 +1,7 @@
 // The store's domain: demo data, every operation, every domain error, stats,
 // completions, reopening. One process, one store (see store-processes for more).
+// The same suite runs against PostgreSQL when MCP_TEST_STORE_BACKEND=postgres (store-postgres.test.ts
+// runs it so); the tests about the data file itself are for the journal only.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +12,12 @@ import { closeJournal, createJournal, openJournal } from '../store/journal.js';
 import { SLICE_WORK, searchInSlices } from '../store/queries.js';
 import type { Issue, RecordDraft } from '../store/schema.js';
 import { LIMITS, isDomainError, isStoreFileError, openStore, resolveDataPath, type TrackerStore } from '../store/index.js';
+import { openPostgresStore } from '../store/postgres/index.js';
+import { dropDatabases, freshStore } from '../tests-postgres/postgres-test-db.js';
+
+const ON_POSTGRES = process.env.MCP_TEST_STORE_BACKEND === 'postgres';
+/** A test about the journal file itself. */
+const journalTest = ON_POSTGRES ? test.skip : test;
 
 const DAY_MS = 86_400_000;
 const START = Date.parse('2025-06-15T12:00:00.000Z');
@@ -27,8 +35,16 @@ function manualClock(start = START): { now: () => Date; advance: (ms: number) =>
   return { now: () => new Date(time), advance: (ms) => (time += ms) };
 }
 
-async function openDemo(clock = manualClock(), file = tempFile()): Promise<TrackerStore> {
-  return openStore({ path: file, log: () => {}, watch: false, now: clock.now });
+/** Where a store's data lives: a data file, or a database of its own on PostgreSQL. */
+async function tempPlace(): Promise<string> {
+  return ON_POSTGRES ? freshStore() : tempFile();
+}
+
+async function openDemo(clock = manualClock(), place?: string): Promise<TrackerStore> {
+  const where = place ?? (await tempPlace());
+  if (ON_POSTGRES)
+    return openPostgresStore({ url: where, shown: 'the test database', log: () => {}, watch: false, now: clock.now });
+  return openStore({ path: where, log: () => {}, watch: false, now: clock.now });
 }
 
 /** Moves an issue through each status in turn: the workflow allows one step at a time. */
@@ -47,15 +63,16 @@ async function domainFailure(run: () => unknown): Promise<string> {
   return failure.message;
 }
 
-test.after(() => {
+test.after(async () => {
   for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
+  if (ON_POSTGRES) await dropDatabases();
 });
 
 // ---------------------------------------------------------------------------
 // Demo data
 // ---------------------------------------------------------------------------
 
-test('first open creates the file and its directory with demo data', async () => {
+journalTest('first open creates the file and its directory with demo data', async () => {
   const file = tempFile();
   const store = await openDemo(manualClock(), file);
   assert.ok(fs.existsSync(file));
@@ -481,7 +498,7 @@ test('completions are capped at 100 and report the total', async () => {
 
 test('reopening after close shows the same data', async () => {
   const clock = manualClock();
-  const file = tempFile();
+  const file = await tempPlace();
   const first = await openDemo(clock, file);
   await first.createIssue({ project: 'WEB', title: 'Persisted', labels: ['ops'], assignee: 'priya' });
   await walk(first, 'PROJ-101', 'in_review', 'done');
@@ -556,7 +573,7 @@ test('addComment returns the comment it added; an older snapshot keeps the comme
   store.close();
 });
 
-test('a journal with 40,000 comments on one issue opens in seconds: comments are not copied per record', async () => {
+journalTest('a journal with 40,000 comments on one issue opens in seconds: comments are not copied per record', async () => {
   const file = journalWithComments(40_000);
   const started = Date.now();
   const store = await openStore({ path: file, log: () => {}, watch: false });
@@ -567,35 +584,41 @@ test('a journal with 40,000 comments on one issue opens in seconds: comments are
   store.close();
 });
 
-test('comments per issue: past the cap a new one is refused and nothing is written; an older, longer journal still opens', async () => {
-  const file = journalWithComments(LIMITS.commentsPerIssueMax + 5); // written before the cap existed
-  const store = await openStore({ path: file, log: () => {}, watch: false });
-  assert.is(store.getIssue('PROJ-104').comments.length, LIMITS.commentsPerIssueMax + 5, 'it opens with every comment');
-  const size = fs.statSync(file).size;
-  assert.match(
-    await domainFailure(() => store.addComment('PROJ-104', { body: 'One more.' })),
-    `PROJ-104 already has ${LIMITS.commentsPerIssueMax + 5} comments, the most one issue may have (${LIMITS.commentsPerIssueMax})`,
-  );
-  assert.is(fs.statSync(file).size, size, 'nothing was written');
-  await store.addComment('PROJ-101', { body: 'Other issues are not affected.' });
-  assert.match(
-    await domainFailure(() => store.addComment('PROJ-101', { body: 'x'.repeat(LIMITS.commentMax + 1) })),
-    `the limit is ${LIMITS.commentMax}`,
-  );
-  store.close();
-});
+journalTest(
+  'comments per issue: past the cap a new one is refused and nothing is written; an older, longer journal still opens',
+  async () => {
+    const file = journalWithComments(LIMITS.commentsPerIssueMax + 5); // written before the cap existed
+    const store = await openStore({ path: file, log: () => {}, watch: false });
+    assert.is(store.getIssue('PROJ-104').comments.length, LIMITS.commentsPerIssueMax + 5, 'it opens with every comment');
+    const size = fs.statSync(file).size;
+    assert.match(
+      await domainFailure(() => store.addComment('PROJ-104', { body: 'One more.' })),
+      `PROJ-104 already has ${LIMITS.commentsPerIssueMax + 5} comments, the most one issue may have (${LIMITS.commentsPerIssueMax})`,
+    );
+    assert.is(fs.statSync(file).size, size, 'nothing was written');
+    await store.addComment('PROJ-101', { body: 'Other issues are not affected.' });
+    assert.match(
+      await domainFailure(() => store.addComment('PROJ-101', { body: 'x'.repeat(LIMITS.commentMax + 1) })),
+      `the limit is ${LIMITS.commentMax}`,
+    );
+    store.close();
+  },
+);
 
-test('comments per issue: a journal past the read limit is reported with its file and line, and left as it is', async () => {
-  const file = journalWithComments(LIMITS.commentsPerIssueReadMax + 1, () => 'c');
-  const size = fs.statSync(file).size;
-  let failure: unknown = null;
-  await openStore({ path: file, log: () => {}, watch: false }).catch((error: unknown) => (failure = error));
-  assert.ok(isStoreFileError(failure), String(failure));
-  const lines = fs.readFileSync(file, 'utf8').split('\n').length - 1;
-  assert.is(failure.line, lines, 'the last line, the one comment too many');
-  assert.match(failure.message, `the most one issue may have (${LIMITS.commentsPerIssueReadMax})`);
-  assert.is(fs.statSync(file).size, size, 'the file is unchanged');
-});
+journalTest(
+  'comments per issue: a journal past the read limit is reported with its file and line, and left as it is',
+  async () => {
+    const file = journalWithComments(LIMITS.commentsPerIssueReadMax + 1, () => 'c');
+    const size = fs.statSync(file).size;
+    let failure: unknown = null;
+    await openStore({ path: file, log: () => {}, watch: false }).catch((error: unknown) => (failure = error));
+    assert.ok(isStoreFileError(failure), String(failure));
+    const lines = fs.readFileSync(file, 'utf8').split('\n').length - 1;
+    assert.is(failure.line, lines, 'the last line, the one comment too many');
+    assert.match(failure.message, `the most one issue may have (${LIMITS.commentsPerIssueReadMax})`);
+    assert.is(fs.statSync(file).size, size, 'the file is unchanged');
+  },
+);
 
 test('search text: words are counted once; too long a text or too many words is refused, naming the limit', async () => {
   const store = await openDemo();

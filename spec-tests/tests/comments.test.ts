@@ -20,6 +20,7 @@ const comments = (file: string): string[] => readFileSync(file, 'utf8').match(/\
 /** What build.mjs and the bench write into dist/: named in comments, absent from a fresh clone. */
 const BUILT = new Set([
   'mcp-tracker.mjs',
+  'mcp-tracker-postgres.mjs',
   'mcp-conform.mjs',
   'mcp-conformance-server.mjs',
   'sdk-tracker.mjs',

@@ -1,0 +1,186 @@
+// The records in PostgreSQL (record-log.ts RecordLog), through the `pg` client library.
+//
+// - Appends: one transaction per batch; a record whose revision another writer already took
+//   violates the primary key, the transaction rolls back, and append answers false (nothing of
+//   it was written). pg_notify in the same transaction is delivered only if it commits.
+// - The change feed: a connection of its own that LISTENs on one channel; the payload is the
+//   newest revision. When that connection drops, it reconnects with growing pauses and then
+//   reports null, so the replica reads everything after the revision it has: revision numbers
+//   tell it what it missed, not hope.
+// - Every other query goes through a bounded pool with timeouts, so a database that stops
+//   answering turns into errors within bounded time instead of requests that hang.
+import pg from 'pg';
+import type { Logger } from '../log.js';
+import type { RecordLog } from '../record-log.js';
+import type { JournalRecord } from '../schema.js';
+import { migrate } from './migrations.js';
+
+export const CHANGE_CHANNEL = 'mcp_tracker_records';
+
+export interface PgLogOptions {
+  /** The URL given to pg; never printed. */
+  readonly url: string;
+  /** The URL without credentials, for messages. */
+  readonly shown: string;
+  readonly log: Logger;
+  /** Connections in the pool. Default: 10. */
+  readonly maxConnections?: number;
+  /** How long to wait for a connection, and for one statement. Default: 5000 ms. */
+  readonly timeoutMs?: number;
+}
+
+const DEFAULTS = { maxConnections: 10, timeoutMs: 5_000 };
+/** The pauses between attempts to reconnect the change feed grow up to this. */
+const MAX_RECONNECT_PAUSE_MS = 5_000;
+const UNIQUE_VIOLATION = '23505';
+
+/** Opens the pool, applies missing migrations (refusing a newer schema), and returns the log. */
+export async function openPgLog(options: PgLogOptions): Promise<RecordLog> {
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const config: pg.PoolConfig = {
+    connectionString: options.url,
+    max: options.maxConnections ?? DEFAULTS.maxConnections,
+    connectionTimeoutMillis: timeoutMs,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs + 1_000,
+    application_name: 'mcp-tracker',
+  };
+  const pool = new pg.Pool(config);
+  // An idle connection the server closes is reported here; unheard, it would end the process.
+  pool.on('error', (error) => options.log('warn', `${options.shown}: an idle connection failed (${error.message})`));
+  const client = await pool.connect().catch(async (error: Error) => {
+    await pool.end();
+    throw error;
+  });
+  try {
+    const applied = await migrate(client, options.shown);
+    if (applied.length > 0) options.log('info', `${options.shown}: applied schema migrations ${applied.join(', ')}`);
+  } catch (error) {
+    client.release();
+    await pool.end();
+    throw error;
+  }
+  client.release();
+  return pgLog(pool, config, options);
+}
+
+function pgLog(pool: pg.Pool, config: pg.PoolConfig, options: PgLogOptions): RecordLog {
+  let stopFeed = (): void => {};
+  return {
+    name: options.shown,
+
+    async readSince(revision, limit) {
+      const result = await pool.query<{ record: JournalRecord }>(
+        'SELECT record FROM mcp_tracker_records WHERE revision > $1 ORDER BY revision LIMIT $2',
+        [revision, limit],
+      );
+      return result.rows.map((row) => row.record);
+    },
+
+    async append(expected, records) {
+      const client = await pool.connect();
+      let broken = false;
+      // A connection lost while checked out fails its query; without a listener its 'error' event would end the process.
+      const lost = (): void => void (broken = true);
+      client.on('error', lost);
+      try {
+        await client.query('BEGIN');
+        for (const [index, record] of records.entries()) {
+          if (record.seq !== expected + index + 1)
+            throw new Error(`record seq ${record.seq} does not follow ${expected + index}`);
+          await client.query('INSERT INTO mcp_tracker_records (revision, at, type, record) VALUES ($1, $2, $3, $4)', [
+            record.seq,
+            record.at,
+            record.type,
+            JSON.stringify(record),
+          ]);
+        }
+        await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, String(expected + records.length)]);
+        await client.query('COMMIT');
+        return true;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => (broken = true));
+        if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) return false;
+        broken = true;
+        throw error;
+      } finally {
+        // A connection whose transaction state is unknown is closed, not handed to the next caller.
+        client.off('error', lost);
+        client.release(broken);
+      }
+    },
+
+    watch(onRevision) {
+      stopFeed();
+      stopFeed = listen(config, options, onRevision);
+      return () => stopFeed();
+    },
+
+    async close() {
+      stopFeed();
+      await pool.end();
+    },
+  };
+}
+
+/** Keeps one LISTEN connection open, reconnecting when it drops. Returns the function that stops it. */
+function listen(config: pg.PoolConfig, options: PgLogOptions, onRevision: (revision: number | null) => void): () => void {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let pause = 100;
+  let timer: NodeJS.Timeout | undefined;
+
+  const retry = (reason: string): void => {
+    if (stopped || timer !== undefined) return;
+    options.log('warn', `${options.shown}: the change feed is down (${reason}); reconnecting in ${pause} ms`);
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect();
+    }, pause);
+    pause = Math.min(pause * 2, MAX_RECONNECT_PAUSE_MS);
+  };
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ ...config, keepAlive: true });
+    next.on('error', (error) => {
+      next.end().catch(() => undefined);
+      if (client === next) client = null;
+      retry(error.message);
+    });
+    next.on('end', () => {
+      if (client === next) client = null;
+      retry('the connection closed');
+    });
+    next.on('notification', (note) => {
+      const revision = Number(note.payload);
+      onRevision(Number.isSafeInteger(revision) ? revision : null);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANGE_CHANNEL}`);
+    } catch (error) {
+      next.removeAllListeners('end');
+      next.end().catch(() => undefined);
+      retry((error as Error).message);
+      return;
+    }
+    if (stopped) {
+      void next.end().catch(() => undefined);
+      return;
+    }
+    client = next;
+    pause = 100;
+    onRevision(null); // whatever was appended while we were not listening
+  }
+
+  void connect();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    const last = client;
+    client = null;
+    last?.removeAllListeners('end');
+    void last?.end().catch(() => undefined);
+  };
+}

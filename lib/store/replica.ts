@@ -1,0 +1,150 @@
+// A store backend (record-log.ts) that keeps the tracker's state in memory, current with a
+// RecordLog in a database that other instances append to as well.
+//
+// Every read is answered from this in-memory state, exactly as with the journal file, so each
+// query the tracker has (search included) works unchanged on both backends. Other instances'
+// records arrive through the log's change feed: a revision newer than ours makes the replica
+// read what follows its own revision, in order. A write catches up first, plans against
+// the newest state, and appends at the next revision; losing that race to another instance
+// means reading its record and planning again, so a key is never given twice and no update
+// is lost. Reading and appending take turns (one at a time), so the state only ever moves
+// forward by whole records, in revision order.
+import { applyRecord, checkRecord, type Change } from './apply.js';
+import { demoRecords } from './demo-data.js';
+import { domainError } from './errors.js';
+import { encodeRecord } from './journal-format.js';
+import type { Logger } from './log.js';
+import type { Plan, RecordLog, StoreBackend } from './record-log.js';
+import type { JournalRecord } from './schema.js';
+import { createEmptyState, type TrackerState } from './state.js';
+
+export interface ReplicaOptions {
+  readonly log: Logger;
+  readonly now: () => Date;
+  /** Writes in a row lost to other instances before a write gives up. Default: 20. */
+  readonly maxAttempts?: number;
+}
+
+/** Records read per query while catching up: bounds one answer's memory. */
+const READ_BATCH = 1_000;
+const DEFAULT_ATTEMPTS = 20;
+
+export const UNAVAILABLE = 'the tracker database is unavailable; retrying';
+
+/** Reads the whole log into memory (seeding an empty one with the demo data) and follows it. */
+export async function openReplica(log: RecordLog, options: ReplicaOptions): Promise<StoreBackend> {
+  const state = createEmptyState();
+  let onExternal: (changes: readonly Change[]) => void = () => {};
+  let turn: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  /** One reader or writer at a time, in the order they asked. */
+  function inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const next = turn.then(work);
+    turn = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Applies every record after our revision; returns their changes. */
+  async function pull(): Promise<Change[]> {
+    const changes: Change[] = [];
+    for (;;) {
+      const records = await unavailableOnFailure(() => log.readSince(state.lastSeq, READ_BATCH));
+      for (const record of records) changes.push(applyOrReport(state, record, log.name));
+      if (records.length < READ_BATCH) return changes;
+    }
+  }
+
+  function pullInBackground(): void {
+    void inTurn(pull).then(
+      (changes) => {
+        if (!closed && changes.length > 0) onExternal(changes);
+      },
+      (error: Error) => options.log('warn', `${log.name}: could not read new records (${error.message}); the feed will retry`),
+    );
+  }
+
+  async function appendOnce(plan: Plan, external: Change[]): Promise<Change | null | 'lost'> {
+    external.push(...(await pull()));
+    const at = options.now().toISOString();
+    const draft = plan(state, at);
+    if (draft === null) return null;
+    const record = { seq: state.lastSeq + 1, at, ...draft } as JournalRecord;
+    checkBeforeWriting(state, record);
+    const taken = await unavailableOnFailure(() => log.append(record.seq - 1, [record]));
+    return taken ? applyRecord(state, record) : 'lost';
+  }
+
+  async function append(plan: Plan, external: Change[]): Promise<Change | null> {
+    const attempts = options.maxAttempts ?? DEFAULT_ATTEMPTS;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const outcome = await inTurn(() => appendOnce(plan, external));
+      if (outcome !== 'lost') return outcome;
+    }
+    throw domainError(
+      'conflict',
+      `Other instances wrote first ${attempts} times in a row; the change did not take effect. Retry it.`,
+    );
+  }
+
+  await seedIfEmpty(log, options.now());
+  await pull();
+  // A newer revision, or a feed that was interrupted (null): read what follows ours.
+  const stopFeed = log.watch((revision) => {
+    if (revision === null || revision > state.lastSeq) pullInBackground();
+  });
+  return {
+    name: log.name,
+    state: () => state,
+    // Nothing can be read without waiting: the change feed brings other instances' records.
+    catchUp: () => [],
+    append,
+    watch(listener) {
+      onExternal = listener;
+      return () => {
+        onExternal = () => {};
+      };
+    },
+    close() {
+      closed = true;
+      stopFeed();
+      void log.close().catch((error: Error) => options.log('warn', `${log.name}: closing failed (${error.message})`));
+    },
+  };
+}
+
+/** A fresh database gets the demo data, as a fresh data file does; of two instances starting at once, one wins. */
+async function seedIfEmpty(log: RecordLog, now: Date): Promise<void> {
+  if ((await log.readSince(0, 1)).length > 0) return;
+  const at = now.toISOString();
+  const records = demoRecords(now).map((draft, index) => ({ seq: index + 1, at, ...draft }) as JournalRecord);
+  await log.append(0, records);
+}
+
+/** A record that does not fit the state we have means the database holds what no writer of ours would write. */
+function applyOrReport(state: TrackerState, record: JournalRecord, name: string): Change {
+  try {
+    return applyRecord(state, record);
+  } catch (error) {
+    throw new Error(`${name}: record ${record.seq} does not fit the records before it (${(error as Error).message})`);
+  }
+}
+
+/** The reader's questions, asked before the record reaches the database (as the journal does). */
+function checkBeforeWriting(state: TrackerState, record: JournalRecord): void {
+  encodeRecord(record); // the format check and the size limit
+  try {
+    checkRecord(state, record);
+  } catch (error) {
+    throw new Error(`refusing to write a record that does not fit the data (${(error as Error).message})`);
+  }
+}
+
+/** A database that cannot be reached is a clear, retryable error for the caller, not a crash. */
+async function unavailableOnFailure<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw domainError('unavailable', `${UNAVAILABLE} (${(error as Error).message})`);
+  }
+}
