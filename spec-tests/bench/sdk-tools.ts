@@ -144,6 +144,7 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
         story_points: z.number().int().nullable().optional().describe('Estimate in story points, 0-100.'),
         sprint: z.string().nullable().optional().describe('Sprint id, e.g. PROJ-S42; absent for the backlog.'),
         labels: z.array(z.string()).optional().describe('Lower-case labels, e.g. ["checkout", "backend"].'),
+        parent: z.string().optional().describe('Key of an epic this issue belongs to.'),
       },
       outputSchema: issueOutput,
       annotations: adds,
@@ -159,55 +160,80 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
     'get_issue',
     {
       title: 'Get issue',
-      description: 'Returns one issue with its description and comments. The same data is the resource jira://issue/{key}.',
+      description:
+        'Returns one issue with its comments (the resource jira://issue/{key}), the statuses it can move to, and its links.',
       inputSchema: { key },
-      outputSchema: issueOutput,
+      outputSchema: {
+        ...issueOutput,
+        transitions: z.array(z.string()),
+        links: z.array(z.object({ type: z.string(), key: z.string() })),
+      },
       annotations: readOnly,
     },
     (args) =>
       domain(() => {
         const found = store.getIssue(args.key);
-        return structured({ issue: found, uri: issueUri(found.key) }, found);
+        const transitions = [...store.getTransitions(found.key)];
+        const links = [...store.getLinkKeys(found.key)];
+        return structured({ issue: found, uri: issueUri(found.key), transitions, links }, found);
       }),
   );
 
   server.registerTool(
-    'update_status',
+    'update_issue',
     {
-      title: 'Update status',
+      title: 'Update issue',
       description:
-        'Moves an issue along the workflow (todo → in_progress → in_review → done, any open ↔ blocked, done → reopened). ' +
-        'Setting the status it already has changes nothing.',
-      // A string, as ours: the store's parser forgives spellings such as "In Progress".
+        "Changes any of an issue's fields, assignee (null unassigns), sprint (null: backlog) and status, and can add a " +
+        'comment, in one call. Status moves along the workflow: todo → in_progress → in_review → done, any open ↔ blocked, ' +
+        'done → reopened; get_issue lists the allowed moves. Values it already has change nothing.',
+      // Strings, as ours: the store's parsers forgive spellings such as "In Progress".
       inputSchema: {
         key,
-        status: z.string().describe(`One of: ${STATUSES.join(', ')} ("In Progress" works too).`),
+        status: z
+          .string()
+          .optional()
+          .describe(`One of: ${STATUSES.join(', ')}.`),
         resolution: z
           .string()
           .optional()
-          .describe(`With done only: ${RESOLUTIONS.join(', ')}; default done.`),
+          .describe(`With status done: ${RESOLUTIONS.join(', ')}; default done.`),
+        assignee: z.string().nullable().optional().describe('Handle, e.g. alice; null unassigns.'),
+        sprint: z.string().nullable().optional().describe('Sprint id, e.g. PROJ-S43; null for the backlog.'),
+        title: z.string().optional().describe('New title.'),
+        description: z.string().optional().describe('New description.'),
+        type: z
+          .string()
+          .optional()
+          .describe(`One of: ${ISSUE_TYPES.join(', ')}.`),
+        priority: z.string().optional().describe('P0 to P3.'),
+        story_points: z.number().int().nullable().optional().describe('0-100; null for unestimated.'),
+        labels: z.array(z.string()).optional().describe('The new list of labels.'),
+        comment: z.string().optional().describe('A comment added after the changes.'),
+      },
+      outputSchema: mutationOutput,
+      annotations: { ...overwrites, idempotentHint: false },
+    },
+    ({ key: issueKey, ...changes }) => domain(async () => mutation(await store.updateIssue(issueKey, changes))),
+  );
+
+  server.registerTool(
+    'link_issues',
+    {
+      title: 'Link issues',
+      description:
+        'Links two issues: from blocks to, from relates_to to, from duplicates to, or parent (the epic `to` becomes ' +
+        'the parent of `from`). remove: true takes the link away. See the resource jira://issue/{key}/links.',
+      inputSchema: {
+        from: key,
+        type: z.string().describe('blocks, relates_to, duplicates or parent.'),
+        to: key,
+        remove: z.boolean().optional().describe('True to remove the link.'),
       },
       outputSchema: mutationOutput,
       annotations: overwrites,
     },
-    (args) =>
-      domain(async () =>
-        mutation(
-          await store.updateStatus(args.key, args.status, args.resolution === undefined ? {} : { resolution: args.resolution }),
-        ),
-      ),
-  );
-
-  server.registerTool(
-    'assign_issue',
-    {
-      title: 'Assign issue',
-      description: 'Assigns an issue to a person by handle (e.g. alice), or unassigns it with null.',
-      inputSchema: { key, assignee: z.string().nullable().describe('Handle, e.g. alice; null to unassign.') },
-      outputSchema: mutationOutput,
-      annotations: overwrites,
-    },
-    (args) => domain(async () => mutation(await store.assignIssue(args.key, args.assignee))),
+    (args) => domain(async () => mutation(await store.linkIssues(args.from, args.type, args.to, args.remove === true))),
   );
 
   server.registerTool(
@@ -227,24 +253,22 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
   );
 
   server.registerTool(
-    'move_to_sprint',
-    {
-      title: 'Move to sprint',
-      description: 'Moves an issue into a sprint of its project (e.g. PROJ-S43), or to the backlog with null.',
-      inputSchema: { key, sprint: z.string().nullable().describe('Sprint id, e.g. PROJ-S42; null for the backlog.') },
-      outputSchema: mutationOutput,
-      annotations: overwrites,
-    },
-    (args) => domain(async () => mutation(await store.moveToSprint(args.key, args.sprint))),
-  );
-
-  server.registerTool(
     'search_issues',
     {
       title: 'Search issues',
       description:
-        'Finds issues by filters and words (all must occur in title, description or comments), in key order, a page at a time. Pass next_offset back as offset for the next page.',
+        'Finds issues by a JQL query or by filters and words (all must occur in title, description or comments), ' +
+        'in key order unless the query says ORDER BY (ready: most urgent first), a page at a time. Pass next_offset back as offset for the next page.',
       inputSchema: {
+        query: z
+          .string()
+          .optional()
+          .describe(
+            'JQL, e.g. project = PROJ AND status IN (todo, "In Progress") AND assignee = currentUser() ORDER BY priority, updated DESC. ' +
+              'Fields: project status priority assignee reporter type sprint labels created updated text; ' +
+              'operators = != IN NOT IN ~ < <= > >= IS EMPTY, AND OR NOT; functions currentUser() openSprints(); dates -7d. ' +
+              'ANDed with the other filters.',
+          ),
         project: z.string().optional().describe('Project key, e.g. PROJ.'),
         status: z
           .union([status, z.array(status)])
@@ -257,6 +281,10 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
         assignee: z.string().nullable().optional().describe('A handle; null for unassigned issues.'),
         sprint: z.string().nullable().optional().describe('A sprint id; null for the backlog.'),
         label: z.string().optional().describe('Issues carrying this label.'),
+        ready: z
+          .boolean()
+          .optional()
+          .describe('Only what to do next: open issues of active sprints whose blockers are done, most urgent first.'),
         text: z.string().optional().describe('Words to look for, case-insensitive.'),
         offset: z.number().int().optional().describe('Where the page starts; default 0.'),
         limit: z.number().int().optional().describe('Page size, 1-100; default 20.'),
