@@ -50,9 +50,13 @@ test('two stores on one database: no key given twice, every change heard by the 
   );
   const keys = created.map((m) => m.issue.key);
   assert.is(new Set(keys).size, 20, `keys given once each: ${keys.join(' ')}`);
-  await a.updateStatus('WEB-1', 'done');
-  await until(() => heardByB.some((e) => e.issues.includes('WEB-1') && e.source === 'external'), 'b to hear a');
-  assert.is(b.getIssue('WEB-1').status, 'done');
+  const moved = keys[0]!;
+  await a.updateStatus(moved, 'in_progress');
+  await until(
+    () => heardByB.some((e) => e.issues.includes(moved) && e.source === 'external') && b.getIssue(moved).status === 'in_progress',
+    'b to hear a',
+  );
+  assert.is(b.getIssue(moved).status, 'in_progress');
   // Both sides agree on everything.
   await until(() => b.listIssues({ limit: 100 }).total === a.listIssues({ limit: 100 }).total, 'b to catch up');
   assert.equal(b.listIssues({ limit: 100 }), a.listIssues({ limit: 100 }));
@@ -72,7 +76,7 @@ test('a connection killed mid-transaction leaves nothing half-written; the next 
       type: 'issue.status_changed',
       key: 'PROJ-101',
       from: 'in_progress',
-      to: 'done',
+      to: 'in_review',
     };
     await client.query('INSERT INTO mcp_tracker_records (revision, at, type, record) VALUES ($1, $2, $3, $4)', [
       next,
@@ -94,10 +98,10 @@ test('a connection killed mid-transaction leaves nothing half-written; the next 
     url,
   );
   assert.is(rows.rows[0].n, 0, 'the killed transaction wrote nothing');
-  const done = await store.updateStatus('PROJ-101', 'done');
-  assert.is(done.issue.status, 'done');
+  const moved = await store.updateStatus('PROJ-101', 'in_review');
+  assert.is(moved.issue.status, 'in_review');
   const reopened = await open(url);
-  assert.is(reopened.getIssue('PROJ-101').status, 'done');
+  assert.is(reopened.getIssue('PROJ-101').status, 'in_review');
   store.close();
   reopened.close();
 });
@@ -115,11 +119,11 @@ test('the database going away: reads go on, writes fail with a clear error, and 
   });
   assert.is(store.getIssue('PROJ-101').status, 'in_progress', 'reads are answered from memory');
   let failure: unknown = null;
-  await store.updateStatus('PROJ-101', 'done').catch((error: unknown) => (failure = error));
+  await store.updateStatus('PROJ-101', 'in_review').catch((error: unknown) => (failure = error));
   assert.ok(isDomainError(failure) && failure.message.startsWith(UNAVAILABLE), String(failure));
   await admin((client) => client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
-  const done = await store.updateStatus('PROJ-101', 'done');
-  assert.is(done.issue.status, 'done', 'the next write works, with no restart');
+  const moved = await store.updateStatus('PROJ-101', 'in_review');
+  assert.is(moved.issue.status, 'in_review', 'the next write works, with no restart');
   await other.addComment('PROJ-102', { body: 'after the outage' });
   await until(() => heard.includes('PROJ-102'), 'the feed to reconnect and bring the other store’s change', 15_000);
   store.close();

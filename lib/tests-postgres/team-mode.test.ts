@@ -58,7 +58,7 @@ function mutation(i: number): [string, Record<string, unknown>] {
   const watched = WATCHED[Math.floor(i / 3) % WATCHED.length]!;
   if (i % 3 === 0) return ['create_issue', { project: 'PROJ', title: `team ${i}` }];
   if (i % 3 === 1) return ['add_comment', { key: watched, body: `comment ${i}` }];
-  return ['assign_issue', { key: watched, assignee: `dev${i % 7}` }];
+  return ['update_issue', { key: watched, assignee: `dev${i % 7}` }];
 }
 
 test.after(() => dropDatabases());
