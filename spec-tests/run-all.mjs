@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 // Team mode's tests (PostgreSQL) are a suite of their own, with a time limit of their own.
-const uvuSuites = ['protocol/tests', 'lib/tests', 'lib/tests-postgres', 'spec-tests/tests'];
+const uvuSuites = ['protocol/tests', 'lib/tests', 'spec-tests/tests-postgres', 'spec-tests/tests'];
 const SUITE_TIMEOUT_MS = 8 * 60_000;
 const bundles = ['dist/mcp-tracker.mjs', 'dist/mcp-conform.mjs'];
 let passed = 0;

@@ -13,7 +13,7 @@ import { SLICE_WORK, searchInSlices } from '../store/queries.js';
 import type { Issue, RecordDraft } from '../store/schema.js';
 import { LIMITS, isDomainError, isStoreFileError, openStore, resolveDataPath, type TrackerStore } from '../store/index.js';
 import { openPostgresStore } from '../store/postgres/index.js';
-import { dropDatabases, freshStore } from '../tests-postgres/postgres-test-db.js';
+import { dropDatabases, freshStore } from '../../spec-tests/tests-postgres/postgres-test-db.js';
 
 const ON_POSTGRES = process.env.MCP_TEST_STORE_BACKEND === 'postgres';
 /** A test about the journal file itself. */

@@ -7,11 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { test as plainTest } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isDomainError, openStore, type ChangeEvent, type TrackerStore } from '../store/index.js';
-import { copyJournal, openPostgresStore } from '../store/postgres/index.js';
-import { SCHEMA_VERSION } from '../store/postgres/migrations.js';
-import { UNAVAILABLE } from '../store/replica.js';
-import { parsePostgresUrl } from '../store/store-url.js';
+import { isDomainError, openStore, type ChangeEvent, type TrackerStore } from '../../lib/store/index.js';
+import { copyJournal, openPostgresStore } from '../../lib/store/postgres/index.js';
+import { SCHEMA_VERSION } from '../../lib/store/postgres/migrations.js';
+import { UNAVAILABLE } from '../../lib/store/replica.js';
+import { parsePostgresUrl } from '../../lib/store/store-url.js';
 import { admin, dropDatabases, freshDatabase, freshStore, postgresTest } from './postgres-test-db.js';
 
 const test = postgresTest('the PostgreSQL store tests');
