@@ -3,12 +3,15 @@
 // `N passed, N failed`, which CI reads. Nothing missing passes silently: a suite folder or a
 // bundle that is not there, or a suite that crashed before reporting, counts as a failure.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 // Team mode's tests (PostgreSQL) are a suite of their own, with a time limit of their own.
 const uvuSuites = ['protocol/tests', 'lib/tests', 'spec-tests/tests-postgres', 'spec-tests/tests'];
 const SUITE_TIMEOUT_MS = 8 * 60_000;
+// uvu prints its summary when the last test has run; a process still alive this long after
+// that is held open by something a test left running (a failed test skips its clean-up).
+const AFTER_SUMMARY_MS = 10_000;
 const bundles = ['dist/mcp-tracker.mjs', 'dist/mcp-conform.mjs'];
 let passed = 0;
 let failed = 0;
@@ -22,17 +25,14 @@ for (const dir of uvuSuites) {
     continue;
   }
   // uvu itself, not through npx: on a timeout the kill must reach the process that hangs.
-  const run = spawnSync(process.execPath, ['node_modules/uvu/bin.js', '-r', 'tsx', dir, '\\.test\\.ts$'], {
-    encoding: 'utf8',
-    // A test that leaves a child process running keeps uvu alive for ever: stop it, and count it failed.
-    timeout: SUITE_TIMEOUT_MS,
-    killSignal: 'SIGKILL',
-    env: { ...process.env, FORCE_COLOR: '0' },
-  });
-  process.stdout.write(run.stdout);
-  process.stderr.write(run.stderr);
-  if (run.error?.code === 'ETIMEDOUT')
+  const run = await runSuite(dir);
+  if (run.timedOut)
     console.log(`FAIL: ${dir} did not finish within ${SUITE_TIMEOUT_MS / 60_000} minutes (a test left something running?)`);
+  // A suite stopped either way has no exit status 0, so it counts at least one failure below.
+  if (run.heldOpen)
+    console.log(
+      `FAIL: ${dir} printed its summary but still ran ${AFTER_SUMMARY_MS / 1000} s later (a test left something running)`,
+    );
   // uvu colours some counts whatever FORCE_COLOR says (`Skipped:   \x1b[33m2`): skip the colour codes.
   const count = (label) => Number(new RegExp(`${label}:\\s+(?:\\x1b\\[\\d+m)*(\\d+)`).exec(run.stdout)?.[1] ?? 0);
   const [total, ok, skips] = [count('Total'), count('Passed'), count('Skipped')];
@@ -73,6 +73,39 @@ if (missing.length > 0) {
   failed += summary ? Number(summary[2]) : 1;
   if (run.status !== 0 && summary && Number(summary[2]) === 0) failed += 1;
   for (const line of run.stdout.split('\n').filter((text) => text.startsWith('skip '))) skipped.push(line.slice(5).trim());
+}
+
+/** Runs one uvu suite folder, echoing its output, and stops it when it hangs. */
+function runSuite(dir) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['node_modules/uvu/bin.js', '-r', 'tsx', dir, '\\.test\\.ts$'], {
+      env: { ...process.env, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let timedOut = false;
+    let heldOpen = false;
+    let afterSummary;
+    const overall = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, SUITE_TIMEOUT_MS);
+    child.stdout.setEncoding('utf8').on('data', (text) => {
+      stdout += text;
+      process.stdout.write(text);
+      if (afterSummary === undefined && /Duration:/.test(stdout))
+        afterSummary = setTimeout(() => {
+          heldOpen = true;
+          child.kill('SIGKILL');
+        }, AFTER_SUMMARY_MS);
+    });
+    child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+    child.on('close', (status) => {
+      clearTimeout(overall);
+      clearTimeout(afterSummary);
+      resolve({ stdout, status, timedOut, heldOpen });
+    });
+  });
 }
 
 console.log(`\n${skipped.length === 0 ? 'nothing' : skipped.length} skipped${skipped.length === 0 ? '' : ':'}`);
