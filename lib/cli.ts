@@ -190,6 +190,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (line.store !== undefined && (line.data !== undefined || line.ephemeral)) {
     throw new Error('--store excludes --data and --ephemeral: the data is in the database');
   }
+  if ((line.command === 'import' || line.command === 'export') && line.ephemeral) {
+    throw new Error(`${line.command} works on --data PATH or --store URL, not on an --ephemeral file`);
+  }
   if (line.dryRun && line.command !== 'import') throw new Error('--dry-run goes with import');
   if ((line.out !== undefined || line.format !== undefined) && line.command !== 'export')
     throw new Error('--format and --out go with export');

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import { homedir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { CommandLine } from './cli.js';
-import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
+import { openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import { formatReport, importJiraCsv } from './store/import-csv.js';
-import { IMPORT_LIMITS, JiraCsvError, writeJiraCsv } from './store/jira-csv.js';
+import { IMPORT_LIMITS, writeJiraCsv } from './store/jira-csv.js';
 import { openMemoryBackend } from './store/memory-backend.js';
 import { importSnapshot, parseSnapshot } from './store/snapshot.js';
 import { storeOn } from './store/store.js';
@@ -26,6 +26,8 @@ interface Target {
   readonly where: string;
 }
 
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 const report = (text: string): void => {
   process.stderr.write(`[mcp-tracker] ${text}\n`);
 };
@@ -38,8 +40,7 @@ export async function runImportExport(line: CommandLine, write: (text: string) =
     if (line.command === 'export') return exportTo(target.store, line, write);
     return await importFrom(target, line);
   } catch (error) {
-    const known = error instanceof JiraCsvError || isDomainError(error) || isStoreFileError(error);
-    report(`${line.command} failed: ${known ? (error as Error).message : `${(error as Error).message}`}`);
+    report(`${line.command} failed: ${(error as Error).message}`);
     return 1;
   } finally {
     target?.store.close();
@@ -86,7 +87,7 @@ function exportTo(store: TrackerStore, line: CommandLine, write: (text: string) 
   if (line.out === undefined) write(text);
   else fs.writeFileSync(line.out, text);
   report(
-    `exported ${snapshot.issues.length} issues${line.format === 'json' ? ` of ${snapshot.projects.length} projects` : ''}${line.out ? ` to ${line.out}` : ''}`,
+    `exported ${count(snapshot.issues.length, 'issue')}${line.format === 'json' ? ` of ${count(snapshot.projects.length, 'project')}` : ''}${line.out ? ` to ${line.out}` : ''}`,
   );
   return 0;
 }
@@ -131,8 +132,8 @@ async function importJson(target: Target, text: string, file: string, dryRun: bo
   if (!dryRun) await importSnapshot(target.store, snapshot);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   report(
-    `${dryRun ? 'dry run (nothing was written): would import' : 'imported'} ${counts.projects} projects, ${counts.sprints} sprints, ` +
-      `${counts.issues} issues and ${counts.links} links from ${file} into ${target.where} in ${seconds} s`,
+    `${dryRun ? 'dry run (nothing was written): would import' : 'imported'} ${count(counts.projects, 'project')}, ${count(counts.sprints, 'sprint')}, ` +
+      `${count(counts.issues, 'issue')} and ${count(counts.links, 'link')} from ${file} into ${target.where} in ${seconds} s`,
   );
   return 0;
 }

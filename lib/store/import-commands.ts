@@ -113,9 +113,11 @@ export function parseImportIssue(input: ImportIssueInput, actor: string, now: st
     throw domainError('invalid_argument', `A resolution goes with status done, not ${status}.`);
   }
   const created_at = input.created_at === undefined ? now : parseTime(input.created_at, 'created');
+  // An import brings history, as a journal does: the bound is the one on reading a journal,
+  // so whatever a store holds, its export imports again.
   const comments = input.comments ?? [];
-  if (comments.length > LIMITS.commentsPerIssueMax) {
-    throw domainError('invalid_argument', `${comments.length} comments; one issue may have ${LIMITS.commentsPerIssueMax}.`);
+  if (comments.length > LIMITS.commentsPerIssueReadMax) {
+    throw domainError('invalid_argument', `${comments.length} comments; an issue may hold ${LIMITS.commentsPerIssueReadMax}.`);
   }
   return {
     key: input.key === undefined || input.key === '' ? null : parseIssueKey(input.key),

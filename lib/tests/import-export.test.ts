@@ -298,6 +298,9 @@ test('the commands: export writes only data to stdout, import reports on stderr,
   assert.is(refused.status, 1);
   assert.match(refused.stderr, 'a JSON export goes into an empty store');
   assert.match(cli('import', '--data', again).stderr, 'import needs the file to read');
+  const ephemeral = cli('import', json, '--ephemeral');
+  assert.is(ephemeral.status, 2);
+  assert.match(ephemeral.stderr, 'import works on --data PATH or --store URL, not on an --ephemeral file');
 });
 
 test.run();
