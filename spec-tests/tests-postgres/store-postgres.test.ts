@@ -1,8 +1,8 @@
 // Team mode's store on PostgreSQL: the domain suite against it, two stores on one database
-// (as two instances are), connections killed mid-transaction (an outside writer's, and ours
-// between two inserts of one append), the change feed's connection killed while a revision
-// goes unannounced, the database going away and
-// coming back, migrations, copying a journal in, and credentials never shown.
+// (as two instances are), connections killed mid-transaction (an outside writer's, and ours in
+// the middle of an append), the change feed's connection killed while a revision goes
+// unannounced, the database going away and coming back, migrations, copying a journal in, and
+// credentials never shown.
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import fs from 'node:fs';
@@ -200,7 +200,7 @@ test('the change feed’s connection killed: it reconnects and reads the revisio
   store.close();
 });
 
-test('a writer’s connection killed between two inserts of one append: neither is there; the next write takes that revision', async () => {
+test('our writer’s connection killed mid-append (one record in, waiting on the next): neither is there; the next write takes that revision', async () => {
   const url = await freshDatabase();
   const name = new URL(url).pathname.slice(1);
   const log = await openPgLog({ url, shown: 'the test database', log: () => {} });

@@ -152,17 +152,24 @@ async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Pro
   }
 }
 
-/** Inserts records following `expected` and notifies the listeners at commit (pg_notify waits for it). */
+/**
+ * Inserts records following `expected`, in one statement (a batch of copy-journal is one round
+ * trip, not one per record), and notifies the listeners at commit (pg_notify waits for it).
+ */
 async function insertRecords(client: pg.PoolClient, expected: number, records: readonly JournalRecord[]): Promise<void> {
   for (const [index, record] of records.entries()) {
     if (record.seq !== expected + index + 1) throw new Error(`record seq ${record.seq} does not follow ${expected + index}`);
-    await client.query('INSERT INTO mcp_tracker_records (revision, at, type, record) VALUES ($1, $2, $3, $4)', [
-      record.seq,
-      record.at,
-      record.type,
-      JSON.stringify(record),
-    ]);
   }
+  await client.query(
+    `INSERT INTO mcp_tracker_records (revision, at, type, record)
+     SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::jsonb[])`,
+    [
+      records.map((record) => record.seq),
+      records.map((record) => record.at),
+      records.map((record) => record.type),
+      records.map((record) => JSON.stringify(record)),
+    ],
+  );
   await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, String(expected + records.length)]);
 }
 
