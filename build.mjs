@@ -26,7 +26,10 @@ const programs = [
   {
     entry: 'lib/main.ts',
     out: 'dist/mcp-tracker.mjs',
-    define: { __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs') },
+    define: {
+      __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs'),
+      __MCP_TRACKER_DEMO_BUNDLE__: JSON.stringify('./mcp-tracker-demo.mjs'),
+    },
     notice: '',
   },
   {
@@ -37,6 +40,8 @@ const programs = [
     banner: PG_REQUIRE,
     external: ['pg-native'],
   },
+  // `mcp-tracker demo` and its tour: clients of the server, loaded only for that command (lib/demo/demo-loader.ts).
+  { entry: 'lib/demo/index.ts', out: 'dist/mcp-tracker-demo.mjs', define: {}, notice: '' },
   {
     entry: 'spec-tests/runner/main.ts',
     out: 'dist/mcp-conform.mjs',
