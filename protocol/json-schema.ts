@@ -88,7 +88,7 @@ interface Bag {
   patterns?: Set<RegExp>;
 }
 
-/** The check definitions zod keeps (core/checks.ts); only those a tool schema uses are read. */
+/** The definitions zod keeps for its checks; only those a tool schema uses are read. */
 interface CheckDef {
   check: string;
   minimum?: number;
