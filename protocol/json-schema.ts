@@ -2,7 +2,7 @@
 //
 // zod's own z.toJSONSchema handles every kind of schema zod has, and brings the code for all of
 // them into the bundle. Tool schemas use a few kinds only: objects, strings, numbers, booleans,
-// enums, literals, arrays, unions and their optional, nullable and readonly forms, with length,
+// enums, literals, arrays, records with string keys, unions and their optional, nullable and readonly forms, with length,
 // bound and pattern checks and descriptions. This file writes those kinds the way zod writes
 // them (same keywords, same order) and refuses any other kind by name, so a tool that needs one
 // fails loudly when its schema is first listed, not with a silently wrong schema.
@@ -73,6 +73,8 @@ function plain(schema: z.core.$ZodType, dialect: JsonSchemaDialect): JsonSchema 
       const options = union.options.map((option) => convert(option, dialect));
       return (union as { inclusive?: boolean }).inclusive === false ? { oneOf: options } : { anyOf: options };
     }
+    case 'record':
+      return recordSchema(def as z.core.$ZodRecordDef, dialect);
     case 'nullable':
       return { anyOf: [convert((def as z.core.$ZodNullableDef).innerType, dialect), { type: 'null' }] };
     default:
@@ -217,6 +219,12 @@ function objectSchema(def: z.core.$ZodObjectDef, dialect: JsonSchemaDialect): Js
   const catchall = def.catchall;
   if (catchall !== undefined) json.additionalProperties = catchall._zod.def.type === 'never' ? false : convert(catchall, dialect);
   return json;
+}
+
+/** A record with string keys: its keys as `propertyNames`, its values as `additionalProperties`. */
+function recordSchema(def: z.core.$ZodRecordDef, dialect: JsonSchemaDialect): JsonSchema {
+  if (def.keyType._zod.def.type !== 'string') unsupported('a record whose keys are not plain strings');
+  return { type: 'object', propertyNames: convert(def.keyType, dialect), additionalProperties: convert(def.valueType, dialect) };
 }
 
 function unsupported(what: string): never {

@@ -54,6 +54,7 @@ test('the kinds a tool schema may use, each as zod writes it', () => {
     either: z.union([z.string(), z.array(z.string())]),
     anything: z.unknown(),
     open: z.looseObject({ a: z.string() }),
+    byName: z.record(z.string(), z.unknown()),
   });
   for (const dialect of DIALECTS) assert.is(JSON.stringify(toJsonSchema(schema, dialect)), zodsOwn(schema, dialect), dialect);
 });
@@ -61,6 +62,7 @@ test('the kinds a tool schema may use, each as zod writes it', () => {
 test('a kind it does not convert is refused by name, not written wrong', () => {
   assert.throws(() => toJsonSchema(z.object({ when: z.date() }), 'draft-2020-12'), /zod type "date"/);
   assert.throws(() => toJsonSchema(z.object({ n: z.number().check(z.multipleOf(2)) }), 'draft-2020-12'), /multiple_of/);
+  assert.throws(() => toJsonSchema(z.record(z.enum(['a', 'b']), z.string()), 'draft-2020-12'), /keys are not plain strings/);
 });
 
 test.run();
