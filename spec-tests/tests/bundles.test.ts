@@ -98,6 +98,7 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
       'README.md',
       'dist/mcp-conform.mjs',
       'dist/mcp-tracker-demo.mjs',
+      'dist/mcp-tracker-io.mjs',
       'dist/mcp-tracker-postgres.mjs',
       'dist/mcp-tracker.mjs',
       'package.json',

@@ -22,6 +22,7 @@ const BUILT = new Set([
   'mcp-tracker.mjs',
   'mcp-tracker-postgres.mjs',
   'mcp-tracker-demo.mjs',
+  'mcp-tracker-io.mjs',
   'mcp-conform.mjs',
   'mcp-conformance-server.mjs',
   'sdk-tracker.mjs',
