@@ -37,6 +37,13 @@ const VALID: readonly JournalRecord[] = [
   { seq: 40, at: AT, type: 'sprint.closed', id: 'PROJ-S42', carried: ['PROJ-101', 'PROJ-104'], carried_to: 'PROJ-S43' },
   { seq: 41, at: AT, type: 'sprint.goal_changed', id: 'PROJ-S43', from: '', to: 'Wallets' },
   {
+    seq: 43,
+    at: AT,
+    type: 'issue.attachment_added',
+    key: 'PROJ-101',
+    attachment: { name: 'shot-1.png', mime_type: 'image/png', content: 'iVBORw0=', author: 'carol', created_at: AT },
+  },
+  {
     seq: 42,
     at: AT,
     type: 'issue.created',
@@ -93,6 +100,14 @@ const EDGE_VALUES: readonly unknown[] = [
   'PROJ-999999999',
   'PROJ-1000000000',
   'PROJ-99999999999999999',
+  'aGk=',
+  'aGk',
+  'a*k=',
+  'A'.repeat(699_052),
+  'A'.repeat(699_056),
+  'image/png',
+  'Image/PNG',
+  '.hidden',
 ];
 
 /** Every path to a value inside a record: ['issue', 'labels', 0], ... */
@@ -157,7 +172,7 @@ test('the hand check names the field it rejects', () => {
   assert.match(checkJournalRecord(broken) ?? '', /^issue\.labels\[1\]: does not match/);
   assert.is(
     checkJournalRecord({ type: 'issue.deleted' }),
-    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, sprint.started, sprint.closed, sprint.goal_changed',
+    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, issue.attachment_added, sprint.started, sprint.closed, sprint.goal_changed',
   );
 });
 

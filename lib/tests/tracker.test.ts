@@ -82,6 +82,7 @@ for (const version of VERSIONS) {
     const templates = await listAll(call, 'resources/templates/list', 'resourceTemplates');
     assert.equal(templates.map((t) => t.uriTemplate).sort(), [
       'jira://issue/{key}',
+      'jira://issue/{key}/attachment/{name}',
       'jira://project/{project_key}/issues{?status,assignee,priority}',
       'jira://project/{project_key}/stats',
       'jira://search{?jql}',
@@ -123,6 +124,7 @@ for (const version of VERSIONS) {
 
     const tools = await listAll(call, 'tools/list', 'tools');
     assert.equal(tools.map((t) => t.name).sort(), [
+      'add_attachment',
       'add_comment',
       'bulk_update_status',
       'create_issue',
@@ -146,6 +148,8 @@ for (const version of VERSIONS) {
       ['link_issues', { from: 'PROJ-104', type: 'blocks', to: 'PROJ-108' }],
       ['search_issues', { ready: true, project: 'PROJ' }],
       ['add_comment', { key: 'PROJ-104', body: 'Started on this.' }],
+      ['add_attachment', { key: 'PROJ-104', name: 'trace.txt', mimeType: 'text/plain', content: 'c3RhY2s=' }],
+      ['get_issue', { key: 'PROJ-104', attachment: 'trace.txt' }],
       ['update_issue', { key: 'PROJ-110', sprint: 'PROJ-S42' }],
       ['search_issues', { project: 'PROJ', status: ['todo', 'in_progress'], limit: 3 }],
       ['bulk_update_status', { keys: ['PROJ-106', 'PROJ-108'], status: 'in_progress' }],

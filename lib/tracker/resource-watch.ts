@@ -8,6 +8,7 @@
 // (lib/store/apply.ts `Change`), and only the resources that read one of them are read again:
 //
 //   jira://issue/K                      issue K
+//   jira://issue/K/attachment/N         issue K (an attachment appears once, never changes)
 //   jira://project/P/stats, /issues     project P (every issue change names its project)
 //   jira://sprint/S                     sprint S (an issue change names the issue's sprint;
 //                                       a move names both)
@@ -78,7 +79,7 @@ export function createResourceWatch(store: TrackerStore): ResourceWatch {
 function topicsOf(uri: string): string[] {
   if (uri === PROJECTS_URI) return ['projects'];
   if (uri === CURRENT_SPRINT_URI) return ['current sprint'];
-  let vars = TEMPLATES.issue.match(uri);
+  let vars = TEMPLATES.issue.match(uri) ?? TEMPLATES.attachment.match(uri);
   if (vars) return [`issue ${vars.key}`];
   if ((vars = TEMPLATES.projectStats.match(uri) ?? TEMPLATES.projectIssues.match(uri))) return [`project ${vars.project_key}`];
   if ((vars = TEMPLATES.sprint.match(uri))) return [`sprint ${vars.sprint_id}`];

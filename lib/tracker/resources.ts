@@ -7,6 +7,7 @@
 //   jira://project/{project_key}/issues{?status,assignee,priority}   a query, as a resource
 //   jira://sprint/{sprint_id}                          any sprint's stats
 //   jira://search{?jql}                                the answer to a query (the search_issues tool's twin)
+//   jira://issue/{key}/attachment/{name}               one attachment, a blob (attachments.ts)
 //
 // Every read is computed from the store at that moment (dynamic resources). `readUri` is the
 // single place a URI becomes content: resources/read, prompts that embed resources, and the
@@ -18,6 +19,7 @@ import { invalidParams } from '../../protocol/errors.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { type Variables, compileUriTemplate } from '../../protocol/uri-template.js';
 import { createSnapshotCache } from './snapshot-cache.js';
+import { ATTACHMENT_TEMPLATE, attachmentSummary, attachmentTemplate } from './attachments.js';
 import {
   type Issue,
   type TrackerStore,
@@ -40,6 +42,7 @@ export const TEMPLATES = {
   projectIssues: compileUriTemplate('jira://project/{project_key}/issues{?status,assignee,priority}'),
   sprint: compileUriTemplate('jira://sprint/{sprint_id}'),
   search: compileUriTemplate('jira://search{?jql}'),
+  attachment: ATTACHMENT_TEMPLATE,
 };
 
 /** Issues one read of jira://search shows; the total says how many match, search_issues pages through them. */
@@ -73,7 +76,12 @@ function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown>
     return project === undefined ? null : { ...store.getCurrentSprintStats(project), read_at: new Date().toISOString() };
   }
   let vars = TEMPLATES.issue.match(uri);
-  if (vars) return { issue: store.getIssue(vars.key ?? '') };
+  if (vars) return issueWithAttachments(store, store.getIssue(vars.key ?? ''));
+  // An attachment's bytes are read by its template; here, what it is (the watch compares this).
+  if ((vars = TEMPLATES.attachment.match(uri))) {
+    const { content: _bytes, ...info } = store.getAttachment(vars.key ?? '', vars.name ?? '');
+    return { attachment: info };
+  }
   if ((vars = TEMPLATES.projectStats.match(uri)))
     return { ...store.getProjectStats(vars.project_key ?? ''), read_at: new Date().toISOString() };
   if ((vars = TEMPLATES.sprint.match(uri)))
@@ -132,6 +140,13 @@ function countsOf(store: TrackerStore, project: string): { issue_count: number; 
   return { issue_count: stats.issue_count, active_sprint: stats.active_sprint };
 }
 
+/** An issue, and its attachments (without their bytes) when it has any. */
+function issueWithAttachments(store: TrackerStore, issue: Issue): Record<string, unknown> {
+  const attachments = store.getAttachments(issue.key);
+  if (attachments.length === 0) return { issue };
+  return { issue, attachments: attachments.map((info) => attachmentSummary(issue.key, info)) };
+}
+
 export function issueSummary(issue: Issue): Record<string, unknown> {
   const { key, title, status, priority, assignee, story_points, sprint, type } = issue;
   return { key, title, type, status, priority, assignee, story_points, sprint, uri: issueUri(key) };
@@ -146,15 +161,13 @@ const asContents = (uri: string, value: Record<string, unknown>): ResourceConten
  * cache, not on every read: for a large issue both take longer than everything else in the
  * answer (docs/performance.md).
  */
-const issueTexts = createSnapshotCache(
-  (issue: Issue) => PreEncoded.ofString(JSON.stringify({ issue }, null, 2)),
-  (text) => text.json.length,
-  16 * 1024 * 1024,
-);
-
-const issueContents = (uri: string, issue: Issue): ResourceContents[] => [
-  { uri, mimeType: JSON_MIME, text: issueTexts.get(issue) },
-];
+const issueTexts = (store: TrackerStore) =>
+  createSnapshotCache(
+    // An attachment added gives the issue a new snapshot, so a text kept for one stays true.
+    (issue: Issue) => PreEncoded.ofString(JSON.stringify(issueWithAttachments(store, issue), null, 2)),
+    (text) => text.json.length,
+    16 * 1024 * 1024,
+  );
 
 /** P0 matters most to whoever reads the list: priority annotations run from 1.0 down. */
 const PRIORITY_WEIGHT: Record<Issue['priority'], number> = { P0: 1, P1: 0.75, P2: 0.5, P3: 0.25 };
@@ -193,13 +206,24 @@ export function trackerResources(store: TrackerStore): {
   templates: ResourceTemplateDefinition[];
 } {
   const complete = completers(store);
+  const texts = issueTexts(store);
   const readAs = (uri: string) => {
     const value = readUri(store, uri);
     return value === null ? null : asContents(uri, value);
   };
-  const readIssue = (uri: string) => {
+  const readIssue = (uri: string): ResourceContents[] | null => {
     const value = readUri(store, uri);
-    return value === null ? null : issueContents(uri, value.issue as Issue);
+    return value === null ? null : [{ uri, mimeType: JSON_MIME, text: texts.get(value.issue as Issue) }];
+  };
+  const readAttachment = (uri: string): ResourceContents[] | null => {
+    const vars = TEMPLATES.attachment.match(uri);
+    try {
+      const file = store.getAttachment(vars?.key ?? '', vars?.name ?? '');
+      return [{ uri, mimeType: file.mimeType, blob: file.content }];
+    } catch (error) {
+      if (isDomainError(error)) return null; // no such issue or attachment
+      throw error;
+    }
   };
   // A query that does not parse or names what does not exist is the reader's mistake, said
   // with its column: not "not found", which would hide why.
@@ -298,6 +322,7 @@ export function trackerResources(store: TrackerStore): {
         },
         readSearch,
       ),
+      { ...attachmentTemplate(store, complete.issueKey!, readAttachment), canonical: canonicalVariables },
     ],
   };
 }

@@ -35,6 +35,7 @@ import {
 } from '../store/index.js';
 import { defaultProject, issueSummary, issueUri } from './resources.js';
 import { createSnapshotCache } from './snapshot-cache.js';
+import { AttachmentSummarySchema, addAttachmentTool, attachmentBlock, attachmentSummary } from './attachments.js';
 
 const text = (description: string) => z.string().check(z.describe(description));
 const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
@@ -172,20 +173,28 @@ export function computedSummary(stats: SprintStats): string {
 export function trackerTools(store: TrackerStore): ToolDefinition[] {
   // Transitions and links live beside the issue; a change to either gives it a new snapshot,
   // so a result kept for a snapshot stays true.
+  // Attachments too: one added gives the issue a new snapshot.
+  const issueOutput = (issue: Issue): Record<string, unknown> => {
+    const attachments = store.getAttachments(issue.key).map((info) => attachmentSummary(issue.key, info));
+    return {
+      issue,
+      uri: issueUri(issue.key),
+      transitions: [...store.getTransitions(issue.key)],
+      links: [...store.getLinkKeys(issue.key)],
+      ...(attachments.length > 0 ? { attachments } : {}),
+    };
+  };
   const issueResults = createSnapshotCache(
-    (issue: Issue) =>
-      structuredResult(
-        {
-          issue,
-          uri: issueUri(issue.key),
-          transitions: [...store.getTransitions(issue.key)],
-          links: [...store.getLinkKeys(issue.key)],
-        },
-        [link(issue)],
-      ),
+    (issue: Issue) => structuredResult(issueOutput(issue), [link(issue)]),
     textLength,
     RESULT_CACHE_CHARS,
   );
+  /** get_issue with `attachment`: the issue, and the file as content the host can show. */
+  const withAttachment = (issue: Issue, name: string) => {
+    const block = attachmentBlock(store, issue.key, name);
+    const attachment = attachmentSummary(issue.key, store.getAttachment(issue.key, name));
+    return structuredResult({ ...issueOutput(issue), attachment }, [link(issue), block]);
+  };
 
   const createIssue: ToolDefinition = {
     name: 'create_issue',
@@ -232,15 +241,22 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     name: 'get_issue',
     title: 'Get issue',
     description:
-      'Returns one issue with its comments (the resource jira://issue/{key}), the statuses it can move to, and its links.',
-    input: z.object({ key: KEY }),
+      'Returns one issue with its comments (the resource jira://issue/{key}), the statuses it can move to, its links ' +
+      'and attachments; with attachment, that file too (images as image content).',
+    input: z.object({ key: KEY, attachment: optional(z.string(), 'An attachment name to return.') }),
     output: z.object({
       ...IssueOutput.shape,
       transitions: z.array(z.string()),
       links: z.array(z.object({ type: z.string(), key: z.string() })),
+      attachments: z.optional(z.array(AttachmentSummarySchema)),
+      attachment: z.optional(AttachmentSummarySchema),
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (args) => domain(() => issueResults.get(store.getIssue(args.key))),
+    run: (args) =>
+      domain(() => {
+        const issue = store.getIssue(args.key);
+        return args.attachment === undefined ? issueResults.get(issue) : withAttachment(issue, args.attachment);
+      }),
   };
 
   const updateIssue: ToolDefinition = {
@@ -419,5 +435,15 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       }),
   };
 
-  return [searchIssues, getIssue, createIssue, updateIssue, bulkUpdateStatus, addComment, linkIssues, summarizeSprint];
+  return [
+    searchIssues,
+    getIssue,
+    createIssue,
+    updateIssue,
+    bulkUpdateStatus,
+    addComment,
+    addAttachmentTool(store, domain),
+    linkIssues,
+    summarizeSprint,
+  ];
 }
