@@ -27,6 +27,7 @@ import {
 } from './schema.js';
 import { countAssignment, findAttachment, findLink, issueNumber, noteChild, type IssueLink, type TrackerState } from './state.js';
 import { indexComment, indexIssueText } from './word-index.js';
+import { noteHistory } from './history.js';
 
 /** An issue without its comments: what a change to an issue replaces. */
 type IssueFields = Omit<Issue, 'comments'>;
@@ -107,6 +108,7 @@ export function applyRecord(state: TrackerState, record: JournalRecord): Change 
 /** Applies a record that checkRecord has just passed against this very state (the writer's case). */
 export function applyChecked(state: TrackerState, record: JournalRecord): Change {
   const change = applyByType(state, record);
+  noteHistory(state, record, change);
   state.lastSeq = record.seq;
   return change;
 }

@@ -28,6 +28,7 @@ export type {
 export type { Change } from './apply.js';
 export type { CreateIssueInput } from './commands.js';
 export type { AttachmentInfo, AttachmentInput } from './attachments.js';
+export { HISTORY_SHOWN_DEFAULT, HISTORY_SHOWN_MAX, type HistoryEntry, type IssueHistory } from './history.js';
 export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries.js';
 export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';
 export { COMPLETION_CAP, type Completion } from './completions.js';

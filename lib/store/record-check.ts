@@ -172,7 +172,7 @@ const editable = objectOf({
 const linkType = oneOf(LINK_TYPES);
 const goal = text(0, LIMITS.goalMax);
 
-const base = { seq: integer(1), at: timestamp };
+const base = { seq: integer(1), at: timestamp, by: optional(handle) };
 
 const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
   ['project.created', objectOf({ ...base, project })],

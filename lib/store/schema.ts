@@ -266,8 +266,12 @@ export const JournalHeaderSchema = z.object({
 });
 export type JournalHeader = z.infer<typeof JournalHeaderSchema>;
 
-/** Every record carries its position (seq = 1 for the line after the header) and time. */
-const recordBase = { seq: z.int().check(z.minimum(1)), at: TimestampSchema };
+/**
+ * Every record carries its position (seq = 1 for the line after the header) and time, and
+ * who made the change (the store's actor: --user, else assistant); files written before `by`
+ * lack it, and the seeded demo data has none.
+ */
+const recordBase = { seq: z.int().check(z.minimum(1)), at: TimestampSchema, by: z.optional(HandleSchema) };
 
 export const JournalRecordSchema = z.discriminatedUnion('type', [
   z.object({ ...recordBase, type: z.literal('project.created'), project: ProjectSchema }),

@@ -25,6 +25,7 @@ export interface IssueLink {
   readonly key: string;
 }
 import type { WordIndex } from './word-index.js';
+import type { HistoryEntry } from './history.js';
 
 export interface TrackerState {
   readonly projects: Map<string, Project>;
@@ -45,6 +46,8 @@ export interface TrackerState {
   readonly blockedFrom: Map<string, Status>;
   /** Each issue's links, as that end reads them (see IssueLink); issues without links are absent. */
   readonly links: Map<string, readonly IssueLink[]>;
+  /** What changed each issue since it was created, oldest first (history.ts); unchanged issues are absent. */
+  readonly history: Map<string, HistoryEntry[]>;
   /** Each issue's attachments in the order they were added; issues without any are absent. */
   readonly attachments: Map<string, readonly StoredAttachment[]>;
   /** Decoded bytes of every attachment: bounded by LIMITS.attachmentStoreBytesMax. */
@@ -82,6 +85,7 @@ export function createEmptyState(): TrackerState {
     sprintTouchedAt: new Map(),
     blockedFrom: new Map(),
     links: new Map(),
+    history: new Map(),
     attachments: new Map(),
     attachmentBytes: 0,
     children: new Map(),

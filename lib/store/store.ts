@@ -51,6 +51,7 @@ import { issueLinks, linkKeys, parseLinkRequest, planLink, type IssueLinks } fro
 import { readyKeys } from './ready.js';
 import { partlyDone, updateSteps, type UpdateIssueInput } from './update.js';
 import type { IssueLink } from './state.js';
+import { issueHistory, parseHistoryLimit, type IssueHistory } from './history.js';
 import {
   attachmentInfo,
   completeAttachmentNames,
@@ -178,6 +179,8 @@ export interface TrackerStore {
   completeStatuses(prefix: string): Completion;
   completePriorities(prefix: string): Completion;
   completeSprintIds(prefix: string, project?: string): Completion;
+  /** What changed the issue, who and when (history.ts): the most recent `limit`, newest first. */
+  getHistory(key: string, limit?: number): IssueHistory;
   /** The issue's attachments (attachments.ts), oldest first, without their bytes. */
   getAttachments(key: string): readonly AttachmentInfo[];
   getAttachment(key: string, name: string): AttachmentFile;
@@ -307,10 +310,18 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
     return query(usableState());
   }
 
+  /** Every record this store writes says who wrote it (the history's "who"). */
+  const signed =
+    (plan: Plan): Plan =>
+    (state, at) => {
+      const draft = plan(state, at);
+      return draft === null ? null : { by: actor, ...draft };
+    };
+
   async function mutate(plan: Plan): Promise<Change | null> {
     usableState();
     const external: Change[] = [];
-    const local = await backend.append(plan, external).finally(() => emit('external', external));
+    const local = await backend.append(signed(plan), external).finally(() => emit('external', external));
     if (local !== null) emit('local', [local]);
     return local;
   }
@@ -389,6 +400,10 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
     completeStatuses: (prefix) => completeStatuses(prefix),
     completePriorities: (prefix) => completePriorities(prefix),
     completeSprintIds: (prefix, project) => read((state) => completeSprintIds(state, prefix, project)),
+    getHistory: (key, limit) => {
+      const shown = parseHistoryLimit(limit);
+      return read((state) => issueHistory(state, parseIssueKey(key), shown));
+    },
     getAttachments: (key) => read((state) => listAttachments(state, parseIssueKey(key))),
     getAttachment: (key, name) =>
       read((state) => {

@@ -17,7 +17,7 @@ const FIRST_ISSUE = demoRecords(new Date(AT)).flatMap((draft) =>
 /** Valid records of every type: the demo data plus one of each mutation. */
 const VALID: readonly JournalRecord[] = [
   ...demoRecords(new Date(AT)).map((draft, i) => ({ seq: i + 1, at: AT, ...draft }) as JournalRecord),
-  { seq: 30, at: AT, type: 'issue.status_changed', key: 'PROJ-101', from: 'todo', to: 'done' },
+  { seq: 30, at: AT, by: 'dmitri.k', type: 'issue.status_changed', key: 'PROJ-101', from: 'todo', to: 'done' },
   { seq: 31, at: AT, type: 'issue.assigned', key: 'PROJ-101', from: null, to: 'alice' },
   { seq: 32, at: AT, type: 'issue.commented', key: 'PROJ-101', comment: { id: 3, author: 'bob', body: 'x', created_at: AT } },
   { seq: 33, at: AT, type: 'issue.sprint_changed', key: 'PROJ-101', from: 'PROJ-S42', to: null },

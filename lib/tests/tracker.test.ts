@@ -83,8 +83,11 @@ for (const version of VERSIONS) {
     assert.equal(templates.map((t) => t.uriTemplate).sort(), [
       'jira://issue/{key}',
       'jira://issue/{key}/attachment/{name}',
+      'jira://issue/{key}/history',
+      'jira://issue/{key}/links',
       'jira://project/{project_key}/issues{?status,assignee,priority}',
       'jira://project/{project_key}/stats',
+      'jira://ready{?project}',
       'jira://search{?jql}',
       'jira://sprint/{sprint_id}',
     ]);
@@ -94,6 +97,10 @@ for (const version of VERSIONS) {
       'jira://project/WEB/issues',
       'jira://sprint/PROJ-S41',
       'jira://search?jql=assignee%20IS%20EMPTY%20ORDER%20BY%20priority',
+      'jira://issue/PROJ-102/history',
+      'jira://issue/PROJ-102/links',
+      'jira://ready',
+      'jira://ready?project=WEB',
     ]) {
       const read = await call('resources/read', { uri });
       assert.ok(read.result?.contents?.[0]?.text, uri);
@@ -149,7 +156,7 @@ for (const version of VERSIONS) {
       ['search_issues', { ready: true, project: 'PROJ' }],
       ['add_comment', { key: 'PROJ-104', body: 'Started on this.' }],
       ['add_attachment', { key: 'PROJ-104', name: 'trace.txt', mimeType: 'text/plain', content: 'c3RhY2s=' }],
-      ['get_issue', { key: 'PROJ-104', attachment: 'trace.txt' }],
+      ['get_issue', { key: 'PROJ-104', attachment: 'trace.txt', include: ['history', 'links'] }],
       ['update_issue', { key: 'PROJ-110', sprint: 'PROJ-S42' }],
       ['search_issues', { project: 'PROJ', status: ['todo', 'in_progress'], limit: 3 }],
       ['bulk_update_status', { keys: ['PROJ-106', 'PROJ-108'], status: 'in_progress' }],

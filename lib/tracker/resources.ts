@@ -8,6 +8,8 @@
 //   jira://sprint/{sprint_id}                          any sprint's stats
 //   jira://search{?jql}                                the answer to a query (the search_issues tool's twin)
 //   jira://issue/{key}/attachment/{name}               one attachment, a blob (attachments.ts)
+//   jira://issue/{key}/history, /links                 who changed an issue, and its links (issue-views.ts)
+//   jira://ready{?project}                             what to do next (issue-views.ts)
 //
 // Every read is computed from the store at that moment (dynamic resources). `readUri` is the
 // single place a URI becomes content: resources/read, prompts that embed resources, and the
@@ -20,6 +22,7 @@ import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { type Variables, compileUriTemplate } from '../../protocol/uri-template.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 import { ATTACHMENT_TEMPLATE, attachmentSummary, attachmentTemplate } from './attachments.js';
+import { READY_SHOWN_MAX, VIEW_TEMPLATES, readView } from './issue-views.js';
 import {
   type Issue,
   type TrackerStore,
@@ -43,6 +46,7 @@ export const TEMPLATES = {
   sprint: compileUriTemplate('jira://sprint/{sprint_id}'),
   search: compileUriTemplate('jira://search{?jql}'),
   attachment: ATTACHMENT_TEMPLATE,
+  ...VIEW_TEMPLATES,
 };
 
 /** Issues one read of jira://search shows; the total says how many match, search_issues pages through them. */
@@ -75,6 +79,8 @@ function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown>
     const project = defaultProject(store);
     return project === undefined ? null : { ...store.getCurrentSprintStats(project), read_at: new Date().toISOString() };
   }
+  const view = readView(store, uri, issueSummary);
+  if (view !== undefined) return view;
   let vars = TEMPLATES.issue.match(uri);
   if (vars) return issueWithAttachments(store, store.getIssue(vars.key ?? ''));
   // An attachment's bytes are read by its template; here, what it is (the watch compares this).
@@ -118,6 +124,7 @@ const CANONICAL: Record<string, (value: string) => string> = {
   status: parseStatus,
   priority: parsePriority,
   jql: canonicalQuery,
+  project: parseProjectKey,
 };
 
 function canonicalVariables(variables: Variables): Variables {
@@ -225,8 +232,8 @@ export function trackerResources(store: TrackerStore): {
       throw error;
     }
   };
-  // A query that does not parse or names what does not exist is the reader's mistake, said
-  // with its column: not "not found", which would hide why.
+  // A query that does not parse or names what does not exist (a project, in jira://ready) is
+  // the reader's mistake, said with its column or the known names: not "not found", which would hide why.
   const readSearch = (uri: string) => {
     try {
       return asContents(uri, readKnownUri(store, uri) ?? {});
@@ -323,6 +330,39 @@ export function trackerResources(store: TrackerStore): {
         readSearch,
       ),
       { ...attachmentTemplate(store, complete.issueKey!, readAttachment), canonical: canonicalVariables },
+      templated(
+        {
+          uriTemplate: TEMPLATES.ready.template,
+          name: 'ready',
+          title: 'Ready to start (live)',
+          mimeType: JSON_MIME,
+          description:
+            `LIVE: what to do next: up to ${READY_SHOWN_MAX} open issues of the active sprints whose blockers are all done, ` +
+            'most urgent first, with the total; jira://ready for every project. search_issues with ready: true answers the same.',
+          complete: { project: complete.projectKey! },
+        },
+        readSearch,
+      ),
+      templated({
+        uriTemplate: TEMPLATES.history.template,
+        name: 'issue-history',
+        title: 'Issue history',
+        mimeType: JSON_MIME,
+        description:
+          'Who changed what on an issue, and when: the most recent 100 changes, newest first, with the total. ' +
+          'get_issue with include: ["history"] answers the same.',
+        complete: { key: complete.issueKey! },
+      }),
+      templated({
+        uriTemplate: TEMPLATES.links.template,
+        name: 'issue-links',
+        title: 'Issue links (live)',
+        mimeType: JSON_MIME,
+        description:
+          "LIVE: an issue's links both ways (blocks, is blocked by, relates to, duplicates, epic and children), each with " +
+          'the linked issue\'s status, and whether the issue is unblocked. get_issue with include: ["links"] answers the same.',
+        complete: { key: complete.issueKey! },
+      }),
     ],
   };
 }

@@ -36,6 +36,7 @@ import {
 import { defaultProject, issueSummary, issueUri } from './resources.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 import { AttachmentSummarySchema, addAttachmentTool, attachmentBlock, attachmentSummary } from './attachments.js';
+import { HistorySchema, IncludeSchema, LinkedSchema, issueExtras } from './issue-views.js';
 
 const text = (description: string) => z.string().check(z.describe(description));
 const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
@@ -189,11 +190,16 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     textLength,
     RESULT_CACHE_CHARS,
   );
-  /** get_issue with `attachment`: the issue, and the file as content the host can show. */
-  const withAttachment = (issue: Issue, name: string) => {
+  /**
+   * get_issue with extras, made on each call: the history, the linked issues' statuses (which
+   * change without this issue changing), and an attachment as content the host can show.
+   */
+  const withExtras = (issue: Issue, include: readonly string[], name: string | undefined) => {
+    const output = { ...issueOutput(issue), ...issueExtras(store, issue.key, include) };
+    if (name === undefined) return structuredResult(output, [link(issue)]);
     const block = attachmentBlock(store, issue.key, name);
     const attachment = attachmentSummary(issue.key, store.getAttachment(issue.key, name));
-    return structuredResult({ ...issueOutput(issue), attachment }, [link(issue), block]);
+    return structuredResult({ ...output, attachment }, [link(issue), block]);
   };
 
   const createIssue: ToolDefinition = {
@@ -243,19 +249,27 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     description:
       'Returns one issue with its comments (the resource jira://issue/{key}), the statuses it can move to, its links ' +
       'and attachments; with attachment, that file too (images as image content).',
-    input: z.object({ key: KEY, attachment: optional(z.string(), 'An attachment name to return.') }),
+    input: z.object({
+      key: KEY,
+      include: optional(IncludeSchema, 'history: who changed what, when; links: linked issues with their status.'),
+      attachment: optional(z.string(), 'An attachment name to return.'),
+    }),
     output: z.object({
       ...IssueOutput.shape,
       transitions: z.array(z.string()),
       links: z.array(z.object({ type: z.string(), key: z.string() })),
       attachments: z.optional(z.array(AttachmentSummarySchema)),
       attachment: z.optional(AttachmentSummarySchema),
+      history: z.optional(HistorySchema),
+      linked: z.optional(LinkedSchema),
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: (args) =>
       domain(() => {
         const issue = store.getIssue(args.key);
-        return args.attachment === undefined ? issueResults.get(issue) : withAttachment(issue, args.attachment);
+        const include = args.include ?? [];
+        if (include.length === 0 && args.attachment === undefined) return issueResults.get(issue);
+        return withExtras(issue, include, args.attachment);
       }),
   };
 
