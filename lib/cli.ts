@@ -1,6 +1,8 @@
 // The command line of mcp-tracker. Errors here go to stderr with exit code 2: stdout belongs
 // to the protocol even before the server starts.
 
+import { type ToolsetName, parseToolsets } from './tracker/toolsets.js';
+
 export const USAGE = `Usage:
   mcp-tracker [options]          serve the sprint tracker over MCP on stdin/stdout
   mcp-tracker --http [HOST:]PORT serve it over Streamable HTTP at http://HOST:PORT/mcp instead
@@ -22,6 +24,10 @@ Options:
   --ephemeral                use a fresh demo data file in a temporary folder, removed on exit
   --user NAME                who you are (a handle such as alice): currentUser() in queries, and the
                              reporter of issues you create (default: $MCP_TRACKER_USER)
+  --toolsets LIST            offer only these sets of tools, e.g. issues,sprints (sets: issues, sprints,
+                             admin; default: $MCP_TRACKER_TOOLSETS, else all)
+  --read-only                offer only the tools that change nothing; resources and prompts stay
+                             (default: $MCP_TRACKER_READ_ONLY=1)
   --page-size N              items per page in list results (default 100)
   --max-message-bytes N      longest accepted message (default 33554432, 32 MiB)
   --max-in-flight N          requests run at once before reading pauses (default 64)
@@ -55,6 +61,10 @@ export interface CommandLine {
   ephemeral: boolean;
   /** --user: a handle, checked by the store when it opens. */
   user?: string;
+  /** --toolsets: the sets of tools offered (checked names). */
+  toolsets?: ToolsetName[];
+  /** --read-only: only tools that change nothing. */
+  readOnly: boolean;
   pageSize?: number;
   maxMessageBytes?: number;
   maxInFlight?: number;
@@ -71,7 +81,7 @@ export interface CommandLine {
 }
 
 export function parseCommandLine(argv: readonly string[]): CommandLine {
-  const line: CommandLine = { command: 'serve', ephemeral: false, trace: false, allowedOrigins: [] };
+  const line: CommandLine = { command: 'serve', ephemeral: false, readOnly: false, trace: false, allowedOrigins: [] };
   const args = [...argv];
   if (args[0] === 'demo' || args[0] === 'serve' || args[0] === 'migrate')
     line.command = args.shift() as 'demo' | 'serve' | 'migrate';
@@ -101,6 +111,12 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         break;
       case '--user':
         line.user = value();
+        break;
+      case '--toolsets':
+        line.toolsets = parseToolsets(value());
+        break;
+      case '--read-only':
+        line.readOnly = true;
         break;
       case '--page-size':
         line.pageSize = positiveInteger(flag, value());

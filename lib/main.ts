@@ -20,6 +20,7 @@ import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogg
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
+import { type ToolSelection, parseReadOnlyVariable, parseToolsets } from './tracker/toolsets.js';
 
 const report = (line: string): void => {
   process.stderr.write(`[mcp-tracker] ${line}\n`);
@@ -82,8 +83,10 @@ async function serve(line: CommandLine): Promise<void> {
   // at each collection, so changing the factor now, before serving, takes effect.
   setFlagsFromString('--semi-space-growth-factor=1');
   let database: PostgresStoreUrl | undefined;
+  let tools: ToolSelection;
   try {
     database = line.data || line.ephemeral ? undefined : resolveStoreUrl(line.store, process.env);
+    tools = toolSelection(line);
   } catch (error) {
     report((error as Error).message);
     process.exit(2);
@@ -107,7 +110,7 @@ async function serve(line: CommandLine): Promise<void> {
   }
   report(`serving ${where}`);
 
-  const tracker = createTrackerServer(store, { pageSize: line.pageSize, requestStateKey: stateKey(line) });
+  const tracker = createTrackerServer(store, { pageSize: line.pageSize, requestStateKey: stateKey(line), tools });
   const server = createServer(tracker.definition, report);
   const disconnect = tracker.connect(server, report);
   const release = (): void => {
@@ -131,6 +134,13 @@ async function serve(line: CommandLine): Promise<void> {
     report,
     onShutdown: release,
   });
+}
+
+/** --toolsets wins over MCP_TRACKER_TOOLSETS; --read-only or MCP_TRACKER_READ_ONLY turns read-only on. */
+function toolSelection(line: CommandLine): ToolSelection {
+  const fromEnv = process.env.MCP_TRACKER_TOOLSETS;
+  const toolsets = line.toolsets ?? (fromEnv ? parseToolsets(fromEnv, 'MCP_TRACKER_TOOLSETS') : undefined);
+  return { toolsets, readOnly: line.readOnly || parseReadOnlyVariable(process.env.MCP_TRACKER_READ_ONLY) };
 }
 
 /**
