@@ -21,7 +21,7 @@ import {
   type RecordDraft,
 } from './schema.js';
 import { findAttachment, type StoredAttachment, type TrackerState } from './state.js';
-import type { Completion } from './completions.js';
+import { COMPLETION_CAP, type Completion } from './completions.js';
 
 export interface AttachmentInput {
   readonly name: string;
@@ -125,12 +125,17 @@ export function requireAttachment(state: TrackerState, key: string, name: string
   throw domainError('not_found', `${key} has no attachment named ${quote(name)}; ${known}.`);
 }
 
-/** Names of the issue's attachments starting with `prefix`; nothing for an issue that does not exist. */
-export function completeAttachmentNames(state: TrackerState, key: string, prefix: string): Completion {
+/**
+ * Names of the issue's attachments starting with `prefix` (all of them fit: at most
+ * attachmentsPerIssueMax); with no issue chosen yet (key null), the names on any issue.
+ */
+export function completeAttachmentNames(state: TrackerState, key: string | null, prefix: string): Completion {
   const wanted = prefix.toLowerCase();
-  const names = (state.attachments.get(key) ?? []).map((a) => a.name).filter((name) => name.toLowerCase().startsWith(wanted));
-  // At most attachmentsPerIssueMax names, under COMPLETION_CAP: all of them fit.
-  return { values: names, total: names.length, hasMore: false };
+  const lists = key === null ? [...state.attachments.values()] : [state.attachments.get(key) ?? []];
+  const names = [...new Set(lists.flatMap((list) => list.map((a) => a.name)))].filter((name) =>
+    name.toLowerCase().startsWith(wanted),
+  );
+  return { values: names.slice(0, COMPLETION_CAP), total: names.length, hasMore: names.length > COMPLETION_CAP };
 }
 
 function tooLarge(bytes: number): never {

@@ -184,6 +184,7 @@ export interface TrackerStore {
   /** The issue's attachments (attachments.ts), oldest first, without their bytes. */
   getAttachments(key: string): readonly AttachmentInfo[];
   getAttachment(key: string, name: string): AttachmentFile;
+  /** `key` '' (no issue chosen yet): names on any issue. */
   completeAttachmentNames(key: string, prefix: string): Completion;
 
   // Mutations: durable when the promise resolves.
@@ -413,7 +414,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
     completeAttachmentNames: (key, prefix) =>
       read((state) => {
         try {
-          return completeAttachmentNames(state, parseIssueKey(key), prefix);
+          return completeAttachmentNames(state, key === '' ? null : parseIssueKey(key), prefix);
         } catch {
           return { values: [], total: 0, hasMore: false };
         }
