@@ -107,13 +107,14 @@ for (const version of VERSIONS) {
     }
 
     const prompts = await listAll(call, 'prompts/list', 'prompts');
-    assert.equal(prompts.map((p) => p.name).sort(), ['sprint_review', 'standup', 'triage_issue']);
+    assert.equal(prompts.map((p) => p.name).sort(), ['bug_report', 'sprint_review', 'standup', 'triage_issue']);
     for (const [name, args] of [
       ['triage_issue', { issue_key: 'PROJ-104' }],
       ['sprint_review', {}],
       ['sprint_review', { sprint: 'PROJ-S41' }],
       ['standup', {}],
       ['standup', { assignee: 'alice' }],
+      ['bug_report', { project: 'PROJ', summary: 'Refunds fail', priority: 'P1' }],
     ] as const) {
       const got = await call('prompts/get', { name, arguments: args });
       const messages = got.result.messages;
