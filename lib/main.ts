@@ -16,6 +16,7 @@ import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
 import { runDemo } from './demo/demo.js';
 import { runTour } from './demo/tour.js';
+import { runImportExport } from './import-export.js';
 import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     if (line.command === 'help') print(USAGE);
     else if (line.command === 'version') print(SERVER_INFO.version);
     else if (line.command === 'migrate' || line.command === 'copy-journal') process.exitCode = await manageDatabase(line, print);
+    else if (line.command === 'import' || line.command === 'export') process.exitCode = await runImportExport(line, write);
     else if (line.tour) {
       const run = await runTour({ chapter: line.tour.chapter, serverScript: process.argv[1] ?? '', print });
       process.exitCode = run.exitCode;
