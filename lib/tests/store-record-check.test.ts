@@ -17,7 +17,7 @@ const FIRST_ISSUE = demoRecords(new Date(AT)).flatMap((draft) =>
 /** Valid records of every type: the demo data plus one of each mutation. */
 const VALID: readonly JournalRecord[] = [
   ...demoRecords(new Date(AT)).map((draft, i) => ({ seq: i + 1, at: AT, ...draft }) as JournalRecord),
-  { seq: 30, at: AT, type: 'issue.status_changed', key: 'PROJ-101', from: 'todo', to: 'done' },
+  { seq: 30, at: AT, by: 'dmitri.k', type: 'issue.status_changed', key: 'PROJ-101', from: 'todo', to: 'done' },
   { seq: 31, at: AT, type: 'issue.assigned', key: 'PROJ-101', from: null, to: 'alice' },
   { seq: 32, at: AT, type: 'issue.commented', key: 'PROJ-101', comment: { id: 3, author: 'bob', body: 'x', created_at: AT } },
   { seq: 33, at: AT, type: 'issue.sprint_changed', key: 'PROJ-101', from: 'PROJ-S42', to: null },
@@ -36,6 +36,13 @@ const VALID: readonly JournalRecord[] = [
   { seq: 39, at: AT, type: 'sprint.started', id: 'PROJ-S43' },
   { seq: 40, at: AT, type: 'sprint.closed', id: 'PROJ-S42', carried: ['PROJ-101', 'PROJ-104'], carried_to: 'PROJ-S43' },
   { seq: 41, at: AT, type: 'sprint.goal_changed', id: 'PROJ-S43', from: '', to: 'Wallets' },
+  {
+    seq: 43,
+    at: AT,
+    type: 'issue.attachment_added',
+    key: 'PROJ-101',
+    attachment: { name: 'shot-1.png', mime_type: 'image/png', content: 'iVBORw0=', author: 'carol', created_at: AT },
+  },
   {
     seq: 42,
     at: AT,
@@ -93,6 +100,14 @@ const EDGE_VALUES: readonly unknown[] = [
   'PROJ-999999999',
   'PROJ-1000000000',
   'PROJ-99999999999999999',
+  'aGk=',
+  'aGk',
+  'a*k=',
+  'A'.repeat(699_052),
+  'A'.repeat(699_056),
+  'image/png',
+  'Image/PNG',
+  '.hidden',
 ];
 
 /** Every path to a value inside a record: ['issue', 'labels', 0], ... */
@@ -177,7 +192,7 @@ test('the hand check names the field it rejects', () => {
   assert.match(checkJournalRecord(broken) ?? '', /^issue\.labels\[1\]: does not match/);
   assert.is(
     checkJournalRecord({ type: 'issue.deleted' }),
-    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, sprint.started, sprint.closed, sprint.goal_changed',
+    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, issue.attachment_added, sprint.started, sprint.closed, sprint.goal_changed',
   );
 });
 
