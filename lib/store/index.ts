@@ -25,6 +25,7 @@ export type {
 } from './store.js';
 export type { Change } from './apply.js';
 export type { CreateIssueInput } from './commands.js';
+export { SPRINT_LIMITS, type CreateSprintInput, type SprintMutation } from './sprints.js';
 export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries.js';
 export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';
 export { COMPLETION_CAP, type Completion } from './completions.js';

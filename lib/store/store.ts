@@ -49,6 +49,7 @@ import type { Plan, StoreBackend } from './record-log.js';
 import { allowedMoves, parseResolution, parseStatus } from './workflow.js';
 import { issueLinks, linkKeys, parseLinkRequest, planLink, type IssueLinks } from './links.js';
 import { readyKeys } from './ready.js';
+import { sprintCommands, type SprintCommands } from './sprints.js';
 import { partlyDone, updateSteps, type UpdateIssueInput } from './update.js';
 import type { IssueLink } from './state.js';
 
@@ -124,7 +125,7 @@ export interface BulkOptions {
 
 export const BULK_MAX = 500;
 
-export interface TrackerStore {
+export interface TrackerStore extends SprintCommands {
   readonly path: string;
 
   // Queries: synchronous, from memory (after picking up other processes' appends).
@@ -446,6 +447,8 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
     },
 
     bulkUpdateStatus: (keys, status, bulkOptions = {}) => bulkUpdateStatus(updateStatus, keys, status, bulkOptions),
+
+    ...sprintCommands(mutate, () => backend.state()),
 
     onChange(listener) {
       listeners.add(listener);

@@ -128,6 +128,7 @@ for (const version of VERSIONS) {
       'create_issue',
       'get_issue',
       'link_issues',
+      'manage_sprint',
       'search_issues',
       'summarize_sprint',
       'update_issue',
@@ -150,6 +151,10 @@ for (const version of VERSIONS) {
       ['search_issues', { project: 'PROJ', status: ['todo', 'in_progress'], limit: 3 }],
       ['bulk_update_status', { keys: ['PROJ-106', 'PROJ-108'], status: 'in_progress' }],
       ['summarize_sprint', { sprint: 'PROJ-S42' }],
+      [
+        'manage_sprint',
+        { action: 'create', project: 'PROJ', name: 'Sprint 44', start_date: '2030-01-07', end_date: '2030-01-18' },
+      ],
     ];
     for (const [name, args] of calls) {
       const answer = await call('tools/call', { name, arguments: args });

@@ -16,7 +16,7 @@ import * as z from 'zod/mini';
 import type { ToolContext } from '../../protocol/asking.js';
 import type { RequestContext } from '../../protocol/context.js';
 import type { ContentBlock } from '../../protocol/content.js';
-import { type ToolDefinition, ToolError, type ToolResult, structuredResult } from '../../protocol/tools.js';
+import { type ToolDefinition, type ToolResult, structuredResult } from '../../protocol/tools.js';
 import {
   CommentSchema,
   ISSUE_TYPES,
@@ -25,7 +25,6 @@ import {
   PRIORITIES,
   RESOLUTIONS,
   STATUSES,
-  isDomainError,
   type CommentMutation,
   type Issue,
   type IssueMutation,
@@ -33,8 +32,10 @@ import {
   type SprintStats,
   type TrackerStore,
 } from '../store/index.js';
+import { domain } from './domain-errors.js';
 import { defaultProject, issueSummary, issueUri } from './resources.js';
 import { createSnapshotCache } from './snapshot-cache.js';
+import { sprintTools } from './tools-sprints.js';
 
 const text = (description: string) => z.string().check(z.describe(description));
 const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
@@ -77,16 +78,6 @@ const link = (issue: Issue): ContentBlock => ({
   title: `${issue.key}: ${issue.title}`,
   mimeType: 'application/json',
 });
-
-/** Runs store work; a domain error becomes a tool error whose message the model can act on. */
-async function domain<T>(work: () => T | Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isDomainError(error)) throw new ToolError(error.message);
-    throw error;
-  }
-}
 
 /**
  * A change, as a tool result, logged to the client on the request that made it: in 2026-07-28
@@ -419,5 +410,15 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       }),
   };
 
-  return [searchIssues, getIssue, createIssue, updateIssue, bulkUpdateStatus, addComment, linkIssues, summarizeSprint];
+  return [
+    searchIssues,
+    getIssue,
+    createIssue,
+    updateIssue,
+    bulkUpdateStatus,
+    addComment,
+    linkIssues,
+    summarizeSprint,
+    ...sprintTools(store),
+  ];
 }

@@ -81,6 +81,7 @@ test('the SDK client calls every tool, and its output-schema check accepts our s
       search_issues: { text: 'checkout', limit: 5 },
       bulk_update_status: { keys: ['PROJ-103', 'PROJ-105'], status: 'done' },
       summarize_sprint: {},
+      manage_sprint: { action: 'goal', sprint: 'PROJ-S43', goal: 'From the SDK client' },
     };
     assert.equal(tools.map((t) => t.name).sort(), Object.keys(args).sort());
     for (const tool of tools) {
