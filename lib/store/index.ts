@@ -28,6 +28,7 @@ export type { CreateIssueInput } from './commands.js';
 export { SPRINT_LIMITS, type CreateSprintInput, type SprintMutation } from './sprints.js';
 export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries.js';
 export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';
+export type { Burndown, BurndownPoint } from './burndown.js';
 export { COMPLETION_CAP, type Completion } from './completions.js';
 export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './args.js';
 export { parseIssueKey, parsePriority, parseProjectKey, parseSprintId } from './args.js';

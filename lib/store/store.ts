@@ -27,6 +27,7 @@ import {
   completeStatuses,
   type Completion,
 } from './completions.js';
+import { sprintBurndown, type Burndown } from './burndown.js';
 import { createDerivedCache } from './derived.js';
 import { domainError, isDomainError, storeFileError } from './errors.js';
 import { openJournalLog } from './journal-log.js';
@@ -151,6 +152,8 @@ export interface TrackerStore extends SprintCommands {
   /** Stats of the project's active sprint. */
   getCurrentSprintStats(project: string): SprintStats;
   getSprintStats(sprintId: string): SprintStats;
+  /** Remaining points and issues at the end of each day so far (burndown.ts). */
+  getSprintBurndown(sprintId: string): Burndown;
   completeIssueKeys(prefix: string): Completion;
   completeProjectKeys(prefix: string): Completion;
   completeAssignees(prefix: string): Completion;
@@ -355,6 +358,11 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
       read((state) => {
         const at = now();
         return derived.get(state, `sprint ${keyOf(id)} ${utcDay(at)}`, () => sprintStats(state, id, at));
+      }),
+    getSprintBurndown: (id) =>
+      read((state) => {
+        const at = now();
+        return derived.get(state, `burndown ${keyOf(id)} ${utcDay(at)}`, () => sprintBurndown(state, id, at));
       }),
     completeIssueKeys: (prefix) => read((state) => completeIssueKeys(state, prefix)),
     completeProjectKeys: (prefix) => read((state) => completeProjectKeys(state, prefix)),

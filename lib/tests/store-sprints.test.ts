@@ -1,5 +1,5 @@
 // Sprints: create, start (one active per project), close with the unfinished issues carried
-// to a future sprint or the backlog, the goal. Runs against PostgreSQL too when
+// to a future sprint or the backlog, the goal; the burndown, from the records' times. Runs against PostgreSQL too when
 // MCP_TEST_STORE_BACKEND=postgres (as store-domain.test.ts does).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,9 +28,8 @@ async function tempPlace(): Promise<string> {
   return path.join(directory, 'tracker.jsonl');
 }
 
-async function openDemo(place?: string): Promise<TrackerStore> {
+async function openDemo(place?: string, now = () => NOW): Promise<TrackerStore> {
   const where = place ?? (await tempPlace());
-  const now = () => NOW;
   if (ON_POSTGRES) return openPostgresStore({ url: where, shown: 'the test database', log: () => {}, watch: false, now });
   return openStore({ path: where, log: () => {}, watch: false, now });
 }
@@ -146,6 +145,69 @@ test('goal: set, unchanged when the same, never on a closed sprint', async () =>
   assert.is((await store.setSprintGoal('PROJ-S43', 'Wallets: Apple Pay only')).change.sprints.length, 0);
   assert.match(await domainFailure(() => store.setSprintGoal('PROJ-S41', 'Rewrite history')), 'is closed; its goal stays');
   store.close();
+});
+
+test('burndown of the demo sprint: a point per day from its start to today; a future sprint has none', async () => {
+  const store = await openDemo();
+  const { points } = store.getSprintBurndown('PROJ-S42');
+  assert.equal(
+    points.map((p) => p.date),
+    Array.from({ length: 10 }, (_, i) => `2025-06-${String(6 + i).padStart(2, '0')}`),
+  );
+  assert.equal(points.at(-1), {
+    date: '2025-06-15',
+    remaining_points: 21,
+    remaining_issues: 6,
+    scope_points: 25,
+    ideal_points: 5,
+  });
+  assert.equal(store.getSprintBurndown('PROJ-S43').points, []);
+  store.close();
+});
+
+test('burndown: done, scope changes, leaving and reopening, day by day; the close ends it; read back from the records', async () => {
+  let time = Date.parse('2025-06-15T09:00:00.000Z');
+  const place = await tempPlace();
+  const store = await openDemo(place, () => new Date(time));
+  const nextDay = () => (time += 86_400_000);
+  await store.closeSprint('PROJ-S42', null);
+  const { sprint } = await store.createSprint({
+    project: 'PROJ',
+    name: 'Short',
+    start_date: '2025-06-15',
+    end_date: '2025-06-19',
+  });
+  await store.startSprint(sprint.id);
+  const made = [];
+  for (const points of [5, 3, 2]) {
+    made.push(
+      (await store.createIssue({ project: 'PROJ', title: `${points} points`, story_points: points, sprint: sprint.id })).issue
+        .key,
+    );
+  }
+  const [five, three, two] = made as [string, string, string];
+  nextDay(); // 06-16: five done
+  for (const status of ['in_progress', 'in_review', 'done']) await store.updateStatus(five, status);
+  nextDay(); // 06-17: three re-estimated to 8, a 1-point issue joins
+  await store.updateIssue(three, { story_points: 8 });
+  await store.createIssue({ project: 'PROJ', title: 'late', story_points: 1, sprint: sprint.id });
+  nextDay(); // 06-18: two leaves for the backlog, five is reopened
+  await store.moveToSprint(two, null);
+  await store.updateStatus(five, 'reopened');
+  const expected = [
+    { date: '2025-06-15', remaining_points: 10, remaining_issues: 3, scope_points: 10, ideal_points: 10 },
+    { date: '2025-06-16', remaining_points: 5, remaining_issues: 2, scope_points: 10, ideal_points: 7.5 },
+    { date: '2025-06-17', remaining_points: 11, remaining_issues: 3, scope_points: 16, ideal_points: 5 },
+    { date: '2025-06-18', remaining_points: 14, remaining_issues: 3, scope_points: 14, ideal_points: 2.5 },
+  ];
+  assert.equal(store.getSprintBurndown(sprint.id).points, expected);
+  await store.closeSprint(sprint.id, null);
+  nextDay(); // 06-19: after the close, nothing more is the closed sprint's
+  assert.equal(store.getSprintBurndown(sprint.id).points, expected, 'the carried issues do not empty the closed sprint');
+  store.close();
+  const reopened = await openDemo(place, () => new Date(time));
+  assert.equal(reopened.getSprintBurndown(sprint.id).points, expected, 'the same from the records read back');
+  reopened.close();
 });
 
 test.run();

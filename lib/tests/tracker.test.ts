@@ -86,12 +86,16 @@ for (const version of VERSIONS) {
       'jira://project/{project_key}/stats',
       'jira://search{?jql}',
       'jira://sprint/{sprint_id}',
+      'jira://sprint/{sprint_id}/burndown',
+      'jira://sprint/{sprint_id}/burndown.svg',
     ]);
     for (const uri of [
       'jira://project/PROJ/stats',
       'jira://project/PROJ/issues?status=in_progress&priority=P0',
       'jira://project/WEB/issues',
       'jira://sprint/PROJ-S41',
+      'jira://sprint/PROJ-S41/burndown',
+      'jira://sprint/PROJ-S42/burndown.svg',
       'jira://search?jql=assignee%20IS%20EMPTY%20ORDER%20BY%20priority',
     ]) {
       const read = await call('resources/read', { uri });
@@ -99,13 +103,15 @@ for (const version of VERSIONS) {
     }
 
     const prompts = await listAll(call, 'prompts/list', 'prompts');
-    assert.equal(prompts.map((p) => p.name).sort(), ['sprint_review', 'standup', 'triage_issue']);
+    assert.equal(prompts.map((p) => p.name).sort(), ['plan_sprint', 'release_notes', 'sprint_review', 'standup', 'triage_issue']);
     for (const [name, args] of [
       ['triage_issue', { issue_key: 'PROJ-104' }],
       ['sprint_review', {}],
       ['sprint_review', { sprint: 'PROJ-S41' }],
       ['standup', {}],
       ['standup', { assignee: 'alice' }],
+      ['plan_sprint', {}],
+      ['release_notes', { sprint: 'PROJ-S41' }],
     ] as const) {
       const got = await call('prompts/get', { name, arguments: args });
       const messages = got.result.messages;
@@ -258,7 +264,10 @@ test('summarize_sprint asks the host model through sampling/createMessage, and f
   assert.match(message.content.text, /Show saved cards at checkout/, 'issue titles are part of the question');
   respond(client, asked.id, { role: 'assistant', content: { type: 'text', text: 'Checkout is behind.' }, model: 'host-model-1' });
   const summary = await pending;
-  assert.equal(summary.result.structuredContent, {
+  const { stats, burndown, ...summarized } = summary.result.structuredContent;
+  assert.is(stats.sprint, 'PROJ-S42', "the sprint's numbers come with the summary");
+  assert.ok(burndown.length > 0, 'and its burndown');
+  assert.equal(summarized, {
     sprint: 'PROJ-S42',
     summary: 'Checkout is behind.',
     source: 'host_model',
@@ -523,7 +532,8 @@ test('2026-07-28 on the same binary: discover, stateless calls, a listen stream 
     inputResponses: { sprint_summary: { role: 'assistant', content: { type: 'text', text: 'Fine.' }, model: 'm' } },
     _meta: sampling,
   });
-  assert.equal(summarized.result.structuredContent, { sprint: 'PROJ-S42', summary: 'Fine.', source: 'host_model', model: 'm' });
+  const { stats: _stats, burndown: _burndown, ...summary } = summarized.result.structuredContent;
+  assert.equal(summary, { sprint: 'PROJ-S42', summary: 'Fine.', source: 'host_model', model: 'm' });
   await finish(client, '2026-07-28', sent);
   const closing = client.received.find((m: any) => m.id === 'listen') as any;
   assert.is(

@@ -114,6 +114,7 @@ const CHANGES_DATA = new Set([
   'bulk_update_status',
   'link_issues',
   'add_comment',
+  'manage_sprint',
   'delete_issue',
 ]);
 

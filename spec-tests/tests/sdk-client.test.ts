@@ -47,6 +47,7 @@ test('the SDK client gets every prompt and completes their arguments', async () 
       triage_issue: { issue_key: 'PROJ-102' },
       sprint_review: {},
       standup: { assignee: 'bob' },
+      release_notes: { sprint: 'PROJ-S41' },
     };
     for (const prompt of prompts) {
       const got = await client.getPrompt({ name: prompt.name, arguments: args[prompt.name] ?? {} });
