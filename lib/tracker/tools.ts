@@ -133,8 +133,10 @@ const SprintSummaryOutput = z.object({
     .check(z.describe("Who wrote the summary: the host's model, through sampling, or the server.")),
   model: z.optional(z.string()),
   why_computed: z.optional(z.string()),
-  /** The twin of jira://sprint/{sprint_id} and its /burndown, for hosts that read no templates. */
+  // The numbers the resources jira://sprint/{sprint_id}, its /burndown and jira://project/{project_key}/stats
+  // give: their tool twin, for hosts that never read templates.
   stats: z.record(z.string(), z.unknown()),
+  project_stats: z.record(z.string(), z.unknown()),
   burndown: z.array(
     z.object({
       date: z.string(),
@@ -387,8 +389,8 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     name: 'summarize_sprint',
     title: 'Summarize sprint',
     description:
-      "A sprint's numbers, its burndown (remaining points per day) and a few sentences on it (default: the current " +
-      "sprint), written by the host's model when the client offers sampling, else computed from its numbers.",
+      "A few sentences on a sprint (default: the current one), written by the host's model when the client " +
+      "offers sampling, else computed from its numbers; with the sprint's and its project's numbers and the burndown.",
     input: z.object({
       sprint: optional(z.string(), 'Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
       project: optional(z.string(), 'Project key, e.g. PROJ; default: the first project.'),
@@ -412,14 +414,23 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
           },
           { key: 'sprint_summary' },
         );
-        const numbers = { stats: { ...stats }, burndown: [...store.getSprintBurndown(stats.sprint).points] };
+        const numbers = {
+          stats,
+          project_stats: store.getProjectStats(stats.project),
+          burndown: [...store.getSprintBurndown(stats.sprint).points],
+        };
         if (sampled.ok) {
           const { text: summary, model } = sampled.value;
           return structuredResult({ sprint: stats.sprint, summary, source: 'host_model', model, ...numbers });
         }
         const why = `sampling ${sampled.why}: ${sampled.detail}`;
-        const summary = computedSummary(stats);
-        return structuredResult({ sprint: stats.sprint, summary, source: 'computed', why_computed: why, ...numbers });
+        return structuredResult({
+          sprint: stats.sprint,
+          summary: computedSummary(stats),
+          source: 'computed',
+          why_computed: why,
+          ...numbers,
+        });
       }),
   };
 
