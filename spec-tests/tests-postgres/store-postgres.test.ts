@@ -69,17 +69,26 @@ const headRevision = (url: string): Promise<number> =>
 
 const comment = (id: number) => ({ id, author: 'bob', body: `comment ${id}`, created_at: new Date().toISOString() });
 
-test('the domain suite (store-domain.test.ts) passes against PostgreSQL', () => {
-  const run = spawnSync(process.execPath, ['node_modules/uvu/bin.js', '-r', 'tsx', 'lib/tests', 'store-domain\\.test\\.ts$'], {
-    encoding: 'utf8',
-    timeout: 6 * 60_000,
-    env: { ...process.env, MCP_TEST_STORE_BACKEND: 'postgres', FORCE_COLOR: '0' },
-  });
+/** Runs a store suite of lib/tests with its stores on PostgreSQL. */
+function passesOnPostgres(file: string, least: number): void {
+  const run = spawnSync(
+    process.execPath,
+    ['node_modules/uvu/bin.js', '-r', 'tsx', 'lib/tests', `${file.replace(/\./g, '\\.')}$`],
+    {
+      encoding: 'utf8',
+      timeout: 6 * 60_000,
+      env: { ...process.env, MCP_TEST_STORE_BACKEND: 'postgres', FORCE_COLOR: '0' },
+    },
+  );
   const passed = /Passed:\s+(?:\x1b\[\d+m)*(\d+)/.exec(run.stdout)?.[1];
   const total = /Total:\s+(?:\x1b\[\d+m)*(\d+)/.exec(run.stdout)?.[1];
   assert.is(run.status, 0, run.stdout + run.stderr);
-  assert.ok(Number(total) >= 20 && passed === total, `${passed} of ${total} passed`);
-});
+  assert.ok(Number(total) >= least && passed === total, `${passed} of ${total} passed`);
+}
+
+test('the domain suite (store-domain.test.ts) passes against PostgreSQL', () => passesOnPostgres('store-domain.test.ts', 20));
+
+test('the sprint suite (store-sprints.test.ts) passes against PostgreSQL', () => passesOnPostgres('store-sprints.test.ts', 5));
 
 test('two stores on one database: no key given twice, every change heard by the other', async () => {
   const url = await freshStore();
