@@ -1,6 +1,8 @@
 // The command line of mcp-tracker. Errors here go to stderr with exit code 2: stdout belongs
 // to the protocol even before the server starts.
 
+import { type ToolsetName, parseToolsets } from './tracker/toolsets.js';
+
 export const USAGE = `Usage:
   mcp-tracker [options]          serve the sprint tracker over MCP on stdin/stdout
   mcp-tracker --http [HOST:]PORT serve it over Streamable HTTP at http://HOST:PORT/mcp instead
@@ -9,6 +11,12 @@ export const USAGE = `Usage:
                                  apply the database's missing schema migrations, then exit
   mcp-tracker copy-journal FILE --store URL
                                  copy a journal file into an empty database (moving to team mode)
+  mcp-tracker import FILE [--dry-run]
+                                 import a Jira CSV export (.csv) or an mcp-tracker JSON export (.json,
+                                 into an empty store); the report goes to stderr
+  mcp-tracker export [--format csv|json] [--out FILE]
+                                 write every issue as Jira CSV (default), or the whole store as JSON,
+                                 to stdout or FILE
   mcp-tracker demo --tour [CHAPTER]
                                  a guided session, every message shown and explained, in chapters:
                                  handshake, listing, resources, tools, errors, completion, prompts,
@@ -22,6 +30,10 @@ Options:
   --ephemeral                use a fresh demo data file in a temporary folder, removed on exit
   --user NAME                who you are (a handle such as alice): currentUser() in queries, and the
                              reporter of issues you create (default: $MCP_TRACKER_USER)
+  --toolsets LIST            offer only these sets of tools, e.g. issues,sprints (sets: issues, sprints,
+                             admin; default: $MCP_TRACKER_TOOLSETS, else all)
+  --read-only                offer only the tools that change nothing; resources and prompts stay
+                             (default: $MCP_TRACKER_READ_ONLY=1)
   --page-size N              items per page in list results (default 100)
   --max-message-bytes N      longest accepted message (default 33554432, 32 MiB)
   --max-in-flight N          requests run at once before reading pauses (default 64)
@@ -33,6 +45,9 @@ Options:
   --allow-origin ORIGIN      (http) let a browser page from ORIGIN call the server; may repeat
   --state-key-file PATH      seal MRTR requestStates with this file's bytes (32 or more), so
                              instances behind one URL accept each other's (else $MCP_TRACKER_STATE_KEY, hex)
+  --dry-run                  (import) check every row and report, writing nothing
+  --format csv|json          (export) Jira CSV of the issues, or JSON of everything
+  --out FILE                 (export) write to FILE instead of stdout
   --trace                    (demo) print every wire message with its direction
   --tour [CHAPTER]           (demo) the guided session, or one chapter of it
   --version                  print the version
@@ -46,15 +61,27 @@ export interface HttpAddress {
 }
 
 export interface CommandLine {
-  command: 'serve' | 'demo' | 'help' | 'version' | 'migrate' | 'copy-journal';
+  command: 'serve' | 'demo' | 'help' | 'version' | 'migrate' | 'copy-journal' | 'import' | 'export';
   data?: string;
   /** --store: a postgres:// URL (credentials inside: never printed). */
   store?: string;
   /** copy-journal: the journal file to copy. */
   journal?: string;
+  /** import: the file to read. */
+  importFile?: string;
+  /** import --dry-run. */
+  dryRun: boolean;
+  /** export --format (default csv). */
+  format?: 'csv' | 'json';
+  /** export --out: else stdout. */
+  out?: string;
   ephemeral: boolean;
   /** --user: a handle, checked by the store when it opens. */
   user?: string;
+  /** --toolsets: the sets of tools offered (checked names). */
+  toolsets?: ToolsetName[];
+  /** --read-only: only tools that change nothing. */
+  readOnly: boolean;
   pageSize?: number;
   maxMessageBytes?: number;
   maxInFlight?: number;
@@ -71,7 +98,14 @@ export interface CommandLine {
 }
 
 export function parseCommandLine(argv: readonly string[]): CommandLine {
-  const line: CommandLine = { command: 'serve', ephemeral: false, trace: false, allowedOrigins: [] };
+  const line: CommandLine = {
+    command: 'serve',
+    ephemeral: false,
+    readOnly: false,
+    trace: false,
+    allowedOrigins: [],
+    dryRun: false,
+  };
   const args = [...argv];
   if (args[0] === 'demo' || args[0] === 'serve' || args[0] === 'migrate')
     line.command = args.shift() as 'demo' | 'serve' | 'migrate';
@@ -81,6 +115,13 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     line.journal = args.shift();
     if (line.journal === undefined || line.journal.startsWith('--'))
       throw new Error('copy-journal needs the journal file to copy');
+  }
+  if (args[0] === 'export') line.command = args.shift() as 'export';
+  if (args[0] === 'import') {
+    line.command = 'import';
+    args.shift();
+    line.importFile = args.shift();
+    if (line.importFile === undefined || line.importFile.startsWith('--')) throw new Error('import needs the file to read');
   }
   while (args.length > 0) {
     const [flag, inlineValue] = splitFlag(args.shift() ?? '');
@@ -101,6 +142,12 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         break;
       case '--user':
         line.user = value();
+        break;
+      case '--toolsets':
+        line.toolsets = parseToolsets(value());
+        break;
+      case '--read-only':
+        line.readOnly = true;
         break;
       case '--page-size':
         line.pageSize = positiveInteger(flag, value());
@@ -132,6 +179,18 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case '--trace':
         line.trace = true;
         break;
+      case '--dry-run':
+        line.dryRun = true;
+        break;
+      case '--format': {
+        const format = value();
+        if (format !== 'csv' && format !== 'json') throw new Error(`--format is csv or json, got ${format}`);
+        line.format = format;
+        break;
+      }
+      case '--out':
+        line.out = value();
+        break;
       case '--tour': {
         // The chapter is optional: a next argument that is not an option names it.
         const chapter = inlineValue ?? (args[0] !== undefined && !args[0].startsWith('-') ? args.shift() : undefined);
@@ -154,6 +213,12 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (line.store !== undefined && (line.data !== undefined || line.ephemeral)) {
     throw new Error('--store excludes --data and --ephemeral: the data is in the database');
   }
+  if ((line.command === 'import' || line.command === 'export') && line.ephemeral) {
+    throw new Error(`${line.command} works on --data PATH or --store URL, not on an --ephemeral file`);
+  }
+  if (line.dryRun && line.command !== 'import') throw new Error('--dry-run goes with import');
+  if ((line.out !== undefined || line.format !== undefined) && line.command !== 'export')
+    throw new Error('--format and --out go with export');
   if (!line.http && (line.authTokenFile || line.allowedOrigins.length > 0)) {
     throw new Error('--auth-token-file and --allow-origin go with --http');
   }

@@ -16,10 +16,12 @@ import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
 import { runDemo } from './demo/demo.js';
 import { runTour } from './demo/tour.js';
+import { runImportExport } from './import-export.js';
 import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
+import { type ToolSelection, parseReadOnlyVariable, parseToolsets } from './tracker/toolsets.js';
 
 const report = (line: string): void => {
   process.stderr.write(`[mcp-tracker] ${line}\n`);
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
     if (line.command === 'help') print(USAGE);
     else if (line.command === 'version') print(SERVER_INFO.version);
     else if (line.command === 'migrate' || line.command === 'copy-journal') process.exitCode = await manageDatabase(line, print);
+    else if (line.command === 'import' || line.command === 'export') process.exitCode = await runImportExport(line, write);
     else if (line.tour) {
       const run = await runTour({ chapter: line.tour.chapter, serverScript: process.argv[1] ?? '', print });
       process.exitCode = run.exitCode;
@@ -82,8 +85,10 @@ async function serve(line: CommandLine): Promise<void> {
   // at each collection, so changing the factor now, before serving, takes effect.
   setFlagsFromString('--semi-space-growth-factor=1');
   let database: PostgresStoreUrl | undefined;
+  let tools: ToolSelection;
   try {
     database = line.data || line.ephemeral ? undefined : resolveStoreUrl(line.store, process.env);
+    tools = toolSelection(line);
   } catch (error) {
     report((error as Error).message);
     process.exit(2);
@@ -107,7 +112,7 @@ async function serve(line: CommandLine): Promise<void> {
   }
   report(`serving ${where}`);
 
-  const tracker = createTrackerServer(store, { pageSize: line.pageSize, requestStateKey: stateKey(line) });
+  const tracker = createTrackerServer(store, { pageSize: line.pageSize, requestStateKey: stateKey(line), tools });
   const server = createServer(tracker.definition, report);
   const disconnect = tracker.connect(server, report);
   const release = (): void => {
@@ -131,6 +136,13 @@ async function serve(line: CommandLine): Promise<void> {
     report,
     onShutdown: release,
   });
+}
+
+/** --toolsets wins over MCP_TRACKER_TOOLSETS; --read-only or MCP_TRACKER_READ_ONLY turns read-only on. */
+function toolSelection(line: CommandLine): ToolSelection {
+  const fromEnv = process.env.MCP_TRACKER_TOOLSETS;
+  const toolsets = line.toolsets ?? (fromEnv ? parseToolsets(fromEnv, 'MCP_TRACKER_TOOLSETS') : undefined);
+  return { toolsets, readOnly: line.readOnly || parseReadOnlyVariable(process.env.MCP_TRACKER_READ_ONLY) };
 }
 
 /**

@@ -46,6 +46,20 @@ const meta2026 = (capabilities: Message = {}) => ({
   'io.modelcontextprotocol/clientCapabilities': capabilities,
 });
 
+/** A step that sends one request and concludes from what came back. */
+const requestStep = (
+  tour: TourSession,
+  say: string,
+  method: string,
+  params?: Message,
+  conclude?: (events: WireEvent[]) => string[],
+): Promise<WireEvent[]> => tour.step(say, () => tour.client.request(method, params), conclude);
+
+/** What a protocol error said: its code and message. */
+const errorLine = (events: WireEvent[]): string[] => [
+  `Error ${String(errorOf(events).code)}: ${String(errorOf(events).message)}`,
+];
+
 /** A chapter run on its own opens the session first; in the whole tour, chapter handshake has. */
 async function openSession(tour: TourSession): Promise<void> {
   if (tour.sessionOpen) return;
@@ -88,10 +102,12 @@ const handshake: Chapter = {
         `${responses(events).length} answer came back, to the ping (id ${String(responses(events)[0]?.id)}); the notification got none.`,
       ],
     );
-    await tour.step(
+    await requestStep(
+      tour,
       'A second initialize on the same connection: the lifecycle allows one (protocol/era-router.ts: runHandshake()).',
-      () => tour.client.request('initialize', initializeParams('1999-01-01')),
-      (events) => [`Error ${String(errorOf(events).code)}: ${String(errorOf(events).message)}`],
+      'initialize',
+      initializeParams('1999-01-01'),
+      errorLine,
     );
   },
 };
@@ -109,14 +125,18 @@ const listing: Chapter = {
   ],
   async run(tour) {
     await openSession(tour);
-    await tour.step(
+    await requestStep(
+      tour,
       'tools/list: each tool with its input schema, output schema and annotations (protocol/tools.ts: describeTool()).',
-      () => tour.client.request('tools/list'),
+      'tools/list',
+      undefined,
       (events) => [`${names(resultOf(events).tools).length} tools: ${names(resultOf(events).tools).join(', ')}.`],
     );
-    await tour.step(
+    await requestStep(
+      tour,
       'resources/list: the fixed resources, one page at a time (protocol/pagination.ts: paginate()); a nextCursor would ask for the next page.',
-      () => tour.client.request('resources/list'),
+      'resources/list',
+      undefined,
       (events) => {
         const result = resultOf(events);
         const cursor =
@@ -146,12 +166,12 @@ const resources: Chapter = {
   ],
   async run(tour) {
     await openSession(tour);
-    await tour.step('A static resource: jira://projects.', () =>
-      tour.client.request('resources/read', { uri: 'jira://projects' }),
-    );
-    await tour.step(
+    await requestStep(tour, 'A static resource: jira://projects.', 'resources/read', { uri: 'jira://projects' });
+    await requestStep(
+      tour,
       'A dynamic resource: jira://sprint/current is computed when read, so it changes as the data does.',
-      () => tour.client.request('resources/read', { uri: 'jira://sprint/current' }),
+      'resources/read',
+      { uri: 'jira://sprint/current' },
       (events) => {
         const sprint = jsonText(contentsOf(events)[0]);
         return [
@@ -159,15 +179,19 @@ const resources: Chapter = {
         ];
       },
     );
-    await tour.step(
+    await requestStep(
+      tour,
       'A template, jira://issue/{key}, filled in: one issue (protocol/uri-template.ts: compileUriTemplate()).',
-      () => tour.client.request('resources/read', { uri: 'jira://issue/PROJ-101' }),
+      'resources/read',
+      { uri: 'jira://issue/PROJ-101' },
       (events) => [`The URI read: ${String(contentsOf(events)[0]?.uri)}.`],
     );
-    await tour.step(
+    await requestStep(
+      tour,
       'A URI nothing answers: a protocol error, whose code depends on the revision (resourceNotFoundCode in protocol/versions.ts: rulesFor()).',
-      () => tour.client.request('resources/read', { uri: 'jira://issue/PROJ-999' }),
-      (events) => [`Error ${String(errorOf(events).code)}: ${String(errorOf(events).message)}`],
+      'resources/read',
+      { uri: 'jira://issue/PROJ-999' },
+      errorLine,
     );
   },
 };
@@ -192,22 +216,28 @@ const tools: Chapter = {
   ],
   async run(tour) {
     await openSession(tour);
-    await tour.step(
+    await requestStep(
+      tour,
       'get_issue succeeds: content for any client, and structuredContent that fits its outputSchema (protocol/tools.ts: shapeResult()).',
-      () => tour.client.request('tools/call', { name: 'get_issue', arguments: { key: 'PROJ-101' } }),
+      'tools/call',
+      { name: 'get_issue', arguments: { key: 'PROJ-101' } },
       (events) => [
         `isError: ${String(resultOf(events).isError ?? false)}; structuredContent present: ${'structuredContent' in resultOf(events)}.`,
       ],
     );
-    await tour.step(
+    await requestStep(
+      tour,
       'create_issue in a project that does not exist: the tool fails, and says why in a result (protocol/tools.ts: call()).',
-      () => tour.client.request('tools/call', { name: 'create_issue', arguments: { project: 'NOPE', title: 'Tour issue' } }),
+      'tools/call',
+      { name: 'create_issue', arguments: { project: 'NOPE', title: 'Tour issue' } },
       (events) => [`A result with isError: ${String(resultOf(events).isError)}; the model reads: ${textOf(resultOf(events))}`],
     );
-    await tour.step(
+    await requestStep(
+      tour,
       'A tool that does not exist: the request itself is wrong, a protocol error for the client, not the model.',
-      () => tour.client.request('tools/call', { name: 'no_such_tool', arguments: {} }),
-      (events) => [`Error ${String(errorOf(events).code)}: ${String(errorOf(events).message)}`],
+      'tools/call',
+      { name: 'no_such_tool', arguments: {} },
+      errorLine,
     );
   },
 };
@@ -229,15 +259,19 @@ const errors: Chapter = {
       },
       (events) => [`Error ${String(errorOf(events).code)}, id ${JSON.stringify(responses(events)[0]?.id)}.`],
     );
-    await tour.step(
+    await requestStep(
+      tour,
       `An unknown method: ${ErrorCode.MethodNotFound} (protocol/era-router.ts: runHandshake()).`,
-      () => tour.client.request('tools/delete', {}),
-      (events) => [`Error ${String(errorOf(events).code)}: ${String(errorOf(events).message)}`],
+      'tools/delete',
+      {},
+      errorLine,
     );
-    await tour.step(
+    await requestStep(
+      tour,
       `Params that do not fit the method: ${ErrorCode.InvalidParams}, naming what is wrong (protocol/validation.ts: parseOrThrow()).`,
-      () => tour.client.request('resources/read', { url: 'jira://projects' }),
-      (events) => [`Error ${String(errorOf(events).code)}: ${String(errorOf(events).message)}`],
+      'resources/read',
+      { url: 'jira://projects' },
+      errorLine,
     );
   },
 };
@@ -248,13 +282,14 @@ const completion: Chapter = {
   intro: ['completion/complete suggests values for a template variable or a prompt argument while the user types.'],
   async run(tour) {
     await openSession(tour);
-    await tour.step(
+    await requestStep(
+      tour,
       'Suggestions for {key} in jira://issue/{key}, typed so far: PROJ-11 (protocol/methods.ts: findCompleter()).',
-      () =>
-        tour.client.request('completion/complete', {
-          ref: { type: 'ref/resource', uri: 'jira://issue/{key}' },
-          argument: { name: 'key', value: 'PROJ-11' },
-        }),
+      'completion/complete',
+      {
+        ref: { type: 'ref/resource', uri: 'jira://issue/{key}' },
+        argument: { name: 'key', value: 'PROJ-11' },
+      },
       (events) => {
         const found = (resultOf(events).completion ?? {}) as Message;
         return [`${JSON.stringify(found.values)}; total ${String(found.total)}, hasMore ${String(found.hasMore)}.`];
@@ -269,9 +304,11 @@ const prompts: Chapter = {
   intro: ['A prompt is a conversation the user picks, filled in with arguments (protocol/prompts.ts: createPromptRegistry()).'],
   async run(tour) {
     await openSession(tour);
-    await tour.step(
+    await requestStep(
+      tour,
       'prompts/get triage_issue for PROJ-101: messages ready for the model, with the live issue embedded.',
-      () => tour.client.request('prompts/get', { name: 'triage_issue', arguments: { issue_key: 'PROJ-101' } }),
+      'prompts/get',
+      { name: 'triage_issue', arguments: { issue_key: 'PROJ-101' } },
       (events) => {
         const messages = (resultOf(events).messages ?? []) as Message[];
         return [`${messages.length} messages, roles: ${messages.map((m) => String(m.role)).join(', ')}.`];
@@ -289,14 +326,15 @@ const progress: Chapter = {
   ],
   async run(tour) {
     await openSession(tour);
-    await tour.step(
+    await requestStep(
+      tour,
       'bulk_update_status on three issues, with a progressToken: one notifications/progress per issue (protocol/context.ts: progress()).',
-      () =>
-        tour.client.request('tools/call', {
-          name: 'bulk_update_status',
-          arguments: { keys: ['PROJ-104', 'PROJ-106', 'PROJ-108'], status: 'in_progress' },
-          _meta: { progressToken: 'tour-progress' },
-        }),
+      'tools/call',
+      {
+        name: 'bulk_update_status',
+        arguments: { keys: ['PROJ-104', 'PROJ-106', 'PROJ-108'], status: 'in_progress' },
+        _meta: { progressToken: 'tour-progress' },
+      },
       (events) => {
         const sent = notifications(events, 'notifications/progress');
         const last = events.findLastIndex((e) => e.direction === 'received' && parsed(e).method === 'notifications/progress');
@@ -361,9 +399,11 @@ const subscriptions: Chapter = {
   ],
   async run(tour) {
     await openSession(tour);
-    await tour.step(
+    await requestStep(
+      tour,
       'resources/subscribe to jira://issue/PROJ-101 (protocol/subscriptions.ts: createSubscriptionRegistry()).',
-      () => tour.client.request('resources/subscribe', { uri: 'jira://issue/PROJ-101' }),
+      'resources/subscribe',
+      { uri: 'jira://issue/PROJ-101' },
     );
     await tour.step(
       'add_comment on PROJ-101 changes what that URI returns: the store reports the change (lib/tracker/server.ts: connect()), the watch finds the subscribed URIs whose content moved (lib/tracker/resource-watch.ts: changedBy()), and each session tells its subscribers (protocol/session.ts: resourceUpdated()).',
@@ -396,37 +436,41 @@ const era2026: Chapter = {
     'serves both eras, request by request (protocol/era-router.ts: createEraRouter()).',
   ],
   async run(tour) {
-    await tour.step(
+    await requestStep(
+      tour,
       'server/discover: what initialize told, as a cacheable answer (protocol/stateless.ts: completeResult() adds resultType and cache hints).',
-      () => tour.client.request('server/discover', { _meta: meta2026() }),
+      'server/discover',
+      { _meta: meta2026() },
       (events) => [
         `resultType ${String(resultOf(events).resultType)}; supported: ${JSON.stringify(resultOf(events).supportedVersions)}.`,
       ],
     );
-    const first = await tour.step(
+    const first = await requestStep(
+      tour,
       'create_issue without a title, from a client that can show a form: the server does not send a request, it answers input_required with the question and a sealed requestState (protocol/asking.ts: runAsking()).',
-      () =>
-        tour.client.request('tools/call', {
-          name: 'create_issue',
-          arguments: { project: 'PROJ' },
-          _meta: meta2026({ elicitation: { form: {} } }),
-        }),
+      'tools/call',
+      {
+        name: 'create_issue',
+        arguments: { project: 'PROJ' },
+        _meta: meta2026({ elicitation: { form: {} } }),
+      },
       (events) => [
         `resultType ${String(resultOf(events).resultType)}, asking under: ${Object.keys((resultOf(events).inputRequests ?? {}) as Message).join(', ')}.`,
       ],
     );
     const asked = resultOf(first);
     const key = Object.keys((asked.inputRequests ?? {}) as Message)[0] ?? '';
-    await tour.step(
+    await requestStep(
+      tour,
       'The client asks its user, then calls again, a new request, with the answer and the requestState back unchanged (protocol/mrtr.ts: createRounds()).',
-      () =>
-        tour.client.request('tools/call', {
-          name: 'create_issue',
-          arguments: { project: 'PROJ' },
-          inputResponses: { [key]: { action: 'accept', content: { title: 'Filed during the tour' } } },
-          requestState: asked.requestState,
-          _meta: meta2026({ elicitation: { form: {} } }),
-        }),
+      'tools/call',
+      {
+        name: 'create_issue',
+        arguments: { project: 'PROJ' },
+        inputResponses: { [key]: { action: 'accept', content: { title: 'Filed during the tour' } } },
+        requestState: asked.requestState,
+        _meta: meta2026({ elicitation: { form: {} } }),
+      },
       (events) => {
         const result = resultOf(events);
         const issue = ((result.structuredContent ?? {}) as Message).issue as Message | undefined;

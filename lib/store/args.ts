@@ -66,9 +66,26 @@ export function parseSprintId(value: unknown): string {
   return id;
 }
 
+/**
+ * Jira's priority names, for imports and for people used to them: the current five levels
+ * and the classic ones (Blocker to Trivial), folded onto our four.
+ */
+const JIRA_PRIORITIES: ReadonlyMap<string, Priority> = new Map<string, Priority>([
+  ['HIGHEST', 'P0'],
+  ['BLOCKER', 'P0'],
+  ['HIGH', 'P1'],
+  ['CRITICAL', 'P1'],
+  ['MEDIUM', 'P2'],
+  ['MAJOR', 'P2'],
+  ['LOW', 'P3'],
+  ['LOWEST', 'P3'],
+  ['MINOR', 'P3'],
+  ['TRIVIAL', 'P3'],
+]);
+
 export function parsePriority(value: unknown): Priority {
   const normal = typeof value === 'string' ? value.trim().toUpperCase() : value;
-  const priority = PRIORITIES.find((p) => p === normal);
+  const priority = PRIORITIES.find((p) => p === normal) ?? JIRA_PRIORITIES.get(String(normal));
   if (priority === undefined) {
     invalid(`Unknown priority ${quote(value)}. Use one of: ${PRIORITIES.join(', ')} (P0 is the most urgent).`);
   }
@@ -77,7 +94,8 @@ export function parsePriority(value: unknown): Priority {
 
 export function parseIssueType(value: unknown): IssueType {
   const normal = typeof value === 'string' ? value.trim().toLowerCase() : value;
-  const type = ISSUE_TYPES.find((t) => t === normal);
+  // Jira's sub-task is a task here: the parent/child structure is the epic's.
+  const type = ISSUE_TYPES.find((t) => t === normal) ?? (normal === 'sub-task' || normal === 'subtask' ? 'task' : undefined);
   if (type === undefined) invalid(`Unknown issue type ${quote(value)}. Use one of: ${ISSUE_TYPES.join(', ')}.`);
   return type;
 }

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { alignedTable, percentile } from './bench-report.js';
 import { createJournal } from './journal.js';
 import { silentLogger } from './log.js';
 import type { Issue, RecordDraft } from './schema.js';
@@ -229,11 +230,6 @@ function median(values: readonly number[]): number {
   return percentile(values, 50);
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
 function formatJqlTable(row: Row): string {
   const lines = [
     '',
@@ -267,9 +263,7 @@ function formatTable(rows: readonly Row[]): string {
     r.listP50.toFixed(2),
     r.completeP50.toFixed(2),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
-  const line = (values: readonly string[]): string => values.map((v, i) => v.padStart(widths[i] ?? 0)).join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
+  return alignedTable(header, cells);
 }
 
 await main();

@@ -34,6 +34,8 @@ export interface JournalLogOptions {
   readonly staleLockMs: number;
   readonly pollIntervalMs: number;
   readonly maxFileBytes?: number;
+  /** A missing file starts with the demo data (true) or with no records. */
+  readonly seed: boolean;
 }
 
 /** How often a write is planned again after losing its lock mid-write (see lock.ts) before giving up. */
@@ -53,7 +55,7 @@ export async function openJournalLog(options: JournalLogOptions): Promise<StoreB
   const lockFile = `${file}.lock`;
   const locked = <T>(section: () => T): Promise<T> => withFileLock(lockFile, lock, section);
 
-  await createIfMissing(file, locked, now, log);
+  await createIfMissing(file, locked, now, log, options.seed);
   const opened = openJournal(file, log, options.maxFileBytes ?? LIMITS.maxJournalBytes);
   const journal = opened.journal;
   if (opened.tailBytes > 0) {
@@ -161,12 +163,13 @@ export async function openJournalLog(options: JournalLogOptions): Promise<StoreB
   };
 }
 
-/** First open of a missing file: create it with demo data, under the lock so two first opens agree. */
+/** First open of a missing file: create it (with demo data when seeded), under the lock so two first opens agree. */
 async function createIfMissing(
   file: string,
   locked: <T>(section: () => T) => Promise<T>,
   now: () => Date,
   log: Logger,
+  seed: boolean,
 ): Promise<void> {
   if (fs.existsSync(file)) return;
   refuseDanglingLink(file);
@@ -174,8 +177,8 @@ async function createIfMissing(
   await locked(() => {
     if (fs.existsSync(file)) return; // another process created it while we waited
     refuseDanglingLink(file);
-    createJournal(file, demoRecords(now()), now());
-    log('info', `created ${file} with demo data (projects PROJ and WEB)`);
+    createJournal(file, seed ? demoRecords(now()) : [], now());
+    log('info', seed ? `created ${file} with demo data (projects PROJ and WEB)` : `created ${file}, empty`);
   });
 }
 

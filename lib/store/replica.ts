@@ -23,6 +23,8 @@ export interface ReplicaOptions {
   readonly now: () => Date;
   /** Writes in a row lost to other instances before a write gives up. Default: 20. */
   readonly maxAttempts?: number;
+  /** An empty database gets the demo data. Default: true; an import starts from nothing. */
+  readonly seed?: boolean;
 }
 
 /** Records read per query while catching up: bounds one answer's memory. */
@@ -99,7 +101,7 @@ export async function openReplica(log: RecordLog, options: ReplicaOptions): Prom
     );
   }
 
-  await seedIfEmpty(log, options.now());
+  if (options.seed ?? true) await seedIfEmpty(log, options.now());
   await pull();
   // A newer revision, or a feed that was interrupted (null): read what follows ours.
   const stopFeed = log.watch((revision) => {

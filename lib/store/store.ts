@@ -51,6 +51,16 @@ import { issueLinks, linkKeys, parseLinkRequest, planLink, type IssueLinks } fro
 import { readyKeys } from './ready.js';
 import { partlyDone, updateSteps, type UpdateIssueInput } from './update.js';
 import type { IssueLink } from './state.js';
+import {
+  parseImportIssue,
+  planImportIssue,
+  planImportProject,
+  planImportSprint,
+  type ImportIssueInput,
+  type ImportProjectInput,
+  type ImportSprintInput,
+} from './import-commands.js';
+import { snapshotOf, type TrackerSnapshot } from './snapshot.js';
 
 export interface OpenStoreOptions {
   /** Absolute path of the data file (see resolveDataPath). Created with demo data if missing. */
@@ -73,6 +83,8 @@ export interface OpenStoreOptions {
   readonly pollIntervalMs?: number;
   /** A mutation that would take the data file past this many bytes is refused. Default: LIMITS.maxJournalBytes (512 MiB). */
   readonly maxFileBytes?: number;
+  /** A missing data file is created with the demo data. Default: true; import starts from an empty one. */
+  readonly seed?: boolean;
 }
 
 /** The result of a mutation on one issue. */
@@ -173,6 +185,14 @@ export interface TrackerStore {
   /** Applies updateStatus to each key in turn; see BulkResult. */
   bulkUpdateStatus(keys: readonly string[], status: string, options?: BulkOptions): Promise<BulkResult>;
 
+  // Import and export (import-commands.ts, snapshot.ts).
+  importProject(input: ImportProjectInput): Promise<Change>;
+  importSprint(input: ImportSprintInput): Promise<Sprint>;
+  /** The issue as created; its key is the one asked for when the project allows (see import-commands.ts). */
+  importIssue(input: ImportIssueInput): Promise<Issue>;
+  /** Everything the store holds, in a stable order. */
+  exportSnapshot(): TrackerSnapshot;
+
   /** Subscribes to changes; returns the unsubscribe function. */
   onChange(listener: ChangeListener): () => void;
   /** Picks up other processes' appends now (the watcher does this on its own). */
@@ -200,6 +220,7 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
     staleLockMs: options.staleLockMs ?? DEFAULTS.staleLockMs,
     pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
     maxFileBytes: options.maxFileBytes,
+    seed: options.seed ?? true,
   });
   return storeOn(backend, options);
 }
@@ -444,6 +465,23 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
         () => `${request.from} ${remove ? 'has no such link' : 'is already linked so'}; nothing changed.`,
       );
     },
+
+    async importProject(input) {
+      return (await mutate((state) => planImportProject(state, input))) ?? noChange('nothing imported');
+    },
+
+    async importSprint(input) {
+      const change = await mutate((state) => planImportSprint(state, input));
+      return requireSprint(backend.state(), change?.sprints[0] ?? '');
+    },
+
+    async importIssue(input) {
+      const request = parseImportIssue(input, actor, now().toISOString());
+      const change = await mutate((state) => planImportIssue(state, request));
+      return requireIssue(backend.state(), change?.issues[0] ?? '');
+    },
+
+    exportSnapshot: () => read(snapshotOf),
 
     bulkUpdateStatus: (keys, status, bulkOptions = {}) => bulkUpdateStatus(updateStatus, keys, status, bulkOptions),
 

@@ -155,8 +155,8 @@ test('createIssue refuses bad input with messages that say how to fix it', async
   );
   assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: '   ' })), 'Title must not be empty.');
   assert.match(
-    await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', priority: 'high' })),
-    "Unknown priority 'high'. Use one of: P0, P1, P2, P3",
+    await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', priority: 'urgent' })),
+    "Unknown priority 'urgent'. Use one of: P0, P1, P2, P3",
   );
   assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', sprint: 'PROJ-S41' })), 'is closed');
   assert.match(

@@ -1,32 +1,13 @@
 // Links, epics and the ready view; update_issue's several parts; filters that name what
 // exists instead of answering with nothing.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isDomainError, openStore, type TrackerStore } from '../store/index.js';
+import { demoStores, domainFailure } from './demo-stores.js';
 
-const directories: string[] = [];
-test.after(() => {
-  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
-});
-
-async function openDemo(file?: string): Promise<TrackerStore> {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-links-'));
-  directories.push(directory);
-  return openStore({ path: file ?? path.join(directory, 'tracker.jsonl'), log: () => {}, watch: false });
-}
-
-async function domainFailure(run: () => unknown): Promise<string> {
-  try {
-    await run();
-  } catch (error) {
-    if (isDomainError(error)) return error.message;
-    throw error;
-  }
-  throw new Error('expected a DomainError; the call succeeded');
-}
+const demo = demoStores('tracker-links');
+test.after(demo.removeAll);
+const openDemo = demo.open;
 
 const keys = (issues: readonly { key: string }[]) => issues.map((issue) => issue.key);
 

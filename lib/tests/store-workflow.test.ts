@@ -1,33 +1,15 @@
 // The workflow: forgiving status names, the moves allowed from each status, resolutions,
 // blocked and back, and a journal written before the rule still opening.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isDomainError, openStore, parseResolution, parseStatus, type TrackerStore } from '../store/index.js';
+import { parseResolution, parseStatus } from '../store/index.js';
+import { demoStores, domainFailure } from './demo-stores.js';
 import { allowedMoves } from '../store/workflow.js';
 
-const directories: string[] = [];
-test.after(() => {
-  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
-});
-
-async function openDemo(file?: string): Promise<TrackerStore> {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-workflow-'));
-  directories.push(directory);
-  return openStore({ path: file ?? path.join(directory, 'tracker.jsonl'), log: () => {}, watch: false });
-}
-
-async function domainFailure(run: () => unknown): Promise<string> {
-  try {
-    await run();
-  } catch (error) {
-    if (isDomainError(error)) return error.message;
-    throw error;
-  }
-  throw new Error('expected a DomainError; the call succeeded');
-}
+const demo = demoStores('tracker-workflow');
+test.after(demo.removeAll);
+const openDemo = demo.open;
 
 test('one status parser forgives case, spaces, dashes and Jira names, and refuses the rest', async () => {
   for (const spelling of ['In Progress', 'in-progress', 'IN_PROGRESS', ' inprogress ']) {

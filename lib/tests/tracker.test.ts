@@ -253,12 +253,9 @@ test('summarize_sprint asks the host model through sampling/createMessage, and f
   assert.match(message.content.text, /Show saved cards at checkout/, 'issue titles are part of the question');
   respond(client, asked.id, { role: 'assistant', content: { type: 'text', text: 'Checkout is behind.' }, model: 'host-model-1' });
   const summary = await pending;
-  assert.equal(summary.result.structuredContent, {
-    sprint: 'PROJ-S42',
-    summary: 'Checkout is behind.',
-    source: 'host_model',
-    model: 'host-model-1',
-  });
+  const { stats, project_stats, ...written } = summary.result.structuredContent;
+  assert.equal(written, { sprint: 'PROJ-S42', summary: 'Checkout is behind.', source: 'host_model', model: 'host-model-1' });
+  assert.equal([stats.sprint, project_stats.project], ['PROJ-S42', 'PROJ'], "with the sprint's and the project's numbers");
 
   const refusing = call('tools/call', { name: 'summarize_sprint', arguments: { project: 'PROJ' } });
   const again = await serverRequest(client, 'sampling/createMessage');
@@ -518,7 +515,8 @@ test('2026-07-28 on the same binary: discover, stateless calls, a listen stream 
     inputResponses: { sprint_summary: { role: 'assistant', content: { type: 'text', text: 'Fine.' }, model: 'm' } },
     _meta: sampling,
   });
-  assert.equal(summarized.result.structuredContent, { sprint: 'PROJ-S42', summary: 'Fine.', source: 'host_model', model: 'm' });
+  const { stats: _stats, project_stats: _projectStats, ...written } = summarized.result.structuredContent;
+  assert.equal(written, { sprint: 'PROJ-S42', summary: 'Fine.', source: 'host_model', model: 'm' });
   await finish(client, '2026-07-28', sent);
   const closing = client.received.find((m: any) => m.id === 'listen') as any;
   assert.is(

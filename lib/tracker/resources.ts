@@ -14,9 +14,11 @@
 
 import type { ResourceInfo } from '../../protocol/content.js';
 import type { Completer, ResourceContents, ResourceDefinition, ResourceTemplateDefinition } from '../../protocol/resources.js';
-import { invalidParams } from '../../protocol/errors.js';
+import type { RequestContext } from '../../protocol/context.js';
+import { RpcError, excerpt, invalidParams } from '../../protocol/errors.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { type Variables, compileUriTemplate } from '../../protocol/uri-template.js';
+import { jqlCompleter } from './jql-completion.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 import {
   type Issue,
@@ -211,11 +213,29 @@ export function trackerResources(store: TrackerStore): {
       throw error;
     }
   };
+  // No silent empties (issue 15): a project, sprint or person that does not exist is named in
+  // the error with the ones that do, under the era's resource-not-found code; a value the
+  // store refuses (a status that is none) is the reader's mistake.
+  const readExplained = (uri: string, context: RequestContext) => {
+    try {
+      const value = readKnownUri(store, uri);
+      return value === null ? null : asContents(uri, value);
+    } catch (error) {
+      if (!isDomainError(error) || error.code === 'conflict') throw error;
+      const data = { uri: excerpt(uri) };
+      if (error.code !== 'not_found') throw invalidParams(error.message, data);
+      throw new RpcError(context.rules.resourceNotFoundCode, `Resource not found: ${excerpt(uri)}. ${error.message}`, data);
+    }
+  };
   const fixed = (info: ResourceInfo): ResourceDefinition => ({ ...info, read: () => readAs(info.uri) ?? [] });
   const templated = (
     definition: Omit<ResourceTemplateDefinition, 'read'>,
-    read: (uri: string) => ResourceContents[] | null = readAs,
-  ): ResourceTemplateDefinition => ({ ...definition, read: (_vars, uri) => read(uri), canonical: canonicalVariables });
+    read: (uri: string, context: RequestContext) => ResourceContents[] | null = readExplained,
+  ): ResourceTemplateDefinition => ({
+    ...definition,
+    read: (_vars, uri, context) => read(uri, context),
+    canonical: canonicalVariables,
+  });
 
   return {
     resources: [
@@ -295,6 +315,7 @@ export function trackerResources(store: TrackerStore): {
           description:
             `Up to ${SEARCH_SHOWN_MAX} issues matching a JQL query, e.g. jira://search?jql=assignee%20%3D%20currentUser()%20ORDER%20BY%20priority. ` +
             'The search_issues tool takes the same query and pages through all of them.',
+          complete: { jql: jqlCompleter(store) },
         },
         readSearch,
       ),

@@ -11,6 +11,7 @@ import { trackerPrompts } from './prompts.js';
 import { createResourceWatch } from './resource-watch.js';
 import { trackerResources } from './resources.js';
 import { trackerTools } from './tools.js';
+import { type ToolSelection, selectTools } from './toolsets.js';
 
 export const SERVER_INFO = { name: 'mcp-tracker', version: '0.1.0', title: 'Sprint Tracker (mcp-by-hand)' };
 
@@ -35,17 +36,28 @@ export interface TrackerServerOptions {
   subscriptionLimits?: Partial<SubscriptionLimits>;
   /** Seals MRTR requestStates; shared by every instance behind one URL. */
   requestStateKey?: Uint8Array;
+  /** --toolsets and --read-only: which tools are offered (all by default). */
+  tools?: ToolSelection;
+}
+
+/** The instructions name every tool; with a selection they also say which ones this server offers. */
+function instructionsFor(offered: readonly { name: string }[], selection: ToolSelection = {}): string {
+  if (selection.toolsets === undefined && selection.readOnly !== true) return INSTRUCTIONS;
+  const mode = selection.readOnly === true ? 'read-only mode' : `toolsets ${selection.toolsets?.join(', ')}`;
+  const names = offered.map((tool) => tool.name).join(', ') || 'none';
+  return `${INSTRUCTIONS} This server runs in ${mode}: of those tools it offers only ${names}.`;
 }
 
 /** The tracker's definition for the engine; one server, however many connections it serves. */
 export function createTrackerServer(store: TrackerStore, options: TrackerServerOptions = {}): TrackerServer {
   const watch = createResourceWatch(store);
   const { resources, templates } = trackerResources(store);
+  const tools = selectTools(trackerTools(store), options.tools ?? {});
 
   const definition: ServerDefinition = {
     info: SERVER_INFO,
-    instructions: INSTRUCTIONS,
-    tools: trackerTools(store),
+    instructions: instructionsFor(tools, options.tools),
+    tools,
     resources,
     resourceTemplates: templates,
     prompts: trackerPrompts(store),

@@ -142,6 +142,10 @@ const SprintSummaryOutput = z.object({
     .check(z.describe("Who wrote the summary: the host's model, through sampling, or the server.")),
   model: z.optional(z.string()),
   why_computed: z.optional(z.string()),
+  // The numbers the resources jira://sprint/{sprint_id} and jira://project/{project_key}/stats
+  // give: their tool twin, for hosts that never read templates.
+  stats: z.record(z.string(), z.unknown()),
+  project_stats: z.record(z.string(), z.unknown()),
 });
 
 /** The sprint's numbers and issue titles, as the user message of a sampling request. */
@@ -386,7 +390,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     title: 'Summarize sprint',
     description:
       "A few sentences on a sprint (default: the current one), written by the host's model when the client " +
-      'offers sampling, else computed from its numbers.',
+      "offers sampling, else computed from its numbers; with the sprint's and its project's numbers.",
     input: z.object({
       sprint: optional(z.string(), 'Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
       project: optional(z.string(), 'Project key, e.g. PROJ; default: the first project.'),
@@ -410,12 +414,19 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
           },
           { key: 'sprint_summary' },
         );
+        const numbers = { stats, project_stats: store.getProjectStats(stats.project) };
         if (sampled.ok) {
           const { text: summary, model } = sampled.value;
-          return structuredResult({ sprint: stats.sprint, summary, source: 'host_model', model });
+          return structuredResult({ sprint: stats.sprint, summary, source: 'host_model', model, ...numbers });
         }
         const why = `sampling ${sampled.why}: ${sampled.detail}`;
-        return structuredResult({ sprint: stats.sprint, summary: computedSummary(stats), source: 'computed', why_computed: why });
+        return structuredResult({
+          sprint: stats.sprint,
+          summary: computedSummary(stats),
+          source: 'computed',
+          why_computed: why,
+          ...numbers,
+        });
       }),
   };
 

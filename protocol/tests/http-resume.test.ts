@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import type { ServerDefinition } from '../definition.js';
 import { type HttpEndpoint, type HttpOptions, serveHttp } from '../http.js';
 import { type Server, createServer } from '../server.js';
+import { type SseEvent, openSession, postMessage, readEvents } from './http-client.js';
 
 /** Opens the gate the `steps` tool waits at. */
 let openGate: () => void = () => {};
@@ -39,24 +40,12 @@ async function endpoint(options: Partial<HttpOptions> = {}): Promise<{ http: Htt
   return { http, server };
 }
 
-const HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const post = (url: string, body: unknown, session?: string) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { ...HEADERS, ...(session ? { 'Mcp-Session-Id': session } : {}) },
-    body: JSON.stringify(body),
-  });
+  postMessage(url, body, session ? { 'Mcp-Session-Id': session } : {});
 const resume = (url: string, session: string, lastEventId: string) =>
   fetch(url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': session, 'Last-Event-ID': lastEventId } });
 
-async function session(url: string, version = '2025-11-25'): Promise<string> {
-  const params = { protocolVersion: version, capabilities: {}, clientInfo: { name: 'test', version: '1' } };
-  const response = await post(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params });
-  const id = response.headers.get('mcp-session-id')!;
-  await response.json();
-  await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, id);
-  return id;
-}
+const session = openSession;
 
 const steps = (id: number) => ({
   jsonrpc: '2.0',
@@ -65,32 +54,8 @@ const steps = (id: number) => ({
   params: { name: 'steps', arguments: {}, _meta: { progressToken: `p${id}` } },
 });
 
-interface SseEvent {
-  id?: string;
-  data: any;
-}
-
-/** Reads SSE events until `count` arrived (then lets go of the connection) or the stream ends. */
-async function events(response: Response, count = Infinity): Promise<SseEvent[]> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const seen: SseEvent[] = [];
-  let text = '';
-  while (seen.length < count) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = text.indexOf('\n\n')) !== -1) {
-      const block = text.slice(0, end);
-      text = text.slice(end + 2);
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (data !== undefined) seen.push({ id: /^id: (.*)$/m.exec(block)?.[1], data: JSON.parse(data) });
-    }
-  }
-  await reader.cancel();
-  return seen;
-}
+/** The first `count` events of a stream, or all of them until it ends. */
+const events = (response: Response, count = Infinity) => readEvents(response, (seen) => seen.length >= count);
 
 /** The stream an event id names: `KEY-SEQ`. */
 const streamOf = (event: SseEvent) => event.id!.split('-')[0]!;

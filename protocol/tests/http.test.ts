@@ -9,12 +9,12 @@ import type { IncomingMessage } from 'node:http';
 import { accessRules, refusal } from '../http-access.js';
 import { type HttpEndpoint, serveHttp } from '../http.js';
 import { type Server, createServer } from '../server.js';
+import { JSON_AND_SSE, initializeRequest, openSession, postMessage, readEvents } from './http-client.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-const JSON_AND_SSE = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
 function definition(): ServerDefinition {
   return {
@@ -65,52 +65,13 @@ async function endpoint(options: Partial<Parameters<typeof serveHttp>[1]> = {}):
   return { http, server };
 }
 
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { ...JSON_AND_SSE, ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+const post = postMessage;
+const initialize = initializeRequest;
+const session = openSession;
 
-const initialize = (version = '2025-11-25') => ({
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'test', version: '1' } },
-});
-
-/** Opens a session; returns its id. */
-async function session(url: string, version = '2025-11-25'): Promise<string> {
-  const response = await post(url, initialize(version));
-  assert.is(response.status, 200);
-  const id = response.headers.get('mcp-session-id');
-  assert.ok(id && /^[0-9a-f]{32}$/.test(id), `a random session id: ${id}`);
-  await response.json();
-  assert.is((await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'Mcp-Session-Id': id })).status, 202);
-  return id;
-}
-
-/** Reads SSE events until `enough` holds or the stream ends. */
-async function events(response: Response, enough: (all: any[]) => boolean): Promise<{ id?: string; data: any }[]> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const seen: { id?: string; data: any }[] = [];
-  let text = '';
-  while (!enough(seen.map((event) => event.data))) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = text.indexOf('\n\n')) !== -1) {
-      const block = text.slice(0, end);
-      text = text.slice(end + 2);
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (data !== undefined) seen.push({ id: /^id: (.*)$/m.exec(block)?.[1], data: JSON.parse(data) });
-    }
-  }
-  void reader.cancel();
-  return seen;
-}
+/** Reads SSE events until `enough` holds for their data or the stream ends. */
+const events = (response: Response, enough: (all: any[]) => boolean) =>
+  readEvents(response, (seen) => enough(seen.map((event) => event.data)));
 
 const stateless = (id: number, method: string, params: Record<string, unknown> = {}) => ({
   jsonrpc: '2.0',

@@ -3,33 +3,14 @@
 // No validation, no state, no routing beyond a table lookup.
 //
 // So that the floor moves the same bytes as the real servers, its canned results are the
-// tracker's own answers, captured by the benchmark (captureCanned, correctness.ts): one file per request
-// signature, read the first time that signature is asked for. A signature it has no file
-// for gets `{}`.
+// tracker's own answers (canned-results.ts).
 //
 //   node dist/bench/floor.mjs --canned DIR
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { cannedFileName, signatureOf } from './signature.js';
+import { cannedResults } from './canned-results.js';
 
 const cannedIndex = process.argv.indexOf('--canned');
-const cannedDir = cannedIndex === -1 ? undefined : process.argv[cannedIndex + 1];
-const results = new Map<string, string>();
-
-function cannedResult(message: { method?: unknown; params?: unknown }): string {
-  const signature = signatureOf(message.method, message.params);
-  let result = results.get(signature);
-  if (result === undefined) {
-    try {
-      result = cannedDir ? readFileSync(join(cannedDir, cannedFileName(signature)), 'utf8') : '{}';
-    } catch {
-      result = '{}';
-    }
-    results.set(signature, result);
-  }
-  return result;
-}
+const cannedResult = cannedResults(cannedIndex === -1 ? undefined : process.argv[cannedIndex + 1]);
 
 function answer(line: string): void {
   const message = JSON.parse(line) as { id?: unknown; method?: unknown; params?: unknown };

@@ -1,35 +1,18 @@
 // The HTTP floor: the least a node:http MCP endpoint can do. It reads a POST's body, parses
 // it, and answers a canned result with the request's id as a JSON body (202 for a
-// notification). No sessions, no header checks, no validation. Its canned results are ours'
-// own answers (as for the stdio floor, floor-server.ts), so it moves the same bytes.
+// notification). No sessions, no header checks, no validation. Its canned results are the
+// tracker's own answers (canned-results.ts, as for the stdio floor), so it moves the same bytes.
 //
 //   node dist/bench/http-floor.mjs --canned DIR --port PORT
 
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
-import { cannedFileName, signatureOf } from './signature.js';
+import { cannedResults } from './canned-results.js';
 
 const option = (name: string): string | undefined => {
   const at = process.argv.indexOf(name);
   return at === -1 ? undefined : process.argv[at + 1];
 };
-const cannedDir = option('--canned');
-const results = new Map<string, string>();
-
-function cannedResult(message: { method?: unknown; params?: unknown }): string {
-  const signature = signatureOf(message.method, message.params);
-  let result = results.get(signature);
-  if (result === undefined) {
-    try {
-      result = cannedDir ? readFileSync(join(cannedDir, cannedFileName(signature)), 'utf8') : '{}';
-    } catch {
-      result = '{}';
-    }
-    results.set(signature, result);
-  }
-  return result;
-}
+const cannedResult = cannedResults(option('--canned'));
 
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];

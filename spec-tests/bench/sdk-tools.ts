@@ -346,7 +346,7 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
     {
       title: 'Summarize sprint',
       description:
-        "A few sentences on a sprint (default: the current one), written by the host's model when the client offers sampling, else computed from its numbers.",
+        "A few sentences on a sprint (default: the current one), written by the host's model when the client offers sampling, else computed from its numbers; with the sprint's and its project's numbers.",
       inputSchema: {
         sprint: z.string().optional().describe('Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
         project: z.string().optional().describe('Project key, e.g. PROJ; default: the first project.'),
@@ -357,6 +357,8 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
         source: z.enum(['host_model', 'computed']),
         model: z.string().optional(),
         why_computed: z.string().optional(),
+        stats: z.record(z.string(), z.unknown()),
+        project_stats: z.record(z.string(), z.unknown()),
       },
       annotations: readOnly,
     },
@@ -366,7 +368,14 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
           ? store.getSprintStats(args.sprint)
           : store.getCurrentSprintStats(args.project ?? defaultProject(store) ?? '');
         const why = 'sampling unsupported: the client did not declare the capability for sampling/createMessage';
-        return structured({ sprint: stats.sprint, summary: computedSummary(stats), source: 'computed', why_computed: why });
+        const numbers = { stats, project_stats: store.getProjectStats(stats.project) };
+        return structured({
+          sprint: stats.sprint,
+          summary: computedSummary(stats),
+          source: 'computed',
+          why_computed: why,
+          ...numbers,
+        });
       }),
   );
 }

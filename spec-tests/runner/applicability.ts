@@ -60,6 +60,18 @@ function statelessVersionSent(fixture: Fixture): string | undefined {
 }
 
 /**
+ * Over HTTP the runner starts no server, so a fixture that needs the server started with
+ * arguments of its own (`server-args:`) applies only to a server started with exactly those
+ * (--url-server-args), and a fixture without them only to a server started without.
+ */
+export function otherServerArgs(fixture: Fixture, urlServerArgs: string | undefined): string | undefined {
+  const wanted = fixture.header.serverArgs;
+  if (wanted === urlServerArgs) return undefined;
+  if (wanted === undefined) return `over HTTP: the server was started with ${urlServerArgs}, and this fixture needs it without`;
+  return `over HTTP: it needs the server started with ${wanted} (say so with --url-server-args "${wanted}")`;
+}
+
+/**
  * Why a fixture can only be played over stdio: it says so (`transport: stdio: REASON`, for
  * behaviour the HTTP transport defines otherwise), or it works on the byte stream or on the
  * process itself.

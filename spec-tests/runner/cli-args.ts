@@ -14,6 +14,8 @@ export const USAGE = `Usage:
 run options:
   --server CMD               command line that starts the stdio server (run through the shell)
   --url URL                  a running server's Streamable HTTP endpoint instead (stdio-only fixtures do not apply)
+  --url-server-args ARGS     (with --url) the arguments that server was started with: only fixtures whose
+                             server-args: header says the same apply (none given: only fixtures without one)
   --schema-dir DIR           validate against DIR/<negotiated version>/schema.json instead of the built-in schemas
   --no-schema                do not validate server messages against the official JSON Schemas
   --reporter text|json|junit|markdown  report format on stdout (default text)
@@ -40,6 +42,8 @@ export interface RunArguments {
   server: string;
   /** The Streamable HTTP endpoint, with --url. */
   url?: string;
+  /** With --url: the arguments that server was started with (a fixture's `server-args:` must match). */
+  urlServerArgs?: string;
   /** false with --no-schema; otherwise messages are validated (built-in schemas unless schemaDir). */
   schema: boolean;
   schemaDir: string | undefined;
@@ -106,6 +110,8 @@ function parseRun(argv: string[]): RunArguments {
   }
   if ((result.server === '') === (result.url === undefined))
     throw new UsageError('run needs either --server "CMD ARGS" or --url URL');
+  if (result.urlServerArgs !== undefined && result.url === undefined)
+    throw new UsageError('--url-server-args goes with --url (with --server, a fixture adds its server-args itself)');
   if (!result.schema && result.schemaDir !== undefined)
     throw new UsageError('--no-schema and --schema-dir contradict each other');
   return result;
@@ -120,6 +126,7 @@ function parseList(argv: string[]): ListArguments {
 function applyValueOption(result: RunArguments, option: string, value: string): void {
   if (option === '--server') result.server = value;
   else if (option === '--url') result.url = parseUrl(value);
+  else if (option === '--url-server-args') result.urlServerArgs = value.trim();
   else if (option === '--schema-dir') result.schemaDir = value;
   else if (option === '--reporter') result.reporter = parseReporter(value);
   else if (option === '--filter') result.filters.push(value);

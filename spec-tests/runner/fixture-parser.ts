@@ -20,7 +20,7 @@ import { parseRawChunks } from './raw-chunks.js';
 import { checkMarkers } from './matchers.js';
 
 const SECTION_MARKER = /^-- (.+) --$/;
-const HEADER_KEY = /^(spec|covers|protocol|requires|timeout|level|transport):\s*(.*)$/;
+const HEADER_KEY = /^(spec|covers|protocol|requires|timeout|level|transport|server-args):\s*(.*)$/;
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
 const DURATION = /^(\d+)\s*(ms)?$/;
 const DEFAULT_EXIT_WITHIN_MS = 2000;
@@ -60,6 +60,7 @@ function parseHeader(headerText: string): FixtureHeader {
     requires: [],
     timeoutMs: undefined,
     stdioOnly: undefined,
+    serverArgs: undefined,
   };
   headerText.split('\n').forEach((text, index) => {
     const key = HEADER_KEY.exec(text);
@@ -78,6 +79,14 @@ function applyHeaderKey(header: HeaderDraft, key: string, value: string, line: n
   if (key === 'timeout') header.timeoutMs = parseDuration(value, line);
   if (key === 'level') header.level = parseLevel(value, line);
   if (key === 'transport') header.stdioOnly = parseStdioOnly(value, line);
+  if (key === 'server-args') header.serverArgs = parseServerArgs(value, line);
+}
+
+/** Options for the server's command line; nothing that starts another command. */
+function parseServerArgs(value: string, line: number): string {
+  if (!/^--?[A-Za-z0-9][-A-Za-z0-9_=,. ]*$/.test(value))
+    throw new FixtureSyntaxError(`server-args: expected options such as "--read-only", got "${value}"`, line);
+  return value;
 }
 
 /** `stdio: REASON`, the only transport a fixture can be limited to, and why. */

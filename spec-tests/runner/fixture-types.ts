@@ -52,6 +52,8 @@ export interface FixtureHeader {
   timeoutMs: number | undefined;
   /** `transport: stdio: REASON`: the fixture checks what the HTTP transport defines otherwise (REASON says what), so it does not apply over HTTP. */
   stdioOnly: string | undefined;
+  /** `server-args: ARGS`: appended to the server's command line (the server must be started in a mode of its own). */
+  serverArgs: string | undefined;
 }
 
 export interface ExpectedMessage {

@@ -54,7 +54,7 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
   reporter.start({ runnerVersion: RUNNER_VERSION, serverCommand, detection, detectionMs: Date.now() - probing });
   const options = {
     serverCommand: args.server,
-    ...(args.url === undefined ? {} : { url: args.url }),
+    ...(args.url === undefined ? {} : { url: args.url, urlServerArgs: args.urlServerArgs }),
     stepTimeoutMs: args.timeoutMs,
     // A fixture's server starts afresh: it gets the step timeout plus twice what starting took while probing.
     startupTimeoutMs: args.timeoutMs + 2 * detection.startupMs,

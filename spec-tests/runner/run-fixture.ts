@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Fixture } from './fixture-types.js';
 import type { Detection } from './detect.js';
 import { revisionOf } from './fixture-types.js';
-import { notApplicable } from './applicability.js';
+import { notApplicable, otherServerArgs } from './applicability.js';
 import type { FixtureResult } from './fixture-result.js';
 import type { FixtureFile } from './fixture-files.js';
 import type { SchemaValidator } from './schema-validator.js';
@@ -17,6 +17,8 @@ export interface FixtureRunOptions {
   serverCommand: string;
   /** With --url: the Streamable HTTP endpoint each fixture opens its own session with. */
   url?: string;
+  /** With --url: the arguments that server was started with. */
+  urlServerArgs?: string;
   stepTimeoutMs: number;
   /** How long the server may take to say anything at all (it may be starting). */
   startupTimeoutMs: number;
@@ -38,17 +40,24 @@ export function loadFixture(file: FixtureFile): LoadedFixture {
 
 export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptions): Promise<FixtureResult> {
   if (!loaded.ok) return unreadableFixture(loaded.file, loaded.error);
-  const reason = options.detection === undefined ? undefined : notApplicable(loaded.fixture, options.detection);
+  const reason =
+    options.url !== undefined
+      ? (otherServerArgs(loaded.fixture, options.urlServerArgs) ?? applicability(loaded.fixture, options))
+      : applicability(loaded.fixture, options);
   if (reason !== undefined) return notApplicableFixture(loaded.fixture, reason);
   const started = Date.now();
+  const extraArgs = loaded.fixture.header.serverArgs;
   const server =
     options.url === undefined
-      ? new ServerProcess(options.serverCommand)
+      ? new ServerProcess(extraArgs === undefined ? options.serverCommand : `${options.serverCommand} ${extraArgs}`)
       : new HttpConnection(options.url, options.startupTimeoutMs);
   const session = new Session(loaded.fixture, server, options);
   const result = await session.run();
   return { ...result, durationMs: Date.now() - started };
 }
+
+const applicability = (fixture: Fixture, options: FixtureRunOptions): string | undefined =>
+  options.detection === undefined ? undefined : notApplicable(fixture, options.detection);
 
 function notApplicableFixture(fixture: Fixture, reason: string): FixtureResult {
   const { name, path } = fixture;

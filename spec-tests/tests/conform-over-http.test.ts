@@ -38,9 +38,10 @@ const STDIO_ONLY: Record<string, RegExp> = {
   'tracker-2026/listen-ended-on-stdin-eof': PROCESS,
 };
 
-/** Starts `mcp-tracker --ephemeral --http 0` (fresh demo data) and reads its URL from stderr. */
-async function startTracker(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['dist/mcp-tracker.mjs', '--ephemeral', '--http', '0'], {
+/** Starts `mcp-tracker --ephemeral --http 0 [ARGS]` (fresh demo data) and reads its URL from stderr. */
+async function startTracker(serverArgs?: string): Promise<{ child: ChildProcess; url: string }> {
+  const extra = serverArgs === undefined ? [] : serverArgs.split(' ');
+  const child = spawn(process.execPath, ['dist/mcp-tracker.mjs', '--ephemeral', '--http', '0', ...extra], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -55,12 +56,13 @@ async function startTracker(): Promise<{ child: ChildProcess; url: string }> {
   return { child, url };
 }
 
-async function runOverHttp(url: string, paths: string[]): Promise<JsonReport> {
+async function runOverHttp(url: string, paths: string[], urlServerArgs?: string): Promise<JsonReport> {
   let text = '';
   const args: RunArguments = {
     command: 'run',
     server: '',
     url,
+    urlServerArgs,
     schema: true,
     schemaDir: undefined,
     reporter: 'json',
@@ -117,10 +119,11 @@ const CHANGES_DATA = new Set([
   'delete_issue',
 ]);
 
+const parsed = (file: FixtureFile) => parseFixture(readFileSync(file.path, 'utf8'), file.path, file.name);
+
 /** Whether a fixture calls a tool that changes the tracker's data (later fixtures would see the change). */
 function changesData(file: FixtureFile): boolean {
-  const fixture = parseFixture(readFileSync(file.path, 'utf8'), file.path, file.name);
-  return fixture.steps.some(
+  return parsed(file).steps.some(
     (step) =>
       step.kind === 'send-json' &&
       step.messages.some(
@@ -133,25 +136,47 @@ function changesData(file: FixtureFile): boolean {
   );
 }
 
+/** Runs fixtures against a fresh tracker, started with the server-args of the first (they share them). */
 async function runWithFreshTracker(paths: string[]): Promise<JsonReport['fixtures']> {
-  const { child, url } = await startTracker();
+  const serverArgs = parsed({ path: paths[0]!, name: '' }).header.serverArgs;
+  const { child, url } = await startTracker(serverArgs);
   try {
-    return (await runOverHttp(url, paths)).fixtures;
+    return (await runOverHttp(url, paths, serverArgs)).fixtures;
   } finally {
     child.kill();
   }
 }
 
 // On stdio every fixture has a fresh process, so fresh demo data. Over HTTP the fixtures share
-// one server: those that only read share one tracker, each that changes data gets its own.
+// one server: those that only read share one tracker, each that changes data or needs a server
+// started with arguments of its own (--read-only) gets its own.
 test('tracker fixtures over HTTP: the stdio verdicts', async () => {
   const files = findFixtureFiles(['spec-tests/fixtures/tracker', 'spec-tests/fixtures/tracker-2026']);
-  const writers = files.filter(changesData);
+  const writers = files.filter((file) => changesData(file) || parsed(file).header.serverArgs !== undefined);
   const readers = files.filter((file) => !writers.includes(file)).map((file) => file.path);
   const reports = await runInOrder([readers, ...writers.map((file) => [file.path])], 4, runWithFreshTracker, () => {});
   const fixtures = reports.flat();
   assert.is(fixtures.length, files.length);
   assertVerdicts(fixtures);
+});
+
+// The runner starts no server over HTTP: a fixture for a server started in a mode of its own
+// (`server-args:`) applies only when the run says its server was started so, and the others
+// only when it says none.
+test('server-args fixtures over HTTP: not applicable unless the server was started with them', async () => {
+  const readOnly = 'spec-tests/fixtures/tracker/toolsets/read-only-2025-11-25.txtar';
+  const plain = 'spec-tests/fixtures/tracker/tools/unknown-tool.txtar';
+  const { child, url } = await startTracker();
+  try {
+    const [fixture] = (await runOverHttp(url, [readOnly])).fixtures;
+    assert.is(fixture?.verdict, 'not-applicable');
+    assert.match(fixture?.skipReason ?? '', '--url-server-args "--read-only"');
+    const [other] = (await runOverHttp(url, [plain], '--read-only')).fixtures;
+    assert.is(other?.verdict, 'not-applicable');
+    assert.match(other?.skipReason ?? '', 'started with --read-only');
+  } finally {
+    child.kill();
+  }
 });
 
 test.run();

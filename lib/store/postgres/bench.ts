@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { alignedTable, percentile } from '../bench-report.js';
 import { createJournal } from '../journal.js';
 import { silentLogger } from '../log.js';
 import type { Issue, RecordDraft } from '../schema.js';
@@ -156,11 +157,6 @@ function issue(n: number, at: string): Issue {
   };
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
 function table(rows: readonly Row[]): string {
   const header = [
     'backend',
@@ -184,9 +180,7 @@ function table(rows: readonly Row[]): string {
     r.notifyP50.toFixed(1),
     r.notifyMax.toFixed(1),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
-  const line = (values: readonly string[]): string => values.map((v, i) => v.padStart(widths[i] ?? 0)).join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
+  return alignedTable(header, cells);
 }
 
 await main();

@@ -15,13 +15,15 @@ export interface PostgresStoreOptions extends StoreOptions {
   readonly shown: string;
   readonly maxConnections?: number;
   readonly timeoutMs?: number;
+  /** An empty database gets the demo data. Default: true. */
+  readonly seed?: boolean;
 }
 
 /** Opens (migrating if needed, seeding an empty database with the demo data) and follows the database. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<TrackerStore> {
   const log = await openPgLog(options);
   try {
-    const backend = await openReplica(log, { log: options.log, now: options.now ?? (() => new Date()) });
+    const backend = await openReplica(log, { log: options.log, now: options.now ?? (() => new Date()), seed: options.seed });
     return storeOn(backend, options);
   } catch (error) {
     await log.close().catch(() => undefined);

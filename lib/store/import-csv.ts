@@ -1,0 +1,244 @@
+// `mcp-tracker import FILE.csv`: Jira CSV rows into the store, each through the store's
+// import commands (import-commands.ts), which check it as the tools check theirs.
+//
+// A refused row never reaches the disk, and a row's parent may come after it in the file.
+// Both are kept by a rehearsal: the whole import first runs against a copy of the store in
+// memory (memory-backend.ts), rows in one pass and parent links in a second; a row refused
+// anywhere there, its parent link included, is left out of the real run, which then writes
+// only rows that passed. A dry run is the rehearsal alone.
+//
+// Projects and sprints a row names and the store lacks are created: a project with the
+// row's Project name and Project lead (else its key and the row's reporter), a sprint by the
+// name in the Sprint column, as a future sprint of two weeks from the day of the import.
+// Keys: rows are written in key order per project, and each keeps its key when its number is
+// above every number its project has used (so into an empty store every key is kept);
+// otherwise it takes the project's next number, and the report lists how keys moved.
+import { parseIssueKey } from './args.js';
+import { isDomainError } from './errors.js';
+import { COLUMN, jiraTime, readJiraCsv, type JiraRow } from './jira-csv.js';
+import type { ImportIssueInput } from './import-commands.js';
+import { openMemoryBackend } from './memory-backend.js';
+import { importSnapshot } from './snapshot.js';
+import { compareStrings, issueNumber } from './state.js';
+import { storeOn, type TrackerStore } from './store.js';
+import { silentLogger } from './log.js';
+
+export interface ImportReport {
+  readonly dryRun: boolean;
+  readonly rows: number;
+  /** Each imported row with the key it had in the file (null: none) and the key it has now. */
+  readonly imported: readonly { readonly row: number; readonly from: string | null; readonly key: string }[];
+  readonly refused: readonly RowRefusal[];
+  readonly projectsCreated: readonly string[];
+  readonly sprintsCreated: readonly string[];
+  readonly parentsLinked: number;
+  readonly ignoredColumns: readonly string[];
+}
+
+export interface RowRefusal {
+  readonly row: number;
+  readonly line: number;
+  readonly key: string | null;
+  readonly reason: string;
+}
+
+export interface CsvImportOptions {
+  readonly dryRun: boolean;
+  /** The day sprints created by the import start on; tests pass a fixed clock. */
+  readonly now: () => Date;
+  /** Reporter of rows that name none, and the rehearsal's actor: the store's own. */
+  readonly actor?: string;
+}
+
+/** Reads the text (JiraCsvError when it cannot be read at all), rehearses, then writes what passed. */
+export async function importJiraCsv(store: TrackerStore, text: string, options: CsvImportOptions): Promise<ImportReport> {
+  const file = readJiraCsv(text);
+  const rehearsal = await runRows(await copyOf(store, options), file.rows, options);
+  const refusedRows = new Set(rehearsal.refused.map((refusal) => refusal.row));
+  const outcome = options.dryRun
+    ? rehearsal
+    : await runRows(
+        store,
+        file.rows.filter((row) => !refusedRows.has(row.row)),
+        options,
+      );
+  const refused = options.dryRun ? rehearsal.refused : [...rehearsal.refused, ...outcome.refused].sort((a, b) => a.row - b.row);
+  return { ...outcome, refused, dryRun: options.dryRun, rows: file.rows.length, ignoredColumns: file.ignoredColumns };
+}
+
+/** The store's data in a store in memory, through the JSON export and import (a round trip the tests prove). */
+async function copyOf(store: TrackerStore, options: CsvImportOptions): Promise<TrackerStore> {
+  const copy = storeOn(openMemoryBackend(options.now), {
+    log: silentLogger,
+    now: options.now,
+    actor: options.actor,
+    watch: false,
+  });
+  await importSnapshot(copy, store.exportSnapshot());
+  return copy;
+}
+
+type RunOutcome = Omit<ImportReport, 'dryRun' | 'rows' | 'ignoredColumns'>;
+
+async function runRows(store: TrackerStore, rows: readonly JiraRow[], options: CsvImportOptions): Promise<RunOutcome> {
+  const refused: RowRefusal[] = [];
+  const refuse = (row: JiraRow, reason: string): void => {
+    refused.push({ row: row.row, line: row.line, key: row.cell(COLUMN.key) || null, reason });
+  };
+  const projectsCreated: string[] = [];
+  const sprintsCreated: string[] = [];
+  const imported: { row: number; from: string | null; key: string }[] = [];
+  const written = new Map<JiraRow, string>();
+  const keysInFile = new Map<string, string>();
+  for (const { row, project, number } of inKeyOrder(rows, refuse)) {
+    try {
+      if (!store.listProjects().some((p) => p.key === project)) {
+        await store.importProject({
+          key: project,
+          name: row.cell(COLUMN.projectName) || project,
+          description: row.cell(COLUMN.projectDescription),
+          lead: row.cell(COLUMN.projectLead) || row.cell(COLUMN.reporter) || (options.actor ?? 'assistant'),
+        });
+        projectsCreated.push(project);
+      }
+      const sprint = await sprintOf(store, project, lastFilled(row.cells(COLUMN.sprint)), options.now(), sprintsCreated);
+      const issue = await store.importIssue(
+        issueInput(row, project, number === null ? undefined : `${project}-${number}`, sprint),
+      );
+      written.set(row, issue.key);
+      for (const name of [row.cell(COLUMN.key), row.cell(COLUMN.id)])
+        if (name !== '') keysInFile.set(name.toUpperCase(), issue.key);
+      imported.push({ row: row.row, from: row.cell(COLUMN.key) || null, key: issue.key });
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      refuse(row, error.message);
+    }
+  }
+  let parentsLinked = 0;
+  for (const [row, key] of written) {
+    const parent = row.cell(COLUMN.parent);
+    if (parent === '') continue;
+    const parentRow = refused.find((r) => r.key !== null && r.key.toUpperCase() === parent.toUpperCase());
+    if (parentRow !== undefined) {
+      refuse(row, `its parent ${parent} (row ${parentRow.row}) was refused`);
+      continue;
+    }
+    try {
+      await store.linkIssues(key, 'parent', keysInFile.get(parent.toUpperCase()) ?? parent);
+      parentsLinked++;
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      refuse(row, `its parent ${parent}: ${error.message}`);
+    }
+  }
+  const refusedNow = new Set(refused.map((r) => r.row));
+  return {
+    imported: imported.filter((entry) => !refusedNow.has(entry.row)),
+    refused,
+    projectsCreated,
+    sprintsCreated,
+    parentsLinked,
+  };
+}
+
+interface PlacedRow {
+  readonly row: JiraRow;
+  readonly project: string;
+  /** The number of the row's key, when it has one. */
+  readonly number: number | null;
+}
+
+/** Rows by project, then by the number of their key (rows without a key after, in file order); unreadable ones refused. */
+function inKeyOrder(rows: readonly JiraRow[], refuse: (row: JiraRow, reason: string) => void): PlacedRow[] {
+  const placed: PlacedRow[] = [];
+  for (const row of rows) {
+    if (row.unreadable !== undefined) {
+      refuse(row, `the row cannot be read: ${row.unreadable}`);
+      continue;
+    }
+    try {
+      const key = row.cell(COLUMN.key) === '' ? null : parseIssueKey(row.cell(COLUMN.key));
+      const project = (row.cell(COLUMN.projectKey) || (key === null ? '' : key.slice(0, key.lastIndexOf('-')))).toUpperCase();
+      if (key !== null && row.cell(COLUMN.projectKey) !== '' && !key.startsWith(`${project}-`)) {
+        refuse(row, `its Issue key ${key} is not in its Project key ${project}`);
+        continue;
+      }
+      placed.push({ row, project, number: key === null ? null : issueNumber(key) });
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      refuse(row, error.message);
+    }
+  }
+  const order = (entry: PlacedRow): number => entry.number ?? Number.MAX_SAFE_INTEGER;
+  return placed.sort((a, b) => compareStrings(a.project, b.project) || order(a) - order(b) || a.row.row - b.row.row);
+}
+
+function issueInput(row: JiraRow, project: string, key: string | undefined, sprint: string | null): ImportIssueInput {
+  const optional = (value: string): string | undefined => (value === '' ? undefined : value);
+  const points = row.cell(COLUMN.storyPoints);
+  return {
+    project,
+    key,
+    title: row.cell(COLUMN.summary),
+    description: row.cell(COLUMN.description),
+    type: optional(row.cell(COLUMN.type)),
+    status: optional(row.cell(COLUMN.status)),
+    priority: optional(row.cell(COLUMN.priority)),
+    resolution: optional(row.cell(COLUMN.resolution)),
+    assignee: optional(row.cell(COLUMN.assignee)) ?? null,
+    reporter: optional(row.cell(COLUMN.reporter)),
+    labels: row.cells(COLUMN.labels).flatMap((cell) => cell.split(/\s+/).filter((label) => label !== '')),
+    sprint,
+    story_points: points === '' ? null : Number(points),
+    created_at: optional(row.cell(COLUMN.created)) && jiraTime(row.cell(COLUMN.created)),
+    updated_at: optional(row.cell(COLUMN.updated)) && jiraTime(row.cell(COLUMN.updated)),
+  };
+}
+
+function lastFilled(values: readonly string[]): string {
+  return [...values].reverse().find((value) => value !== '') ?? '';
+}
+
+/** The project's sprint of that id or name (case aside), created as a future sprint when there is none. */
+async function sprintOf(
+  store: TrackerStore,
+  project: string,
+  name: string,
+  now: Date,
+  created: string[],
+): Promise<string | null> {
+  if (name === '') return null;
+  const wanted = name.toLowerCase();
+  const found = store.listSprints({ project }).find((s) => s.id.toLowerCase() === wanted || s.name.toLowerCase() === wanted);
+  if (found !== undefined) return found.id;
+  const day = (offset: number): string => new Date(now.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+  const sprint = await store.importSprint({ project, name, start_date: day(0), end_date: day(14) });
+  created.push(sprint.id);
+  return sprint.id;
+}
+
+/** The report as the command prints it (on stderr: only export writes data to stdout). */
+export function formatReport(report: ImportReport, source: string, target: string, seconds: number): string {
+  const lines = [
+    `${report.dryRun ? 'dry run: ' : ''}import of ${source} into ${target}${report.dryRun ? ' (nothing was written)' : ''}`,
+    `${report.rows} rows read: ${report.imported.length} ${report.dryRun ? 'would be ' : ''}imported, ${report.refused.length} refused, in ${seconds.toFixed(2)} s`,
+  ];
+  if (report.projectsCreated.length > 0) lines.push(`projects created: ${report.projectsCreated.join(', ')}`);
+  if (report.sprintsCreated.length > 0) lines.push(`sprints created: ${report.sprintsCreated.join(', ')}`);
+  if (report.parentsLinked > 0) lines.push(`parent epics linked: ${report.parentsLinked}`);
+  const moved = report.imported.filter((entry) => entry.from !== null && entry.from.toUpperCase() !== entry.key);
+  const fresh = report.imported.filter((entry) => entry.from === null).length;
+  lines.push(
+    moved.length === 0
+      ? 'keys: every key in the file was kept'
+      : `keys: ${moved.length} renumbered (the project had used those numbers):`,
+  );
+  for (const entry of moved.slice(0, 50)) lines.push(`  row ${entry.row}: ${entry.from} -> ${entry.key}`);
+  if (moved.length > 50) lines.push(`  ... and ${moved.length - 50} more`);
+  if (fresh > 0) lines.push(`${fresh} rows without an Issue key got their project's next keys`);
+  if (report.ignoredColumns.length > 0) lines.push(`columns not read: ${report.ignoredColumns.join(', ')}`);
+  for (const refusal of report.refused) {
+    lines.push(`refused: row ${refusal.row} (line ${refusal.line}${refusal.key ? `, ${refusal.key}` : ''}): ${refusal.reason}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,208 @@
+// Jira's CSV format: the columns Jira's own CSV export writes, read into rows an import can
+// hand to the store, and written from a snapshot of the store.
+//
+// Names follow Jira: Summary is our title, the Sprint column holds a sprint's name, Labels and
+// Sprint may each repeat as several columns (Jira writes one column per label, and one per
+// sprint an issue has been in: the last non-empty one is the issue's sprint now), priorities
+// are Highest..Lowest. Times are written as ISO 8601 (UTC); Jira's own "02/Dec/26 5:28 AM"
+// is read too, taken as UTC. Columns this reader does not know are reported, not read.
+import { CsvError, readCsv, writeCsv, type CsvLimits } from './csv.js';
+import type { Issue, IssueType, Priority, Status } from './schema.js';
+import type { TrackerSnapshot } from './snapshot.js';
+
+/** What an import reads at most; past any of them the file is refused before a row is tried. */
+export const IMPORT_LIMITS = {
+  /** The file, in bytes. */
+  fileBytes: 32 * 1024 * 1024,
+  /** Data rows (the header not counted). */
+  rows: 50_000,
+  /** Columns per row: Jira repeats Labels, Sprint and Comment columns, so exports are wide. */
+  fields: 500,
+  /** Characters per field: a description is 10,000 at most, so this leaves room for what the store refuses with a reason. */
+  fieldChars: 100_000,
+} as const;
+
+export const COLUMN = {
+  key: 'Issue key',
+  id: 'Issue id',
+  summary: 'Summary',
+  type: 'Issue Type',
+  status: 'Status',
+  priority: 'Priority',
+  resolution: 'Resolution',
+  assignee: 'Assignee',
+  reporter: 'Reporter',
+  sprint: 'Sprint',
+  labels: 'Labels',
+  description: 'Description',
+  created: 'Created',
+  updated: 'Updated',
+  parent: 'Parent',
+  projectKey: 'Project key',
+  projectName: 'Project name',
+  projectLead: 'Project lead',
+  projectDescription: 'Project description',
+  storyPoints: 'Custom field (Story Points)',
+} as const;
+type ColumnName = (typeof COLUMN)[keyof typeof COLUMN];
+
+/** Columns that may appear several times; any other known column may appear once. */
+const REPEATABLE: ReadonlySet<string> = new Set([COLUMN.labels, COLUMN.sprint]);
+/** Other names Jira uses for story points, by version and template. */
+const STORY_POINT_ALIASES = ['story points', 'story point estimate', 'custom field (story point estimate)'];
+
+/** One data row, its cells by column (a repeated column gives several). */
+export interface JiraRow {
+  /** As a spreadsheet numbers it: the header is row 1. */
+  readonly row: number;
+  /** The line of the file it starts on (a quoted cell may span lines). */
+  readonly line: number;
+  /** Set when the row cannot be read at all (more cells than the header has columns). */
+  readonly unreadable?: string;
+  cell(column: ColumnName): string;
+  cells(column: ColumnName): string[];
+}
+
+export interface JiraFile {
+  readonly rows: JiraRow[];
+  /** Header names this reader does not know: named in the report. */
+  readonly ignoredColumns: string[];
+}
+
+export class JiraCsvError extends Error {}
+
+export function readJiraCsv(text: string): JiraFile {
+  const limits: CsvLimits = {
+    maxRecords: IMPORT_LIMITS.rows + 1,
+    maxFields: IMPORT_LIMITS.fields,
+    maxFieldChars: IMPORT_LIMITS.fieldChars,
+  };
+  let records;
+  try {
+    records = readCsv(text, limits);
+  } catch (error) {
+    if (error instanceof CsvError) throw new JiraCsvError(`the file is not CSV this import can read: ${error.message}`);
+    throw error;
+  }
+  const header = records[0];
+  if (header === undefined) throw new JiraCsvError('the file is empty: a header row (Issue key, Summary, ...) comes first');
+  const { columns, ignored } = mapHeader(header.fields);
+  const rows = records.slice(1).map((record, index): JiraRow => {
+    const values = record.fields;
+    const cells = (column: ColumnName): string[] => (columns.get(column) ?? []).map((at) => (values[at] ?? '').trim());
+    const extra = values.length > header.fields.length && values.slice(header.fields.length).some((value) => value.trim() !== '');
+    return {
+      row: index + 2,
+      line: record.line,
+      unreadable: extra ? `it has ${values.length} cells; the header has ${header.fields.length} columns` : undefined,
+      cells,
+      cell: (column) => cells(column).find((value) => value !== '') ?? '',
+    };
+  });
+  return { rows, ignoredColumns: ignored };
+}
+
+/** Where each known column is; names compared without case or surrounding spaces. */
+function mapHeader(names: readonly string[]): { columns: Map<ColumnName, number[]>; ignored: string[] } {
+  const known = new Map<string, ColumnName>(Object.values(COLUMN).map((name) => [name.toLowerCase(), name]));
+  for (const alias of STORY_POINT_ALIASES) known.set(alias, COLUMN.storyPoints);
+  const columns = new Map<ColumnName, number[]>();
+  const ignored: string[] = [];
+  names.forEach((raw, index) => {
+    const name = known.get(raw.trim().toLowerCase());
+    if (name === undefined) {
+      if (raw.trim() !== '' && !ignored.includes(raw.trim())) ignored.push(raw.trim());
+      return;
+    }
+    const at = columns.get(name) ?? [];
+    if (at.length > 0 && !REPEATABLE.has(name)) throw new JiraCsvError(`the header names the column ${name} twice`);
+    columns.set(name, [...at, index]);
+  });
+  if (!columns.has(COLUMN.summary)) throw new JiraCsvError('the header has no Summary column (the issue title)');
+  if (!columns.has(COLUMN.key) && !columns.has(COLUMN.projectKey)) {
+    throw new JiraCsvError('the header has neither an Issue key nor a Project key column: each row needs its project');
+  }
+  return { columns, ignored };
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** Jira's "02/Dec/26 5:28 AM" (UTC) as ISO 8601; anything else is passed on for the store to read or refuse. */
+export function jiraTime(value: string): string {
+  const match = /^(\d{1,2})\/([A-Za-z]{3})\/(\d{2}|\d{4}) (\d{1,2}):(\d{2})(?::(\d{2}))? ?([AaPp][Mm])$/.exec(value.trim());
+  const month = match ? MONTHS.indexOf(match[2]!.toLowerCase()) : -1;
+  if (!match || month === -1) return value;
+  const year = match[3]!.length === 2 ? 2000 + Number(match[3]) : Number(match[3]);
+  const hour = (Number(match[4]) % 12) + (match[7]!.toLowerCase() === 'pm' ? 12 : 0);
+  return new Date(Date.UTC(year, month, Number(match[1]), hour, Number(match[5]), Number(match[6] ?? 0))).toISOString();
+}
+
+const STATUS_NAMES: Readonly<Record<Status, string>> = {
+  todo: 'To Do',
+  in_progress: 'In Progress',
+  in_review: 'In Review',
+  blocked: 'Blocked',
+  done: 'Done',
+  reopened: 'Reopened',
+};
+const PRIORITY_NAMES: Readonly<Record<Priority, string>> = { P0: 'Highest', P1: 'High', P2: 'Medium', P3: 'Low' };
+const TYPE_NAMES: Readonly<Record<IssueType, string>> = { bug: 'Bug', story: 'Story', task: 'Task', epic: 'Epic' };
+const RESOLUTION_NAMES: Readonly<Record<string, string>> = {
+  done: 'Done',
+  wont_do: "Won't Do",
+  duplicate: 'Duplicate',
+  cannot_reproduce: 'Cannot Reproduce',
+};
+
+/** Every issue of the snapshot as a Jira CSV row, keys ascending, with one Labels column per label of the most labelled issue. */
+export function writeJiraCsv(snapshot: TrackerSnapshot): string {
+  const labelColumns = Math.max(1, ...snapshot.issues.map((issue) => issue.labels.length));
+  const header = [
+    COLUMN.key,
+    COLUMN.summary,
+    COLUMN.type,
+    COLUMN.status,
+    COLUMN.priority,
+    COLUMN.resolution,
+    COLUMN.assignee,
+    COLUMN.reporter,
+    COLUMN.sprint,
+    ...Array<string>(labelColumns).fill(COLUMN.labels),
+    COLUMN.description,
+    COLUMN.created,
+    COLUMN.updated,
+    COLUMN.parent,
+    COLUMN.projectKey,
+    COLUMN.projectName,
+    COLUMN.projectLead,
+    COLUMN.projectDescription,
+    COLUMN.storyPoints,
+  ];
+  const projects = new Map(snapshot.projects.map((project) => [project.key, project]));
+  const sprintNames = new Map(snapshot.sprints.map((sprint) => [sprint.id, sprint.name]));
+  const row = (issue: Issue): string[] => {
+    const project = projects.get(issue.project);
+    return [
+      issue.key,
+      issue.title,
+      TYPE_NAMES[issue.type],
+      STATUS_NAMES[issue.status],
+      PRIORITY_NAMES[issue.priority],
+      issue.resolution ? (RESOLUTION_NAMES[issue.resolution] ?? issue.resolution) : '',
+      issue.assignee ?? '',
+      issue.reporter,
+      issue.sprint === null ? '' : (sprintNames.get(issue.sprint) ?? issue.sprint),
+      ...Array.from({ length: labelColumns }, (_, index) => issue.labels[index] ?? ''),
+      issue.description,
+      issue.created_at,
+      issue.updated_at,
+      issue.parent ?? '',
+      issue.project,
+      project?.name ?? '',
+      project?.lead ?? '',
+      project?.description ?? '',
+      issue.story_points === null ? '' : String(issue.story_points),
+    ];
+  };
+  return writeCsv([header, ...snapshot.issues.map(row)]);
+}

@@ -1,0 +1,130 @@
+// The whole tracker as one JSON document (`mcp-tracker export --format json`), and reading it
+// back into an empty store (`mcp-tracker import FILE.json`).
+//
+// One array per kind of thing the tracker holds: projects, sprints, issues (each with its
+// comments, resolution and parent epic) and links (as written: `from` blocks `to`). A new
+// kind of record becomes a new array here, read by its own step in importSnapshot; what is
+// already there does not change. A file with a field this version does not know is refused,
+// naming the field, rather than imported without it.
+//
+// Export → import into an empty store → export gives the same document byte for byte: every
+// array is in a stable order (keys ascending), and importing writes each thing with the
+// values it had, through the same store commands as a CSV import.
+import * as z from 'zod/mini';
+import { domainError } from './errors.js';
+import { IssueKeySchema, IssueSchema, LinkTypeSchema, ProjectSchema, SprintSchema, type Issue, type LinkType } from './schema.js';
+import { compareStrings, issueNumber, sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
+import type { TrackerStore } from './store.js';
+
+export const SNAPSHOT_FORMAT = 'mcp-tracker-export';
+export const SNAPSHOT_VERSION = 1;
+
+export const SnapshotLinkSchema = z.strictObject({ from: IssueKeySchema, type: LinkTypeSchema, to: IssueKeySchema });
+export type SnapshotLink = z.infer<typeof SnapshotLinkSchema>;
+
+export const TrackerSnapshotSchema = z.strictObject({
+  format: z.literal(SNAPSHOT_FORMAT),
+  version: z.literal(SNAPSHOT_VERSION),
+  projects: z.array(ProjectSchema),
+  sprints: z.array(SprintSchema),
+  issues: z.array(IssueSchema),
+  links: z.array(SnapshotLinkSchema),
+});
+export type TrackerSnapshot = z.infer<typeof TrackerSnapshotSchema>;
+
+/** Everything in the state, keys ascending (issues by project, then number). */
+export function snapshotOf(state: TrackerState): TrackerSnapshot {
+  const projects = sortedProjectKeys(state);
+  const issues = projects.flatMap((project) =>
+    (state.issueKeysByProject.get(project) ?? []).map((key) => state.issues.get(key) as Issue),
+  );
+  return {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    projects: projects.map((key) => state.projects.get(key)!),
+    sprints: sortedSprints(state),
+    issues: issues.map(plainIssue),
+    links: issues.flatMap((issue) => linksWrittenFrom(state, issue.key)),
+  };
+}
+
+/** The issue with its comments read out, its fields in the order the journal writes them. */
+function plainIssue(issue: Issue): Issue {
+  const { comments, ...fields } = issue;
+  const { created_at, updated_at, ...rest } = fields;
+  return {
+    ...rest,
+    resolution: issue.resolution ?? null,
+    parent: issue.parent ?? null,
+    comments: [...comments],
+    created_at,
+    updated_at,
+  };
+}
+
+/**
+ * The links this issue wrote. Each end of a link reads it (state.ts IssueLink); the reverse
+ * readings are skipped, and relates_to, the same from both ends, is taken from the end whose
+ * key sorts first, so each link is exported once.
+ */
+function linksWrittenFrom(state: TrackerState, key: string): SnapshotLink[] {
+  const written: SnapshotLink[] = [];
+  for (const link of state.links.get(key) ?? []) {
+    if (link.type === 'is_blocked_by' || link.type === 'is_duplicated_by') continue;
+    if (link.type === 'relates_to' && compareStrings(key, link.key) > 0) continue;
+    written.push({ from: key, type: link.type as LinkType, to: link.key });
+  }
+  return written;
+}
+
+/** Checks a parsed JSON document against the format; the message names the first problem and where. */
+export function parseSnapshot(value: unknown): TrackerSnapshot {
+  const result = TrackerSnapshotSchema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const where = issue.path.length === 0 ? 'the document' : issue.path.join('.');
+  const what =
+    issue.code === 'unrecognized_keys'
+      ? `${issue.path.length === 0 ? 'the document' : where} has a field it does not know: ${issue.keys.join(', ')}`
+      : `at ${where}: ${issue.message}`;
+  throw domainError('invalid_argument', `Not an mcp-tracker export this version can read: ${what}.`);
+}
+
+export interface SnapshotImport {
+  readonly projects: number;
+  readonly sprints: number;
+  readonly issues: number;
+  readonly links: number;
+}
+
+/** Writes the snapshot into a store that holds nothing yet. */
+export async function importSnapshot(store: TrackerStore, snapshot: TrackerSnapshot): Promise<SnapshotImport> {
+  const present = store.listProjects();
+  if (present.length > 0) {
+    throw domainError(
+      'conflict',
+      `A JSON export goes into an empty store; ${store.path} holds projects ${present.map((p) => p.key).join(', ')}. Nothing was imported.`,
+    );
+  }
+  for (const project of snapshot.projects) await store.importProject(project);
+  for (const sprint of snapshot.sprints) await store.importSprint(sprint);
+  const issues = [...snapshot.issues].sort(byProjectThenNumber);
+  for (const issue of issues) {
+    const created = await store.importIssue({ ...issue, parent: null });
+    if (created.key !== issue.key)
+      throw domainError('conflict', `${issue.key} was imported as ${created.key}: the export repeats or reorders keys.`);
+  }
+  // Parents in a second pass: an epic may have a higher number than its children.
+  for (const issue of issues) if (issue.parent) await store.linkIssues(issue.key, 'parent', issue.parent);
+  for (const link of snapshot.links) await store.linkIssues(link.from, link.type, link.to);
+  return {
+    projects: snapshot.projects.length,
+    sprints: snapshot.sprints.length,
+    issues: issues.length,
+    links: snapshot.links.length,
+  };
+}
+
+function byProjectThenNumber(a: Issue, b: Issue): number {
+  return compareStrings(a.project, b.project) || issueNumber(a.key) - issueNumber(b.key);
+}

@@ -1,0 +1,306 @@
+// Import and export: Jira CSV in and out, the whole store as JSON, what a refused row and a
+// dry run leave on disk (nothing), and parents that come after their children.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeCsv } from '../store/csv.js';
+import { importJiraCsv, type ImportReport } from '../store/import-csv.js';
+import { IMPORT_LIMITS, JiraCsvError, readJiraCsv, writeJiraCsv } from '../store/jira-csv.js';
+import { jiraSampleCsv } from '../store/jira-csv-sample.js';
+import { importSnapshot } from '../store/snapshot.js';
+import { openStore, type Issue, type TrackerStore } from '../store/index.js';
+
+const NOW = new Date('2026-12-02T09:00:00.000Z');
+const directories: string[] = [];
+test.after(() => {
+  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
+});
+
+function newPath(): string {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-io-'));
+  directories.push(directory);
+  return path.join(directory, 'tracker.jsonl');
+}
+
+/** A journal with the demo data (seed) or none. */
+async function open(seed: boolean, file = newPath()): Promise<TrackerStore> {
+  return openStore({ path: file, log: () => {}, watch: false, seed, now: () => NOW });
+}
+
+const run = (store: TrackerStore, text: string, dryRun = false): Promise<ImportReport> =>
+  importJiraCsv(store, text, { dryRun, now: () => NOW });
+
+const csv = (...rows: string[][]): string => writeCsv(rows);
+const HEADER = [
+  'Issue key',
+  'Summary',
+  'Issue Type',
+  'Status',
+  'Priority',
+  'Assignee',
+  'Reporter',
+  'Sprint',
+  'Labels',
+  'Labels',
+  'Description',
+  'Created',
+  'Updated',
+  'Parent',
+];
+const row = (key: string, summary: string, more: Partial<Record<string, string>> = {}): string[] =>
+  HEADER.map((column, index) =>
+    index === 0 ? key : index === 1 ? summary : (more[column] ?? (column === 'Reporter' ? 'alice' : '')),
+  );
+
+const allIssues = (store: TrackerStore): Issue[] => store.exportSnapshot().issues;
+
+test('JSON round trip: export, import into an empty store, export again: the same document', async () => {
+  const demo = await open(true);
+  await demo.linkIssues('PROJ-104', 'relates_to', 'PROJ-101');
+  const first = JSON.stringify(demo.exportSnapshot(), null, 2);
+  const copy = await open(false);
+  const counts = await importSnapshot(copy, JSON.parse(first));
+  assert.equal(counts, { projects: 2, sprints: 6, issues: 17, links: 4 });
+  assert.is(JSON.stringify(copy.exportSnapshot(), null, 2), first);
+  // The copy is a store like any other: its links and comments answer as the original's do.
+  assert.equal(copy.getLinkKeys('PROJ-101'), demo.getLinkKeys('PROJ-101'));
+  assert.equal(copy.getIssue('PROJ-102').comments, demo.getIssue('PROJ-102').comments);
+});
+
+test('a JSON export goes only into an empty store, and a document of another shape is refused naming where', async () => {
+  const demo = await open(true);
+  const snapshot = demo.exportSnapshot();
+  try {
+    await importSnapshot(demo, snapshot);
+    assert.unreachable();
+  } catch (error) {
+    assert.match((error as Error).message, 'A JSON export goes into an empty store');
+  }
+  const { parseSnapshot } = await import('../store/snapshot.js');
+  assert.throws(
+    () => parseSnapshot({ ...snapshot, attachments: [] }),
+    (error: Error) =>
+      error.message ===
+      'Not an mcp-tracker export this version can read: the document has a field it does not know: attachments.',
+  );
+  assert.throws(
+    () => parseSnapshot({ ...snapshot, issues: [{ key: 'PROJ-1' }] }),
+    (error: Error) => error.message === 'Not an mcp-tracker export this version can read: at issues.0.project: Invalid input.',
+  );
+});
+
+test('CSV round trip: export, import into an empty store: the same issues (sprints by name; comments are JSON-only)', async () => {
+  const demo = await open(true);
+  const text = writeJiraCsv(demo.exportSnapshot());
+  const copy = await open(false);
+  const report = await run(copy, text);
+  assert.is(report.refused.length, 0, JSON.stringify(report.refused));
+  assert.is(report.imported.length, 17);
+  assert.ok(
+    report.imported.every((entry) => entry.from === entry.key),
+    'every key kept',
+  );
+  const sprintName = (store: TrackerStore, id: string | null) => (id === null ? null : store.getSprint(id).name);
+  const comparable = (store: TrackerStore) =>
+    allIssues(store).map(({ comments: _comments, sprint, ...fields }) => ({ ...fields, sprint: sprintName(store, sprint) }));
+  assert.equal(comparable(copy), comparable(demo));
+  assert.equal(copy.listProjects(), demo.listProjects());
+});
+
+test('refused rows: each with its row number and reason, and none of them reaches the disk', async () => {
+  const file = newPath();
+  const store = await open(false, file);
+  const text = csv(
+    HEADER,
+    row('OPS-1', 'Fine', { Status: 'In Progress', Priority: 'Highest', 'Issue Type': 'Sub-task' }),
+    row('OPS-2', 'Bad status', { Status: 'Waiting' }),
+    row('OPS-3', '', {}),
+    row('not a key', 'Bad key'),
+    row('OPS-5', 'Too long', { Description: 'x'.repeat(10_001) }),
+    row('OPS-6', 'Not an epic parent', { Parent: 'OPS-1' }),
+    row('OPS-7', 'Bad person', { Assignee: 'Alice Smith' }),
+    [...row('OPS-8', 'Extra cells'), 'surplus'],
+    row('OPS-9', 'Child of a refused epic', { Parent: 'OPS-10' }),
+    row('OPS-10', 'Refused epic', { 'Issue Type': 'Epic', Priority: 'Urgent' }),
+  );
+  const report = await run(store, text);
+  assert.equal(
+    report.imported.map((entry) => entry.key),
+    ['OPS-1'],
+  );
+  assert.equal(
+    report.refused.map((r) => `${r.row}: ${r.reason.split('. ')[0]}`),
+    [
+      "3: Unknown status 'Waiting'",
+      '4: Title must not be empty.',
+      "5: Invalid issue key 'not a key'",
+      '6: Description is 10001 characters long; the limit is 10000.',
+      '7: its parent OPS-1: OPS-1 is a task, not an epic; a parent must be an epic.',
+      "8: Invalid assignee 'Alice Smith'",
+      '9: the row cannot be read: it has 15 cells; the header has 14 columns',
+      '10: its parent OPS-10 (row 11) was refused',
+      "11: Unknown priority 'Urgent'",
+    ],
+  );
+  assert.equal(
+    allIssues(store).map((issue) => [issue.key, issue.status, issue.priority, issue.type]),
+    [['OPS-1', 'in_progress', 'P0', 'task']],
+  );
+  // On disk: the header, the project and the one issue: no trace of a refused row.
+  const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+  assert.equal(
+    lines.slice(1).map((line) => JSON.parse(line).type),
+    ['project.created', 'issue.created'],
+  );
+});
+
+test('a dry run reports what a real run does and leaves the journal byte for byte as it was', async () => {
+  const file = newPath();
+  const demo = await open(true, file);
+  const text = csv(
+    HEADER,
+    row('PROJ-500', 'New', { Sprint: 'Sprint 43' }),
+    row('PROJ-7', 'Taken number'),
+    row('PROJ-501', 'Bad', { Status: '?' }),
+  );
+  const before = fs.readFileSync(file);
+  const dry = await run(demo, text, true);
+  assert.ok(fs.readFileSync(file).equals(before), 'the journal is unchanged');
+  assert.is(dry.dryRun, true);
+  const real = await run(demo, text);
+  assert.equal({ ...dry, dryRun: false }, real);
+  assert.equal(real.imported, [
+    { row: 3, from: 'PROJ-7', key: 'PROJ-115' },
+    { row: 2, from: 'PROJ-500', key: 'PROJ-500' },
+  ]);
+  assert.is(demo.getIssue('PROJ-500').sprint, 'PROJ-S43');
+});
+
+test('parents: a child before its epic is linked in the second pass, through renumbered keys too', async () => {
+  const demo = await open(true);
+  const text = csv(
+    HEADER,
+    row('PROJ-3', 'Child, numbered below the epic', { Parent: 'PROJ-1' }),
+    row('PROJ-1', 'The epic', { 'Issue Type': 'Epic' }),
+    row('PROJ-2', 'Child of an epic already in the store', { Parent: 'PROJ-109' }),
+  );
+  const report = await run(demo, text);
+  assert.is(report.parentsLinked, 2);
+  // PROJ-1..3 are below the numbers PROJ has used: they get the next ones, in key order.
+  assert.equal(
+    report.imported.map((entry) => `${entry.from} -> ${entry.key}`),
+    ['PROJ-1 -> PROJ-115', 'PROJ-2 -> PROJ-116', 'PROJ-3 -> PROJ-117'],
+  );
+  assert.is(demo.getIssue('PROJ-117').parent, 'PROJ-115');
+  assert.is(demo.getIssue('PROJ-116').parent, 'PROJ-109');
+});
+
+test("Jira's names and times: forgiving statuses, priorities and types; dd/MMM/yy h:mm AM as UTC", async () => {
+  const store = await open(false);
+  const text = csv(
+    HEADER,
+    row('OPS-1', 'One', {
+      Status: 'Closed',
+      Priority: 'Lowest',
+      'Issue Type': 'bug',
+      Created: '02/Dec/26 5:28 PM',
+      Updated: '2026-12-03T01:00:00Z',
+    }),
+    row('OPS-2', 'Two', { Status: 'in-progress', Priority: 'p1', Labels: 'API', Created: '9/Jan/2026 12:05 AM' }),
+  );
+  const report = await run(store, text);
+  assert.is(report.refused.length, 0, JSON.stringify(report.refused));
+  const [one, two] = allIssues(store);
+  assert.equal(
+    [one!.status, one!.resolution, one!.priority, one!.type, one!.created_at, one!.updated_at],
+    ['done', 'done', 'P3', 'bug', '2026-12-02T17:28:00.000Z', '2026-12-03T01:00:00.000Z'],
+  );
+  assert.equal(
+    [two!.status, two!.priority, two!.labels, two!.created_at],
+    ['in_progress', 'P1', ['api'], '2026-01-09T00:05:00.000Z'],
+  );
+});
+
+test('bounds: rows, field size and an unreadable file are refused with a clear message, before any row is tried', () => {
+  const refusal = (text: string): string => {
+    try {
+      readJiraCsv(text);
+    } catch (error) {
+      if (error instanceof JiraCsvError) return error.message;
+      throw error;
+    }
+    return 'read';
+  };
+  const tooMany = `Issue key,Summary\n${'OPS-1,x\n'.repeat(IMPORT_LIMITS.rows + 1)}`;
+  assert.is(
+    refusal(tooMany),
+    `the file is not CSV this import can read: more than ${IMPORT_LIMITS.rows + 1} records (the header counts as one)`,
+  );
+  assert.is(
+    refusal(`Issue key,Summary\nOPS-1,${'x'.repeat(IMPORT_LIMITS.fieldChars + 1)}\n`),
+    `the file is not CSV this import can read: line 2: a field longer than ${IMPORT_LIMITS.fieldChars} characters`,
+  );
+  assert.is(refusal('Key,Title\n'), 'the header has no Summary column (the issue title)');
+  assert.is(refusal('Summary,Summary\n'), 'the header names the column Summary twice');
+  assert.is(refusal(''), 'the file is empty: a header row (Issue key, Summary, ...) comes first');
+});
+
+test('a 1,000-row Jira export: every good row imported with its key, its parent linked after it', async () => {
+  const store = await open(false);
+  const report = await run(store, jiraSampleCsv({ rows: 1000, badEvery: 100 }));
+  assert.is(report.rows, 1000);
+  assert.is(report.refused.length, 10);
+  assert.is(report.imported.length, 990);
+  assert.ok(report.imported.every((entry) => entry.from === entry.key));
+  assert.equal(report.ignoredColumns, ['Watchers']);
+  assert.is(store.getIssue('FIN-1').parent, 'FIN-20');
+});
+
+/** The built command, as a user runs it: stdout and stderr apart. */
+function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['dist/mcp-tracker.mjs', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, MCP_TRACKER_STORE: '' },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+test('the commands: export writes only data to stdout, import reports on stderr, a dry run leaves the file as it was', async () => {
+  const source = newPath();
+  (await open(true, source)).close();
+  const exported = cli('export', '--data', source);
+  assert.is(exported.status, 0, exported.stderr);
+  assert.ok(exported.stdout.startsWith('Issue key,Summary,Issue Type,Status,Priority,'));
+  assert.is(exported.stderr, '[mcp-tracker] exported 17 issues\n');
+  const csvFile = path.join(path.dirname(source), 'issues.csv');
+  fs.writeFileSync(csvFile, exported.stdout);
+
+  const target = newPath();
+  (await open(false, target)).close();
+  const before = fs.readFileSync(target);
+  const dry = cli('import', csvFile, '--dry-run', '--data', target);
+  assert.is(dry.status, 0, dry.stderr);
+  assert.is(dry.stdout, '');
+  assert.match(dry.stderr, '17 rows read: 17 would be imported, 0 refused');
+  assert.ok(fs.readFileSync(target).equals(before), 'the dry run left the journal as it was');
+  const real = cli('import', csvFile, '--data', target);
+  assert.match(real.stderr, '17 rows read: 17 imported, 0 refused');
+
+  const json = path.join(path.dirname(source), 'all.json');
+  assert.is(cli('export', '--format', 'json', '--out', json, '--data', source).status, 0);
+  const again = newPath();
+  assert.match(cli('import', json, '--data', again).stderr, 'imported 2 projects, 6 sprints, 17 issues and 3 links');
+  assert.is(cli('export', '--format=json', '--data', again).stdout, fs.readFileSync(json, 'utf8'));
+  const refused = cli('import', json, '--data', again);
+  assert.is(refused.status, 1);
+  assert.match(refused.stderr, 'a JSON export goes into an empty store');
+  assert.match(cli('import', '--data', again).stderr, 'import needs the file to read');
+  const ephemeral = cli('import', json, '--ephemeral');
+  assert.is(ephemeral.status, 2);
+  assert.match(ephemeral.stderr, 'import works on --data PATH or --store URL, not on an --ephemeral file');
+});
+
+test.run();

@@ -1,0 +1,144 @@
+// An audit of what hosts differ on. Claude Code never reads resource templates, so every
+// template has a tool twin that answers the same question (the table below, checked by asking
+// both); VS Code completes arguments, so every template variable and prompt argument has
+// completion (checked on the wire: an empty value gets suggestions).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { type Json, trackerSession } from './tracker-session.js';
+
+interface Twin {
+  /** A URI of the template, read as a host would. */
+  uri: string;
+  /** The tool call that answers the same question. */
+  tool: string;
+  args: Json;
+  /** What must agree: from the resource's JSON and from the tool's structuredContent. */
+  same: (resource: Json, tool: Json) => [unknown, unknown];
+}
+
+const keys = (issues: { key: string }[]) => issues.map((issue) => issue.key);
+const withoutReadAt = ({ read_at: _readAt, ...rest }: Json) => rest;
+
+/** Every resource template and its tool twin: a new template needs a row here. */
+const TWINS: Record<string, Twin> = {
+  'jira://issue/{key}': {
+    uri: 'jira://issue/PROJ-101',
+    tool: 'get_issue',
+    args: { key: 'PROJ-101' },
+    same: (resource, tool) => [resource.issue, tool.issue],
+  },
+  'jira://project/{project_key}/stats': {
+    uri: 'jira://project/PROJ/stats',
+    tool: 'summarize_sprint',
+    args: { project: 'PROJ' },
+    same: (resource, tool) => [withoutReadAt(resource), tool.project_stats],
+  },
+  'jira://project/{project_key}/issues{?status,assignee,priority}': {
+    uri: 'jira://project/PROJ/issues?status=in_progress&priority=P1',
+    tool: 'search_issues',
+    args: { project: 'PROJ', status: 'in_progress', priority: 'P1', limit: 100 },
+    same: (resource, tool) => [keys(resource.issues), keys(tool.issues)],
+  },
+  'jira://sprint/{sprint_id}': {
+    uri: 'jira://sprint/PROJ-S42',
+    tool: 'summarize_sprint',
+    args: { sprint: 'PROJ-S42' },
+    same: (resource, tool) => [withoutReadAt(resource), tool.stats],
+  },
+  'jira://search{?jql}': {
+    uri: `jira://search?jql=${encodeURIComponent('status != done ORDER BY priority')}`,
+    tool: 'search_issues',
+    args: { query: 'status != done ORDER BY priority', limit: 100 },
+    same: (resource, tool) => [keys(resource.issues), keys(tool.issues)],
+  },
+};
+
+/** A session whose answers must be results. */
+async function session() {
+  const tracker = await trackerSession();
+  const ask = async (method: string, params?: Json): Promise<Json> => {
+    const answer = await tracker.ask(method, params);
+    assert.ok(answer.result, `${method} ${JSON.stringify(params)}: ${JSON.stringify(answer.error)}`);
+    return answer.result!;
+  };
+  return { ask, close: tracker.close };
+}
+
+test('every resource template has a tool twin that gives the same answer', async () => {
+  const { ask, close } = await session();
+  try {
+    const { resourceTemplates } = await ask('resources/templates/list');
+    const { tools } = await ask('tools/list');
+    const templates = resourceTemplates.map((template: Json) => template.uriTemplate as string);
+    assert.equal(
+      templates.filter((template: string) => TWINS[template] === undefined),
+      [],
+      'templates without a twin in TWINS',
+    );
+    for (const template of templates) {
+      const twin = TWINS[template]!;
+      assert.ok(
+        tools.some((tool: Json) => tool.name === twin.tool),
+        `${template}: its twin ${twin.tool} is not a tool`,
+      );
+      const read = await ask('resources/read', { uri: twin.uri });
+      const called = await ask('tools/call', { name: twin.tool, arguments: twin.args });
+      assert.not.ok(called.isError, `${twin.tool}: ${JSON.stringify(called.content)}`);
+      const [fromResource, fromTool] = twin.same(JSON.parse(read.contents[0].text), called.structuredContent);
+      assert.ok(fromResource !== undefined && JSON.stringify(fromResource) !== '[]', `${template}: the sample answers something`);
+      assert.equal(fromTool, fromResource, `${template} and ${twin.tool} agree`);
+    }
+  } finally {
+    close();
+  }
+});
+
+/** The variables of an RFC 6570 template: `{key}`, `{?status,assignee}`. */
+const variablesOf = (template: string): string[] =>
+  [...template.matchAll(/\{[?&]?([^}]+)\}/g)].flatMap((match) => match[1]!.split(','));
+
+test('every template variable and every prompt argument has completion', async () => {
+  const { ask, close } = await session();
+  try {
+    const { resourceTemplates } = await ask('resources/templates/list');
+    const { prompts } = await ask('prompts/list');
+    const asked: { ref: Json; name: string }[] = [
+      ...resourceTemplates.flatMap((template: Json) =>
+        variablesOf(template.uriTemplate).map((name) => ({ ref: { type: 'ref/resource', uri: template.uriTemplate }, name })),
+      ),
+      ...prompts.flatMap((prompt: Json) =>
+        (prompt.arguments ?? []).map((argument: Json) => ({
+          ref: { type: 'ref/prompt', name: prompt.name },
+          name: argument.name,
+        })),
+      ),
+    ];
+    assert.ok(asked.length >= 10);
+    for (const { ref, name } of asked) {
+      const { completion } = await ask('completion/complete', { ref, argument: { name, value: '' } });
+      assert.ok(completion.values.length > 0, `${JSON.stringify(ref)} ${name}: no suggestions`);
+    }
+  } finally {
+    close();
+  }
+});
+
+test('the query completes its last word, and keeps what was typed before it', async () => {
+  const { ask, close } = await session();
+  try {
+    const complete = async (value: string) =>
+      (
+        await ask('completion/complete', {
+          ref: { type: 'ref/resource', uri: 'jira://search{?jql}' },
+          argument: { name: 'jql', value },
+        })
+      ).completion.values as string[];
+    assert.ok((await complete('assignee = al')).includes('assignee = alice'));
+    assert.ok((await complete('project = PROJ AND stat')).includes('project = PROJ AND status'));
+    assert.ok((await complete('sprint in open')).includes('sprint in openSprints()'));
+  } finally {
+    close();
+  }
+});
+
+test.run();

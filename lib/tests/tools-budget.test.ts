@@ -1,0 +1,88 @@
+// What a host shows the model of tools/list, measured: each tool's name, description and input
+// schema as JSON, at 4 characters a token. Every tool costs the model context on every turn,
+// used or not, so the whole list has a budget (issue 15): at most 12 tools and 2,500 tokens.
+// The README states the count and the estimate; this test keeps it honest.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { transcript } from '../../protocol/tests/harness.js';
+import { openStore, silentLogger } from '../store/index.js';
+import { createTrackerServer } from '../tracker/server.js';
+import type { ToolSelection } from '../tracker/toolsets.js';
+
+const TOOLS_MAX = 12;
+const TOKENS_MAX = 2500;
+const CHARACTERS_PER_TOKEN = 4;
+
+interface ListedTool {
+  name: string;
+  description: string;
+  inputSchema: unknown;
+}
+
+/** tools/list as a 2025-11-25 client receives it from a tracker on fresh demo data. */
+async function listedTools(selection: ToolSelection = {}): Promise<ListedTool[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tools-budget-'));
+  const store = await openStore({ path: join(dir, 'tracker.jsonl'), log: silentLogger, watch: false });
+  try {
+    const t = transcript(createTrackerServer(store, { tools: selection }).definition);
+    await t.initialize('2025-11-25');
+    t.client({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const [answer] = (await t.until((messages) => messages.length > 0)) as { result: { tools: ListedTool[] } }[];
+    return answer!.result.tools;
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The model's view: name, description and input schema; titles, output schemas and annotations stay with the host. */
+export function modelVisibleTokens(tools: readonly ListedTool[]): number {
+  const characters = tools.reduce(
+    (sum, { name, description, inputSchema }) => sum + JSON.stringify({ name, description, inputSchema }).length,
+    0,
+  );
+  return Math.ceil(characters / CHARACTERS_PER_TOKEN);
+}
+
+test(`tools/list stays within ${TOOLS_MAX} tools and ${TOKENS_MAX} tokens as a model sees it`, async () => {
+  const tools = await listedTools();
+  const tokens = modelVisibleTokens(tools);
+  process.stderr.write(`tools/list: ${tools.length} tools, ${tokens} tokens\n`);
+  assert.ok(tools.length <= TOOLS_MAX, `${tools.length} tools; the budget is ${TOOLS_MAX}: fold tools by noun`);
+  assert.ok(tokens <= TOKENS_MAX, `${tokens} tokens; the budget is ${TOKENS_MAX}: shorten descriptions`);
+});
+
+test('the README states the tool count and the token estimate (within 5%, in hundreds)', async () => {
+  const tools = await listedTools();
+  const tokens = modelVisibleTokens(tools);
+  const readme = readFileSync('README.md', 'utf8');
+  const stated = /(\d+) tools, about ([\d,]+) tokens of `tools\/list`/.exec(readme);
+  assert.ok(stated, 'README: "N tools, about T tokens of `tools/list`"');
+  const [count, estimate] = [Number(stated![1]), Number(stated![2]!.replace(/,/g, ''))];
+  const shown = `${tools.length} tools, about ${(Math.round(tokens / 100) * 100).toLocaleString('en-US')} tokens`;
+  assert.is(count, tools.length, `README says ${count} tools; write "${shown}"`);
+  assert.ok(
+    Math.abs(estimate - tokens) <= tokens * 0.05,
+    `README says about ${estimate} tokens, measured ${tokens}; write "${shown}"`,
+  );
+});
+
+test('read-only mode and a toolset list fewer tools, and cost less', async () => {
+  const all = modelVisibleTokens(await listedTools());
+  const readOnly = await listedTools({ readOnly: true });
+  const sprints = await listedTools({ toolsets: ['sprints'] });
+  assert.equal(
+    readOnly.map((tool) => tool.name),
+    ['search_issues', 'get_issue', 'summarize_sprint'],
+  );
+  assert.ok(modelVisibleTokens(readOnly) < all);
+  assert.equal(
+    sprints.map((tool) => tool.name),
+    ['summarize_sprint'],
+  );
+});
+
+test.run();
