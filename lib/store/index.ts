@@ -17,6 +17,8 @@ export type {
   TrackerStore,
   IssueMutation,
   CommentMutation,
+  AttachmentMutation,
+  AttachmentFile,
   ChangeEvent,
   ChangeListener,
   BulkOptions,
@@ -25,6 +27,8 @@ export type {
 } from './store.js';
 export type { Change } from './apply.js';
 export type { CreateIssueInput } from './commands.js';
+export type { AttachmentInfo, AttachmentInput } from './attachments.js';
+export { HISTORY_SHOWN_DEFAULT, HISTORY_SHOWN_MAX, type HistoryEntry, type IssueHistory } from './history.js';
 export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries.js';
 export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';
 export { COMPLETION_CAP, type Completion } from './completions.js';
@@ -71,6 +75,7 @@ export {
   PROJECT_KEY_PATTERN,
   SPRINT_ID_PATTERN,
   LIMITS,
+  ATTACHMENT_NAME_PATTERN,
   type Issue,
   type Project,
   type Sprint,

@@ -8,6 +8,7 @@ import type { PromptDefinition, PromptMessage } from '../../protocol/prompts.js'
 import { excerpt, invalidParams } from '../../protocol/errors.js';
 import type { TrackerStore } from '../store/index.js';
 import { CURRENT_SPRINT_URI, JSON_MIME, TEMPLATES, completers, defaultProject, issueUri, readUri } from './resources.js';
+import { bugReportPrompt } from './prompt-bug-report.js';
 
 const say = (role: PromptMessage['role'], text: string): PromptMessage => ({ role, content: { type: 'text', text } });
 
@@ -134,5 +135,5 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
     },
   };
 
-  return [triage, sprintReview, standup];
+  return [triage, sprintReview, standup, bugReportPrompt(store)];
 }

@@ -116,6 +116,7 @@ const CHANGES_DATA = new Set([
   'bulk_update_status',
   'link_issues',
   'add_comment',
+  'add_attachment',
   'delete_issue',
 ]);
 
