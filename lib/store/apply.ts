@@ -15,6 +15,7 @@
 import { noteScope, noteSprintClosed } from './burndown.js';
 import { indexIssueFields } from './field-index.js';
 import {
+  base64Bytes,
   LIMITS,
   type Comment,
   type EditableFields,
@@ -25,8 +26,9 @@ import {
   type RecordOf,
   type Sprint,
 } from './schema.js';
-import { countAssignment, findLink, issueNumber, noteChild, type IssueLink, type TrackerState } from './state.js';
+import { countAssignment, findAttachment, findLink, issueNumber, noteChild, type IssueLink, type TrackerState } from './state.js';
 import { indexComment, indexIssueText } from './word-index.js';
+import { noteHistory } from './history.js';
 
 /** An issue without its comments: what a change to an issue replaces. */
 type IssueFields = Omit<Issue, 'comments'>;
@@ -85,6 +87,11 @@ export function checkRecord(state: TrackerState, record: JournalRecord): void {
       return;
     case 'issue.edited':
       return checkEdited(state, record);
+    case 'issue.attachment_added':
+      existingIssue(state, record.key);
+      if (findAttachment(state, record.key, record.attachment.name) !== undefined)
+        throw new Error(`${record.key} already has an attachment named ${record.attachment.name}`);
+      return;
     case 'sprint.started':
       return checkSprintStarted(state, record.id);
     case 'sprint.closed':
@@ -102,6 +109,7 @@ export function applyRecord(state: TrackerState, record: JournalRecord): Change 
 /** Applies a record that checkRecord has just passed against this very state (the writer's case). */
 export function applyChecked(state: TrackerState, record: JournalRecord): Change {
   const change = applyByType(state, record);
+  noteHistory(state, record, change);
   state.lastSeq = record.seq;
   return change;
 }
@@ -136,6 +144,8 @@ function applyByType(state: TrackerState, record: JournalRecord): Change {
       return applyParentChanged(state, record);
     case 'issue.edited':
       return applyEdited(state, record);
+    case 'issue.attachment_added':
+      return applyAttachmentAdded(state, record);
     case 'sprint.started':
       return applySprintState(state, record.id, 'active', record.at, 'started');
     case 'sprint.closed':
@@ -332,6 +342,17 @@ function applyEdited(state: TrackerState, record: RecordOf<'issue.edited'>): Cha
   const patch: Partial<IssueFields> = { ...rest, updated_at: record.at };
   replaceIssue(state, issue, labels === undefined ? patch : { ...patch, labels: Object.freeze([...labels]) });
   return issueChange(issue, `${record.key} edited: ${Object.keys(record.to).join(', ')}`);
+}
+
+function applyAttachmentAdded(state: TrackerState, record: RecordOf<'issue.attachment_added'>): Change {
+  const issue = existingIssue(state, record.key);
+  const { name, mime_type, content, author, created_at } = record.attachment;
+  const attachment = Object.freeze({ name, mime_type, content, size: base64Bytes(content), author, created_at });
+  state.attachments.set(issue.key, Object.freeze([...(state.attachments.get(issue.key) ?? []), attachment]));
+  state.attachmentBytes += attachment.size;
+  state.people.add(author);
+  replaceIssue(state, issue, { updated_at: record.at });
+  return issueChange(issue, `${name} (${mime_type}, ${attachment.size} bytes) attached to ${issue.key} by ${author}`);
 }
 
 // Sprints: one active sprint per project; closing carries the unfinished issues in the same record.

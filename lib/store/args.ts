@@ -34,7 +34,7 @@ export function quote(value: unknown): string {
   return `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 }
 
-function requireString(value: unknown, field: string): string {
+export function requireString(value: unknown, field: string): string {
   if (typeof value !== 'string') invalid(`${field} must be a string, got ${quote(value)}.`);
   return value;
 }

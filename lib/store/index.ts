@@ -17,6 +17,8 @@ export type {
   TrackerStore,
   IssueMutation,
   CommentMutation,
+  AttachmentMutation,
+  AttachmentFile,
   ChangeEvent,
   ChangeListener,
   BulkOptions,
@@ -26,6 +28,8 @@ export type {
 export type { Change } from './apply.js';
 export type { CreateIssueInput } from './commands.js';
 export { SPRINT_LIMITS, type CreateSprintInput, type SprintMutation } from './sprints.js';
+export type { AttachmentInfo, AttachmentInput } from './attachments.js';
+export { HISTORY_SHOWN_DEFAULT, HISTORY_SHOWN_MAX, type HistoryEntry, type IssueHistory } from './history.js';
 export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries.js';
 export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';
 export type { Burndown, BurndownPoint } from './burndown.js';
@@ -73,6 +77,7 @@ export {
   PROJECT_KEY_PATTERN,
   SPRINT_ID_PATTERN,
   LIMITS,
+  ATTACHMENT_NAME_PATTERN,
   type Issue,
   type Project,
   type Sprint,

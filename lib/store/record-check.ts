@@ -1,20 +1,27 @@
 // A hand-written validator for journal records: the fast path for opening.
 //
-// It accepts exactly what JournalRecordSchema (schema.ts) accepts — built from
+// It accepts exactly what JournalRecordSchema (schema.ts) accepts (and checkJournalHeader what
+// JournalHeaderSchema accepts, so that opening a file runs no zod at all) — built from
 // the same patterns, limits and enums — for a fraction of zod's time, which
 // matters when a journal holds 100,000 issues (docs/performance.md). Unknown extra fields are ignored, as
 // zod ignores them; apply.ts copies only the known fields into the state.
 // lib/tests/store-record-check.test.ts checks the agreement with fast-check.
 import {
+  ATTACHMENT_BASE64_MAX,
+  ATTACHMENT_NAME_PATTERN,
   DATE_PATTERN,
   HANDLE_PATTERN,
   ISSUE_KEY_PATTERN,
   ISSUE_NUMBER_TOO_LARGE,
   issueNumberWithinLimit,
   ISSUE_TYPES,
+  isBase64,
+  JOURNAL_FORMAT,
   LABEL_PATTERN,
   LINK_TYPES,
   LIMITS,
+  MIME_TYPE_PATTERN,
+  NOT_BASE64,
   PRIORITIES,
   PROJECT_KEY_PATTERN,
   SPRINT_ID_PATTERN,
@@ -127,6 +134,15 @@ const comment = objectOf({
   created_at: timestamp,
 });
 
+const base64Text = text(0, ATTACHMENT_BASE64_MAX);
+const attachment = objectOf({
+  name: text(0, Infinity, ATTACHMENT_NAME_PATTERN),
+  mime_type: text(0, Infinity, MIME_TYPE_PATTERN),
+  content: (value) => base64Text(value) ?? (isBase64(value as string) ? null : `: ${NOT_BASE64}`),
+  author: handle,
+  created_at: timestamp,
+});
+
 const issue = objectOf({
   key: issueKey,
   project: projectKey,
@@ -158,7 +174,7 @@ const editable = objectOf({
 const linkType = oneOf(LINK_TYPES);
 const goal = text(0, LIMITS.goalMax);
 
-const base = { seq: integer(1), at: timestamp };
+const base = { seq: integer(1), at: timestamp, by: optional(handle) };
 
 const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
   ['project.created', objectOf({ ...base, project })],
@@ -172,12 +188,22 @@ const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
   ['issue.unlinked', objectOf({ ...base, key: issueKey, link: linkType, to: issueKey })],
   ['issue.parent_changed', objectOf({ ...base, key: issueKey, from: nullable(issueKey), to: nullable(issueKey) })],
   ['issue.edited', objectOf({ ...base, key: issueKey, from: editable, to: editable })],
+  ['issue.attachment_added', objectOf({ ...base, key: issueKey, attachment })],
   ['sprint.started', objectOf({ ...base, id: sprintId })],
   ['sprint.closed', objectOf({ ...base, id: sprintId, carried: arrayOf(issueKey), carried_to: nullable(sprintId) })],
   ['sprint.goal_changed', objectOf({ ...base, id: sprintId, from: goal, to: goal })],
 ]);
 
 export const RECORD_TYPES: readonly string[] = [...checksByType.keys()] as string[];
+
+const header = objectOf({ format: oneOf([JOURNAL_FORMAT]), version: integer(1), created_at: timestamp });
+
+/** null when `value` is a valid JournalHeader (JournalHeaderSchema); otherwise why not. */
+export function checkJournalHeader(value: unknown): string | null {
+  if (!isPlainObject(value)) return 'expected a JSON object';
+  const problem = header(value);
+  return problem === null ? null : problem.slice(1);
+}
 
 /** null when `value` is a valid JournalRecord; otherwise why not. */
 export function checkJournalRecord(value: unknown): string | null {

@@ -23,6 +23,19 @@ export const LABEL_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Sprint dates are calendar days (UTC). */
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * An attachment's name is the last segment of its URI (jira://issue/K/attachment/NAME): only
+ * characters a URI carries as they are, starting with a letter or digit (so never "." or "..").
+ */
+export const ATTACHMENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+/** type/subtype in lower case (RFC 6838 names), without parameters. */
+export const MIME_TYPE_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/;
+/**
+ * Standard base64 (RFC 4648 section 4) with its padding, no line breaks, at least one byte;
+ * its length must also be a multiple of 4 (isBase64). A character class, not groups of four:
+ * a quantified group backtracks through a stack that a few megabytes of text overflow.
+ */
+export const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
 
 export const LIMITS = {
   /**
@@ -52,6 +65,18 @@ export const LIMITS = {
   projectDescriptionMax: 2_000,
   labelsMax: 10,
   storyPointsMax: 100,
+  /**
+   * One attachment, decoded. Its base64 text (4 characters per 3 bytes) is one journal record,
+   * so this keeps the record well under maxRecordBytes.
+   */
+  attachmentBytesMax: 524_288,
+  /** Attachments one issue may be given: get_issue lists them all. */
+  attachmentsPerIssueMax: 20,
+  /**
+   * Decoded bytes of all attachments together: they live in memory beside the state, and a
+   * PostgreSQL replica reads records in batches whose size this bounds.
+   */
+  attachmentStoreBytesMax: 33_554_432,
   /**
    * One journal line, in bytes, its "\n" not counted. The largest record a command writes
    * (an issue with a 10,000 character description, every character escaped as \uXXXX) is
@@ -161,6 +186,36 @@ export const CommentSchema = z.readonly(
 );
 export type Comment = z.infer<typeof CommentSchema>;
 
+/**
+ * The base64 text of at most LIMITS.attachmentBytesMax bytes, rounded up to whole groups of
+ * four: a record may carry up to two bytes more than add_attachment accepts, never more.
+ */
+export const ATTACHMENT_BASE64_MAX = Math.ceil(LIMITS.attachmentBytesMax / 3) * 4;
+
+export function isBase64(content: string): boolean {
+  return content.length % 4 === 0 && BASE64_PATTERN.test(content);
+}
+export const NOT_BASE64 = 'is not base64 (RFC 4648: A-Z a-z 0-9 + /, padded with = to a multiple of 4 characters)';
+
+/** Decoded bytes of base64 text that isBase64 accepts. */
+export function base64Bytes(content: string): number {
+  const padding = content.endsWith('==') ? 2 : content.endsWith('=') ? 1 : 0;
+  return (content.length / 4) * 3 - padding;
+}
+
+/** A file added to an issue, as its record carries it. Never removed or replaced. */
+export const AttachmentSchema = z.readonly(
+  z.object({
+    name: z.string().check(z.regex(ATTACHMENT_NAME_PATTERN)),
+    mime_type: z.string().check(z.regex(MIME_TYPE_PATTERN)),
+    /** Checked for length before the pattern, so a huge value is cheap to refuse. */
+    content: z.string().check(z.maxLength(ATTACHMENT_BASE64_MAX), z.refine(isBase64, { error: NOT_BASE64 })),
+    author: HandleSchema,
+    created_at: TimestampSchema,
+  }),
+);
+export type Attachment = z.infer<typeof AttachmentSchema>;
+
 export const IssueSchema = z.readonly(
   z.object({
     key: IssueKeySchema,
@@ -211,8 +266,12 @@ export const JournalHeaderSchema = z.object({
 });
 export type JournalHeader = z.infer<typeof JournalHeaderSchema>;
 
-/** Every record carries its position (seq = 1 for the line after the header) and time. */
-const recordBase = { seq: z.int().check(z.minimum(1)), at: TimestampSchema };
+/**
+ * Every record carries its position (seq = 1 for the line after the header) and time, and
+ * who made the change (the store's actor: --user, else assistant); files written before `by`
+ * lack it, and the seeded demo data has none.
+ */
+const recordBase = { seq: z.int().check(z.minimum(1)), at: TimestampSchema, by: z.optional(HandleSchema) };
 
 export const JournalRecordSchema = z.discriminatedUnion('type', [
   z.object({ ...recordBase, type: z.literal('project.created'), project: ProjectSchema }),
@@ -259,6 +318,7 @@ export const JournalRecordSchema = z.discriminatedUnion('type', [
     from: EditableFieldsSchema,
     to: EditableFieldsSchema,
   }),
+  z.object({ ...recordBase, type: z.literal('issue.attachment_added'), key: IssueKeySchema, attachment: AttachmentSchema }),
   z.object({ ...recordBase, type: z.literal('sprint.started'), id: SprintIdSchema }),
   z.object({
     ...recordBase,

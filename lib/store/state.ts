@@ -9,12 +9,24 @@ import type { SprintHistory } from './burndown.js';
 import type { FieldIndex } from './field-index.js';
 import type { Comment, Issue, LinkType, Project, Sprint, Status } from './schema.js';
 
+/** An attachment as the state keeps it: its record's fields and its decoded size. */
+export interface StoredAttachment {
+  readonly name: string;
+  readonly mime_type: string;
+  /** Base64, as the record carries it and as a blob resource sends it. */
+  readonly content: string;
+  readonly size: number;
+  readonly author: string;
+  readonly created_at: string;
+}
+
 /** A link as one end reads it: PROJ-2 `is_blocked_by` PROJ-1 when PROJ-1 blocks PROJ-2. */
 export interface IssueLink {
   readonly type: LinkType | 'is_blocked_by' | 'is_duplicated_by';
   readonly key: string;
 }
 import type { WordIndex } from './word-index.js';
+import type { HistoryEntry } from './history.js';
 
 export interface TrackerState {
   readonly projects: Map<string, Project>;
@@ -35,6 +47,12 @@ export interface TrackerState {
   readonly blockedFrom: Map<string, Status>;
   /** Each issue's links, as that end reads them (see IssueLink); issues without links are absent. */
   readonly links: Map<string, readonly IssueLink[]>;
+  /** What changed each issue since it was created, oldest first (history.ts); unchanged issues are absent. */
+  readonly history: Map<string, HistoryEntry[]>;
+  /** Each issue's attachments in the order they were added; issues without any are absent. */
+  readonly attachments: Map<string, readonly StoredAttachment[]>;
+  /** Decoded bytes of every attachment: bounded by LIMITS.attachmentStoreBytesMax. */
+  attachmentBytes: number;
   /** The keys of each epic's children, in the order they joined; epics without children are absent. */
   readonly children: Map<string, string[]>;
   /** When each done issue became done: the burndown's days. */
@@ -70,6 +88,9 @@ export function createEmptyState(): TrackerState {
     sprintTouchedAt: new Map(),
     blockedFrom: new Map(),
     links: new Map(),
+    history: new Map(),
+    attachments: new Map(),
+    attachmentBytes: 0,
     children: new Map(),
     doneAt: new Map(),
     sprintHistory: new Map(),
@@ -121,6 +142,10 @@ export function countAssignment(state: TrackerState, person: string | null, delt
 /** The link `from` → `to` of this type, as written from `from`; relates_to is found from either end. */
 export function findLink(state: TrackerState, from: string, type: LinkType, to: string): IssueLink | undefined {
   return state.links.get(from)?.find((link) => link.type === type && link.key === to);
+}
+
+export function findAttachment(state: TrackerState, key: string, name: string): StoredAttachment | undefined {
+  return state.attachments.get(key)?.find((attachment) => attachment.name === name);
 }
 
 /** Adds `child` to an epic's children, or takes it away. */

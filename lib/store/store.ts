@@ -53,6 +53,17 @@ import { readyKeys } from './ready.js';
 import { sprintCommands, type SprintCommands } from './sprints.js';
 import { partlyDone, updateSteps, type UpdateIssueInput } from './update.js';
 import type { IssueLink } from './state.js';
+import { issueHistory, parseHistoryLimit, type IssueHistory } from './history.js';
+import {
+  attachmentInfo,
+  completeAttachmentNames,
+  listAttachments,
+  parseAttachment,
+  planAttachment,
+  requireAttachment,
+  type AttachmentInfo,
+  type AttachmentInput,
+} from './attachments.js';
 import {
   parseImportIssue,
   planImportIssue,
@@ -100,6 +111,18 @@ export interface IssueMutation {
 /** The result of addComment: the comment as stored, beside the issue it went to. */
 export interface CommentMutation extends IssueMutation {
   readonly comment: Comment;
+}
+
+/** The result of addAttachment: what was added (without its bytes), beside the issue. */
+export interface AttachmentMutation extends IssueMutation {
+  readonly attachment: AttachmentInfo;
+  /** How many attachments the issue has now. */
+  readonly count: number;
+}
+
+/** One attachment with its bytes, as base64. */
+export interface AttachmentFile extends AttachmentInfo {
+  readonly content: string;
 }
 
 export interface ChangeEvent {
@@ -172,6 +195,13 @@ export interface TrackerStore extends SprintCommands {
   completeStatuses(prefix: string): Completion;
   completePriorities(prefix: string): Completion;
   completeSprintIds(prefix: string, project?: string): Completion;
+  /** What changed the issue, who and when (history.ts): the most recent `limit`, newest first. */
+  getHistory(key: string, limit?: number): IssueHistory;
+  /** The issue's attachments (attachments.ts), oldest first, without their bytes. */
+  getAttachments(key: string): readonly AttachmentInfo[];
+  getAttachment(key: string, name: string): AttachmentFile;
+  /** `key` '' (no issue chosen yet): names on any issue. */
+  completeAttachmentNames(key: string, prefix: string): Completion;
 
   // Mutations: durable when the promise resolves.
   createIssue(input: CreateIssueInput): Promise<IssueMutation>;
@@ -180,6 +210,8 @@ export interface TrackerStore extends SprintCommands {
   /** null unassigns. */
   assignIssue(key: string, assignee: string | null): Promise<IssueMutation>;
   addComment(key: string, comment: { readonly body: string; readonly author?: string }): Promise<CommentMutation>;
+  /** Within the bounds in attachments.ts; a refusal writes nothing. */
+  addAttachment(key: string, input: AttachmentInput): Promise<AttachmentMutation>;
   /** null moves the issue to the backlog. */
   moveToSprint(key: string, sprintId: string | null): Promise<IssueMutation>;
   /** Fields, assignee, sprint, status and a comment in one call (update.ts); change.description lists each part. */
@@ -304,10 +336,18 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
     return query(usableState());
   }
 
+  /** Every record this store writes says who wrote it (the history's "who"). */
+  const signed =
+    (plan: Plan): Plan =>
+    (state, at) => {
+      const draft = plan(state, at);
+      return draft === null ? null : { by: actor, ...draft };
+    };
+
   async function mutate(plan: Plan): Promise<Change | null> {
     usableState();
     const external: Change[] = [];
-    const local = await backend.append(plan, external).finally(() => emit('external', external));
+    const local = await backend.append(signed(plan), external).finally(() => emit('external', external));
     if (local !== null) emit('local', [local]);
     return local;
   }
@@ -391,6 +431,24 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
     completeStatuses: (prefix) => completeStatuses(prefix),
     completePriorities: (prefix) => completePriorities(prefix),
     completeSprintIds: (prefix, project) => read((state) => completeSprintIds(state, prefix, project)),
+    getHistory: (key, limit) => {
+      const shown = parseHistoryLimit(limit);
+      return read((state) => issueHistory(state, parseIssueKey(key), shown));
+    },
+    getAttachments: (key) => read((state) => listAttachments(state, parseIssueKey(key))),
+    getAttachment: (key, name) =>
+      read((state) => {
+        const found = requireAttachment(state, parseIssueKey(key), String(name));
+        return { ...attachmentInfo(found), content: found.content };
+      }),
+    completeAttachmentNames: (key, prefix) =>
+      read((state) => {
+        try {
+          return completeAttachmentNames(state, key === '' ? null : parseIssueKey(key), prefix);
+        } catch {
+          return { values: [], total: 0, hasMore: false };
+        }
+      }),
 
     async createIssue(input) {
       const request = parseCreateIssue(input, actor);
@@ -428,6 +486,21 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
       );
       // Comments are never removed, so the one just added stays at its place in the log.
       return { ...mutation, comment: backend.state().commentLogs.get(key)?.[id - 1] as Comment };
+    },
+
+    async addAttachment(rawKey, input) {
+      const key = parseIssueKey(rawKey);
+      const request = parseAttachment(input);
+      const author = input.author === undefined ? actor : parseHandle(input.author, 'author');
+      const mutation = await mutateIssue(
+        key,
+        (state, at) => planAttachment(state, key, request, author, at),
+        () => 'nothing changed',
+      );
+      const state = backend.state();
+      // Names are unique per issue and attachments never removed: this one is ours.
+      const added = requireAttachment(state, key, request.name);
+      return { ...mutation, attachment: attachmentInfo(added), count: state.attachments.get(key)?.length ?? 0 };
     },
 
     moveToSprint(rawKey, rawSprint) {

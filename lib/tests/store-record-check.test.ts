@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { demoRecords } from '../store/demo-data.js';
-import { checkJournalRecord } from '../store/record-check.js';
-import { JournalRecordSchema, type Issue, type JournalRecord } from '../store/schema.js';
+import { checkJournalHeader, checkJournalRecord } from '../store/record-check.js';
+import { JournalHeaderSchema, JournalRecordSchema, type Issue, type JournalRecord } from '../store/schema.js';
 
 const AT = '2025-06-15T12:00:00.000Z';
 
@@ -17,7 +17,7 @@ const FIRST_ISSUE = demoRecords(new Date(AT)).flatMap((draft) =>
 /** Valid records of every type: the demo data plus one of each mutation. */
 const VALID: readonly JournalRecord[] = [
   ...demoRecords(new Date(AT)).map((draft, i) => ({ seq: i + 1, at: AT, ...draft }) as JournalRecord),
-  { seq: 30, at: AT, type: 'issue.status_changed', key: 'PROJ-101', from: 'todo', to: 'done' },
+  { seq: 30, at: AT, by: 'dmitri.k', type: 'issue.status_changed', key: 'PROJ-101', from: 'todo', to: 'done' },
   { seq: 31, at: AT, type: 'issue.assigned', key: 'PROJ-101', from: null, to: 'alice' },
   { seq: 32, at: AT, type: 'issue.commented', key: 'PROJ-101', comment: { id: 3, author: 'bob', body: 'x', created_at: AT } },
   { seq: 33, at: AT, type: 'issue.sprint_changed', key: 'PROJ-101', from: 'PROJ-S42', to: null },
@@ -36,6 +36,13 @@ const VALID: readonly JournalRecord[] = [
   { seq: 39, at: AT, type: 'sprint.started', id: 'PROJ-S43' },
   { seq: 40, at: AT, type: 'sprint.closed', id: 'PROJ-S42', carried: ['PROJ-101', 'PROJ-104'], carried_to: 'PROJ-S43' },
   { seq: 41, at: AT, type: 'sprint.goal_changed', id: 'PROJ-S43', from: '', to: 'Wallets' },
+  {
+    seq: 43,
+    at: AT,
+    type: 'issue.attachment_added',
+    key: 'PROJ-101',
+    attachment: { name: 'shot-1.png', mime_type: 'image/png', content: 'iVBORw0=', author: 'carol', created_at: AT },
+  },
   {
     seq: 42,
     at: AT,
@@ -93,6 +100,14 @@ const EDGE_VALUES: readonly unknown[] = [
   'PROJ-999999999',
   'PROJ-1000000000',
   'PROJ-99999999999999999',
+  'aGk=',
+  'aGk',
+  'a*k=',
+  'A'.repeat(699_052),
+  'A'.repeat(699_056),
+  'image/png',
+  'Image/PNG',
+  '.hidden',
 ];
 
 /** Every path to a value inside a record: ['issue', 'labels', 0], ... */
@@ -151,13 +166,33 @@ test('the hand check and the zod schema agree on corrupted records', () => {
   );
 });
 
+test('the header: the hand check and the zod schema agree', () => {
+  const valid = { format: 'mcp-tracker', version: 1, created_at: '2025-06-01T09:00:00.000Z' };
+  const cases: unknown[] = [
+    valid,
+    { ...valid, version: 2 },
+    { ...valid, extra: true },
+    { ...valid, format: 'other' },
+    { ...valid, version: 0 },
+    { ...valid, version: 1.5 },
+    { ...valid, version: '1' },
+    { ...valid, created_at: '2025-06-01' },
+    { format: 'mcp-tracker', version: 1 },
+    [valid],
+    null,
+  ];
+  for (const value of cases)
+    assert.is(checkJournalHeader(value) === null, JournalHeaderSchema.safeParse(value).success, JSON.stringify(value));
+  assert.is(checkJournalHeader({ ...valid, version: 0 }), 'version: expected an integer 1..9007199254740991');
+});
+
 test('the hand check names the field it rejects', () => {
   const record = VALID.find((r) => r.type === 'issue.created');
   const broken = edited(record as JournalRecord, ['issue', 'labels', 1], { kind: 'set', value: 'Not A Label' });
   assert.match(checkJournalRecord(broken) ?? '', /^issue\.labels\[1\]: does not match/);
   assert.is(
     checkJournalRecord({ type: 'issue.deleted' }),
-    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, sprint.started, sprint.closed, sprint.goal_changed',
+    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, issue.attachment_added, sprint.started, sprint.closed, sprint.goal_changed',
   );
 });
 

@@ -14,11 +14,19 @@ interface Twin {
   /** The tool call that answers the same question. */
   tool: string;
   args: Json;
-  /** What must agree: from the resource's JSON and from the tool's structuredContent. */
-  same: (resource: Json, tool: Json) => [unknown, unknown];
-  /** How the resource's text reads; default: as JSON. */
+  /** What must agree: from the resource's JSON (or its blob contents) and from the tool's structuredContent or content. */
+  same: (resource: Json, tool: Json, content: Json[]) => [unknown, unknown];
+  /** Tool calls that make the sample exist first. */
+  setup?: [string, Json][];
+  /** How the resource's text reads; default: as JSON (a blob as it is). */
   parse?: (text: string) => Json;
 }
+
+/** A text file on PROJ-101: the demo data has no attachments. */
+const ATTACH: [string, Json] = [
+  'add_attachment',
+  { key: 'PROJ-101', name: 'trace.txt', mimeType: 'text/plain', content: Buffer.from('timeout\n').toString('base64') },
+];
 
 const keys = (issues: { key: string }[]) => issues.map((issue) => issue.key);
 const withoutReadAt = ({ read_at: _readAt, ...rest }: Json) => rest;
@@ -69,6 +77,31 @@ const TWINS: Record<string, Twin> = {
     args: { query: 'status != done ORDER BY priority', limit: 100 },
     same: (resource, tool) => [keys(resource.issues), keys(tool.issues)],
   },
+  'jira://issue/{key}/attachment/{name}': {
+    uri: 'jira://issue/PROJ-101/attachment/trace.txt',
+    tool: 'get_issue',
+    args: { key: 'PROJ-101', attachment: 'trace.txt' },
+    setup: [ATTACH],
+    same: (resource, _tool, content) => [resource, content.find((block) => block.type === 'resource')?.resource],
+  },
+  'jira://issue/{key}/history': {
+    uri: 'jira://issue/PROJ-104/history',
+    tool: 'get_issue',
+    args: { key: 'PROJ-104', include: ['history'] },
+    same: (resource, tool) => [resource, tool.history],
+  },
+  'jira://issue/{key}/links': {
+    uri: 'jira://issue/PROJ-102/links',
+    tool: 'get_issue',
+    args: { key: 'PROJ-102', include: ['links'] },
+    same: (resource, tool) => [resource, tool.linked],
+  },
+  'jira://ready{?project}': {
+    uri: 'jira://ready?project=PROJ',
+    tool: 'search_issues',
+    args: { ready: true, project: 'PROJ', limit: 100 },
+    same: (resource, tool) => [keys(resource.issues), keys(tool.issues)],
+  },
 };
 
 /** A session whose answers must be results. */
@@ -99,11 +132,13 @@ test('every resource template has a tool twin that gives the same answer', async
         tools.some((tool: Json) => tool.name === twin.tool),
         `${template}: its twin ${twin.tool} is not a tool`,
       );
+      for (const [name, args] of twin.setup ?? []) await ask('tools/call', { name, arguments: args });
       const read = await ask('resources/read', { uri: twin.uri });
       const called = await ask('tools/call', { name: twin.tool, arguments: twin.args });
       assert.not.ok(called.isError, `${twin.tool}: ${JSON.stringify(called.content)}`);
-      const parse = twin.parse ?? ((text: string) => JSON.parse(text) as Json);
-      const [fromResource, fromTool] = twin.same(parse(read.contents[0].text), called.structuredContent);
+      const contents = read.contents[0];
+      const resource = twin.parse ? twin.parse(contents.text) : 'blob' in contents ? contents : JSON.parse(contents.text);
+      const [fromResource, fromTool] = twin.same(resource, called.structuredContent, called.content);
       assert.ok(fromResource !== undefined && JSON.stringify(fromResource) !== '[]', `${template}: the sample answers something`);
       assert.equal(fromTool, fromResource, `${template} and ${twin.tool} agree`);
     }
@@ -133,6 +168,8 @@ test('every template variable and every prompt argument has completion', async (
       ),
     ];
     assert.ok(asked.length >= 10);
+    // An attachment's name completes from the attachments there are.
+    await ask('tools/call', { name: ATTACH[0], arguments: ATTACH[1] });
     for (const { ref, name } of asked) {
       const { completion } = await ask('completion/complete', { ref, argument: { name, value: '' } });
       assert.ok(completion.values.length > 0, `${JSON.stringify(ref)} ${name}: no suggestions`);

@@ -82,8 +82,12 @@ for (const version of VERSIONS) {
     const templates = await listAll(call, 'resources/templates/list', 'resourceTemplates');
     assert.equal(templates.map((t) => t.uriTemplate).sort(), [
       'jira://issue/{key}',
+      'jira://issue/{key}/attachment/{name}',
+      'jira://issue/{key}/history',
+      'jira://issue/{key}/links',
       'jira://project/{project_key}/issues{?status,assignee,priority}',
       'jira://project/{project_key}/stats',
+      'jira://ready{?project}',
       'jira://search{?jql}',
       'jira://sprint/{sprint_id}',
       'jira://sprint/{sprint_id}/burndown',
@@ -97,19 +101,31 @@ for (const version of VERSIONS) {
       'jira://sprint/PROJ-S41/burndown',
       'jira://sprint/PROJ-S42/burndown.svg',
       'jira://search?jql=assignee%20IS%20EMPTY%20ORDER%20BY%20priority',
+      'jira://issue/PROJ-102/history',
+      'jira://issue/PROJ-102/links',
+      'jira://ready',
+      'jira://ready?project=WEB',
     ]) {
       const read = await call('resources/read', { uri });
       assert.ok(read.result?.contents?.[0]?.text, uri);
     }
 
     const prompts = await listAll(call, 'prompts/list', 'prompts');
-    assert.equal(prompts.map((p) => p.name).sort(), ['plan_sprint', 'release_notes', 'sprint_review', 'standup', 'triage_issue']);
+    assert.equal(prompts.map((p) => p.name).sort(), [
+      'bug_report',
+      'plan_sprint',
+      'release_notes',
+      'sprint_review',
+      'standup',
+      'triage_issue',
+    ]);
     for (const [name, args] of [
       ['triage_issue', { issue_key: 'PROJ-104' }],
       ['sprint_review', {}],
       ['sprint_review', { sprint: 'PROJ-S41' }],
       ['standup', {}],
       ['standup', { assignee: 'alice' }],
+      ['bug_report', { project: 'PROJ', summary: 'Refunds fail', priority: 'P1' }],
       ['plan_sprint', {}],
       ['release_notes', { sprint: 'PROJ-S41' }],
     ] as const) {
@@ -129,6 +145,7 @@ for (const version of VERSIONS) {
 
     const tools = await listAll(call, 'tools/list', 'tools');
     assert.equal(tools.map((t) => t.name).sort(), [
+      'add_attachment',
       'add_comment',
       'bulk_update_status',
       'create_issue',
@@ -153,6 +170,8 @@ for (const version of VERSIONS) {
       ['link_issues', { from: 'PROJ-104', type: 'blocks', to: 'PROJ-108' }],
       ['search_issues', { ready: true, project: 'PROJ' }],
       ['add_comment', { key: 'PROJ-104', body: 'Started on this.' }],
+      ['add_attachment', { key: 'PROJ-104', name: 'trace.txt', mimeType: 'text/plain', content: 'c3RhY2s=' }],
+      ['get_issue', { key: 'PROJ-104', attachment: 'trace.txt', include: ['history', 'links'] }],
       ['update_issue', { key: 'PROJ-110', sprint: 'PROJ-S42' }],
       ['search_issues', { project: 'PROJ', status: ['todo', 'in_progress'], limit: 3 }],
       ['bulk_update_status', { keys: ['PROJ-106', 'PROJ-108'], status: 'in_progress' }],

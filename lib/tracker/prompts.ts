@@ -9,6 +9,7 @@ import { excerpt, invalidParams } from '../../protocol/errors.js';
 import type { TrackerStore } from '../store/index.js';
 import { sprintPrompts } from './prompts-sprints.js';
 import { CURRENT_SPRINT_URI, JSON_MIME, TEMPLATES, completers, defaultProject, issueUri, readUri } from './resources.js';
+import { bugReportPrompt } from './prompt-bug-report.js';
 
 const say = (role: PromptMessage['role'], text: string): PromptMessage => ({ role, content: { type: 'text', text } });
 
@@ -135,5 +136,5 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
     },
   };
 
-  return [triage, sprintReview, standup, ...sprintPrompts(store, { say, embed })];
+  return [triage, sprintReview, standup, bugReportPrompt(store), ...sprintPrompts(store, { say, embed })];
 }

@@ -8,12 +8,16 @@
 // (lib/store/apply.ts `Change`), and only the resources that read one of them are read again:
 //
 //   jira://issue/K                      issue K
+//   jira://issue/K/attachment/N         issue K (an attachment appears once, never changes)
 //   jira://project/P/stats, /issues     project P (every issue change names its project)
 //   jira://sprint/S, /burndown(.svg)    sprint S (an issue change names the issue's sprint;
 //                                       a move names both)
 //   jira://sprint/current               the project it describes, the first by key (which a
 //                                       new project may become: that change names it)
 //   jira://projects                     any change (issue counts, active sprints)
+//   jira://issue/K/history              issue K (every change to K names it)
+//   jira://issue/K/links, jira://ready  any change: a linked issue, a blocker or a sprint
+//                                       anywhere may move them, so they are read again and compared
 //
 // A filtered query may or may not change when its project does, so it is read again and its
 // fingerprint compared: exact, at the cost of one read per watched resource of that project.
@@ -76,9 +80,9 @@ export function createResourceWatch(store: TrackerStore): ResourceWatch {
 
 /** What a resource reads, as topics a change can touch; nothing for a URI that reads nothing in any state. */
 function topicsOf(uri: string): string[] {
-  if (uri === PROJECTS_URI) return ['projects'];
+  if (uri === PROJECTS_URI || TEMPLATES.ready.match(uri) || TEMPLATES.links.match(uri)) return ['projects'];
   if (uri === CURRENT_SPRINT_URI) return ['current sprint'];
-  let vars = TEMPLATES.issue.match(uri);
+  let vars = TEMPLATES.issue.match(uri) ?? TEMPLATES.attachment.match(uri) ?? TEMPLATES.history.match(uri);
   if (vars) return [`issue ${vars.key}`];
   if ((vars = TEMPLATES.projectStats.match(uri) ?? TEMPLATES.projectIssues.match(uri))) return [`project ${vars.project_key}`];
   vars = TEMPLATES.sprint.match(uri) ?? TEMPLATES.burndown.match(uri) ?? TEMPLATES.burndownSvg.match(uri);

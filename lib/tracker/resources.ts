@@ -8,6 +8,9 @@
 //   jira://sprint/{sprint_id}                          any sprint's stats
 //   jira://sprint/{sprint_id}/burndown                 remaining points and issues per day (burndown.svg: as an image)
 //   jira://search{?jql}                                the answer to a query (the search_issues tool's twin)
+//   jira://issue/{key}/attachment/{name}               one attachment, a blob (attachments.ts)
+//   jira://issue/{key}/history, /links                 who changed an issue, and its links (issue-views.ts)
+//   jira://ready{?project}                             what to do next (issue-views.ts)
 //
 // Every read is computed from the store at that moment (dynamic resources). `readUri` is the
 // single place a URI becomes content: resources/read, prompts that embed resources, and the
@@ -22,6 +25,8 @@ import { type Variables, compileUriTemplate } from '../../protocol/uri-template.
 import { burndownSvg } from './burndown-svg.js';
 import { jqlCompleter } from './jql-completion.js';
 import { createSnapshotCache } from './snapshot-cache.js';
+import { ATTACHMENT_TEMPLATE, attachmentSummary, attachmentTemplate } from './attachments.js';
+import { READY_SHOWN_MAX, VIEW_TEMPLATES, readView } from './issue-views.js';
 import {
   type Issue,
   type TrackerStore,
@@ -47,6 +52,8 @@ export const TEMPLATES = {
   burndown: compileUriTemplate('jira://sprint/{sprint_id}/burndown'),
   burndownSvg: compileUriTemplate('jira://sprint/{sprint_id}/burndown.svg'),
   search: compileUriTemplate('jira://search{?jql}'),
+  attachment: ATTACHMENT_TEMPLATE,
+  ...VIEW_TEMPLATES,
 };
 
 /** Issues one read of jira://search shows; the total says how many match, search_issues pages through them. */
@@ -81,8 +88,15 @@ function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown>
     const stats = store.getCurrentSprintStats(project);
     return { ...stats, burndown: store.getSprintBurndown(stats.sprint).points, read_at: new Date().toISOString() };
   }
+  const view = readView(store, uri, issueSummary);
+  if (view !== undefined) return view;
   let vars = TEMPLATES.issue.match(uri);
-  if (vars) return { issue: store.getIssue(vars.key ?? '') };
+  if (vars) return issueWithAttachments(store, store.getIssue(vars.key ?? ''));
+  // An attachment's bytes are read by its template; here, what it is (the watch compares this).
+  if ((vars = TEMPLATES.attachment.match(uri))) {
+    const { content: _bytes, ...info } = store.getAttachment(vars.key ?? '', vars.name ?? '');
+    return { attachment: info };
+  }
   if ((vars = TEMPLATES.projectStats.match(uri)))
     return { ...store.getProjectStats(vars.project_key ?? ''), read_at: new Date().toISOString() };
   if ((vars = TEMPLATES.sprint.match(uri)))
@@ -121,6 +135,7 @@ const CANONICAL: Record<string, (value: string) => string> = {
   status: parseStatus,
   priority: parsePriority,
   jql: canonicalQuery,
+  project: parseProjectKey,
 };
 
 function canonicalVariables(variables: Variables): Variables {
@@ -143,6 +158,13 @@ function countsOf(store: TrackerStore, project: string): { issue_count: number; 
   return { issue_count: stats.issue_count, active_sprint: stats.active_sprint };
 }
 
+/** An issue, and its attachments (without their bytes) when it has any. */
+function issueWithAttachments(store: TrackerStore, issue: Issue): Record<string, unknown> {
+  const attachments = store.getAttachments(issue.key);
+  if (attachments.length === 0) return { issue };
+  return { issue, attachments: attachments.map((info) => attachmentSummary(issue.key, info)) };
+}
+
 export function issueSummary(issue: Issue): Record<string, unknown> {
   const { key, title, status, priority, assignee, story_points, sprint, type } = issue;
   return { key, title, type, status, priority, assignee, story_points, sprint, uri: issueUri(key) };
@@ -157,15 +179,13 @@ const asContents = (uri: string, value: Record<string, unknown>): ResourceConten
  * cache, not on every read: for a large issue both take longer than everything else in the
  * answer (docs/performance.md).
  */
-const issueTexts = createSnapshotCache(
-  (issue: Issue) => PreEncoded.ofString(JSON.stringify({ issue }, null, 2)),
-  (text) => text.json.length,
-  16 * 1024 * 1024,
-);
-
-const issueContents = (uri: string, issue: Issue): ResourceContents[] => [
-  { uri, mimeType: JSON_MIME, text: issueTexts.get(issue) },
-];
+const issueTexts = (store: TrackerStore) =>
+  createSnapshotCache(
+    // An attachment added gives the issue a new snapshot, so a text kept for one stays true.
+    (issue: Issue) => PreEncoded.ofString(JSON.stringify(issueWithAttachments(store, issue), null, 2)),
+    (text) => text.json.length,
+    16 * 1024 * 1024,
+  );
 
 /** P0 matters most to whoever reads the list: priority annotations run from 1.0 down. */
 const PRIORITY_WEIGHT: Record<Issue['priority'], number> = { P0: 1, P1: 0.75, P2: 0.5, P3: 0.25 };
@@ -204,6 +224,7 @@ export function trackerResources(store: TrackerStore): {
   templates: ResourceTemplateDefinition[];
 } {
   const complete = completers(store);
+  const texts = issueTexts(store);
   const readAs = (uri: string) => {
     const value = readUri(store, uri);
     return value === null ? null : asContents(uri, value);
@@ -212,12 +233,22 @@ export function trackerResources(store: TrackerStore): {
     const value = readUri(store, uri);
     return value === null ? null : [{ uri, mimeType: SVG_MIME, text: String(value.svg) }];
   };
-  const readIssue = (uri: string) => {
+  const readIssue = (uri: string): ResourceContents[] | null => {
     const value = readUri(store, uri);
-    return value === null ? null : issueContents(uri, value.issue as Issue);
+    return value === null ? null : [{ uri, mimeType: JSON_MIME, text: texts.get(value.issue as Issue) }];
   };
-  // A query that does not parse or names what does not exist is the reader's mistake, said
-  // with its column: not "not found", which would hide why.
+  const readAttachment = (uri: string): ResourceContents[] | null => {
+    const vars = TEMPLATES.attachment.match(uri);
+    try {
+      const file = store.getAttachment(vars?.key ?? '', vars?.name ?? '');
+      return [{ uri, mimeType: file.mimeType, blob: file.content }];
+    } catch (error) {
+      if (isDomainError(error)) return null; // no such issue or attachment
+      throw error;
+    }
+  };
+  // A query that does not parse or names what does not exist (a project, in jira://ready) is
+  // the reader's mistake, said with its column or the known names: not "not found", which would hide why.
   const readSearch = (uri: string) => {
     try {
       return asContents(uri, readKnownUri(store, uri) ?? {});
@@ -353,6 +384,40 @@ export function trackerResources(store: TrackerStore): {
         },
         readSearch,
       ),
+      { ...attachmentTemplate(store, complete.issueKey!, readAttachment), canonical: canonicalVariables },
+      templated(
+        {
+          uriTemplate: TEMPLATES.ready.template,
+          name: 'ready',
+          title: 'Ready to start (live)',
+          mimeType: JSON_MIME,
+          description:
+            `LIVE: what to do next: up to ${READY_SHOWN_MAX} open issues of the active sprints whose blockers are all done, ` +
+            'most urgent first, with the total; jira://ready for every project. search_issues with ready: true answers the same.',
+          complete: { project: complete.projectKey! },
+        },
+        readSearch,
+      ),
+      templated({
+        uriTemplate: TEMPLATES.history.template,
+        name: 'issue-history',
+        title: 'Issue history',
+        mimeType: JSON_MIME,
+        description:
+          'Who changed what on an issue, and when: the most recent 100 changes, newest first, with the total. ' +
+          'get_issue with include: ["history"] answers the same.',
+        complete: { key: complete.issueKey! },
+      }),
+      templated({
+        uriTemplate: TEMPLATES.links.template,
+        name: 'issue-links',
+        title: 'Issue links (live)',
+        mimeType: JSON_MIME,
+        description:
+          "LIVE: an issue's links both ways (blocks, is blocked by, relates to, duplicates, epic and children), each with " +
+          'the linked issue\'s status, and whether the issue is unblocked. get_issue with include: ["links"] answers the same.',
+        complete: { key: complete.issueKey! },
+      }),
     ],
   };
 }

@@ -19,7 +19,7 @@ const INSTRUCTIONS = [
   'A sprint tracker. Read jira://sprint/current for live sprint numbers (re-read it after changes; it is computed on every read),',
   'jira://projects for the projects, jira://issue/{key} for one issue. Use search_issues to find issues,',
   'get_issue to read one (with the statuses it can move to), search_issues ready: true for what to do next, and',
-  'create_issue, update_issue, add_comment, link_issues and bulk_update_status to change them. Issue keys look like',
+  'create_issue, update_issue, add_comment, add_attachment, link_issues and bulk_update_status to change them. Issue keys look like',
   'PROJ-101; statuses are todo, in_progress, in_review, blocked, done, reopened.',
 ].join(' ');
 

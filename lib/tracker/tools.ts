@@ -36,6 +36,8 @@ import { domain } from './domain-errors.js';
 import { defaultProject, issueSummary, issueUri } from './resources.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 import { sprintTools } from './tools-sprints.js';
+import { AttachmentSummarySchema, addAttachmentTool, attachmentBlock, attachmentSummary } from './attachments.js';
+import { HistorySchema, IncludeSchema, LinkedSchema, issueExtras } from './issue-views.js';
 
 const text = (description: string) => z.string().check(z.describe(description));
 const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
@@ -176,20 +178,33 @@ export function computedSummary(stats: SprintStats): string {
 export function trackerTools(store: TrackerStore): ToolDefinition[] {
   // Transitions and links live beside the issue; a change to either gives it a new snapshot,
   // so a result kept for a snapshot stays true.
+  // Attachments too: one added gives the issue a new snapshot.
+  const issueOutput = (issue: Issue): Record<string, unknown> => {
+    const attachments = store.getAttachments(issue.key).map((info) => attachmentSummary(issue.key, info));
+    return {
+      issue,
+      uri: issueUri(issue.key),
+      transitions: [...store.getTransitions(issue.key)],
+      links: [...store.getLinkKeys(issue.key)],
+      ...(attachments.length > 0 ? { attachments } : {}),
+    };
+  };
   const issueResults = createSnapshotCache(
-    (issue: Issue) =>
-      structuredResult(
-        {
-          issue,
-          uri: issueUri(issue.key),
-          transitions: [...store.getTransitions(issue.key)],
-          links: [...store.getLinkKeys(issue.key)],
-        },
-        [link(issue)],
-      ),
+    (issue: Issue) => structuredResult(issueOutput(issue), [link(issue)]),
     textLength,
     RESULT_CACHE_CHARS,
   );
+  /**
+   * get_issue with extras, made on each call: the history, the linked issues' statuses (which
+   * change without this issue changing), and an attachment as content the host can show.
+   */
+  const withExtras = (issue: Issue, include: readonly string[], name: string | undefined) => {
+    const output = { ...issueOutput(issue), ...issueExtras(store, issue.key, include) };
+    if (name === undefined) return structuredResult(output, [link(issue)]);
+    const block = attachmentBlock(store, issue.key, name);
+    const attachment = attachmentSummary(issue.key, store.getAttachment(issue.key, name));
+    return structuredResult({ ...output, attachment }, [link(issue), block]);
+  };
 
   const createIssue: ToolDefinition = {
     name: 'create_issue',
@@ -236,15 +251,30 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     name: 'get_issue',
     title: 'Get issue',
     description:
-      'Returns one issue with its comments (the resource jira://issue/{key}), the statuses it can move to, and its links.',
-    input: z.object({ key: KEY }),
+      'Returns one issue with its comments (the resource jira://issue/{key}), the statuses it can move to, its links ' +
+      'and attachments; with attachment, that file too (images as image content).',
+    input: z.object({
+      key: KEY,
+      include: optional(IncludeSchema, 'history: who changed what, when; links: linked issues with their status.'),
+      attachment: optional(z.string(), 'An attachment name to return.'),
+    }),
     output: z.object({
       ...IssueOutput.shape,
       transitions: z.array(z.string()),
       links: z.array(z.object({ type: z.string(), key: z.string() })),
+      attachments: z.optional(z.array(AttachmentSummarySchema)),
+      attachment: z.optional(AttachmentSummarySchema),
+      history: z.optional(HistorySchema),
+      linked: z.optional(LinkedSchema),
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (args) => domain(() => issueResults.get(store.getIssue(args.key))),
+    run: (args) =>
+      domain(() => {
+        const issue = store.getIssue(args.key);
+        const include = args.include ?? [];
+        if (include.length === 0 && args.attachment === undefined) return issueResults.get(issue);
+        return withExtras(issue, include, args.attachment);
+      }),
   };
 
   const updateIssue: ToolDefinition = {
@@ -441,6 +471,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     updateIssue,
     bulkUpdateStatus,
     addComment,
+    addAttachmentTool(store, domain),
     linkIssues,
     summarizeSprint,
     ...sprintTools(store),

@@ -23,6 +23,7 @@ export const TOOLSET_OF: Readonly<Record<string, ToolsetName>> = {
   create_issue: 'issues',
   update_issue: 'issues',
   add_comment: 'issues',
+  add_attachment: 'issues',
   link_issues: 'issues',
   summarize_sprint: 'sprints',
   manage_sprint: 'sprints',

@@ -117,6 +117,7 @@ const CHANGES_DATA = new Set([
   'link_issues',
   'add_comment',
   'manage_sprint',
+  'add_attachment',
   'delete_issue',
 ]);
 

@@ -48,6 +48,7 @@ test('the SDK client gets every prompt and completes their arguments', async () 
       sprint_review: {},
       standup: { assignee: 'bob' },
       release_notes: { sprint: 'PROJ-S41' },
+      bug_report: { project: 'PROJ' },
     };
     for (const prompt of prompts) {
       const got = await client.getPrompt({ name: prompt.name, arguments: args[prompt.name] ?? {} });
@@ -78,6 +79,7 @@ test('the SDK client calls every tool, and its output-schema check accepts our s
       get_issue: { key: 'PROJ-101' },
       update_issue: { key: 'PROJ-104', status: 'in_progress', assignee: null, sprint: null },
       add_comment: { key: 'PROJ-104', body: 'hello from the SDK' },
+      add_attachment: { key: 'PROJ-104', name: 'sdk.txt', mimeType: 'text/plain', content: 'aGVsbG8=' },
       link_issues: { from: 'PROJ-104', type: 'relates_to', to: 'PROJ-105' },
       search_issues: { text: 'checkout', limit: 5 },
       bulk_update_status: { keys: ['PROJ-103', 'PROJ-105'], status: 'done' },
