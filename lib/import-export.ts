@@ -22,6 +22,8 @@ export const JSON_IMPORT_MAX_BYTES = 256 * 1024 * 1024;
 
 interface Target {
   readonly store: TrackerStore;
+  /** --user: the reporter of rows that name none, and a new project's lead when its rows name none. */
+  readonly user: string | undefined;
   /** The data file, or the database URL without its password. */
   readonly where: string;
 }
@@ -60,7 +62,7 @@ async function openTarget(line: CommandLine): Promise<Target> {
       seed: false,
       watch: false,
     });
-    return { store, where: database.shown };
+    return { store, where: database.shown, user };
   }
   const path = resolveDataPath({
     argv: line.data ? ['--data', line.data] : [],
@@ -76,9 +78,9 @@ async function openTarget(line: CommandLine): Promise<Target> {
       openMemoryBackend(() => new Date()),
       { log: stderrLogger, user, watch: false },
     );
-    return { store, where: `${path} (which does not exist yet)` };
+    return { store, where: `${path} (which does not exist yet)`, user };
   }
-  return { store: await openStore({ path, log: stderrLogger, user, seed: false, watch: false }), where: path };
+  return { store: await openStore({ path, log: stderrLogger, user, seed: false, watch: false }), where: path, user };
 }
 
 function exportTo(store: TrackerStore, line: CommandLine, write: (text: string) => void): number {
@@ -102,7 +104,7 @@ async function importFrom(target: Target, line: CommandLine): Promise<number> {
   const text = fs.readFileSync(file, 'utf8');
   const started = performance.now();
   if (json) return importJson(target, text, file, line.dryRun, started);
-  const result = await importJiraCsv(target.store, text, { dryRun: line.dryRun, now: () => new Date() });
+  const result = await importJiraCsv(target.store, text, { dryRun: line.dryRun, now: () => new Date(), actor: target.user });
   report(formatReport(result, file, target.where, (performance.now() - started) / 1000));
   return result.refused.length === 0 ? 0 : 1;
 }

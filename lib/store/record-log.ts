@@ -51,6 +51,13 @@ export interface RecordLog {
    */
   append(expected: number, records: readonly JournalRecord[]): Promise<boolean>;
   /**
+   * A write in the writers' turn: in one transaction, with no other writer between, reads the
+   * records after `revision` and hands them to `write`, which applies them, plans, and returns
+   * what to append after them (none: nothing). Resolves false only if a writer that does not
+   * take turns took the revision first.
+   */
+  appendInTurn(revision: number, write: (missed: readonly JournalRecord[]) => JournalRecord[]): Promise<boolean>;
+  /**
    * Calls back with the revision of each append, by any writer, as it commits; with null when
    * the feed was interrupted (a dropped connection), so the caller reads again from what it has.
    */

@@ -4,10 +4,10 @@
 // Every read is answered from this in-memory state, exactly as with the journal file, so each
 // query the tracker has (search included) works unchanged on both backends. Other instances'
 // records arrive through the log's change feed: a revision newer than ours makes the replica
-// read what follows its own revision, in order. A write catches up first, plans against
-// the newest state, and appends at the next revision; losing that race to another instance
-// means reading its record and planning again, so a key is never given twice and no update
-// is lost. Reading and appending take turns (one at a time), so the state only ever moves
+// read what follows its own revision, in order. A write takes the writers' turn in the
+// database, reads what others appended meanwhile, plans against that newest state, and
+// appends at the next revision before the turn passes on, so a key is never given twice, no
+// update is lost, and no instance is starved by faster ones. Reading and appending take turns (one at a time), so the state only ever moves
 // forward by whole records, in revision order.
 import { applyRecord, checkRecord, type Change } from './apply.js';
 import { demoRecords } from './demo-data.js';
@@ -67,14 +67,26 @@ export async function openReplica(log: RecordLog, options: ReplicaOptions): Prom
   }
 
   async function appendOnce(plan: Plan, external: Change[]): Promise<Change | null | 'lost'> {
-    external.push(...(await pull()));
-    const at = options.now().toISOString();
-    const draft = plan(state, at);
-    if (draft === null) return null;
-    const record = { seq: state.lastSeq + 1, at, ...draft } as JournalRecord;
-    checkBeforeWriting(state, record);
-    const taken = await unavailableOnFailure(() => log.append(record.seq - 1, [record]));
-    return taken ? applyRecord(state, record) : 'lost';
+    external.push(...(await pull())); // most of what is missed, read before taking the writers' turn
+    let record: JournalRecord | null = null;
+    let refused: unknown = null;
+    const write = (missed: readonly JournalRecord[]): JournalRecord[] => {
+      try {
+        for (const other of missed) external.push(applyOrReport(state, other, log.name));
+        const at = options.now().toISOString();
+        const draft = plan(state, at);
+        if (draft !== null) record = { seq: state.lastSeq + 1, at, ...draft } as JournalRecord;
+        if (record !== null) checkBeforeWriting(state, record);
+      } catch (error) {
+        refused = error; // our refusal, not the database's: handed to the caller as it is
+        record = null;
+      }
+      return record === null ? [] : [record];
+    };
+    const taken = await unavailableOnFailure(() => log.appendInTurn(state.lastSeq, write));
+    if (refused !== null) throw refused;
+    if (!taken) return 'lost';
+    return record === null ? null : applyRecord(state, record);
   }
 
   async function append(plan: Plan, external: Change[]): Promise<Change | null> {

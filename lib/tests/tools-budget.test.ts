@@ -2,15 +2,11 @@
 // schema as JSON, at 4 characters a token. Every tool costs the model context on every turn,
 // used or not, so the whole list has a budget (issue 15): at most 12 tools and 2,500 tokens.
 // The README states the count and the estimate; this test keeps it honest.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { transcript } from '../../protocol/tests/harness.js';
-import { openStore, silentLogger } from '../store/index.js';
-import { createTrackerServer } from '../tracker/server.js';
 import type { ToolSelection } from '../tracker/toolsets.js';
+import { trackerSession } from './tracker-session.js';
 
 const TOOLS_MAX = 12;
 const TOKENS_MAX = 2500;
@@ -24,17 +20,12 @@ interface ListedTool {
 
 /** tools/list as a 2025-11-25 client receives it from a tracker on fresh demo data. */
 async function listedTools(selection: ToolSelection = {}): Promise<ListedTool[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'tools-budget-'));
-  const store = await openStore({ path: join(dir, 'tracker.jsonl'), log: silentLogger, watch: false });
+  const tracker = await trackerSession({ tools: selection });
   try {
-    const t = transcript(createTrackerServer(store, { tools: selection }).definition);
-    await t.initialize('2025-11-25');
-    t.client({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    const [answer] = (await t.until((messages) => messages.length > 0)) as { result: { tools: ListedTool[] } }[];
-    return answer!.result.tools;
+    const answer = await tracker.ask('tools/list');
+    return answer.result!.tools as ListedTool[];
   } finally {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
+    tracker.close();
   }
 }
 

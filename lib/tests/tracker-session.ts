@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { transcript } from '../../protocol/tests/harness.js';
 import { openStore, silentLogger } from '../store/index.js';
-import { createTrackerServer } from '../tracker/server.js';
+import { type TrackerServerOptions, createTrackerServer } from '../tracker/server.js';
 
 export type Json = Record<string, any>;
 
@@ -14,10 +14,10 @@ export interface TrackerSession {
   close(): void;
 }
 
-export async function trackerSession(): Promise<TrackerSession> {
+export async function trackerSession(options: TrackerServerOptions = {}): Promise<TrackerSession> {
   const dir = mkdtempSync(join(tmpdir(), 'tracker-session-'));
   const store = await openStore({ path: join(dir, 'tracker.jsonl'), log: silentLogger, watch: false });
-  const t = transcript(createTrackerServer(store).definition);
+  const t = transcript(createTrackerServer(store, options).definition);
   await t.initialize('2025-11-25');
   let id = 0;
   return {

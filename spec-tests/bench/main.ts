@@ -1,7 +1,7 @@
 // npm run bench: our server against the official SDKs (v1 and v2) and the floor, in both eras
 // over stdio and over HTTP. See README.md here.
 //
-//   npm run bench -- [--quick] [--rounds N] [--out FILE] [--no-store] [--no-http] [--update-readme]
+//   npm run bench -- [--quick] [--rounds N] [--out FILE] [--no-store] [--postgres URL] [--no-http] [--update-readme]
 //
 // Progress goes to stderr; the tables go to stdout and the figures to a JSON file in an
 // ignored folder.
@@ -9,6 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { parsePostgresUrl } from '../../lib/store/store-url.js';
 import { BENCH_DIST, buildBundles, fileSize } from './build-servers.js';
 import { CANDIDATES_IN, type CannedDirs, HTTP_CANDIDATES, type Launcher, createLauncher } from './candidates.js';
 import { answers, captureCanned, disagreements } from './correctness.js';
@@ -19,9 +20,10 @@ import { type HttpSample, runHttpRound } from './http-rounds.js';
 import { parseOptions } from './options.js';
 import { pythonPeerMissing } from './python-peer.js';
 import { updateReadme } from './readme-table.js';
-import { figureTable, storeTable } from './report.js';
+import { figureTable, storeTable, teamTables } from './report.js';
 import { type References, type Round, peakMemory, runRound } from './rounds.js';
 import { storeFigures } from './store-figures.js';
+import { type TeamFigures, teamFigures } from './team-figures.js';
 import {
   CHECKS,
   ERAS,
@@ -109,6 +111,7 @@ async function main(): Promise<void> {
   };
   log(`store figures at ${options.storeSizes.join(', ') || 'no'} issues (lib/store/bench.ts)`);
   const store = storeFigures(root, options.storeSizes);
+  const team = await teamSection(root, options.postgres, options.storeSizes);
 
   const largeBytes = rounds.handshake[0]?.ours?.largeReadBytes ?? 0;
   // Other work on the machine skews absolute figures (ratios less so: rounds interleave).
@@ -123,6 +126,7 @@ async function main(): Promise<void> {
     ...ERAS.map((era) => `stdio, ${ERA_TITLE[era]}\n${figureTable(figures[era], CANDIDATES_IN[era])}`),
     ...(options.http ? ERAS.map((era) => `HTTP, ${ERA_TITLE[era]}\n${figureTable(httpFigures[era], HTTP_CANDIDATES)}`) : []),
     ...(store.length > 0 ? [`store (lib/store/bench.ts)\n${storeTable(store)}`] : []),
+    ...(options.storeSizes.length > 0 ? [team.text] : []),
   ];
   const report = sections.join('\n\n');
   process.stdout.write(`\n${report}`);
@@ -131,7 +135,8 @@ async function main(): Promise<void> {
   const results = {
     date: new Date().toISOString(),
     machine: machine(),
-    options,
+    // The URL may carry a password: the results keep only its redacted form.
+    options: { ...options, postgres: options.postgres && parsePostgresUrl(options.postgres).shown },
     python: pythonLine,
     largeRead: { uri: largeUri, bytes: largeBytes },
     figures,
@@ -141,6 +146,7 @@ async function main(): Promise<void> {
     peakRssBytes: rss,
     bundleBytes,
     store,
+    team: team.figures,
   };
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(dirname(out), 'latest.txt'), report);
@@ -149,6 +155,23 @@ async function main(): Promise<void> {
     updateReadme(join(root, 'README.md'), report);
     log('updated the table in README.md');
   }
+}
+
+/** The team-mode store rows, or the line saying why they were skipped. */
+async function teamSection(
+  root: string,
+  postgres: string | undefined,
+  sizes: readonly number[],
+): Promise<{ text: string; figures: TeamFigures | null }> {
+  const title = 'store, team mode: the journal and PostgreSQL (lib/store/postgres/bench.ts, team-instances.ts)';
+  if (sizes.length === 0) return { text: '', figures: null };
+  if (postgres === undefined) {
+    const skipped = `${title}\nskipped: no PostgreSQL server (give --postgres URL or set MCP_TEST_POSTGRES_URL; npm run db:start prints one)`;
+    log(skipped.split('\n')[1]!);
+    return { text: skipped, figures: null };
+  }
+  const figures = await teamFigures(root, postgres, sizes, log);
+  return { text: `${title}\n${teamTables(figures)}`, figures };
 }
 
 /** Every real server in `era` must answer the checks as ours does; returns the references for the timed sessions. */

@@ -11,6 +11,8 @@ export interface Options {
   largeReads: number;
   rssRequests: number;
   storeSizes: number[];
+  /** The PostgreSQL server for the team-mode rows (--postgres, else $MCP_TEST_POSTGRES_URL); none: skipped. */
+  postgres: string | undefined;
   http: boolean;
   out: string;
   updateReadme: boolean;
@@ -42,11 +44,13 @@ const QUICK = {
 /** Results go to an ignored folder: a run never leaves the work tree dirty. */
 export const RESULTS_DIR = '.bench-results';
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--rounds N] [--out FILE] [--no-store] [--no-http] [--update-readme]
+export const USAGE = `Usage: npm run bench -- [--quick] [--rounds N] [--out FILE] [--no-store] [--postgres URL] [--no-http] [--update-readme]
   --quick          a short run: fewer rounds and requests, store figures at 1,000 issues only
   --rounds N       rounds of interleaving (default 5, quick 2)
   --out FILE       where to write the JSON results (default ${RESULTS_DIR}/latest.json)
-  --no-store       skip the store figures (lib/store/bench.ts)
+  --no-store       skip the store figures (lib/store/bench.ts) and the team-mode ones
+  --postgres URL   a PostgreSQL server for the team-mode store rows (default $MCP_TEST_POSTGRES_URL;
+                   the user must be allowed to create databases); without one they are skipped
   --no-http        skip the HTTP rows
   --update-readme  also put this run's tables in README.md's Performance section`;
 
@@ -55,6 +59,7 @@ export function parseOptions(argv: readonly string[]): Options {
   const options: Options = {
     quick,
     ...(quick ? QUICK : FULL),
+    postgres: process.env.MCP_TEST_POSTGRES_URL || undefined,
     http: true,
     out: `${RESULTS_DIR}/latest.json`,
     updateReadme: false,
@@ -65,6 +70,7 @@ export function parseOptions(argv: readonly string[]): Options {
     else if (arg === '--rounds') options.rounds = positive(argv[++i]);
     else if (arg === '--out') options.out = argv[++i] ?? options.out;
     else if (arg === '--no-store') options.storeSizes = [];
+    else if (arg === '--postgres') options.postgres = argv[++i];
     else if (arg === '--no-http') options.http = false;
     else if (arg === '--update-readme') options.updateReadme = true;
     else throw new Error(`unknown option ${arg}\n${USAGE}`);

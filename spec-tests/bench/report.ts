@@ -5,6 +5,7 @@
 import type { CandidateName } from './candidates.js';
 import type { Comparison, Figure, Rival } from './figures.js';
 import type { StoreRow } from './store-figures.js';
+import type { TeamFigures } from './team-figures.js';
 import { STORE_OPEN_TARGETS_MS, targetText } from './targets.js';
 
 const NAMES: Record<CandidateName, string> = { ours: 'ours', sdk1: 'SDK v1', sdk2: 'SDK v2', floor: 'floor' };
@@ -49,6 +50,53 @@ export function storeTable(rows: readonly StoreRow[]): string {
       ];
     }),
   );
+}
+
+/** Three tables: the backends side by side, notification latency across processes, and N instances. */
+export function teamTables(team: TeamFigures): string {
+  const backends = table(
+    [
+      'backend',
+      'issues',
+      'load s',
+      'open ms',
+      'mutation p50 ms',
+      'mutation p99 ms',
+      'search p50 ms',
+      'notify p50 ms',
+      'notify max ms',
+    ],
+    team.backends.map((r) => [
+      r.backend,
+      String(r.issues),
+      r.loadS.toFixed(1),
+      r.openMs.toFixed(0),
+      r.mutationP50Ms.toFixed(2),
+      r.mutationP99Ms.toFixed(2),
+      r.searchP50Ms.toFixed(2),
+      r.notifyP50Ms.toFixed(1),
+      r.notifyMaxMs.toFixed(1),
+    ]),
+  );
+  const across = table(
+    ['backend', 'samples', 'p50 ms', 'max ms'],
+    team.crossInstance.map((r) => [r.backend, String(r.samples), r.p50Ms.toFixed(1), r.maxMs.toFixed(1)]),
+  );
+  const instances = table(
+    ['backend', 'instances', 'mutations', 'mutations/s', 'ratio to 1'],
+    team.throughput.map((r) => [
+      r.backend,
+      String(r.instances),
+      String(r.mutations),
+      Math.round(r.perSecond).toLocaleString('en-US'),
+      `${r.ratio.toFixed(2)}x`,
+    ]),
+  );
+  return [
+    `two stores on the same data in one process (load: writing the issues; notify: from the write sent until the other store hears)\n${backends}`,
+    `notification latency across instances (a comment sent to instance A until a client subscribed on instance B is told)\n${across}`,
+    `N instances on one store (--http, create_issue, 16 requests in flight dealt in turn)\n${instances}`,
+  ].join('\n');
 }
 
 function value(v: number | undefined, unit: string): string {

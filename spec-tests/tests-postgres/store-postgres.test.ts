@@ -1,7 +1,10 @@
 // Team mode's store on PostgreSQL: the domain suite against it, two stores on one database
-// (as two instances are), a connection killed mid-transaction, the database going away and
-// coming back, migrations, copying a journal in, and credentials never shown.
+// (as two instances are), connections killed mid-transaction (an outside writer's, and ours in
+// the middle of an append), the change feed's connection killed while a revision goes
+// unannounced, the database going away and coming back, migrations, copying a journal in, and
+// credentials never shown.
 import { spawnSync } from 'node:child_process';
+import pg from 'pg';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +12,8 @@ import { test as plainTest } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isDomainError, openStore, type ChangeEvent, type TrackerStore } from '../../lib/store/index.js';
 import { copyJournal, openPostgresStore } from '../../lib/store/postgres/index.js';
+import { openPgLog } from '../../lib/store/postgres/pg-log.js';
+import type { JournalRecord } from '../../lib/store/schema.js';
 import { SCHEMA_VERSION } from '../../lib/store/postgres/migrations.js';
 import { UNAVAILABLE } from '../../lib/store/replica.js';
 import { parsePostgresUrl } from '../../lib/store/store-url.js';
@@ -26,7 +31,43 @@ const until = async (check: () => boolean, what: string, ms = 5_000): Promise<vo
   }
 };
 
+const eventually = async (check: () => Promise<boolean>, what: string): Promise<void> => {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
 test.after(() => dropDatabases());
+
+/** The backends LISTENing in a database: the change feeds. */
+const listenerPids = (database: string): Promise<number[]> =>
+  admin(async (client) => {
+    const found = await client.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN %'",
+      [database],
+    );
+    return found.rows.map((row) => row.pid);
+  });
+
+/** The backend in a database that waits on a lock, if any. */
+const waitingOnLock = (database: string): Promise<number | undefined> =>
+  admin(async (client) => {
+    const found = await client.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
+      [database],
+    );
+    return found.rows[0]?.pid;
+  });
+
+const headRevision = (url: string): Promise<number> =>
+  admin(
+    async (client) => Number((await client.query('SELECT max(revision) AS head FROM mcp_tracker_records')).rows[0].head),
+    url,
+  );
+
+const comment = (id: number) => ({ id, author: 'bob', body: `comment ${id}`, created_at: new Date().toISOString() });
 
 test('the domain suite (store-domain.test.ts) passes against PostgreSQL', () => {
   const run = spawnSync(process.execPath, ['node_modules/uvu/bin.js', '-r', 'tsx', 'lib/tests', 'store-domain\\.test\\.ts$'], {
@@ -128,6 +169,67 @@ test('the database going away: reads go on, writes fail with a clear error, and 
   await until(() => heard.includes('PROJ-102'), 'the feed to reconnect and bring the other store’s change', 15_000);
   store.close();
   other.close();
+});
+
+test('the change feed’s connection killed: it reconnects and reads the revision it was never told of', async () => {
+  const url = await freshDatabase();
+  const name = new URL(url).pathname.slice(1);
+  const store = await open(url, true);
+  const heard: string[] = [];
+  store.onChange((event) => void heard.push(...event.issues));
+  await eventually(async () => (await listenerPids(name)).length === 1, 'the feed to LISTEN');
+  // A record committed without NOTIFY: only reading from the last applied revision finds it.
+  await admin(async (client) => {
+    const head = Number((await client.query('SELECT max(revision) AS head FROM mcp_tracker_records')).rows[0].head);
+    const record = { seq: head + 1, at: new Date().toISOString(), type: 'issue.status_changed', key: 'PROJ-101' };
+    await client.query('INSERT INTO mcp_tracker_records (revision, at, type, record) VALUES ($1, $2, $3, $4)', [
+      head + 1,
+      record.at,
+      record.type,
+      JSON.stringify({ ...record, from: 'in_progress', to: 'in_review' }),
+    ]);
+  }, url);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.is(store.getIssue('PROJ-101').status, 'in_progress', 'not told, so not yet read');
+  const [pid] = await listenerPids(name);
+  await admin((client) => client.query('SELECT pg_terminate_backend($1)', [pid]));
+  await until(() => heard.includes('PROJ-101'), 'the feed to reconnect and read the missed revision', 10_000);
+  assert.is(store.getIssue('PROJ-101').status, 'in_review');
+  const [again] = await listenerPids(name);
+  assert.ok(again !== undefined && again !== pid, 'a new LISTEN connection');
+  store.close();
+});
+
+test('our writer’s connection killed mid-append (one record in, waiting on the next): neither is there; the next write takes that revision', async () => {
+  const url = await freshDatabase();
+  const name = new URL(url).pathname.slice(1);
+  const log = await openPgLog({ url, shown: 'the test database', log: () => {} });
+  const store = await open(url);
+  const head = await headRevision(url);
+  const record = (seq: number) =>
+    ({ seq, at: new Date().toISOString(), type: 'issue.commented', key: 'PROJ-101', comment: comment(seq) }) as JournalRecord;
+  // Another transaction holds head + 2 uncommitted: the append inserts head + 1, then waits on the key of head + 2.
+  const blocker = new pg.Client({ connectionString: url });
+  await blocker.connect();
+  await blocker.query('BEGIN');
+  await blocker.query('INSERT INTO mcp_tracker_records (revision, at, type, record) VALUES ($1, now(), $2, $3)', [
+    head + 2,
+    'blocker',
+    '{}',
+  ]);
+  const appending = log.append(head, [record(head + 1), record(head + 2)]).catch((error: Error) => error);
+  let writer: number | undefined;
+  await eventually(async () => (writer = await waitingOnLock(name)) !== undefined, 'the append to wait on the key');
+  await admin((client) => client.query('SELECT pg_terminate_backend($1)', [writer]));
+  assert.instance(await appending, Error, 'the append fails');
+  await blocker.query('ROLLBACK');
+  await blocker.end();
+  assert.is(await headRevision(url), head, 'nothing of the killed transaction was written');
+  const commented = await store.addComment('PROJ-101', { body: 'after the kill' });
+  assert.is(commented.comment.body, 'after the kill');
+  assert.is(await headRevision(url), head + 1, 'the next write took the revision');
+  await log.close();
+  store.close();
 });
 
 test('a database with a newer schema version is refused and left unchanged', async () => {

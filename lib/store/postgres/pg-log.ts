@@ -3,6 +3,11 @@
 // - Appends: one transaction per batch; a record whose revision another writer already took
 //   violates the primary key, the transaction rolls back, and append answers false (nothing of
 //   it was written). pg_notify in the same transaction is delivered only if it commits.
+// - Writes in turn (appendInTurn): the transaction first takes the writers' lock, then reads
+//   what others appended and lets the caller plan on it, so a write never loses a race. Without
+//   it, an instance that just won plans its next write on a state it already has, while the
+//   loser must read first: under steady load the loser can lose every time (the bench's four
+//   instances made a write give up after 20 lost races in a row).
 // - The change feed: a connection of its own that LISTENs on one channel; the payload is the
 //   newest revision. When that connection drops, it reconnects with growing pauses and then
 //   reports null, so the replica reads everything after the revision it has: revision numbers
@@ -33,6 +38,10 @@ const DEFAULTS = { maxConnections: 10, timeoutMs: 5_000 };
 /** The pauses between attempts to reconnect the change feed grow up to this. */
 const MAX_RECONNECT_PAUSE_MS = 5_000;
 const UNIQUE_VIOLATION = '23505';
+/** Writers take this transaction lock in turn (PostgreSQL queues them in order), so none starves. */
+const WRITERS_LOCK = 'mcp-tracker writers';
+/** Records read per query inside a writer's turn. */
+const MISSED_BATCH = 1_000;
 
 /** Opens the pool, applies missing migrations (refusing a newer schema), and returns the log. */
 export async function openPgLog(options: PgLogOptions): Promise<RecordLog> {
@@ -78,37 +87,29 @@ function pgLog(pool: pg.Pool, config: pg.PoolConfig, options: PgLogOptions): Rec
       return result.rows.map((row) => row.record);
     },
 
-    async append(expected, records) {
-      const client = await pool.connect();
-      let broken = false;
-      // A connection lost while checked out fails its query; without a listener its 'error' event would end the process.
-      const lost = (): void => void (broken = true);
-      client.on('error', lost);
-      try {
-        await client.query('BEGIN');
-        for (const [index, record] of records.entries()) {
-          if (record.seq !== expected + index + 1)
-            throw new Error(`record seq ${record.seq} does not follow ${expected + index}`);
-          await client.query('INSERT INTO mcp_tracker_records (revision, at, type, record) VALUES ($1, $2, $3, $4)', [
-            record.seq,
-            record.at,
-            record.type,
-            JSON.stringify(record),
-          ]);
-        }
-        await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, String(expected + records.length)]);
-        await client.query('COMMIT');
+    append(expected, records) {
+      return inTransaction(pool, async (client) => {
+        await insertRecords(client, expected, records);
         return true;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => (broken = true));
-        if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) return false;
-        broken = true;
-        throw error;
-      } finally {
-        // A connection whose transaction state is unknown is closed, not handed to the next caller.
-        client.off('error', lost);
-        client.release(broken);
-      }
+      });
+    },
+
+    appendInTurn(revision, write) {
+      return inTransaction(pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [WRITERS_LOCK]);
+        const missed: JournalRecord[] = [];
+        for (;;) {
+          const result = await client.query<{ record: JournalRecord }>(
+            'SELECT record FROM mcp_tracker_records WHERE revision > $1 ORDER BY revision LIMIT $2',
+            [revision + missed.length, MISSED_BATCH],
+          );
+          missed.push(...result.rows.map((row) => row.record));
+          if (result.rows.length < MISSED_BATCH) break;
+        }
+        const records = write(missed);
+        if (records.length > 0) await insertRecords(client, revision + missed.length, records);
+        return true;
+      });
     },
 
     watch(onRevision) {
@@ -122,6 +123,54 @@ function pgLog(pool: pg.Pool, config: pg.PoolConfig, options: PgLogOptions): Rec
       await pool.end();
     },
   };
+}
+
+/**
+ * Runs `work` in one transaction on a pooled connection. A record whose revision another
+ * writer took violates the primary key: the transaction rolls back and this resolves false.
+ */
+async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<true>): Promise<boolean> {
+  const client = await pool.connect();
+  let broken = false;
+  // A connection lost while checked out fails its query; without a listener its 'error' event would end the process.
+  const lost = (): void => void (broken = true);
+  client.on('error', lost);
+  try {
+    await client.query('BEGIN');
+    await work(client);
+    await client.query('COMMIT');
+    return true;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => (broken = true));
+    if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) return false;
+    broken = true;
+    throw error;
+  } finally {
+    // A connection whose transaction state is unknown is closed, not handed to the next caller.
+    client.off('error', lost);
+    client.release(broken);
+  }
+}
+
+/**
+ * Inserts records following `expected`, in one statement (a batch of copy-journal is one round
+ * trip, not one per record), and notifies the listeners at commit (pg_notify waits for it).
+ */
+async function insertRecords(client: pg.PoolClient, expected: number, records: readonly JournalRecord[]): Promise<void> {
+  for (const [index, record] of records.entries()) {
+    if (record.seq !== expected + index + 1) throw new Error(`record seq ${record.seq} does not follow ${expected + index}`);
+  }
+  await client.query(
+    `INSERT INTO mcp_tracker_records (revision, at, type, record)
+     SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::jsonb[])`,
+    [
+      records.map((record) => record.seq),
+      records.map((record) => record.at),
+      records.map((record) => record.type),
+      records.map((record) => JSON.stringify(record)),
+    ],
+  );
+  await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, String(expected + records.length)]);
 }
 
 /** Keeps one LISTEN connection open, reconnecting when it drops. Returns the function that stops it. */
