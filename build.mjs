@@ -26,7 +26,11 @@ const programs = [
   {
     entry: 'lib/main.ts',
     out: 'dist/mcp-tracker.mjs',
-    define: { __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs') },
+    define: {
+      __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs'),
+      __MCP_TRACKER_DEMO_BUNDLE__: JSON.stringify('./mcp-tracker-demo.mjs'),
+      __MCP_TRACKER_IO_BUNDLE__: JSON.stringify('./mcp-tracker-io.mjs'),
+    },
     notice: '',
   },
   {
@@ -36,6 +40,15 @@ const programs = [
     notice: '',
     banner: PG_REQUIRE,
     external: ['pg-native'],
+  },
+  // `mcp-tracker demo` and its tour: clients of the server, loaded only for that command (lib/demo/demo-loader.ts).
+  { entry: 'lib/demo/index.ts', out: 'dist/mcp-tracker-demo.mjs', define: {}, notice: '' },
+  // `mcp-tracker import` and `export`, loaded only for those commands (lib/import-export-loader.ts).
+  {
+    entry: 'lib/import-export.ts',
+    out: 'dist/mcp-tracker-io.mjs',
+    define: { __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs') },
+    notice: '',
   },
   {
     entry: 'spec-tests/runner/main.ts',

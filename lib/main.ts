@@ -14,9 +14,8 @@ import { type Server, createServer } from '../protocol/server.js';
 import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
-import { runDemo } from './demo/demo.js';
-import { runTour } from './demo/tour.js';
-import { runImportExport } from './import-export.js';
+import { loadDemo } from './demo/demo-loader.js';
+import { loadImportExport } from './import-export-loader.js';
 import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
@@ -42,11 +41,13 @@ async function main(): Promise<void> {
     if (line.command === 'help') print(USAGE);
     else if (line.command === 'version') print(SERVER_INFO.version);
     else if (line.command === 'migrate' || line.command === 'copy-journal') process.exitCode = await manageDatabase(line, print);
-    else if (line.command === 'import' || line.command === 'export') process.exitCode = await runImportExport(line, write);
+    else if (line.command === 'import' || line.command === 'export')
+      process.exitCode = await (await loadImportExport()).runImportExport(line, write);
     else if (line.tour) {
+      const { runTour } = await loadDemo();
       const run = await runTour({ chapter: line.tour.chapter, serverScript: process.argv[1] ?? '', print });
       process.exitCode = run.exitCode;
-    } else process.exitCode = await runDemo({ trace: line.trace, serverScript: process.argv[1] ?? '', print });
+    } else process.exitCode = await (await loadDemo()).runDemo({ trace: line.trace, serverScript: process.argv[1] ?? '', print });
     return;
   }
   await serve(line);

@@ -11,12 +11,7 @@
 // Both eras share one Server (server.ts): a change made through one client reaches the
 // subscribers of every other. Access checks come first (http-access.ts).
 
-import {
-  type IncomingMessage,
-  type Server as NodeServer,
-  type ServerResponse,
-  createServer as createHttpServer,
-} from 'node:http';
+import type { IncomingMessage, Server as NodeServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode, RpcError, invalidRequest } from './errors.js';
 import { type AccessRules, accessRules, readBody, refusal } from './http-access.js';
@@ -69,6 +64,8 @@ export interface HttpEndpoint {
 export async function serveHttp(server: Server, options: HttpOptions): Promise<HttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const transport = new HttpTransport(server, options, accessRules(host, options.allowedOrigins ?? [], options.authToken));
+  // node:http is loaded here, not at start: a server on stdio never pays for loading it.
+  const { createServer: createHttpServer } = await import('node:http');
   const http = createHttpServer((req, res) => transport.handle(req, res));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

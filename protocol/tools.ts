@@ -13,6 +13,7 @@ import { type Annotations, type ContentBlock, shapeContentBlock } from './conten
 import type { RequestContext } from './context.js';
 import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import { type AskForMissing, FORM_KEY, InputRequired, type InputRequiredResult, type Rounds } from './mrtr.js';
+import { toJsonSchema } from './json-schema.js';
 import { PreEncoded } from './pre-encoded.js';
 import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
@@ -194,11 +195,7 @@ function describeTool(tool: ToolDefinition, rules: VersionRules): Record<string,
  * schema without `$schema` means 2020-12; so we leave `$schema` out in both cases.
  */
 function jsonSchema(schema: z.ZodMiniType, rules: VersionRules): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: rules.jsonSchemaDialect, io: 'input' }) as Record<
-    string,
-    unknown
-  >;
-  return rest;
+  return toJsonSchema(schema, rules.jsonSchemaDialect);
 }
 
 /** A tool result as sent: its JSON may be what structuredResult already made. */

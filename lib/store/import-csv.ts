@@ -1,11 +1,12 @@
 // `mcp-tracker import FILE.csv`: Jira CSV rows into the store, each through the store's
 // import commands (import-commands.ts), which check it as the tools check theirs.
 //
-// A refused row never reaches the disk, and a row's parent may come after it in the file.
-// Both are kept by a rehearsal: the whole import first runs against a copy of the store in
-// memory (memory-backend.ts), rows in one pass and parent links in a second; a row refused
-// anywhere there, its parent link included, is left out of the real run, which then writes
-// only rows that passed. A dry run is the rehearsal alone.
+// A refused row never reaches the disk, and a row's parent or linked issue may come after it
+// in the file. Both are kept by a rehearsal: the whole import first runs against a copy of the
+// store in memory (memory-backend.ts), rows in one pass, parents and links in a second. A row
+// is imported whole (fields, parent, links) or refused; a refused row is left out and the
+// rehearsal runs again, until no row is refused, so a row linked to a refused one is refused
+// too. The real run then writes only rows that passed. A dry run is the rehearsal alone.
 //
 // Projects and sprints a row names and the store lacks are created: a project with the
 // row's Project name and Project lead (else its key and the row's reporter), a sprint by the
@@ -15,7 +16,8 @@
 // otherwise it takes the project's next number, and the report lists how keys moved.
 import { parseIssueKey } from './args.js';
 import { isDomainError } from './errors.js';
-import { COLUMN, jiraTime, readJiraCsv, type JiraRow } from './jira-csv.js';
+import { COLUMN, LINK_COLUMNS, jiraTime, readJiraCsv, type JiraRow } from './jira-csv.js';
+import type { LinkType } from './schema.js';
 import type { ImportIssueInput } from './import-commands.js';
 import { openMemoryBackend } from './memory-backend.js';
 import { importSnapshot } from './snapshot.js';
@@ -32,6 +34,8 @@ export interface ImportReport {
   readonly projectsCreated: readonly string[];
   readonly sprintsCreated: readonly string[];
   readonly parentsLinked: number;
+  /** Issue links made (blocks, relates to, duplicates): a link given at both ends counts once. */
+  readonly issuesLinked: number;
   readonly ignoredColumns: readonly string[];
 }
 
@@ -53,17 +57,42 @@ export interface CsvImportOptions {
 /** Reads the text (JiraCsvError when it cannot be read at all), rehearses, then writes what passed. */
 export async function importJiraCsv(store: TrackerStore, text: string, options: CsvImportOptions): Promise<ImportReport> {
   const file = readJiraCsv(text);
-  const rehearsal = await runRows(await copyOf(store, options), file.rows, options);
-  const refusedRows = new Set(rehearsal.refused.map((refusal) => refusal.row));
+  const { rehearsal, refused } = await rehearse(store, file.rows, options);
+  const passed = new Set(rehearsal.imported.map((entry) => entry.row));
   const outcome = options.dryRun
     ? rehearsal
     : await runRows(
         store,
-        file.rows.filter((row) => !refusedRows.has(row.row)),
+        file.rows.filter((row) => passed.has(row.row)),
         options,
+        [],
       );
-  const refused = options.dryRun ? rehearsal.refused : [...rehearsal.refused, ...outcome.refused].sort((a, b) => a.row - b.row);
-  return { ...outcome, refused, dryRun: options.dryRun, rows: file.rows.length, ignoredColumns: file.ignoredColumns };
+  const all = [...refused, ...(options.dryRun ? [] : outcome.refused)].sort((a, b) => a.row - b.row);
+  return { ...outcome, refused: all, dryRun: options.dryRun, rows: file.rows.length, ignoredColumns: file.ignoredColumns };
+}
+
+/**
+ * Runs the rows on a fresh copy until no new row is refused: a row refused in the link pass
+ * (after rows that link to it were linked) takes those rows' links away in the real run, so
+ * they are tried again without it. Each round refuses at least one more row, or ends.
+ */
+async function rehearse(
+  store: TrackerStore,
+  rows: readonly JiraRow[],
+  options: CsvImportOptions,
+): Promise<{ rehearsal: RunOutcome; refused: RowRefusal[] }> {
+  const refused: RowRefusal[] = [];
+  for (;;) {
+    const gone = new Set(refused.map((refusal) => refusal.row));
+    const rehearsal = await runRows(
+      await copyOf(store, options),
+      rows.filter((row) => !gone.has(row.row)),
+      options,
+      refused,
+    );
+    refused.push(...rehearsal.refused);
+    if (rehearsal.refused.length === 0) return { rehearsal, refused };
+  }
 }
 
 /** The store's data in a store in memory, through the JSON export and import (a round trip the tests prove). */
@@ -80,7 +109,12 @@ async function copyOf(store: TrackerStore, options: CsvImportOptions): Promise<T
 
 type RunOutcome = Omit<ImportReport, 'dryRun' | 'rows' | 'ignoredColumns'>;
 
-async function runRows(store: TrackerStore, rows: readonly JiraRow[], options: CsvImportOptions): Promise<RunOutcome> {
+async function runRows(
+  store: TrackerStore,
+  rows: readonly JiraRow[],
+  options: CsvImportOptions,
+  earlier: readonly RowRefusal[],
+): Promise<RunOutcome> {
   const refused: RowRefusal[] = [];
   const refuse = (row: JiraRow, reason: string): void => {
     refused.push({ row: row.row, line: row.line, key: row.cell(COLUMN.key) || null, reason });
@@ -114,31 +148,70 @@ async function runRows(store: TrackerStore, rows: readonly JiraRow[], options: C
       refuse(row, error.message);
     }
   }
-  let parentsLinked = 0;
-  for (const [row, key] of written) {
-    const parent = row.cell(COLUMN.parent);
-    if (parent === '') continue;
-    const parentRow = refused.find((r) => r.key !== null && r.key.toUpperCase() === parent.toUpperCase());
-    if (parentRow !== undefined) {
-      refuse(row, `its parent ${parent} (row ${parentRow.row}) was refused`);
-      continue;
-    }
-    try {
-      await store.linkIssues(key, 'parent', keysInFile.get(parent.toUpperCase()) ?? parent);
-      parentsLinked++;
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      refuse(row, `its parent ${parent}: ${error.message}`);
-    }
-  }
+  const linked = await linkPass(store, written, keysInFile, [...earlier, ...refused], refuse);
   const refusedNow = new Set(refused.map((r) => r.row));
   return {
     imported: imported.filter((entry) => !refusedNow.has(entry.row)),
     refused,
     projectsCreated,
     sprintsCreated,
-    parentsLinked,
+    ...linked,
   };
+}
+
+/** One link a row asks for: its parent, or a Jira issue link, outward (this row → other) or inward. */
+interface RowLink {
+  readonly type: 'parent' | LinkType;
+  readonly other: string;
+  readonly inward: boolean;
+}
+
+function linksOf(row: JiraRow): RowLink[] {
+  const links: RowLink[] = [];
+  if (row.cell(COLUMN.parent) !== '') links.push({ type: 'parent', other: row.cell(COLUMN.parent), inward: false });
+  for (const { type, outward, inward } of LINK_COLUMNS) {
+    for (const other of row.cells(outward)) if (other !== '') links.push({ type, other, inward: false });
+    for (const other of row.cells(inward)) if (other !== '') links.push({ type, other, inward: true });
+  }
+  return links;
+}
+
+/**
+ * The second pass, once every row is written: parents and issue links, whichever row came
+ * first. A row whose link cannot be made is refused (and the rehearsal tries again without it).
+ */
+async function linkPass(
+  store: TrackerStore,
+  written: ReadonlyMap<JiraRow, string>,
+  keysInFile: ReadonlyMap<string, string>,
+  refused: readonly RowRefusal[],
+  refuse: (row: JiraRow, reason: string) => void,
+): Promise<{ parentsLinked: number; issuesLinked: number }> {
+  let parentsLinked = 0;
+  let issuesLinked = 0;
+  for (const [row, key] of written) {
+    for (const link of linksOf(row)) {
+      const what = link.type === 'parent' ? `its parent ${link.other}` : `its link (${link.type}) with ${link.other}`;
+      const otherRow = refused.find((r) => r.key !== null && r.key.toUpperCase() === link.other.toUpperCase());
+      if (otherRow !== undefined) {
+        refuse(row, `${what}: row ${otherRow.row}, that issue, was refused`);
+        break;
+      }
+      const other = keysInFile.get(link.other.toUpperCase()) ?? link.other;
+      try {
+        const made = await (link.inward ? store.linkIssues(other, link.type, key) : store.linkIssues(key, link.type, other));
+        // A link the file gives at both ends (Jira writes both) is made once.
+        if (made.change.issues.length === 0) continue;
+        if (link.type === 'parent') parentsLinked++;
+        else issuesLinked++;
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+        refuse(row, `${what}: ${error.message}`);
+        break;
+      }
+    }
+  }
+  return { parentsLinked, issuesLinked };
 }
 
 interface PlacedRow {
@@ -226,6 +299,7 @@ export function formatReport(report: ImportReport, source: string, target: strin
   if (report.projectsCreated.length > 0) lines.push(`projects created: ${report.projectsCreated.join(', ')}`);
   if (report.sprintsCreated.length > 0) lines.push(`sprints created: ${report.sprintsCreated.join(', ')}`);
   if (report.parentsLinked > 0) lines.push(`parent epics linked: ${report.parentsLinked}`);
+  if (report.issuesLinked > 0) lines.push(`issue links made: ${report.issuesLinked}`);
   const moved = report.imported.filter((entry) => entry.from !== null && entry.from.toUpperCase() !== entry.key);
   const fresh = report.imported.filter((entry) => entry.from === null).length;
   lines.push(

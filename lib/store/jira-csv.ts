@@ -8,7 +8,7 @@
 // is read too, taken as UTC. Columns this reader does not know are reported, not read.
 import { CsvError, readCsv, writeCsv, type CsvLimits } from './csv.js';
 import type { Issue, IssueType, Priority, Status } from './schema.js';
-import type { TrackerSnapshot } from './snapshot.js';
+import type { SnapshotLink, TrackerSnapshot } from './snapshot.js';
 
 /** What an import reads at most; past any of them the file is refused before a row is tried. */
 export const IMPORT_LIMITS = {
@@ -44,10 +44,25 @@ export const COLUMN = {
   projectDescription: 'Project description',
   storyPoints: 'Custom field (Story Points)',
 } as const;
-type ColumnName = (typeof COLUMN)[keyof typeof COLUMN];
+
+/**
+ * Jira's issue links, one column per link (repeated), on each end: the outward end says
+ * "blocks", the inward one "is blocked by". Export writes the outward end only.
+ */
+export const LINK_COLUMNS = [
+  { type: 'blocks', outward: 'Outward issue link (Blocks)', inward: 'Inward issue link (Blocks)' },
+  { type: 'relates_to', outward: 'Outward issue link (Relates)', inward: 'Inward issue link (Relates)' },
+  { type: 'duplicates', outward: 'Outward issue link (Duplicate)', inward: 'Inward issue link (Duplicate)' },
+] as const;
+type ColumnName =
+  (typeof COLUMN)[keyof typeof COLUMN] | (typeof LINK_COLUMNS)[number]['outward'] | (typeof LINK_COLUMNS)[number]['inward'];
 
 /** Columns that may appear several times; any other known column may appear once. */
-const REPEATABLE: ReadonlySet<string> = new Set([COLUMN.labels, COLUMN.sprint]);
+const REPEATABLE: ReadonlySet<string> = new Set([
+  COLUMN.labels,
+  COLUMN.sprint,
+  ...LINK_COLUMNS.flatMap((link) => [link.outward, link.inward]),
+]);
 /** Other names Jira uses for story points, by version and template. */
 const STORY_POINT_ALIASES = ['story points', 'story point estimate', 'custom field (story point estimate)'];
 
@@ -103,12 +118,13 @@ export function readJiraCsv(text: string): JiraFile {
 }
 
 /** Where each known column is; names compared without case or surrounding spaces. */
-function mapHeader(names: readonly string[]): { columns: Map<ColumnName, number[]>; ignored: string[] } {
-  const known = new Map<string, ColumnName>(Object.values(COLUMN).map((name) => [name.toLowerCase(), name]));
+function mapHeader(header: readonly string[]): { columns: Map<ColumnName, number[]>; ignored: string[] } {
+  const names: ColumnName[] = [...Object.values(COLUMN), ...LINK_COLUMNS.flatMap((link) => [link.outward, link.inward])];
+  const known = new Map<string, ColumnName>(names.map((name) => [name.toLowerCase(), name]));
   for (const alias of STORY_POINT_ALIASES) known.set(alias, COLUMN.storyPoints);
   const columns = new Map<ColumnName, number[]>();
   const ignored: string[] = [];
-  names.forEach((raw, index) => {
+  header.forEach((raw, index) => {
     const name = known.get(raw.trim().toLowerCase());
     if (name === undefined) {
       if (raw.trim() !== '' && !ignored.includes(raw.trim())) ignored.push(raw.trim());
@@ -157,6 +173,11 @@ const RESOLUTION_NAMES: Readonly<Record<string, string>> = {
 /** Every issue of the snapshot as a Jira CSV row, keys ascending, with one Labels column per label of the most labelled issue. */
 export function writeJiraCsv(snapshot: TrackerSnapshot): string {
   const labelColumns = Math.max(1, ...snapshot.issues.map((issue) => issue.labels.length));
+  const outward = outwardLinks(snapshot);
+  const linkColumns = LINK_COLUMNS.map((column) => ({
+    ...column,
+    count: Math.max(0, ...[...outward.values()].map((links) => links.filter((link) => link.type === column.type).length)),
+  }));
   const header = [
     COLUMN.key,
     COLUMN.summary,
@@ -177,6 +198,7 @@ export function writeJiraCsv(snapshot: TrackerSnapshot): string {
     COLUMN.projectLead,
     COLUMN.projectDescription,
     COLUMN.storyPoints,
+    ...linkColumns.flatMap((column) => Array<string>(column.count).fill(column.outward)),
   ];
   const projects = new Map(snapshot.projects.map((project) => [project.key, project]));
   const sprintNames = new Map(snapshot.sprints.map((sprint) => [sprint.id, sprint.name]));
@@ -202,7 +224,18 @@ export function writeJiraCsv(snapshot: TrackerSnapshot): string {
       project?.lead ?? '',
       project?.description ?? '',
       issue.story_points === null ? '' : String(issue.story_points),
+      ...linkColumns.flatMap((column) => {
+        const others = (outward.get(issue.key) ?? []).filter((link) => link.type === column.type).map((link) => link.to);
+        return Array.from({ length: column.count }, (_, index) => others[index] ?? '');
+      }),
     ];
   };
   return writeCsv([header, ...snapshot.issues.map(row)]);
+}
+
+/** The snapshot's links by the issue that wrote them. */
+function outwardLinks(snapshot: TrackerSnapshot): Map<string, SnapshotLink[]> {
+  const byIssue = new Map<string, SnapshotLink[]>();
+  for (const link of snapshot.links) byIssue.set(link.from, [...(byIssue.get(link.from) ?? []), link]);
+  return byIssue;
 }

@@ -6,15 +6,8 @@
 // One JSON value per line, each ending in "\n". A line without its "\n" was
 // never acknowledged (a crash cut the write short); see journal-file.ts.
 import { storeFileError, type StoreFileError } from './errors.js';
-import { checkJournalRecord, isPlainObject } from './record-check.js';
-import {
-  JOURNAL_FORMAT,
-  JOURNAL_VERSION,
-  JournalHeaderSchema,
-  LIMITS,
-  type JournalHeader,
-  type JournalRecord,
-} from './schema.js';
+import { checkJournalHeader, checkJournalRecord, isPlainObject } from './record-check.js';
+import { JOURNAL_FORMAT, JOURNAL_VERSION, LIMITS, type JournalHeader, type JournalRecord } from './schema.js';
 
 const REPAIR_HINT =
   'The file was left unchanged. Restore it from a backup or repair that line by hand, then restart; to start over with demo data, move the file away.';
@@ -41,9 +34,8 @@ export function parseHeader(text: string, file: string): JournalHeader {
       `This data file was written by a newer mcp-tracker (format version ${version}); this build reads version ${JOURNAL_VERSION}. Upgrade mcp-tracker to open it. The file was left unchanged.`,
     );
   }
-  const header = JournalHeaderSchema.safeParse(value);
-  if (!header.success) throw corruptLine(file, 1, 'the header is malformed');
-  return header.data;
+  if (checkJournalHeader(value) !== null) throw corruptLine(file, 1, 'the header is malformed');
+  return value as JournalHeader;
 }
 
 /** The line ends in "\n"; the record is checked with the fast hand check, and its size, before it is written. */

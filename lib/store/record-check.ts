@@ -1,6 +1,7 @@
 // A hand-written validator for journal records: the fast path for opening.
 //
-// It accepts exactly what JournalRecordSchema (schema.ts) accepts — built from
+// It accepts exactly what JournalRecordSchema (schema.ts) accepts (and checkJournalHeader what
+// JournalHeaderSchema accepts, so that opening a file runs no zod at all) — built from
 // the same patterns, limits and enums — for a fraction of zod's time, which
 // matters when a journal holds 100,000 issues (docs/performance.md). Unknown extra fields are ignored, as
 // zod ignores them; apply.ts copies only the known fields into the state.
@@ -15,6 +16,7 @@ import {
   issueNumberWithinLimit,
   ISSUE_TYPES,
   isBase64,
+  JOURNAL_FORMAT,
   LABEL_PATTERN,
   LINK_TYPES,
   LIMITS,
@@ -193,6 +195,15 @@ const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
 ]);
 
 export const RECORD_TYPES: readonly string[] = [...checksByType.keys()] as string[];
+
+const header = objectOf({ format: oneOf([JOURNAL_FORMAT]), version: integer(1), created_at: timestamp });
+
+/** null when `value` is a valid JournalHeader (JournalHeaderSchema); otherwise why not. */
+export function checkJournalHeader(value: unknown): string | null {
+  if (!isPlainObject(value)) return 'expected a JSON object';
+  const problem = header(value);
+  return problem === null ? null : problem.slice(1);
+}
 
 /** null when `value` is a valid JournalRecord; otherwise why not. */
 export function checkJournalRecord(value: unknown): string | null {

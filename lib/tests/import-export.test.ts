@@ -109,6 +109,13 @@ test('CSV round trip: export, import into an empty store: the same issues (sprin
     allIssues(store).map(({ comments: _comments, sprint, ...fields }) => ({ ...fields, sprint: sprintName(store, sprint) }));
   assert.equal(comparable(copy), comparable(demo));
   assert.equal(copy.listProjects(), demo.listProjects());
+  const links = (store: TrackerStore) =>
+    store
+      .exportSnapshot()
+      .links.map((l) => `${l.from} ${l.type} ${l.to}`)
+      .sort();
+  assert.equal(links(copy), links(demo));
+  assert.is(report.issuesLinked, 3);
 });
 
 test('refused rows: each with its row number and reason, and none of them reaches the disk', async () => {
@@ -142,7 +149,7 @@ test('refused rows: each with its row number and reason, and none of them reache
       '7: its parent OPS-1: OPS-1 is a task, not an epic; a parent must be an epic.',
       "8: Invalid assignee 'Alice Smith'",
       '9: the row cannot be read: it has 15 cells; the header has 14 columns',
-      '10: its parent OPS-10 (row 11) was refused',
+      '10: its parent OPS-10: row 11, that issue, was refused',
       "11: Unknown priority 'Urgent'",
     ],
   );
@@ -197,6 +204,64 @@ test('parents: a child before its epic is linked in the second pass, through ren
   );
   assert.is(demo.getIssue('PROJ-117').parent, 'PROJ-115');
   assert.is(demo.getIssue('PROJ-116').parent, 'PROJ-109');
+});
+
+test('issue links: outward and inward columns, either end first; a row is imported whole (fields, parent, links) or refused, and so is a row linked to a refused one', async () => {
+  const file = newPath();
+  const store = await open(false, file);
+  const header = [
+    'Issue key',
+    'Summary',
+    'Issue Type',
+    'Parent',
+    'Outward issue link (Blocks)',
+    'Outward issue link (Blocks)',
+    'Inward issue link (Blocks)',
+    'Outward issue link (Relates)',
+  ];
+  const text = csv(
+    header,
+    ['OPS-1', 'Blocks two', 'Task', '', 'OPS-2', '', '', ''],
+    ['OPS-2', 'Blocked by one (said at both ends), relates to one', 'Task', '', '', '', 'OPS-1', 'OPS-1'],
+    ['OPS-3', 'Blocks four', 'Task', '', 'OPS-4', '', '', ''],
+    ['OPS-4', 'Its parent is no epic', 'Task', 'OPS-2', '', '', '', ''],
+    ['OPS-5', 'Would close a loop', 'Task', '', 'OPS-6', '', 'OPS-6', ''],
+    ['OPS-6', 'The other end of the loop', 'Task', '', '', '', '', ''],
+  );
+  const report = await run(store, text);
+  assert.equal(
+    report.refused.map((r) => `${r.row}: ${r.reason.split('. ')[0]}`),
+    [
+      '4: its link (blocks) with OPS-4: row 5, that issue, was refused',
+      '5: its parent OPS-2: OPS-2 is a task, not an epic; a parent must be an epic.',
+      '6: its link (blocks) with OPS-6: OPS-6 cannot block OPS-5: OPS-5 already blocks OPS-6 (directly or through other issues), and neither could ever start.',
+    ],
+  );
+  assert.equal(
+    report.imported.map((entry) => entry.key),
+    ['OPS-1', 'OPS-2', 'OPS-6'],
+  );
+  assert.is(report.issuesLinked, 2);
+  assert.equal(store.getLinkKeys('OPS-2'), [
+    { type: 'is_blocked_by', key: 'OPS-1' },
+    { type: 'relates_to', key: 'OPS-1' },
+  ]);
+  const written = fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => JSON.parse(line));
+  assert.equal(
+    written.map((record) => record.key ?? record.issue?.key ?? record.project?.key),
+    ['OPS', 'OPS-1', 'OPS-2', 'OPS-6', 'OPS-1', 'OPS-2'],
+  );
+  // Export writes each link once, at the end that wrote it.
+  const exported = writeJiraCsv(store.exportSnapshot()).split('\r\n');
+  assert.ok(exported[0]!.endsWith(',Outward issue link (Blocks),Outward issue link (Relates)'));
+  // relates_to reads the same from both ends: it is written from the key that sorts first.
+  assert.ok(exported[1]!.startsWith('OPS-1,') && exported[1]!.endsWith(',OPS-2,OPS-2'), exported[1]);
+  assert.ok(exported[2]!.startsWith('OPS-2,') && exported[2]!.endsWith(',,'), exported[2]);
 });
 
 test("Jira's names and times: forgiving statuses, priorities and types; dd/MMM/yy h:mm AM as UTC", async () => {

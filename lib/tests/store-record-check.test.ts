@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { demoRecords } from '../store/demo-data.js';
-import { checkJournalRecord } from '../store/record-check.js';
-import { JournalRecordSchema, type Issue, type JournalRecord } from '../store/schema.js';
+import { checkJournalHeader, checkJournalRecord } from '../store/record-check.js';
+import { JournalHeaderSchema, JournalRecordSchema, type Issue, type JournalRecord } from '../store/schema.js';
 
 const AT = '2025-06-15T12:00:00.000Z';
 
@@ -164,6 +164,26 @@ test('the hand check and the zod schema agree on corrupted records', () => {
     }),
     { numRuns: 3_000, seed: 42 },
   );
+});
+
+test('the header: the hand check and the zod schema agree', () => {
+  const valid = { format: 'mcp-tracker', version: 1, created_at: '2025-06-01T09:00:00.000Z' };
+  const cases: unknown[] = [
+    valid,
+    { ...valid, version: 2 },
+    { ...valid, extra: true },
+    { ...valid, format: 'other' },
+    { ...valid, version: 0 },
+    { ...valid, version: 1.5 },
+    { ...valid, version: '1' },
+    { ...valid, created_at: '2025-06-01' },
+    { format: 'mcp-tracker', version: 1 },
+    [valid],
+    null,
+  ];
+  for (const value of cases)
+    assert.is(checkJournalHeader(value) === null, JournalHeaderSchema.safeParse(value).success, JSON.stringify(value));
+  assert.is(checkJournalHeader({ ...valid, version: 0 }), 'version: expected an integer 1..9007199254740991');
 });
 
 test('the hand check names the field it rejects', () => {

@@ -97,6 +97,8 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
       'LICENSE',
       'README.md',
       'dist/mcp-conform.mjs',
+      'dist/mcp-tracker-demo.mjs',
+      'dist/mcp-tracker-io.mjs',
       'dist/mcp-tracker-postgres.mjs',
       'dist/mcp-tracker.mjs',
       'package.json',

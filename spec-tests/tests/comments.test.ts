@@ -21,6 +21,8 @@ const comments = (file: string): string[] => readFileSync(file, 'utf8').match(/\
 const BUILT = new Set([
   'mcp-tracker.mjs',
   'mcp-tracker-postgres.mjs',
+  'mcp-tracker-demo.mjs',
+  'mcp-tracker-io.mjs',
   'mcp-conform.mjs',
   'mcp-conformance-server.mjs',
   'sdk-tracker.mjs',
