@@ -135,7 +135,8 @@ async function importJson(target: Target, text: string, file: string, dryRun: bo
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   report(
     `${dryRun ? 'dry run (nothing was written): would import' : 'imported'} ${count(counts.projects, 'project')}, ${count(counts.sprints, 'sprint')}, ` +
-      `${count(counts.issues, 'issue')} and ${count(counts.links, 'link')} from ${file} into ${target.where} in ${seconds} s`,
+      `${count(counts.issues, 'issue')} and ${count(counts.links, 'link')}${counts.attachments > 0 ? ` (and ${count(counts.attachments, 'attachment')})` : ''} ` +
+      `from ${file} into ${target.where} in ${seconds} s`,
   );
   return 0;
 }

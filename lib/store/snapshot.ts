@@ -2,7 +2,8 @@
 // back into an empty store (`mcp-tracker import FILE.json`).
 //
 // One array per kind of thing the tracker holds: projects, sprints, issues (each with its
-// comments, resolution and parent epic) and links (as written: `from` blocks `to`). A new
+// comments, resolution and parent epic), links (as written: `from` blocks `to`) and, when
+// there are any, attachments (each with its issue's key, its bytes as base64). A new
 // kind of record becomes a new array here, read by its own step in importSnapshot; what is
 // already there does not change. A file with a field this version does not know is refused,
 // naming the field, rather than imported without it.
@@ -12,7 +13,16 @@
 // values it had, through the same store commands as a CSV import.
 import * as z from 'zod/mini';
 import { domainError } from './errors.js';
-import { IssueKeySchema, IssueSchema, LinkTypeSchema, ProjectSchema, SprintSchema, type Issue, type LinkType } from './schema.js';
+import {
+  AttachmentSchema,
+  IssueKeySchema,
+  IssueSchema,
+  LinkTypeSchema,
+  ProjectSchema,
+  SprintSchema,
+  type Issue,
+  type LinkType,
+} from './schema.js';
 import { compareStrings, issueNumber, sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 import type { TrackerStore } from './store.js';
 
@@ -22,6 +32,8 @@ export const SNAPSHOT_VERSION = 1;
 export const SnapshotLinkSchema = z.strictObject({ from: IssueKeySchema, type: LinkTypeSchema, to: IssueKeySchema });
 export type SnapshotLink = z.infer<typeof SnapshotLinkSchema>;
 
+export const SnapshotAttachmentSchema = z.strictObject({ key: IssueKeySchema, attachment: AttachmentSchema });
+
 export const TrackerSnapshotSchema = z.strictObject({
   format: z.literal(SNAPSHOT_FORMAT),
   version: z.literal(SNAPSHOT_VERSION),
@@ -29,6 +41,8 @@ export const TrackerSnapshotSchema = z.strictObject({
   sprints: z.array(SprintSchema),
   issues: z.array(IssueSchema),
   links: z.array(SnapshotLinkSchema),
+  /** Absent when there are none, so an export without attachments reads as before they existed. */
+  attachments: z.optional(z.array(SnapshotAttachmentSchema)),
 });
 export type TrackerSnapshot = z.infer<typeof TrackerSnapshotSchema>;
 
@@ -45,7 +59,19 @@ export function snapshotOf(state: TrackerState): TrackerSnapshot {
     sprints: sortedSprints(state),
     issues: issues.map(plainIssue),
     links: issues.flatMap((issue) => linksWrittenFrom(state, issue.key)),
+    ...attachmentsOf(state, issues),
   };
+}
+
+/** Each issue's attachments in the order they were added, as their records carry them. */
+function attachmentsOf(state: TrackerState, issues: readonly Issue[]): Pick<TrackerSnapshot, 'attachments'> {
+  const attachments = issues.flatMap((issue) =>
+    (state.attachments.get(issue.key) ?? []).map(({ name, mime_type, content, author, created_at }) => ({
+      key: issue.key,
+      attachment: { name, mime_type, content, author, created_at },
+    })),
+  );
+  return attachments.length === 0 ? {} : { attachments };
 }
 
 /** The issue with its comments read out, its fields in the order the journal writes them. */
@@ -95,6 +121,7 @@ export interface SnapshotImport {
   readonly sprints: number;
   readonly issues: number;
   readonly links: number;
+  readonly attachments: number;
 }
 
 /** Writes the snapshot into a store that holds nothing yet. */
@@ -117,11 +144,14 @@ export async function importSnapshot(store: TrackerStore, snapshot: TrackerSnaps
   // Parents in a second pass: an epic may have a higher number than its children.
   for (const issue of issues) if (issue.parent) await store.linkIssues(issue.key, 'parent', issue.parent);
   for (const link of snapshot.links) await store.linkIssues(link.from, link.type, link.to);
+  const attachments = snapshot.attachments ?? [];
+  for (const { key, attachment } of attachments) await store.importAttachment(key, attachment);
   return {
     projects: snapshot.projects.length,
     sprints: snapshot.sprints.length,
     issues: issues.length,
     links: snapshot.links.length,
+    attachments: attachments.length,
   };
 }
 

@@ -43,7 +43,16 @@ import {
   type SearchIssuesQuery,
 } from './queries.js';
 import type { ResolveContext } from './jql/resolve.js';
-import { LIMITS, type Comment, type Issue, type Project, type Sprint, type SprintState, type Status } from './schema.js';
+import {
+  LIMITS,
+  type Attachment,
+  type Comment,
+  type Issue,
+  type Project,
+  type Sprint,
+  type SprintState,
+  type Status,
+} from './schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
 import type { Plan, StoreBackend } from './record-log.js';
@@ -65,6 +74,7 @@ import {
   type AttachmentInput,
 } from './attachments.js';
 import {
+  parseTime,
   parseImportIssue,
   planImportIssue,
   planImportProject,
@@ -226,6 +236,8 @@ export interface TrackerStore extends SprintCommands {
   importSprint(input: ImportSprintInput): Promise<Sprint>;
   /** The issue as created; its key is the one asked for when the project allows (see import-commands.ts). */
   importIssue(input: ImportIssueInput): Promise<Issue>;
+  /** An attachment as another store had it: its author and time kept. */
+  importAttachment(key: string, attachment: Attachment): Promise<AttachmentInfo>;
   /** Everything the store holds, in a stable order. */
   exportSnapshot(): TrackerSnapshot;
 
@@ -561,6 +573,16 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
       const request = parseImportIssue(input, actor, now().toISOString());
       const change = await mutate((state) => planImportIssue(state, request));
       return requireIssue(backend.state(), change?.issues[0] ?? '');
+    },
+
+    async importAttachment(rawKey, attachment) {
+      const key = parseIssueKey(rawKey);
+      const { name, mime_type: mimeType, content } = attachment;
+      const request = parseAttachment({ name, mimeType, content });
+      const author = parseHandle(attachment.author, 'author');
+      const at = parseTime(attachment.created_at, 'created_at');
+      await mutate((state) => planAttachment(state, key, request, author, at));
+      return attachmentInfo(requireAttachment(backend.state(), key, request.name));
     },
 
     exportSnapshot: () => read(snapshotOf),

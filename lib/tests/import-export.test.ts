@@ -60,10 +60,12 @@ const allIssues = (store: TrackerStore): Issue[] => store.exportSnapshot().issue
 test('JSON round trip: export, import into an empty store, export again: the same document', async () => {
   const demo = await open(true);
   await demo.linkIssues('PROJ-104', 'relates_to', 'PROJ-101');
+  await demo.addAttachment('PROJ-102', { name: 'trace.txt', mimeType: 'text/plain', content: 'dGltZW91dA==', author: 'bob' });
   const first = JSON.stringify(demo.exportSnapshot(), null, 2);
   const copy = await open(false);
   const counts = await importSnapshot(copy, JSON.parse(first));
-  assert.equal(counts, { projects: 2, sprints: 6, issues: 17, links: 4 });
+  assert.equal(counts, { projects: 2, sprints: 6, issues: 17, links: 4, attachments: 1 });
+  assert.equal(copy.getAttachment('PROJ-102', 'trace.txt'), demo.getAttachment('PROJ-102', 'trace.txt'));
   assert.is(JSON.stringify(copy.exportSnapshot(), null, 2), first);
   // The copy is a store like any other: its links and comments answer as the original's do.
   assert.equal(copy.getLinkKeys('PROJ-101'), demo.getLinkKeys('PROJ-101'));
@@ -81,10 +83,9 @@ test('a JSON export goes only into an empty store, and a document of another sha
   }
   const { parseSnapshot } = await import('../store/snapshot.js');
   assert.throws(
-    () => parseSnapshot({ ...snapshot, attachments: [] }),
+    () => parseSnapshot({ ...snapshot, watchers: [] }),
     (error: Error) =>
-      error.message ===
-      'Not an mcp-tracker export this version can read: the document has a field it does not know: attachments.',
+      error.message === 'Not an mcp-tracker export this version can read: the document has a field it does not know: watchers.',
   );
   assert.throws(
     () => parseSnapshot({ ...snapshot, issues: [{ key: 'PROJ-1' }] }),

@@ -10,7 +10,7 @@
 import * as z from 'zod/mini';
 import type { RequestContext } from '../../protocol/context.js';
 import type { ContentBlock } from '../../protocol/content.js';
-import type { ResourceContents, ResourceTemplateDefinition } from '../../protocol/resources.js';
+import type { Completer, ResourceContents, ResourceTemplateDefinition } from '../../protocol/resources.js';
 import { type ToolDefinition, structuredResult } from '../../protocol/tools.js';
 import { compileUriTemplate } from '../../protocol/uri-template.js';
 import { LIMITS, type AttachmentInfo, type AttachmentMutation, type TrackerStore } from '../store/index.js';
@@ -41,7 +41,7 @@ export function attachmentBlock(store: TrackerStore, key: string, name: string):
 /** The blob resource; null (not found) for an issue or a name that does not exist. */
 export function attachmentTemplate(
   store: TrackerStore,
-  completeKey: NonNullable<ResourceTemplateDefinition['complete']>[string],
+  completeKey: Completer,
   read: (uri: string) => ResourceContents[] | null,
 ): Omit<ResourceTemplateDefinition, 'canonical'> {
   return {
