@@ -3,6 +3,8 @@
 // (dist/mcp-tracker-io.mjs, with the CSV reader and writer), so a server start does not parse
 // them. From source, the module is imported directly. The same arrangement as the demo's
 // (lib/demo/demo-loader.ts) and the PostgreSQL backend's (lib/store/store-loader.ts).
+import { importCompanion } from './companion-bundle.js';
+
 type ImportExportModule = typeof import('./import-export.js');
 
 declare const __MCP_TRACKER_IO_BUNDLE__: string | undefined;
@@ -12,9 +14,5 @@ export async function loadImportExport(): Promise<ImportExportModule> {
     typeof __MCP_TRACKER_IO_BUNDLE__ === 'string'
       ? new URL(__MCP_TRACKER_IO_BUNDLE__, import.meta.url).href
       : './import-export.js';
-  try {
-    return (await import(specifier)) as ImportExportModule;
-  } catch (error) {
-    throw new Error(`cannot load import and export (${specifier}): ${(error as Error).message}`);
-  }
+  return importCompanion<ImportExportModule>(() => import(specifier), specifier, 'mcp-tracker import/export');
 }

@@ -14,6 +14,7 @@ import { type Server, createServer } from '../protocol/server.js';
 import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
+import { CompanionMissing } from './companion-bundle.js';
 import { loadDemo } from './demo/demo-loader.js';
 import { loadImportExport } from './import-export-loader.js';
 import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
@@ -199,4 +200,8 @@ process.on('unhandledRejection', (reason) =>
   report(`internal error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
 );
 
-void main();
+void main().catch((error: unknown) => {
+  if (!(error instanceof CompanionMissing)) throw error;
+  report(error.message);
+  process.exit(1);
+});

@@ -3,6 +3,8 @@
 // beside it (dist/mcp-tracker-postgres.mjs, which carries the `pg` client library), so the
 // default bundle stays its size and a journal user never loads pg. From source, the module
 // is imported directly.
+import { importCompanion } from '../companion-bundle.js';
+
 type PostgresModule = typeof import('./postgres/index.js');
 
 declare const __MCP_TRACKER_POSTGRES_BUNDLE__: string | undefined;
@@ -12,9 +14,5 @@ export async function loadPostgresBackend(): Promise<PostgresModule> {
     typeof __MCP_TRACKER_POSTGRES_BUNDLE__ === 'string'
       ? new URL(__MCP_TRACKER_POSTGRES_BUNDLE__, import.meta.url).href
       : './postgres/index.js';
-  try {
-    return (await import(specifier)) as PostgresModule;
-  } catch (error) {
-    throw new Error(`cannot load the PostgreSQL backend (${specifier}): ${(error as Error).message}`);
-  }
+  return importCompanion<PostgresModule>(() => import(specifier), specifier, '--store postgres://');
 }

@@ -50,6 +50,17 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
     assert.match(list.stdout, /^generic\/ping\/ping-id-zero +any +1\.2, M4$/m);
     assert.match(list.stdout, /^\d{2,} fixtures$/m);
     assert.match(node(['mcp-conform.mjs', '--version'], folder).stdout, /^\d+\.\d+\.\d+\n$/);
+
+    // The commands that need a companion bundle say which file to copy, without a stack trace.
+    for (const [args, file] of [
+      [['demo'], 'mcp-tracker-demo.mjs'],
+      [['export', '--data', join(folder, 'none.jsonl')], 'mcp-tracker-io.mjs'],
+    ] as const) {
+      const alone = node(['mcp-tracker.mjs', ...args], folder);
+      assert.is(alone.status, 1, alone.stderr);
+      assert.match(alone.stderr, `needs ${file} beside this file`);
+      assert.not.match(alone.stderr, /\bat \S+ \(/, 'no stack trace');
+    }
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
