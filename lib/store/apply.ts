@@ -12,6 +12,7 @@
 // are snapshots that stay valid and cannot be changed behind our back. An
 // issue's comments are shared between its snapshots instead of copied into
 // each (see issueSnapshot).
+import { noteScope, noteSprintClosed } from './burndown.js';
 import { indexIssueFields } from './field-index.js';
 import {
   base64Bytes,
@@ -350,7 +351,8 @@ function applyAttachmentAdded(state: TrackerState, record: RecordOf<'issue.attac
   state.attachments.set(issue.key, Object.freeze([...(state.attachments.get(issue.key) ?? []), attachment]));
   state.attachmentBytes += attachment.size;
   state.people.add(author);
-  replaceIssue(state, issue, { updated_at: record.at });
+  // The attachment's own time, never back: an imported one keeps the issue's later updated_at.
+  replaceIssue(state, issue, { updated_at: created_at > issue.updated_at ? created_at : issue.updated_at });
   return issueChange(issue, `${name} (${mime_type}, ${attachment.size} bytes) attached to ${issue.key} by ${author}`);
 }
 
@@ -378,6 +380,7 @@ function checkSprintClosed(state: TrackerState, record: RecordOf<'sprint.closed'
 
 function applySprintClosed(state: TrackerState, record: RecordOf<'sprint.closed'>): Change {
   const closed = applySprintState(state, record.id, 'closed', record.at, 'closed');
+  noteSprintClosed(state, record.id, record.at);
   for (const key of record.carried) {
     replaceIssue(state, existingIssue(state, key), { sprint: record.carried_to, updated_at: record.at });
   }
@@ -461,6 +464,7 @@ function replaceIssue(state: TrackerState, issue: Issue, patch: Partial<IssueFie
 function indexIssue(state: TrackerState, before: Issue | undefined, after: Issue): void {
   indexIssueFields(state, before, after);
   indexIssueText(state, before, after);
+  noteScope(state, before, after);
 }
 
 function notePeople(state: TrackerState, issue: Issue, comments: readonly Comment[]): void {

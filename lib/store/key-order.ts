@@ -11,18 +11,25 @@ const SORT_BELOW_SHARE = 1 / 16;
 
 /**
  * The keys of `keyLists` (each one project's keys, ascending; the lists in project order)
- * that are in `candidates`, in that order; every key when `candidates` is null.
+ * that are in `candidates`, in that order (or its reverse); every key when `candidates` is null.
  */
 export function* inKeyOrder(
   keyLists: ReadonlyArray<readonly string[]>,
   candidates: ReadonlySet<string> | null,
+  descending = false,
 ): Generator<string, void, void> {
   const total = keyLists.reduce((sum, keys) => sum + keys.length, 0);
   if (candidates !== null && candidates.size < total * SORT_BELOW_SHARE) {
-    yield* sortedCandidates(keyLists, candidates);
+    const sorted = sortedCandidates(keyLists, candidates);
+    yield* descending ? sorted.reverse() : sorted;
     return;
   }
-  for (const keys of keyLists) for (const key of keys) if (candidates === null || candidates.has(key)) yield key;
+  for (const keys of descending ? [...keyLists].reverse() : keyLists) {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[descending ? keys.length - 1 - i : i] as string;
+      if (candidates === null || candidates.has(key)) yield key;
+    }
+  }
 }
 
 function sortedCandidates(keyLists: ReadonlyArray<readonly string[]>, candidates: ReadonlySet<string>): string[] {

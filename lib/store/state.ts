@@ -5,6 +5,7 @@
 // because numbers are allocated under the journal lock (max + 1), so those
 // arrays are sorted without ever being sorted. Every map is keyed by
 // validated keys, and Maps have no prototype to pollute.
+import type { SprintHistory } from './burndown.js';
 import type { FieldIndex } from './field-index.js';
 import type { Comment, Issue, LinkType, Project, Sprint, Status } from './schema.js';
 
@@ -56,6 +57,8 @@ export interface TrackerState {
   readonly children: Map<string, string[]>;
   /** When each done issue became done: the burndown's days. */
   readonly doneAt: Map<string, string>;
+  /** What each sprint held over time (burndown.ts); sprints nothing ever entered are absent. */
+  readonly sprintHistory: Map<string, SprintHistory>;
   /** How many issues each person is assigned: ranks assignee completions. */
   readonly assignmentCounts: Map<string, number>;
   /** Everyone seen anywhere: leads, reporters, assignees, comment authors. */
@@ -90,6 +93,7 @@ export function createEmptyState(): TrackerState {
     attachmentBytes: 0,
     children: new Map(),
     doneAt: new Map(),
+    sprintHistory: new Map(),
     assignmentCounts: new Map(),
     people: new Set(),
     searchText: new WeakMap(),

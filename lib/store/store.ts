@@ -27,6 +27,7 @@ import {
   completeStatuses,
   type Completion,
 } from './completions.js';
+import { sprintBurndown, type Burndown } from './burndown.js';
 import { createDerivedCache } from './derived.js';
 import { domainError, isDomainError, storeFileError } from './errors.js';
 import { openJournalLog } from './journal-log.js';
@@ -58,6 +59,7 @@ import type { Plan, StoreBackend } from './record-log.js';
 import { allowedMoves, parseResolution, parseStatus } from './workflow.js';
 import { issueLinks, linkKeys, parseLinkRequest, planLink, type IssueLinks } from './links.js';
 import { readyKeys } from './ready.js';
+import { sprintCommands, type SprintCommands } from './sprints.js';
 import { partlyDone, updateSteps, type UpdateIssueInput } from './update.js';
 import type { IssueLink } from './state.js';
 import { issueHistory, parseHistoryLimit, type IssueHistory } from './history.js';
@@ -169,7 +171,7 @@ export interface BulkOptions {
 
 export const BULK_MAX = 500;
 
-export interface TrackerStore {
+export interface TrackerStore extends SprintCommands {
   readonly path: string;
 
   // Queries: synchronous, from memory (after picking up other processes' appends).
@@ -195,6 +197,8 @@ export interface TrackerStore {
   /** Stats of the project's active sprint. */
   getCurrentSprintStats(project: string): SprintStats;
   getSprintStats(sprintId: string): SprintStats;
+  /** Remaining points and issues at the end of each day so far (burndown.ts). */
+  getSprintBurndown(sprintId: string): Burndown;
   completeIssueKeys(prefix: string): Completion;
   completeProjectKeys(prefix: string): Completion;
   completeAssignees(prefix: string): Completion;
@@ -428,6 +432,11 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
         const at = now();
         return derived.get(state, `sprint ${keyOf(id)} ${utcDay(at)}`, () => sprintStats(state, id, at));
       }),
+    getSprintBurndown: (id) =>
+      read((state) => {
+        const at = now();
+        return derived.get(state, `burndown ${keyOf(id)} ${utcDay(at)}`, () => sprintBurndown(state, id, at));
+      }),
     completeIssueKeys: (prefix) => read((state) => completeIssueKeys(state, prefix)),
     completeProjectKeys: (prefix) => read((state) => completeProjectKeys(state, prefix)),
     completeAssignees: (prefix) => read((state) => completeAssignees(state, prefix)),
@@ -579,6 +588,8 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
     exportSnapshot: () => read(snapshotOf),
 
     bulkUpdateStatus: (keys, status, bulkOptions = {}) => bulkUpdateStatus(updateStatus, keys, status, bulkOptions),
+
+    ...sprintCommands(mutate, () => backend.state()),
 
     onChange(listener) {
       listeners.add(listener);

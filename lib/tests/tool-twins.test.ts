@@ -4,6 +4,8 @@
 // completion (checked on the wire: an empty value gets suggestions).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { Burndown } from '../store/index.js';
+import { burndownSvg } from '../tracker/burndown-svg.js';
 import { type Json, trackerSession } from './tracker-session.js';
 
 interface Twin {
@@ -16,6 +18,8 @@ interface Twin {
   same: (resource: Json, tool: Json, content: Json[]) => [unknown, unknown];
   /** Tool calls that make the sample exist first. */
   setup?: [string, Json][];
+  /** How the resource's text reads; default: as JSON. */
+  parse?: (text: string) => Json;
 }
 
 /** A text file on PROJ-101: the demo data has no attachments. */
@@ -52,6 +56,20 @@ const TWINS: Record<string, Twin> = {
     tool: 'summarize_sprint',
     args: { sprint: 'PROJ-S42' },
     same: (resource, tool) => [withoutReadAt(resource), tool.stats],
+  },
+  'jira://sprint/{sprint_id}/burndown': {
+    uri: 'jira://sprint/PROJ-S42/burndown',
+    tool: 'summarize_sprint',
+    args: { sprint: 'PROJ-S42' },
+    same: (resource, tool) => [resource.points, tool.burndown],
+  },
+  // The chart is drawn from the same points: drawn again from the tool's, it is the same image.
+  'jira://sprint/{sprint_id}/burndown.svg': {
+    uri: 'jira://sprint/PROJ-S42/burndown.svg',
+    tool: 'summarize_sprint',
+    args: { sprint: 'PROJ-S42' },
+    parse: (svg) => ({ svg }),
+    same: (resource, { stats, burndown }) => [resource.svg, burndownSvg({ ...stats, points: burndown } as Burndown)],
   },
   'jira://search{?jql}': {
     uri: `jira://search?jql=${encodeURIComponent('status != done ORDER BY priority')}`,
@@ -119,7 +137,8 @@ test('every resource template has a tool twin that gives the same answer', async
       const called = await ask('tools/call', { name: twin.tool, arguments: twin.args });
       assert.not.ok(called.isError, `${twin.tool}: ${JSON.stringify(called.content)}`);
       const contents = read.contents[0];
-      const resource = 'blob' in contents ? contents : JSON.parse(contents.text);
+      const parse = twin.parse ?? ((text: string) => JSON.parse(text) as Json);
+      const resource = 'blob' in contents ? contents : parse(contents.text);
       const [fromResource, fromTool] = twin.same(resource, called.structuredContent, called.content);
       assert.ok(fromResource !== undefined && JSON.stringify(fromResource) !== '[]', `${template}: the sample answers something`);
       assert.equal(fromTool, fromResource, `${template} and ${twin.tool} agree`);

@@ -72,7 +72,7 @@ test('read-only mode and a toolset list fewer tools, and cost less', async () =>
   assert.ok(modelVisibleTokens(readOnly) < all);
   assert.equal(
     sprints.map((tool) => tool.name),
-    ['summarize_sprint'],
+    ['summarize_sprint', 'manage_sprint'],
   );
 });
 

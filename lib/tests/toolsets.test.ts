@@ -96,7 +96,7 @@ test('the environment twins choose like the options; an option wins over its var
   const readOnly = ['search_issues', 'get_issue', 'summarize_sprint'];
   assert.equal(await listedNames([], { MCP_TRACKER_READ_ONLY: '1' }), readOnly);
   assert.equal(await listedNames(['--read-only']), readOnly);
-  assert.equal(await listedNames([], { MCP_TRACKER_TOOLSETS: 'sprints' }), ['summarize_sprint']);
+  assert.equal(await listedNames([], { MCP_TRACKER_TOOLSETS: 'sprints' }), ['summarize_sprint', 'manage_sprint']);
   assert.equal(await listedNames(['--toolsets', 'admin'], { MCP_TRACKER_TOOLSETS: 'sprints' }), ['bulk_update_status']);
 });
 

@@ -90,12 +90,16 @@ for (const version of VERSIONS) {
       'jira://ready{?project}',
       'jira://search{?jql}',
       'jira://sprint/{sprint_id}',
+      'jira://sprint/{sprint_id}/burndown',
+      'jira://sprint/{sprint_id}/burndown.svg',
     ]);
     for (const uri of [
       'jira://project/PROJ/stats',
       'jira://project/PROJ/issues?status=in_progress&priority=P0',
       'jira://project/WEB/issues',
       'jira://sprint/PROJ-S41',
+      'jira://sprint/PROJ-S41/burndown',
+      'jira://sprint/PROJ-S42/burndown.svg',
       'jira://search?jql=assignee%20IS%20EMPTY%20ORDER%20BY%20priority',
       'jira://issue/PROJ-102/history',
       'jira://issue/PROJ-102/links',
@@ -107,7 +111,14 @@ for (const version of VERSIONS) {
     }
 
     const prompts = await listAll(call, 'prompts/list', 'prompts');
-    assert.equal(prompts.map((p) => p.name).sort(), ['bug_report', 'sprint_review', 'standup', 'triage_issue']);
+    assert.equal(prompts.map((p) => p.name).sort(), [
+      'bug_report',
+      'plan_sprint',
+      'release_notes',
+      'sprint_review',
+      'standup',
+      'triage_issue',
+    ]);
     for (const [name, args] of [
       ['triage_issue', { issue_key: 'PROJ-104' }],
       ['sprint_review', {}],
@@ -115,6 +126,8 @@ for (const version of VERSIONS) {
       ['standup', {}],
       ['standup', { assignee: 'alice' }],
       ['bug_report', { project: 'PROJ', summary: 'Refunds fail', priority: 'P1' }],
+      ['plan_sprint', {}],
+      ['release_notes', { sprint: 'PROJ-S41' }],
     ] as const) {
       const got = await call('prompts/get', { name, arguments: args });
       const messages = got.result.messages;
@@ -138,6 +151,7 @@ for (const version of VERSIONS) {
       'create_issue',
       'get_issue',
       'link_issues',
+      'manage_sprint',
       'search_issues',
       'summarize_sprint',
       'update_issue',
@@ -162,6 +176,10 @@ for (const version of VERSIONS) {
       ['search_issues', { project: 'PROJ', status: ['todo', 'in_progress'], limit: 3 }],
       ['bulk_update_status', { keys: ['PROJ-106', 'PROJ-108'], status: 'in_progress' }],
       ['summarize_sprint', { sprint: 'PROJ-S42' }],
+      [
+        'manage_sprint',
+        { action: 'create', project: 'PROJ', name: 'Sprint 44', start_date: '2030-01-07', end_date: '2030-01-18' },
+      ],
     ];
     for (const [name, args] of calls) {
       const answer = await call('tools/call', { name, arguments: args });
@@ -265,9 +283,10 @@ test('summarize_sprint asks the host model through sampling/createMessage, and f
   assert.match(message.content.text, /Show saved cards at checkout/, 'issue titles are part of the question');
   respond(client, asked.id, { role: 'assistant', content: { type: 'text', text: 'Checkout is behind.' }, model: 'host-model-1' });
   const summary = await pending;
-  const { stats, project_stats, ...written } = summary.result.structuredContent;
+  const { stats, project_stats, burndown, ...written } = summary.result.structuredContent;
   assert.equal(written, { sprint: 'PROJ-S42', summary: 'Checkout is behind.', source: 'host_model', model: 'host-model-1' });
   assert.equal([stats.sprint, project_stats.project], ['PROJ-S42', 'PROJ'], "with the sprint's and the project's numbers");
+  assert.ok(burndown.length > 0, 'and its burndown');
 
   const refusing = call('tools/call', { name: 'summarize_sprint', arguments: { project: 'PROJ' } });
   const again = await serverRequest(client, 'sampling/createMessage');
@@ -527,7 +546,7 @@ test('2026-07-28 on the same binary: discover, stateless calls, a listen stream 
     inputResponses: { sprint_summary: { role: 'assistant', content: { type: 'text', text: 'Fine.' }, model: 'm' } },
     _meta: sampling,
   });
-  const { stats: _stats, project_stats: _projectStats, ...written } = summarized.result.structuredContent;
+  const { stats: _stats, project_stats: _projectStats, burndown: _burndown, ...written } = summarized.result.structuredContent;
   assert.equal(written, { sprint: 'PROJ-S42', summary: 'Fine.', source: 'host_model', model: 'm' });
   await finish(client, '2026-07-28', sent);
   const closing = client.received.find((m: any) => m.id === 'listen') as any;

@@ -7,6 +7,7 @@
 import type { PromptDefinition, PromptMessage } from '../../protocol/prompts.js';
 import { excerpt, invalidParams } from '../../protocol/errors.js';
 import type { TrackerStore } from '../store/index.js';
+import { sprintPrompts } from './prompts-sprints.js';
 import { CURRENT_SPRINT_URI, JSON_MIME, TEMPLATES, completers, defaultProject, issueUri, readUri } from './resources.js';
 import { bugReportPrompt } from './prompt-bug-report.js';
 
@@ -135,5 +136,5 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
     },
   };
 
-  return [triage, sprintReview, standup, bugReportPrompt(store)];
+  return [triage, sprintReview, standup, bugReportPrompt(store), ...sprintPrompts(store, { say, embed })];
 }

@@ -10,7 +10,7 @@
 //   jira://issue/K                      issue K
 //   jira://issue/K/attachment/N         issue K (an attachment appears once, never changes)
 //   jira://project/P/stats, /issues     project P (every issue change names its project)
-//   jira://sprint/S                     sprint S (an issue change names the issue's sprint;
+//   jira://sprint/S, /burndown(.svg)    sprint S (an issue change names the issue's sprint;
 //                                       a move names both)
 //   jira://sprint/current               the project it describes, the first by key (which a
 //                                       new project may become: that change names it)
@@ -85,7 +85,8 @@ function topicsOf(uri: string): string[] {
   let vars = TEMPLATES.issue.match(uri) ?? TEMPLATES.attachment.match(uri) ?? TEMPLATES.history.match(uri);
   if (vars) return [`issue ${vars.key}`];
   if ((vars = TEMPLATES.projectStats.match(uri) ?? TEMPLATES.projectIssues.match(uri))) return [`project ${vars.project_key}`];
-  if ((vars = TEMPLATES.sprint.match(uri))) return [`sprint ${vars.sprint_id}`];
+  vars = TEMPLATES.sprint.match(uri) ?? TEMPLATES.burndown.match(uri) ?? TEMPLATES.burndownSvg.match(uri);
+  if (vars) return [`sprint ${vars.sprint_id}`];
   return [];
 }
 

@@ -6,6 +6,7 @@
 //   jira://project/{project_key}/stats                 counts by status and priority, points
 //   jira://project/{project_key}/issues{?status,assignee,priority}   a query, as a resource
 //   jira://sprint/{sprint_id}                          any sprint's stats
+//   jira://sprint/{sprint_id}/burndown                 remaining points and issues per day (burndown.svg: as an image)
 //   jira://search{?jql}                                the answer to a query (the search_issues tool's twin)
 //   jira://issue/{key}/attachment/{name}               one attachment, a blob (attachments.ts)
 //   jira://issue/{key}/history, /links                 who changed an issue, and its links (issue-views.ts)
@@ -21,6 +22,7 @@ import type { RequestContext } from '../../protocol/context.js';
 import { RpcError, excerpt, invalidParams } from '../../protocol/errors.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { type Variables, compileUriTemplate } from '../../protocol/uri-template.js';
+import { burndownSvg } from './burndown-svg.js';
 import { jqlCompleter } from './jql-completion.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 import { ATTACHMENT_TEMPLATE, attachmentSummary, attachmentTemplate } from './attachments.js';
@@ -38,6 +40,7 @@ import {
 } from '../store/index.js';
 
 export const JSON_MIME = 'application/json';
+export const SVG_MIME = 'image/svg+xml';
 export const PROJECTS_URI = 'jira://projects';
 export const CURRENT_SPRINT_URI = 'jira://sprint/current';
 
@@ -46,6 +49,8 @@ export const TEMPLATES = {
   projectStats: compileUriTemplate('jira://project/{project_key}/stats'),
   projectIssues: compileUriTemplate('jira://project/{project_key}/issues{?status,assignee,priority}'),
   sprint: compileUriTemplate('jira://sprint/{sprint_id}'),
+  burndown: compileUriTemplate('jira://sprint/{sprint_id}/burndown'),
+  burndownSvg: compileUriTemplate('jira://sprint/{sprint_id}/burndown.svg'),
   search: compileUriTemplate('jira://search{?jql}'),
   attachment: ATTACHMENT_TEMPLATE,
   ...VIEW_TEMPLATES,
@@ -79,7 +84,9 @@ function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown>
   if (uri === PROJECTS_URI) return { projects: store.listProjects().map((p) => ({ ...p, ...countsOf(store, p.key) })) };
   if (uri === CURRENT_SPRINT_URI) {
     const project = defaultProject(store);
-    return project === undefined ? null : { ...store.getCurrentSprintStats(project), read_at: new Date().toISOString() };
+    if (project === undefined) return null;
+    const stats = store.getCurrentSprintStats(project);
+    return { ...stats, burndown: store.getSprintBurndown(stats.sprint).points, read_at: new Date().toISOString() };
   }
   const view = readView(store, uri, issueSummary);
   if (view !== undefined) return view;
@@ -94,6 +101,8 @@ function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown>
     return { ...store.getProjectStats(vars.project_key ?? ''), read_at: new Date().toISOString() };
   if ((vars = TEMPLATES.sprint.match(uri)))
     return { ...store.getSprintStats(vars.sprint_id ?? ''), read_at: new Date().toISOString() };
+  if ((vars = TEMPLATES.burndown.match(uri))) return { ...store.getSprintBurndown(vars.sprint_id ?? '') };
+  if ((vars = TEMPLATES.burndownSvg.match(uri))) return { svg: burndownSvg(store.getSprintBurndown(vars.sprint_id ?? '')) };
   if ((vars = TEMPLATES.search.match(uri))) {
     const jql = vars.jql ?? '';
     const page = store.searchIssues({ query: jql, limit: SEARCH_SHOWN_MAX });
@@ -220,6 +229,10 @@ export function trackerResources(store: TrackerStore): {
     const value = readUri(store, uri);
     return value === null ? null : asContents(uri, value);
   };
+  const readSvg = (uri: string) => {
+    const value = readUri(store, uri);
+    return value === null ? null : [{ uri, mimeType: SVG_MIME, text: String(value.svg) }];
+  };
   const readIssue = (uri: string): ResourceContents[] | null => {
     const value = readUri(store, uri);
     return value === null ? null : [{ uri, mimeType: JSON_MIME, text: texts.get(value.issue as Issue) }];
@@ -337,6 +350,27 @@ export function trackerResources(store: TrackerStore): {
         description: 'LIVE: progress and counts of any sprint, e.g. jira://sprint/PROJ-S42.',
         complete: { sprint_id: complete.sprintId! },
       }),
+      templated({
+        uriTemplate: TEMPLATES.burndown.template,
+        name: 'sprint-burndown',
+        title: 'Sprint burndown (live)',
+        mimeType: JSON_MIME,
+        description:
+          'LIVE: remaining story points and issues at the end of each day of a sprint so far, with its scope and the ideal ' +
+          'line, e.g. jira://sprint/PROJ-S42/burndown. The summarize_sprint tool returns the same points.',
+        complete: { sprint_id: complete.sprintId! },
+      }),
+      templated(
+        {
+          uriTemplate: TEMPLATES.burndownSvg.template,
+          name: 'sprint-burndown-chart',
+          title: 'Sprint burndown chart (live)',
+          mimeType: SVG_MIME,
+          description: 'LIVE: the burndown as an SVG image, e.g. jira://sprint/PROJ-S42/burndown.svg.',
+          complete: { sprint_id: complete.sprintId! },
+        },
+        readSvg,
+      ),
       templated(
         {
           uriTemplate: TEMPLATES.search.template,

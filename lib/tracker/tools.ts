@@ -16,7 +16,7 @@ import * as z from 'zod/mini';
 import type { ToolContext } from '../../protocol/asking.js';
 import type { RequestContext } from '../../protocol/context.js';
 import type { ContentBlock } from '../../protocol/content.js';
-import { type ToolDefinition, ToolError, type ToolResult, structuredResult } from '../../protocol/tools.js';
+import { type ToolDefinition, type ToolResult, structuredResult } from '../../protocol/tools.js';
 import {
   CommentSchema,
   ISSUE_TYPES,
@@ -25,7 +25,6 @@ import {
   PRIORITIES,
   RESOLUTIONS,
   STATUSES,
-  isDomainError,
   type CommentMutation,
   type Issue,
   type IssueMutation,
@@ -33,10 +32,12 @@ import {
   type SprintStats,
   type TrackerStore,
 } from '../store/index.js';
+import { domain } from './domain-errors.js';
 import { defaultProject, issueSummary, issueUri } from './resources.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 import { AttachmentSummarySchema, addAttachmentTool, attachmentBlock, attachmentSummary } from './attachments.js';
 import { HistorySchema, IncludeSchema, LinkedSchema, issueExtras } from './issue-views.js';
+import { sprintTools } from './tools-sprints.js';
 
 const text = (description: string) => z.string().check(z.describe(description));
 const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
@@ -79,16 +80,6 @@ const link = (issue: Issue): ContentBlock => ({
   title: `${issue.key}: ${issue.title}`,
   mimeType: 'application/json',
 });
-
-/** Runs store work; a domain error becomes a tool error whose message the model can act on. */
-async function domain<T>(work: () => T | Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isDomainError(error)) throw new ToolError(error.message);
-    throw error;
-  }
-}
 
 /**
  * A change, as a tool result, logged to the client on the request that made it: in 2026-07-28
@@ -144,10 +135,19 @@ const SprintSummaryOutput = z.object({
     .check(z.describe("Who wrote the summary: the host's model, through sampling, or the server.")),
   model: z.optional(z.string()),
   why_computed: z.optional(z.string()),
-  // The numbers the resources jira://sprint/{sprint_id} and jira://project/{project_key}/stats
+  // The numbers the resources jira://sprint/{sprint_id}, its /burndown and jira://project/{project_key}/stats
   // give: their tool twin, for hosts that never read templates.
   stats: z.record(z.string(), z.unknown()),
   project_stats: z.record(z.string(), z.unknown()),
+  burndown: z.array(
+    z.object({
+      date: z.string(),
+      remaining_points: z.number(),
+      remaining_issues: z.int(),
+      scope_points: z.number(),
+      ideal_points: z.number(),
+    }),
+  ),
 });
 
 /** The sprint's numbers and issue titles, as the user message of a sampling request. */
@@ -420,7 +420,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     title: 'Summarize sprint',
     description:
       "A few sentences on a sprint (default: the current one), written by the host's model when the client " +
-      "offers sampling, else computed from its numbers; with the sprint's and its project's numbers.",
+      "offers sampling, else computed from its numbers; with the sprint's and its project's numbers and the burndown.",
     input: z.object({
       sprint: optional(z.string(), 'Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
       project: optional(z.string(), 'Project key, e.g. PROJ; default: the first project.'),
@@ -444,7 +444,11 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
           },
           { key: 'sprint_summary' },
         );
-        const numbers = { stats, project_stats: store.getProjectStats(stats.project) };
+        const numbers = {
+          stats,
+          project_stats: store.getProjectStats(stats.project),
+          burndown: [...store.getSprintBurndown(stats.sprint).points],
+        };
         if (sampled.ok) {
           const { text: summary, model } = sampled.value;
           return structuredResult({ sprint: stats.sprint, summary, source: 'host_model', model, ...numbers });
@@ -470,5 +474,6 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     addAttachmentTool(store, domain),
     linkIssues,
     summarizeSprint,
+    ...sprintTools(store),
   ];
 }

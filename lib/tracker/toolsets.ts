@@ -26,6 +26,7 @@ export const TOOLSET_OF: Readonly<Record<string, ToolsetName>> = {
   add_attachment: 'issues',
   link_issues: 'issues',
   summarize_sprint: 'sprints',
+  manage_sprint: 'sprints',
   bulk_update_status: 'admin',
 };
 

@@ -109,9 +109,19 @@ test(`three instances, ${MUTATIONS} interleaved mutations: no duplicate key, no 
 
     assert.is(new Set(created).size, created.length, 'no key given twice');
     assert.is(created.length, MUTATIONS / 3);
-    const views = await Promise.all(
-      editors.map((editor) => Promise.all(WATCHED.map(async (key) => issueOf(await call(editor, 'get_issue', { key }))))),
-    );
+    // Each instance answers from its replica, which the change feed brings up to date within a
+    // second (more on a loaded machine): read until they agree, for at most 10 s.
+    const readViews = () =>
+      Promise.all(
+        editors.map((editor) => Promise.all(WATCHED.map(async (key) => issueOf(await call(editor, 'get_issue', { key }))))),
+      );
+    const agreeBy = Date.now() + 10_000;
+    let views = await readViews();
+    const agree = () => views.every((view) => JSON.stringify(view) === JSON.stringify(views[0]));
+    while (!agree() && Date.now() < agreeBy) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      views = await readViews();
+    }
     const comments = views[0]!.reduce((sum, issue, k) => sum + issue.comments.length - before[k]!, 0);
     assert.is(comments, commented, 'every acknowledged comment is there: no update lost');
     for (const view of views.slice(1)) assert.equal(view, views[0], 'every instance answers the same');

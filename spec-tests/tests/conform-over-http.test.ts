@@ -117,6 +117,7 @@ const CHANGES_DATA = new Set([
   'link_issues',
   'add_comment',
   'add_attachment',
+  'manage_sprint',
   'delete_issue',
 ]);
 

@@ -48,6 +48,7 @@ test('the SDK client gets every prompt and completes their arguments', async () 
       sprint_review: {},
       standup: { assignee: 'bob' },
       bug_report: { project: 'PROJ' },
+      release_notes: { sprint: 'PROJ-S41' },
     };
     for (const prompt of prompts) {
       const got = await client.getPrompt({ name: prompt.name, arguments: args[prompt.name] ?? {} });
@@ -83,6 +84,7 @@ test('the SDK client calls every tool, and its output-schema check accepts our s
       search_issues: { text: 'checkout', limit: 5 },
       bulk_update_status: { keys: ['PROJ-103', 'PROJ-105'], status: 'done' },
       summarize_sprint: {},
+      manage_sprint: { action: 'goal', sprint: 'PROJ-S43', goal: 'From the SDK client' },
     };
     assert.equal(tools.map((t) => t.name).sort(), Object.keys(args).sort());
     for (const tool of tools) {

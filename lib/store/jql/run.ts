@@ -1,10 +1,13 @@
 // A query from text to the page of issues it asks for: parse, resolve against the store,
-// plan from the indexes, evaluate the candidates, order, cut the page.
+// plan from the indexes, evaluate the candidates, order, cut the page. When the indexes alone
+// answer the condition (exact.ts), the page is cut from their keys without the evaluator.
 import type { PageRequest } from '../args.js';
+import type { SortKey } from './ast.js';
 import type { Issue } from '../schema.js';
 import { sortedProjectKeys, type TrackerState } from '../state.js';
 import { inKeyOrder } from '../key-order.js';
 import { compileCondition } from './evaluate.js';
+import { exactKeys } from './exact.js';
 import { compareBy, firstInOrder } from './order.js';
 import { parseQuery } from './parser.js';
 import { printQuery } from './printer.js';
@@ -37,10 +40,12 @@ export function runQuery(
       : conditions.length === 1
         ? (conditions[0] as Condition)
         : { kind: 'and', operands: conditions };
-  const matches = where === null ? () => true : compileCondition(state, where);
-  const candidates = where === null ? null : gather(plan(state, where), state.issues.size, GATHER_BELOW_SHARE);
   const keyLists = sortedProjectKeys(state).map((project) => state.issueKeysByProject.get(project) ?? []);
   const wanted = page.offset + page.limit;
+  const exact = where === null ? null : exactKeys(state, where);
+  if (exact !== null) return exactPage(state, exact, keyLists, query.orderBy, page);
+  const matches = where === null ? () => true : compileCondition(state, where);
+  const candidates = where === null ? null : gather(plan(state, where), state.issues.size, GATHER_BELOW_SHARE);
   const found: Issue[] = [];
   let total = 0;
   const ordered = query.orderBy.length > 0;
@@ -53,6 +58,32 @@ export function runQuery(
   }
   const first = ordered ? firstInOrder(found, compareBy(query.orderBy), wanted) : found;
   return { items: first.slice(page.offset, wanted), total };
+}
+
+/**
+ * The page when the indexes gave exactly the matching keys: their count is the total, and only
+ * the issues the page needs are read (in key order the first ones; in another, every match).
+ */
+function exactPage(
+  state: TrackerState,
+  keys: ReadonlySet<string>,
+  keyLists: ReadonlyArray<readonly string[]>,
+  orderBy: readonly SortKey[],
+  page: PageRequest,
+): QueryAnswer {
+  const wanted = page.offset + page.limit;
+  // The key is a total order: ORDER BY key (first) is a walk of the keys, forwards or backwards.
+  const byKeyFirst = orderBy[0]?.field === 'key';
+  if (orderBy.length > 0 && !byKeyFirst) {
+    const issues = [...keys].map((key) => state.issues.get(key) as Issue);
+    return { items: firstInOrder(issues, compareBy(orderBy), wanted).slice(page.offset), total: keys.size };
+  }
+  const first: Issue[] = [];
+  for (const key of inKeyOrder(keyLists, keys, byKeyFirst && orderBy[0]?.direction === 'DESC')) {
+    if (first.length === wanted) break;
+    first.push(state.issues.get(key) as Issue);
+  }
+  return { items: first.slice(page.offset), total: keys.size };
 }
 
 /** The query in the printer's spelling: the one URI of every way of writing it (jira://search?jql=...). */
