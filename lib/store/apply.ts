@@ -351,7 +351,8 @@ function applyAttachmentAdded(state: TrackerState, record: RecordOf<'issue.attac
   state.attachments.set(issue.key, Object.freeze([...(state.attachments.get(issue.key) ?? []), attachment]));
   state.attachmentBytes += attachment.size;
   state.people.add(author);
-  replaceIssue(state, issue, { updated_at: record.at });
+  // The attachment's own time, never back: an imported one keeps the issue's later updated_at.
+  replaceIssue(state, issue, { updated_at: created_at > issue.updated_at ? created_at : issue.updated_at });
   return issueChange(issue, `${name} (${mime_type}, ${attachment.size} bytes) attached to ${issue.key} by ${author}`);
 }
 
