@@ -11,15 +11,19 @@ import {
   ISSUE_TYPES,
   LIMITS,
   PRIORITIES,
+  SPRINT_LIMITS,
   RESOLUTIONS,
   STATUSES,
   isDomainError,
   type CommentMutation,
   type Issue,
   type IssueMutation,
+  type SprintMutation,
   type TrackerStore,
 } from '../../lib/store/index.js';
-import { defaultProject, issueSummary, issueUri } from '../../lib/tracker/resources.js';
+import { attachmentBlock, attachmentSummary } from '../../lib/tracker/attachments.js';
+import { issueExtras } from '../../lib/tracker/issue-views.js';
+import { TEMPLATES, defaultProject, issueSummary, issueUri } from '../../lib/tracker/resources.js';
 import { computedSummary } from '../../lib/tracker/tools.js';
 
 const statusEnum = z.enum(STATUSES as unknown as [string, ...string[]]);
@@ -88,7 +92,8 @@ async function domain(work: () => CallToolResult | Promise<CallToolResult>): Pro
   try {
     return await work();
   } catch (error) {
-    if (isDomainError(error)) return { content: [{ type: 'text', text: error.message }], isError: true };
+    if (isDomainError(error) || (error as { toolError?: boolean }).toolError === true)
+      return { content: [{ type: 'text', text: (error as Error).message }], isError: true };
     throw error;
   }
 }
@@ -161,12 +166,26 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
     {
       title: 'Get issue',
       description:
-        'Returns one issue with its comments (the resource jira://issue/{key}), the statuses it can move to, and its links.',
-      inputSchema: { key },
+        'Returns one issue with its comments (the resource jira://issue/{key}), the statuses it can move to, its links ' +
+        'and attachments; with attachment, that file too (images as image content).',
+      inputSchema: {
+        key,
+        include: z
+          .array(z.enum(['history', 'links']))
+          .optional()
+          .describe('history: who changed what, when; links: linked issues with their status.'),
+        attachment: z.string().optional().describe('An attachment name to return.'),
+      },
       outputSchema: {
         ...issueOutput,
         transitions: z.array(z.string()),
         links: z.array(z.object({ type: z.string(), key: z.string() })),
+        attachments: z
+          .array(z.object({ name: z.string(), mimeType: z.string(), size: z.number().int(), uri: z.string() }))
+          .optional(),
+        attachment: z.object({ name: z.string(), mimeType: z.string(), size: z.number().int(), uri: z.string() }).optional(),
+        history: z.record(z.string(), z.unknown()).optional(),
+        linked: z.record(z.string(), z.unknown()).optional(),
       },
       annotations: readOnly,
     },
@@ -175,7 +194,20 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
         const found = store.getIssue(args.key);
         const transitions = [...store.getTransitions(found.key)];
         const links = [...store.getLinkKeys(found.key)];
-        return structured({ issue: found, uri: issueUri(found.key), transitions, links }, found);
+        const attachments = store.getAttachments(found.key).map((info) => attachmentSummary(found.key, info));
+        const data: Record<string, unknown> = {
+          issue: found,
+          uri: issueUri(found.key),
+          transitions,
+          links,
+          ...(attachments.length > 0 ? { attachments } : {}),
+          ...issueExtras(store, found.key, args.include ?? []),
+        };
+        if (args.attachment === undefined) return structured(data, found);
+        data.attachment = attachmentSummary(found.key, store.getAttachment(found.key, args.attachment));
+        const result = structured(data, found);
+        result.content.push(attachmentBlock(store, found.key, args.attachment) as CallToolResult['content'][number]);
+        return result;
       }),
   );
 
@@ -250,6 +282,52 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
       annotations: adds,
     },
     (args) => domain(async () => commented(await store.addComment(args.key, { body: args.body, author: args.author }))),
+  );
+
+  server.registerTool(
+    'add_attachment',
+    {
+      title: 'Add attachment',
+      description:
+        `Attaches a file (base64) to an issue: up to ${LIMITS.attachmentBytesMax / 1024} KiB, ` +
+        `${LIMITS.attachmentsPerIssueMax} per issue; names are unique and never replaced. ` +
+        'get_issue with attachment reads it back.',
+      inputSchema: {
+        key: z.string().describe('Issue key, e.g. PROJ-101.'),
+        name: z.string().describe('File name, e.g. screenshot.png: letters, digits, . _ -'),
+        mimeType: z.string().describe('e.g. image/png, text/plain.'),
+        content: z.string().describe('The file, base64.'),
+      },
+      outputSchema: {
+        attachment: z.object({ name: z.string(), mimeType: z.string(), size: z.number().int(), uri: z.string() }),
+        issue: z.object({ key: z.string(), title: z.string(), attachment_count: z.number().int() }),
+        changed: z.boolean(),
+        change: z.string(),
+      },
+      annotations: adds,
+    },
+    (args) =>
+      domain(async () => {
+        const { issue: owner, attachment, count, change } = await store.addAttachment(args.key, args);
+        const summary = attachmentSummary(owner.key, attachment);
+        const data = {
+          attachment: summary,
+          issue: { key: owner.key, title: owner.title, attachment_count: count },
+          changed: true,
+          change: change.description,
+        };
+        const content: CallToolResult['content'] = [
+          { type: 'text', text: JSON.stringify(data) },
+          {
+            type: 'resource_link',
+            uri: summary.uri,
+            name: attachment.name,
+            mimeType: attachment.mimeType,
+            size: attachment.size,
+          },
+        ];
+        return { content, structuredContent: data };
+      }),
   );
 
   server.registerTool(
@@ -346,7 +424,7 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
     {
       title: 'Summarize sprint',
       description:
-        "A few sentences on a sprint (default: the current one), written by the host's model when the client offers sampling, else computed from its numbers; with the sprint's and its project's numbers.",
+        "A few sentences on a sprint (default: the current one), written by the host's model when the client offers sampling, else computed from its numbers; with the sprint's and its project's numbers and the burndown.",
       inputSchema: {
         sprint: z.string().optional().describe('Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
         project: z.string().optional().describe('Project key, e.g. PROJ; default: the first project.'),
@@ -359,6 +437,7 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
         why_computed: z.string().optional(),
         stats: z.record(z.string(), z.unknown()),
         project_stats: z.record(z.string(), z.unknown()),
+        burndown: z.array(z.record(z.string(), z.unknown())),
       },
       annotations: readOnly,
     },
@@ -368,7 +447,11 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
           ? store.getSprintStats(args.sprint)
           : store.getCurrentSprintStats(args.project ?? defaultProject(store) ?? '');
         const why = 'sampling unsupported: the client did not declare the capability for sampling/createMessage';
-        const numbers = { stats, project_stats: store.getProjectStats(stats.project) };
+        const numbers = {
+          stats,
+          project_stats: store.getProjectStats(stats.project),
+          burndown: [...store.getSprintBurndown(stats.sprint).points],
+        };
         return structured({
           sprint: stats.sprint,
           summary: computedSummary(stats),
@@ -378,4 +461,68 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
         });
       }),
   );
+
+  server.registerTool(
+    'manage_sprint',
+    {
+      title: 'Manage sprint',
+      description:
+        'Creates a sprint (future), starts it (one active per project), closes the active one (its unfinished issues ' +
+        'go to carry_to) or sets its goal.',
+      inputSchema: {
+        action: z.enum(['create', 'start', 'close', 'goal']),
+        sprint: z.string().optional().describe('Sprint id, e.g. PROJ-S43; not for create.'),
+        project: z.string().optional().describe('create: project key.'),
+        name: z.string().optional().describe(`create: up to ${LIMITS.nameMax} characters.`),
+        start_date: z.string().optional().describe('create: YYYY-MM-DD.'),
+        end_date: z.string().optional().describe(`create: YYYY-MM-DD, at most ${SPRINT_LIMITS.sprintDaysMax} days on.`),
+        goal: z.string().optional().describe(`create, goal: up to ${LIMITS.goalMax} characters.`),
+        carry_to: z
+          .string()
+          .nullable()
+          .optional()
+          .describe('close: where unfinished issues go: a future sprint id, or null (backlog).'),
+      },
+      outputSchema: {
+        sprint: z.record(z.string(), z.unknown()),
+        uri: z.string(),
+        changed: z.boolean(),
+        change: z.string(),
+        carried: z.array(z.string()),
+        carried_to: z.string().nullable(),
+      },
+      annotations: { ...overwrites, idempotentHint: false },
+    },
+    (args) =>
+      domain(async () => {
+        const done = await manageSprint(store, args);
+        return structured({
+          sprint: done.sprint,
+          uri: TEMPLATES.sprint.expand({ sprint_id: done.sprint.id }),
+          changed: done.change.sprints.length > 0,
+          change: done.change.description,
+          carried: [...done.carried],
+          carried_to: done.carried_to,
+        });
+      }),
+  );
+}
+
+/** manage_sprint's actions, with the same messages as ours for what an action needs. */
+function manageSprint(store: TrackerStore, args: Record<string, any>): Promise<SprintMutation> {
+  const fail = (text: string): never => {
+    throw Object.assign(new Error(text), { toolError: true });
+  };
+  if (args.action === 'create') {
+    const needs = ['project', 'name', 'start_date', 'end_date'];
+    const missing = needs.filter((field) => args[field] === undefined);
+    if (missing.length > 0) fail(`create needs ${needs.join(', ')}; missing: ${missing.join(', ')}.`);
+    return store.createSprint(args as Parameters<TrackerStore['createSprint']>[0]);
+  }
+  const id: string | undefined = args.sprint;
+  if (id === undefined) return fail(`${args.action} needs sprint, e.g. "PROJ-S43".`);
+  if (args.action === 'start') return store.startSprint(id);
+  if (args.action === 'close') return store.closeSprint(id, args.carry_to);
+  if (args.goal === undefined) fail('goal needs the new goal text in goal.');
+  return store.setSprintGoal(id, args.goal);
 }
