@@ -9,6 +9,7 @@ import type { ToolContext } from '../../protocol/asking.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import type { ResourceInfo } from '../../protocol/content.js';
 import type { Completer, ResourceContents, ResourceTemplateDefinition } from '../../protocol/resources.js';
+import { compileUriTemplate } from '../../protocol/uri-template.js';
 import type { TrackerStore } from '../../lib/store/index.js';
 import { trackerPrompts } from '../../lib/tracker/prompts.js';
 import { trackerResources } from '../../lib/tracker/resources.js';
@@ -38,7 +39,7 @@ function registerTemplate(
   ResourceTemplate: SdkKit['ResourceTemplate'],
   definition: ResourceTemplateDefinition,
 ): void {
-  const { uriTemplate, name, read, list, complete, ...metadata } = definition;
+  const { uriTemplate, name, read, list, complete, canonical: _ours, ...metadata } = definition;
   const source = list;
   const template = new ResourceTemplate(uriTemplate, {
     // The SDK lists everything at once: gather our pages of at most 100.
@@ -47,6 +48,7 @@ function registerTemplate(
       Object.entries(complete ?? {}).map(([variable, completer]) => [variable, sdkCompleter(completer)]),
     ),
   });
+  matchAsWeDo(template as { uriTemplate: { match(uri: string): unknown } }, uriTemplate);
   server.registerResource(name, template, metadata, async (url: URL, variables: Record<string, string | string[]>) => {
     const uri = url.href;
     const flat = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
@@ -54,6 +56,17 @@ function registerTemplate(
     if (contents === null) throw new Error(`Resource ${uri} not found`);
     return { contents: contents.map(plainText) };
   });
+}
+
+/**
+ * The SDK's matcher wants every query variable present (jira://ready, without ?project=, would
+ * be "not found"); ours makes them all optional. Where the SDK's finds nothing, ours is asked.
+ */
+function matchAsWeDo(template: { uriTemplate: { match(uri: string): unknown } }, uriTemplate: string): void {
+  const sdk = template.uriTemplate;
+  const sdkMatch = sdk.match.bind(sdk);
+  const ours = compileUriTemplate(uriTemplate);
+  sdk.match = (uri: string) => sdkMatch(uri) ?? ours.match(uri);
 }
 
 /** Our issue texts come pre-encoded for our encoder; the SDK gets the plain string. */
