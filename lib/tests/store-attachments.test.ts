@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isDomainError, LIMITS, openStore, type TrackerStore } from '../store/index.js';
+import { LIMITS, openStore, type TrackerStore } from '../store/index.js';
+import { domainFailure } from './demo-stores.js';
 
 const directories: string[] = [];
 test.after(() => {
@@ -20,16 +21,6 @@ function dataFile(): string {
 }
 
 const open = (file: string): Promise<TrackerStore> => openStore({ path: file, log: () => {}, watch: false });
-
-async function domainFailure(run: () => unknown): Promise<string> {
-  try {
-    await run();
-  } catch (error) {
-    if (isDomainError(error)) return error.message;
-    throw error;
-  }
-  throw new Error('expected a DomainError; the call succeeded');
-}
 
 const base64 = (bytes: number, fill = 7): string => Buffer.alloc(bytes, fill).toString('base64');
 

@@ -6,9 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isDomainError, openStore, SPRINT_LIMITS, type TrackerStore } from '../store/index.js';
+import { openStore, SPRINT_LIMITS, type TrackerStore } from '../store/index.js';
 import { openPostgresStore } from '../store/postgres/index.js';
 import { dropDatabases, freshStore } from '../../spec-tests/tests-postgres/postgres-test-db.js';
+import { domainFailure } from './demo-stores.js';
 
 const ON_POSTGRES = process.env.MCP_TEST_STORE_BACKEND === 'postgres';
 /** The demo's PROJ-S42 runs 2025-06-06 to 2025-06-20; PROJ-S43 (future) follows it. */
@@ -32,16 +33,6 @@ async function openDemo(place?: string, now = () => NOW): Promise<TrackerStore> 
   const where = place ?? (await tempPlace());
   if (ON_POSTGRES) return openPostgresStore({ url: where, shown: 'the test database', log: () => {}, watch: false, now });
   return openStore({ path: where, log: () => {}, watch: false, now });
-}
-
-async function domainFailure(run: () => unknown): Promise<string> {
-  try {
-    await run();
-  } catch (error) {
-    if (isDomainError(error)) return error.message;
-    throw error;
-  }
-  throw new Error('expected a DomainError; the call succeeded');
 }
 
 const sprintOf = (store: TrackerStore, keys: readonly string[]) => keys.map((key) => store.getIssue(key).sprint);

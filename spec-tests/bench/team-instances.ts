@@ -7,7 +7,7 @@
 // - Notification latency across instances: a client subscribed to an issue on instance B, a
 //   comment on that issue sent to instance A; from the comment's send until B's
 //   notifications/resources/updated reaches the client.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import pg from 'pg';
 import { type HttpSession, openHttpSession } from './http-client.js';
 import { percentile, since } from './stats.js';
 import { tool } from './workload.js';
+import { startHttpTracker } from '../test-support/http-tracker.js';
 
 export type Backend = 'journal' | 'postgres';
 
@@ -141,19 +142,8 @@ async function mutate(session: HttpSession, name: string, args: Record<string, u
 }
 
 async function startInstance(storeArgs: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['dist/mcp-tracker.mjs', ...storeArgs, '--http', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const found = /listening on http:\/\/[^:]+:(\d+)/.exec(stderr);
-      if (found) resolve(Number(found[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`an instance exited (${code}): ${stderr}`)));
-  });
-  return { child, port };
+  const { child, url } = await startHttpTracker(storeArgs);
+  return { child, port: Number(url.port) };
 }
 
 let stores = 0;

@@ -4,38 +4,21 @@
 // once, no update is lost, each instance answers the same, and each watcher was told of the
 // last change to each issue it watches, whichever instance made it. Then a killed instance
 // (kill -9) loses no write it acknowledged. Figures are printed, not asserted.
-import { type ChildProcess, spawn } from 'node:child_process';
 import * as assert from 'uvu/assert';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { dropDatabases, freshStore, postgresTest } from './postgres-test-db.js';
+import { type HttpTracker, startHttpTracker } from '../test-support/http-tracker.js';
 
 const test = postgresTest('the team-mode tests (three instances on one PostgreSQL database)');
 const INSTANCES = 3;
 const MUTATIONS = 999;
 const WATCHED = ['PROJ-101', 'PROJ-102', 'PROJ-103'];
 
-interface Instance {
-  readonly child: ChildProcess;
-  readonly url: URL;
-}
+type Instance = HttpTracker;
 
-async function startInstance(store: string): Promise<Instance> {
-  const child = spawn(process.execPath, ['dist/mcp-tracker.mjs', '--store', store, '--http', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  const url = await new Promise<URL>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const found = /listening on (\S+)/.exec(stderr);
-      if (found) resolve(new URL(found[1]!));
-    });
-    child.on('exit', (code) => reject(new Error(`the instance exited (${code}): ${stderr}`)));
-  });
-  return { child, url };
-}
+const startInstance = (store: string): Promise<Instance> => startHttpTracker(['--store', store]);
 
 async function connect(url: URL, name: string): Promise<Client> {
   const client = new Client({ name, version: '1' });

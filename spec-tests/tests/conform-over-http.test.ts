@@ -4,7 +4,7 @@
 // reason.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { runCommand } from '../runner/run-command.js';
 import type { RunArguments } from '../runner/cli-args.js';
@@ -12,6 +12,7 @@ import { type FixtureFile, findFixtureFiles } from '../runner/fixture-files.js';
 import { parseFixture } from '../runner/fixture-parser.js';
 import { isJsonObject } from '../runner/json-types.js';
 import { runInOrder } from '../runner/ordered-pool.js';
+import { startHttpTracker } from '../test-support/http-tracker.js';
 
 interface JsonReport {
   fixtures: { name: string; verdict: string; skipReason?: string; failures: { summary: string }[] }[];
@@ -38,22 +39,11 @@ const STDIO_ONLY: Record<string, RegExp> = {
   'tracker-2026/listen-ended-on-stdin-eof': PROCESS,
 };
 
-/** Starts `mcp-tracker --ephemeral --http 0 [ARGS]` (fresh demo data) and reads its URL from stderr. */
+/** The tracker over HTTP with a fixture's `server-args` (split on spaces, as the runner does). */
 async function startTracker(serverArgs?: string): Promise<{ child: ChildProcess; url: string }> {
   const extra = serverArgs === undefined ? [] : serverArgs.split(' ');
-  const child = spawn(process.execPath, ['dist/mcp-tracker.mjs', '--ephemeral', '--http', '0', ...extra], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const found = /listening on (\S+)/.exec(stderr);
-      if (found) resolve(found[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`the tracker exited (${code}): ${stderr}`)));
-  });
-  return { child, url };
+  const { child, url } = await startHttpTracker(['--ephemeral', ...extra]);
+  return { child, url: url.href };
 }
 
 async function runOverHttp(url: string, paths: string[], urlServerArgs?: string): Promise<JsonReport> {

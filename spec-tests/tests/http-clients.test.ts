@@ -1,36 +1,20 @@
 // The bundled tracker over Streamable HTTP, used by the official SDK clients as hosts use them:
 // the v1 client (handshake era, GET stream for subscriptions) and the v2 client in each of its
 // modes (legacy, modern 2026-07-28, auto); and a clean exit on SIGTERM with streams open.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-
-/** Starts `mcp-tracker --http 0` and reads the URL it listens on from stderr. */
-async function startServer(): Promise<{ child: ChildProcess; url: URL }> {
-  const child = spawn(process.execPath, ['dist/mcp-tracker.mjs', '--ephemeral', '--http', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  const url = await new Promise<URL>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const found = /listening on (\S+)/.exec(stderr);
-      if (found) resolve(new URL(found[1]!));
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${stderr}`)));
-  });
-  return { child, url };
-}
+import { startHttpTracker } from '../test-support/http-tracker.js';
 
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', resolve)));
 
 test('SDK v1 client: list, call, read, and a subscription update caused by another client, on the GET stream', async () => {
-  const { child, url } = await startServer();
+  const { child, url } = await startHttpTracker(['--ephemeral']);
   try {
     const watcher = new ClientV1({ name: 'watcher', version: '1' });
     await watcher.connect(new TransportV1(url));
@@ -56,7 +40,7 @@ test('SDK v1 client: list, call, read, and a subscription update caused by anoth
 });
 
 test('SDK v2 client in legacy, pinned 2026-07-28 and auto modes: each era works over HTTP', async () => {
-  const { child, url } = await startServer();
+  const { child, url } = await startHttpTracker(['--ephemeral']);
   try {
     for (const [mode, era] of [
       ['legacy', 'legacy'],
@@ -79,7 +63,7 @@ test('SDK v2 client in legacy, pinned 2026-07-28 and auto modes: each era works 
 });
 
 test('SIGTERM with a session and its GET stream open: the server exits 0 within 2 s', async () => {
-  const { child, url } = await startServer();
+  const { child, url } = await startHttpTracker(['--ephemeral']);
   try {
     const client = new ClientV1({ name: 'stays', version: '1' });
     await client.connect(new TransportV1(url));
