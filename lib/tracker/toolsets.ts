@@ -3,8 +3,10 @@
 // A host shows the model every tool it lists, and each costs context whether it is used or
 // not. `--toolsets issues,sprints` lists only those sets' tools; `--read-only` lists only the
 // tools whose annotations say they change nothing (readOnlyHint), so the annotations stay the
-// one place that says what mutates. A tool left out is not there at all: calling it answers
-// exactly like calling a tool that never existed. Resources, templates, prompts and
+// one place that says what mutates (readOnlyHint is a hint to clients, not a guarantee, per
+// https://modelcontextprotocol.io/specification/2025-11-25/server/tools "Tool Annotations"; here
+// it decides what is served). A tool left out is not there at all: calling it answers exactly like
+// calling a tool that never existed (-32602 "Unknown tool", the same page's "Error Handling"). Resources, templates, prompts and
 // subscriptions are reads and stay as they are.
 
 import type { ToolDefinition } from '../../protocol/tools.js';
