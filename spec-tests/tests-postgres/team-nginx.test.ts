@@ -91,7 +91,18 @@ async function startNginx(folder: string, config: string, port: number): Promise
     if (answered) return child;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  await stopNginx(child);
   throw new Error(`nginx did not listen on ${port}: ${stderr}`);
+}
+
+/** SIGTERM: nginx's master stops its workers, then exits (SIGKILL would orphan the workers, which hold our stderr pipe). */
+async function stopNginx(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  }
+  child.stderr?.destroy();
 }
 
 type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content?: unknown };
@@ -180,7 +191,7 @@ test('nginx in front of three instances: each handshake-era session stays on its
     for (const { transport } of clients) assert.is(transport.sessionId, undefined);
   } finally {
     await Promise.all(clients.map(({ client }) => client.close().catch(() => undefined)));
-    nginx?.kill('SIGKILL');
+    if (nginx) await stopNginx(nginx);
     for (const instance of instances) instance.child.kill('SIGKILL');
     rmSync(folder, { recursive: true, force: true });
   }
