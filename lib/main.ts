@@ -184,6 +184,7 @@ async function serveOverHttp(
     port: address.port,
     authToken,
     allowedOrigins: line.allowedOrigins,
+    instanceName: line.instanceName,
     maxMessageBytes: line.maxMessageBytes,
     maxDepth: line.maxDepth,
     report,
