@@ -19,13 +19,20 @@ import { intersectionOf, unionOf, type KeySet } from './key-set.js';
 
 /** Word → keys of the issues whose text contains it. */
 export interface WordIndex {
-  readonly words: Map<string, Set<string>>;
+  readonly words: Map<string, Posting>;
   /**
    * Search word → the sets of the indexed words containing it: the look through the vocabulary,
    * kept until a word enters or leaves it (then all are forgotten), at most CONTAINING_KEPT.
    */
   readonly containing: Map<string, readonly Set<string>[]>;
 }
+
+/**
+ * One word's keys: a list while the index is built, where a push costs far less than a set's
+ * add, and most words (numbers, names) are never asked for; a set from the first time the word
+ * is asked for or changes (postingSet).
+ */
+type Posting = Set<string> | string[];
 
 /** Search words whose look through the vocabulary is kept; past it the oldest goes. */
 const CONTAINING_KEPT = 1_024;
@@ -95,7 +102,7 @@ export function issuesContaining(state: TrackerState, word: string): KeySet {
   let found = index.containing.get(word);
   if (found === undefined) {
     const containing: Set<string>[] = [];
-    for (const [indexed, keys] of index.words) if (indexed.includes(word)) containing.push(keys);
+    for (const indexed of index.words.keys()) if (indexed.includes(word)) containing.push(postingSet(index, indexed));
     if (index.containing.size >= CONTAINING_KEPT) index.containing.delete(index.containing.keys().next().value as string);
     index.containing.set(word, (found = containing));
   }
@@ -125,9 +132,28 @@ export function lowerCased(state: TrackerState, owner: object, text: () => strin
 export function wordIndex(state: TrackerState): WordIndex {
   if (state.wordIndex !== null) return state.wordIndex;
   const index: WordIndex = { words: new Map(), containing: new Map() };
-  for (const issue of state.issues.values()) add(index, issue.key, wordsOfIssue(issue));
+  for (const issue of state.issues.values()) {
+    // The issue's words one after the other: a word already listed for it ends its list.
+    const key = issue.key;
+    for (const text of textsOf(issue)) {
+      for (const word of text.toLowerCase().match(INDEXED_WORD) ?? []) {
+        const keys = index.words.get(word) as string[] | undefined;
+        if (keys === undefined) index.words.set(word, [key]);
+        else if (keys[keys.length - 1] !== key) keys.push(key);
+      }
+    }
+  }
   state.wordIndex = index;
   return index;
+}
+
+/** The word's keys as a set, made one now if they were still a list. */
+function postingSet(index: WordIndex, word: string): Set<string> {
+  const keys = index.words.get(word) as Posting;
+  if (!Array.isArray(keys)) return keys;
+  const set = new Set(keys);
+  index.words.set(word, set);
+  return set;
 }
 
 /** Called by apply.ts for every created or replaced issue: reindexes it when its text changed. */
@@ -148,9 +174,14 @@ export function indexComment(state: TrackerState, key: string, body: string): vo
 }
 
 function wordsOfIssue(issue: Issue): Set<string> {
-  const words = wordsOf(`${issue.title}\n${issue.description}`);
-  for (const comment of issue.comments) for (const word of wordsOf(comment.body)) words.add(word);
+  const words = new Set<string>();
+  for (const text of textsOf(issue)) for (const word of wordsOf(text)) words.add(word);
   return words;
+}
+
+/** The texts a search looks in. */
+function textsOf(issue: Issue): string[] {
+  return [`${issue.title}\n${issue.description}`, ...issue.comments.map((comment) => comment.body)];
 }
 
 function wordsOf(text: string): Set<string> {
@@ -159,19 +190,19 @@ function wordsOf(text: string): Set<string> {
 
 function add(index: WordIndex, key: string, words: Iterable<string>): void {
   for (const word of words) {
-    let keys = index.words.get(word);
-    if (keys === undefined) {
-      index.words.set(word, (keys = new Set()));
+    if (!index.words.has(word)) {
+      index.words.set(word, new Set());
       index.containing.clear();
     }
-    keys.add(key);
+    postingSet(index, word).add(key);
   }
 }
 
 function removeOne(index: WordIndex, key: string, word: string): void {
-  const keys = index.words.get(word);
-  keys?.delete(key);
-  if (keys?.size === 0) {
+  if (!index.words.has(word)) return;
+  const keys = postingSet(index, word);
+  keys.delete(key);
+  if (keys.size === 0) {
     index.words.delete(word);
     index.containing.clear();
   }
