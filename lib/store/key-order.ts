@@ -4,6 +4,7 @@
 // Sorting k candidates costs about k·log k comparisons; walking every key of the projects in
 // order and keeping the candidates costs one set lookup per issue. A small candidate set is
 // sorted, a large one walked: either way the work stays near the smaller of the two.
+import { eachKey, type KeySet } from './key-set.js';
 import { compareStrings, issueNumber } from './state.js';
 
 /** Candidates per issue under which sorting them beats walking every key. */
@@ -15,7 +16,7 @@ const SORT_BELOW_SHARE = 1 / 16;
  */
 export function* inKeyOrder(
   keyLists: ReadonlyArray<readonly string[]>,
-  candidates: ReadonlySet<string> | null,
+  candidates: KeySet | null,
   descending = false,
 ): Generator<string, void, void> {
   const total = keyLists.reduce((sum, keys) => sum + keys.length, 0);
@@ -32,13 +33,13 @@ export function* inKeyOrder(
   }
 }
 
-function sortedCandidates(keyLists: ReadonlyArray<readonly string[]>, candidates: ReadonlySet<string>): string[] {
+function sortedCandidates(keyLists: ReadonlyArray<readonly string[]>, candidates: KeySet): string[] {
   const projects = new Set(keyLists.map((keys) => (keys[0] === undefined ? '' : projectOf(keys[0]))));
   const rows: { project: string; number: number; key: string }[] = [];
-  for (const key of candidates) {
+  eachKey(candidates, (key) => {
     const project = projectOf(key);
     if (projects.has(project)) rows.push({ project, number: issueNumber(key), key });
-  }
+  });
   rows.sort((a, b) => compareStrings(a.project, b.project) || a.number - b.number);
   return rows.map((row) => row.key);
 }

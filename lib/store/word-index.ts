@@ -15,9 +15,27 @@ import { domainError } from './errors.js';
 import { quote } from './args.js';
 import { LIMITS, type Issue } from './schema.js';
 import type { TrackerState } from './state.js';
+import { intersectionOf, unionOf, type KeySet } from './key-set.js';
 
 /** Word → keys of the issues whose text contains it. */
-export type WordIndex = Map<string, Set<string>>;
+export interface WordIndex {
+  readonly words: Map<string, Posting>;
+  /**
+   * Search word → the sets of the indexed words containing it: the look through the vocabulary,
+   * kept until a word enters or leaves it (then all are forgotten), at most CONTAINING_KEPT.
+   */
+  readonly containing: Map<string, readonly Set<string>[]>;
+}
+
+/**
+ * One word's keys: a list while the index is built, where a push costs far less than a set's
+ * add, and most words (numbers, names) are never asked for; a set from the first time the word
+ * is asked for or changes (postingSet).
+ */
+type Posting = Set<string> | string[];
+
+/** Search words whose look through the vocabulary is kept; past it the oldest goes. */
+const CONTAINING_KEPT = 1_024;
 
 const INDEXED_WORD = /[\p{L}\p{N}]+/gu;
 const ONLY_LETTERS_AND_DIGITS = /^[\p{L}\p{N}]+$/u;
@@ -53,32 +71,42 @@ export function searchWords(text: unknown, field = 'text'): string[] {
 /** What the index says about some search words. */
 export interface WordMatch {
   /** Keys of the issues containing every word the index can answer for; null when it can answer for none. */
-  readonly keys: ReadonlySet<string> | null;
+  readonly keys: KeySet | null;
   /** Words the index cannot answer for: look for them in the text of the issues in `keys`. */
   readonly unindexed: readonly string[];
 }
 
 export function matchWords(state: TrackerState, words: readonly string[]): WordMatch {
-  const indexable = words.filter((word) => ONLY_LETTERS_AND_DIGITS.test(word));
-  const unindexed = words.filter((word) => !ONLY_LETTERS_AND_DIGITS.test(word));
+  const indexable = words.filter(isIndexable);
+  const unindexed = words.filter((word) => !isIndexable(word));
   if (indexable.length === 0) return { keys: null, unindexed };
-  const index = wordIndex(state);
-  const sets = indexable.map((word) => issuesContaining(index, word)).sort((a, b) => a.size - b.size);
-  const [smallest, ...others] = sets as [ReadonlySet<string>, ...ReadonlySet<string>[]];
-  if (others.length === 0) return { keys: smallest, unindexed };
-  const keys = new Set<string>();
-  for (const key of smallest) if (others.every((set) => set.has(key))) keys.add(key);
-  return { keys, unindexed };
+  const sets = indexable.map((word) => issuesContaining(state, word)).sort((a, b) => a.size - b.size);
+  const [smallest, ...others] = sets as [KeySet, ...KeySet[]];
+  return {
+    keys: intersectionOf(
+      smallest,
+      others.map((set) => (key: string) => set.has(key)),
+    ),
+    unindexed,
+  };
 }
 
-/** Keys of the issues with an indexed word containing `word`: one word's own set when only one contains it. */
-function issuesContaining(index: WordIndex, word: string): ReadonlySet<string> {
-  const found: Set<string>[] = [];
-  for (const [indexed, keys] of index) if (indexed.includes(word)) found.push(keys);
-  if (found.length === 1) return found[0] as Set<string>;
-  const keys = new Set<string>();
-  for (const set of found) for (const key of set) keys.add(key);
-  return keys;
+/** Whether the index can answer for a search word (see the top of this file). */
+export function isIndexable(word: string): boolean {
+  return ONLY_LETTERS_AND_DIGITS.test(word);
+}
+
+/** Keys of the issues with an indexed word containing `word`: a union of the sets of those words. */
+export function issuesContaining(state: TrackerState, word: string): KeySet {
+  const index = wordIndex(state);
+  let found = index.containing.get(word);
+  if (found === undefined) {
+    const containing: Set<string>[] = [];
+    for (const indexed of index.words.keys()) if (indexed.includes(word)) containing.push(postingSet(index, indexed));
+    if (index.containing.size >= CONTAINING_KEPT) index.containing.delete(index.containing.keys().next().value as string);
+    index.containing.set(word, (found = containing));
+  }
+  return unionOf(found, false);
 }
 
 /** Whether every word occurs in the issue's title, description or one of its comments. */
@@ -103,10 +131,29 @@ export function lowerCased(state: TrackerState, owner: object, text: () => strin
 /** The index, built now if this is its first use. */
 export function wordIndex(state: TrackerState): WordIndex {
   if (state.wordIndex !== null) return state.wordIndex;
-  const index: WordIndex = new Map();
-  for (const issue of state.issues.values()) add(index, issue.key, wordsOfIssue(issue));
+  const index: WordIndex = { words: new Map(), containing: new Map() };
+  for (const issue of state.issues.values()) {
+    // The issue's words one after the other: a word already listed for it ends its list.
+    const key = issue.key;
+    for (const text of textsOf(issue)) {
+      for (const word of text.toLowerCase().match(INDEXED_WORD) ?? []) {
+        const keys = index.words.get(word) as string[] | undefined;
+        if (keys === undefined) index.words.set(word, [key]);
+        else if (keys[keys.length - 1] !== key) keys.push(key);
+      }
+    }
+  }
   state.wordIndex = index;
   return index;
+}
+
+/** The word's keys as a set, made one now if they were still a list. */
+function postingSet(index: WordIndex, word: string): Set<string> {
+  const keys = index.words.get(word) as Posting;
+  if (!Array.isArray(keys)) return keys;
+  const set = new Set(keys);
+  index.words.set(word, set);
+  return set;
 }
 
 /** Called by apply.ts for every created or replaced issue: reindexes it when its text changed. */
@@ -127,9 +174,14 @@ export function indexComment(state: TrackerState, key: string, body: string): vo
 }
 
 function wordsOfIssue(issue: Issue): Set<string> {
-  const words = wordsOf(`${issue.title}\n${issue.description}`);
-  for (const comment of issue.comments) for (const word of wordsOf(comment.body)) words.add(word);
+  const words = new Set<string>();
+  for (const text of textsOf(issue)) for (const word of wordsOf(text)) words.add(word);
   return words;
+}
+
+/** The texts a search looks in. */
+function textsOf(issue: Issue): string[] {
+  return [`${issue.title}\n${issue.description}`, ...issue.comments.map((comment) => comment.body)];
 }
 
 function wordsOf(text: string): Set<string> {
@@ -138,14 +190,20 @@ function wordsOf(text: string): Set<string> {
 
 function add(index: WordIndex, key: string, words: Iterable<string>): void {
   for (const word of words) {
-    let keys = index.get(word);
-    if (keys === undefined) index.set(word, (keys = new Set()));
-    keys.add(key);
+    if (!index.words.has(word)) {
+      index.words.set(word, new Set());
+      index.containing.clear();
+    }
+    postingSet(index, word).add(key);
   }
 }
 
 function removeOne(index: WordIndex, key: string, word: string): void {
-  const keys = index.get(word);
-  keys?.delete(key);
-  if (keys?.size === 0) index.delete(word);
+  if (!index.words.has(word)) return;
+  const keys = postingSet(index, word);
+  keys.delete(key);
+  if (keys.size === 0) {
+    index.words.delete(word);
+    index.containing.clear();
+  }
 }

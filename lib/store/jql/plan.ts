@@ -9,12 +9,13 @@
 //
 // Candidates are always a superset of the matches: a plan can only save work.
 import { issuesWithValue } from '../field-index.js';
+import type { KeySet } from '../key-set.js';
 import type { TrackerState } from '../state.js';
 import { matchWords, type WordMatch } from '../word-index.js';
 import type { Condition } from './resolve.js';
 
 /** Keys that may match, as a union of sets; null: any issue may. */
-export type Candidates = readonly ReadonlySet<string>[] | null;
+export type Candidates = readonly KeySet[] | null;
 
 export function plan(state: TrackerState, condition: Condition): Candidates {
   switch (condition.kind) {
@@ -22,7 +23,7 @@ export function plan(state: TrackerState, condition: Condition): Candidates {
       if (condition.negated) return null;
       return [...condition.values].map((value) => issuesWithValue(state, condition.field, value));
     case 'text':
-      return wordMatchOf(state, condition).keys === null ? null : [wordMatchOf(state, condition).keys as ReadonlySet<string>];
+      return wordMatchOf(state, condition).keys === null ? null : [wordMatchOf(state, condition).keys as KeySet];
     case 'and': {
       let best: Candidates = null;
       for (const operand of condition.operands) {
@@ -32,7 +33,7 @@ export function plan(state: TrackerState, condition: Condition): Candidates {
       return best;
     }
     case 'or': {
-      const all: ReadonlySet<string>[] = [];
+      const all: KeySet[] = [];
       for (const operand of condition.operands) {
         const candidates = plan(state, operand);
         if (candidates === null) return null;
@@ -47,14 +48,14 @@ export function plan(state: TrackerState, condition: Condition): Candidates {
 }
 
 /** At most this many keys: a key in two of the sets is counted twice. */
-export function sizeOf(candidates: readonly ReadonlySet<string>[]): number {
+export function sizeOf(candidates: readonly KeySet[]): number {
   return candidates.reduce((sum, set) => sum + set.size, 0);
 }
 
 /** The candidates as one set, or null when they are too many to be worth gathering: then every issue is looked at. */
-export function gather(candidates: Candidates, issueCount: number, worthBelow: number): ReadonlySet<string> | null {
+export function gather(candidates: Candidates, issueCount: number, worthBelow: number): KeySet | null {
   if (candidates === null || sizeOf(candidates) >= issueCount * worthBelow) return null;
-  if (candidates.length === 1) return candidates[0] as ReadonlySet<string>;
+  if (candidates.length === 1) return candidates[0] as KeySet;
   const keys = new Set<string>();
   for (const set of candidates) for (const key of set) keys.add(key);
   return keys;

@@ -1,15 +1,18 @@
 // A query from text to the page of issues it asks for: parse, resolve against the store,
 // plan from the indexes, evaluate the candidates, order, cut the page. When the indexes alone
-// answer the condition (exact.ts), the page is cut from their keys without the evaluator.
+// answer the condition (exact.ts), or there is none, the page is cut from their keys without
+// the evaluator, and an order is walked from an index where one fits (walk-order.ts).
 import type { PageRequest } from '../args.js';
 import type { SortKey } from './ast.js';
 import type { Issue } from '../schema.js';
 import { sortedProjectKeys, type TrackerState } from '../state.js';
 import { inKeyOrder } from '../key-order.js';
+import type { KeySet } from '../key-set.js';
 import { compileCondition } from './evaluate.js';
 import { exactKeys } from './exact.js';
 import { compareBy, firstInOrder } from './order.js';
 import { parseQuery } from './parser.js';
+import { firstMatchesInOrder } from './walk-order.js';
 import { printQuery } from './printer.js';
 import { gather, plan } from './plan.js';
 import { resolve, type Condition, type ResolveContext } from './resolve.js';
@@ -42,10 +45,11 @@ export function runQuery(
         : { kind: 'and', operands: conditions };
   const keyLists = sortedProjectKeys(state).map((project) => state.issueKeysByProject.get(project) ?? []);
   const wanted = page.offset + page.limit;
-  const exact = where === null ? null : exactKeys(state, where);
+  if (where === null) return exactPage(state, everyKey(state), keyLists, query.orderBy, page);
+  const exact = exactKeys(state, where);
   if (exact !== null) return exactPage(state, exact, keyLists, query.orderBy, page);
-  const matches = where === null ? () => true : compileCondition(state, where);
-  const candidates = where === null ? null : gather(plan(state, where), state.issues.size, GATHER_BELOW_SHARE);
+  const matches = compileCondition(state, where);
+  const candidates = gather(plan(state, where), state.issues.size, GATHER_BELOW_SHARE);
   const found: Issue[] = [];
   let total = 0;
   const ordered = query.orderBy.length > 0;
@@ -66,7 +70,7 @@ export function runQuery(
  */
 function exactPage(
   state: TrackerState,
-  keys: ReadonlySet<string>,
+  keys: KeySet,
   keyLists: ReadonlyArray<readonly string[]>,
   orderBy: readonly SortKey[],
   page: PageRequest,
@@ -75,8 +79,7 @@ function exactPage(
   // The key is a total order: ORDER BY key (first) is a walk of the keys, forwards or backwards.
   const byKeyFirst = orderBy[0]?.field === 'key';
   if (orderBy.length > 0 && !byKeyFirst) {
-    const issues = [...keys].map((key) => state.issues.get(key) as Issue);
-    return { items: firstInOrder(issues, compareBy(orderBy), wanted).slice(page.offset), total: keys.size };
+    return { items: firstMatchesInOrder(state, keys, orderBy, wanted).slice(page.offset), total: keys.size };
   }
   const first: Issue[] = [];
   for (const key of inKeyOrder(keyLists, keys, byKeyFirst && orderBy[0]?.direction === 'DESC')) {
@@ -84,6 +87,11 @@ function exactPage(
     first.push(state.issues.get(key) as Issue);
   }
   return { items: first.slice(page.offset), total: keys.size };
+}
+
+/** No condition: every issue. */
+function everyKey(state: TrackerState): KeySet {
+  return { size: state.issues.size, has: (key) => state.issues.has(key), [Symbol.iterator]: () => state.issues.keys() };
 }
 
 /** The query in the printer's spelling: the one URI of every way of writing it (jira://search?jql=...). */

@@ -1,0 +1,123 @@
+// The issue index by time: for `created` and `updated`, every issue key in the order of that
+// timestamp. A date clause (`created >= -7d`) is then a range found by binary search, and
+// `ORDER BY updated DESC` a walk from one end instead of a sort of every match.
+//
+// The order is total, the one ORDER BY uses: by the timestamp, then by key (project, then
+// number), so a run of equal timestamps is already in the order a tie is broken in.
+//
+// Like the field index it is built on the first query that wants it and then kept by
+// apply.ts (through field-index.ts). Keeping it must stay cheap, since every change moves
+// `updated`: a key that leaves its place leaves a hole instead of shifting every later key,
+// and a key that comes back goes to the end, where a new timestamp belongs. A key that
+// belongs anywhere else (a record from the past) drops the index; the next query rebuilds it.
+import { compareStrings, issueNumber, sortedProjectKeys, type TrackerState } from './state.js';
+import type { Issue } from './schema.js';
+
+export const TIME_FIELDS = ['created', 'updated'] as const;
+export type TimeField = (typeof TIME_FIELDS)[number];
+
+export interface TimeIndex {
+  /** Keys ascending by (timestamp, key), holes included: a hole keeps its key and time so the order stays searchable. */
+  readonly keys: string[];
+  readonly times: string[];
+  /** false where the key has since moved on (a hole). */
+  readonly live: boolean[];
+  holes: number;
+}
+
+/** The timestamp a field names. */
+export function timeOf(issue: Issue, field: TimeField): string {
+  return field === 'created' ? issue.created_at : issue.updated_at;
+}
+
+/** Key order of two keys: project, then number. */
+export function compareKeys(a: string, b: string): number {
+  return compareStrings(a.slice(0, a.lastIndexOf('-')), b.slice(0, b.lastIndexOf('-'))) || issueNumber(a) - issueNumber(b);
+}
+
+/** Every key of the state in the order of `field`. */
+export function buildTimeIndex(state: TrackerState, field: TimeField): TimeIndex {
+  const entries: { key: string; time: string }[] = [];
+  for (const project of sortedProjectKeys(state)) {
+    for (const key of state.issueKeysByProject.get(project) ?? []) {
+      const issue = state.issues.get(key);
+      if (issue !== undefined) entries.push({ key, time: timeOf(issue, field) });
+    }
+  }
+  // The entries are in key order and the sort is stable: equal times keep it.
+  entries.sort((a, b) => compareStrings(a.time, b.time));
+  return {
+    keys: entries.map((entry) => entry.key),
+    times: entries.map((entry) => entry.time),
+    live: entries.map(() => true),
+    holes: 0,
+  };
+}
+
+/** The first position whose time is at or after `time` (the length when none is). */
+export function firstAtOrAfter(index: TimeIndex, time: string): number {
+  let low = 0;
+  let high = index.times.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((index.times[middle] as string) < time) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * Moves an issue's key for a change of its timestamp: false when the index can no longer be
+ * kept (the new place is not the end), so the caller drops it.
+ */
+export function moveInTime(index: TimeIndex, before: Issue | undefined, after: Issue, field: TimeField): boolean {
+  const time = timeOf(after, field);
+  if (before !== undefined) {
+    if (timeOf(before, field) === time) return true;
+    const at = positionOf(index, before.key, timeOf(before, field));
+    if (at === -1) return false;
+    index.live[at] = false;
+    index.holes += 1;
+  }
+  const last = index.keys.length - 1;
+  if (last >= 0 && (compareStrings(index.times[last] as string, time) || compareKeys(index.keys[last] as string, after.key)) > 0)
+    return false;
+  index.keys.push(after.key);
+  index.times.push(time);
+  index.live.push(true);
+  if (index.holes > index.keys.length / 2) compact(index);
+  return true;
+}
+
+/**
+ * Where the live `key` with `time` is, or -1: a binary search by (time, key), which is unique
+ * even among holes, since a key only ever moves to the end, to a later place.
+ */
+function positionOf(index: TimeIndex, key: string, time: string): number {
+  let low = 0;
+  let high = index.keys.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const order = compareStrings(index.times[middle] as string, time) || compareKeys(index.keys[middle] as string, key);
+    if (order === 0) return index.live[middle] === true ? middle : -1;
+    if (order < 0) low = middle + 1;
+    else high = middle;
+  }
+  return -1;
+}
+
+/** Drops the holes once they are half the index, so walks and counts stay near the number of issues. */
+function compact(index: TimeIndex): void {
+  let kept = 0;
+  for (let at = 0; at < index.keys.length; at++) {
+    if (index.live[at] !== true) continue;
+    index.keys[kept] = index.keys[at] as string;
+    index.times[kept] = index.times[at] as string;
+    index.live[kept] = true;
+    kept += 1;
+  }
+  index.keys.length = kept;
+  index.times.length = kept;
+  index.live.length = kept;
+  index.holes = 0;
+}
