@@ -15,6 +15,7 @@ import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import { type AskForMissing, FORM_KEY, InputRequired, type InputRequiredResult, type Rounds } from './mrtr.js';
 import { toJsonSchema } from './json-schema.js';
 import { PreEncoded } from './pre-encoded.js';
+import { type QuickCheck, compileQuickCheck } from './quick-arguments.js';
 import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
@@ -91,11 +92,20 @@ export function createToolRegistry(
   }
   // JSON Schema generation is not free: do it once per dialect, on first tools/list.
   const described = new Map<VersionRules, Record<string, unknown>[]>();
+  // Each tool's quick check of its arguments, made on its first call (quick-arguments.ts).
+  const quickChecks = new Map<ToolDefinition, QuickCheck | undefined>();
+
+  /** The tool's arguments as its schema parses them: the usual shapes skip zod, which returns them unchanged. */
+  function parseArguments(tool: ToolDefinition, args: Record<string, unknown>) {
+    if (!quickChecks.has(tool)) quickChecks.set(tool, compileQuickCheck(tool.input));
+    if (quickChecks.get(tool)?.(args)) return { success: true as const, data: args };
+    return tool.input.safeParse(args, { reportInput: true });
+  }
 
   async function run(tool: ToolDefinition, args: Record<string, unknown>, asking: ToolContext): Promise<SentToolResult> {
     let result: ToolResult;
     try {
-      const parsed = tool.input.safeParse(args, { reportInput: true });
+      const parsed = parseArguments(tool, args);
       const checked = parsed.success ? parsed : await askForMissing(tool, args, parsed.error.issues, asking);
       result = checked.success ? await tool.run(checked.data, asking) : checked.refusal;
     } catch (thrown) {
