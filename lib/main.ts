@@ -175,6 +175,7 @@ async function serveOverHttp(server: Server, line: CommandLine, address: HttpAdd
     port: address.port,
     authToken,
     allowedOrigins: line.allowedOrigins,
+    instanceName: line.instanceName,
     maxMessageBytes: line.maxMessageBytes,
     maxDepth: line.maxDepth,
     report,

@@ -2,7 +2,10 @@
 // The handshake era over Streamable HTTP: sessions, each one a connection of the server
 // (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "Streamable HTTP").
 //
-// `initialize` opens a session and we issue its `Mcp-Session-Id` (random, 128 bits); every later
+// `initialize` opens a session and we issue its `Mcp-Session-Id` (random, 128 bits, after the
+// instance's name when it has one; "Session Management": the id SHOULD be globally unique and
+// cryptographically secure and MUST be visible ASCII, 0x21-0x7E; a readable prefix a load
+// balancer can route on keeps both); every later
 // POST, GET and DELETE carries it (400 without, 404 for one we do not know or that ended).
 // What a request sends on its way (progress, logs, our requests to the client) goes on that
 // POST's stream; what belongs to the session as a whole (resource updates, list changes) on
@@ -34,6 +37,8 @@ interface HttpSession {
 
 export interface SessionTableOptions {
   maxSessions: number;
+  /** Put before every id: the instance's name and a dot, or nothing. */
+  idPrefix: string;
   idleMs: number;
   keepAliveMs: number | undefined;
   limits: SessionLimits;
@@ -129,7 +134,7 @@ export class HandshakeSessions {
       replyError(res, 503, invalidRequest(`Service Unavailable: at most ${this.#options.maxSessions} sessions at once`));
       return undefined;
     }
-    const id = randomBytes(16).toString('hex');
+    const id = this.#options.idPrefix + randomBytes(16).toString('hex');
     const connection = this.#server.connect(
       { send: (message, route) => this.#deliver(session, message, route), report: this.#options.report, settled: () => {} },
       this.#options.limits,

@@ -35,6 +35,12 @@ export interface HttpOptions {
   allowedOrigins?: string[];
   /** A bearer token every request must carry. */
   authToken?: string;
+  /**
+   * This instance's name (1-32 of A-Z a-z 0-9 _ -), the prefix of every session id it issues
+   * (`NAME.` + 32 hex digits), so a load balancer in front of several instances can send each
+   * handshake-era session back to the instance that holds it.
+   */
+  instanceName?: string;
   /** Largest request body, in bytes (default 32 MiB); 413 past it. */
   maxMessageBytes?: number;
   /** Deepest accepted nesting in a body (default 1000). */
@@ -59,6 +65,14 @@ export interface HttpEndpoint {
   readonly sessions: number;
   /** Stops accepting, lets running requests finish until `graceMs`, ends streams, closes everything. */
   close(graceMs?: number): Promise<void>;
+}
+
+/** An instance name goes into every session id: letters, digits, `_` and `-` only (visible ASCII, as ids must be). */
+const INSTANCE_NAME = /^[A-Za-z0-9_-]{1,32}$/;
+
+export function checkedInstanceName(name: string): string {
+  if (!INSTANCE_NAME.test(name)) throw new Error(`an instance name is 1-32 of A-Z a-z 0-9 _ -, got "${name}"`);
+  return name;
 }
 
 export async function serveHttp(server: Server, options: HttpOptions): Promise<HttpEndpoint> {
@@ -99,6 +113,7 @@ class HttpTransport {
     this.#report = options.report ?? ((detail: string) => process.stderr.write(`[mcp http] ${detail}\n`));
     this.sessions = new HandshakeSessions(server, {
       maxSessions: options.maxSessions ?? 100,
+      idPrefix: options.instanceName === undefined ? '' : `${checkedInstanceName(options.instanceName)}.`,
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
       keepAliveMs: options.keepAliveMs,
       replay: options.replay,

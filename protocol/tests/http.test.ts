@@ -118,6 +118,25 @@ test('handshake era: initialize issues a session id; later requests need it (400
   }
 });
 
+test('handshake era: an instance name starts every session id it issues (a load balancer routes on it); a bad name is refused', async () => {
+  const { http } = await endpoint({ instanceName: 'tracker-b' });
+  try {
+    const id = await session(http.url);
+    assert.match(id, /^tracker-b\.[0-9a-f]{32}$/);
+    assert.match(id, /^[\x21-\x7e]+$/, 'visible ASCII only');
+    const listed = await post(http.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'Mcp-Session-Id': id });
+    assert.is(listed.status, 200);
+  } finally {
+    await http.close(100);
+  }
+  for (const bad of ['', 'a.b', 'x'.repeat(33), 'caf\u00e9', 'a b']) {
+    await endpoint({ instanceName: bad }).then(
+      () => assert.unreachable(`accepted ${JSON.stringify(bad)}`),
+      (error: Error) => assert.match(error.message, /an instance name is 1-32 of/),
+    );
+  }
+});
+
 test('handshake era: an answer without a readable id comes back on its own POST, never on the GET stream', async () => {
   const { http } = await endpoint();
   try {
