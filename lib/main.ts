@@ -83,10 +83,12 @@ async function openPostgres(database: PostgresStoreUrl, user: string | undefined
 
 async function serve(line: CommandLine): Promise<void> {
   // V8 grows the young generation from 1 to 16 MiB per semi-space under a steady stream of
-  // requests: much more resident memory for a little more throughput (docs/performance.md).
-  // A server that sits beside many others in a host is better off small. Growth is decided
-  // at each collection, so changing the factor now, before serving, takes effect.
+  // requests, and lets the old generation grow far past what it holds before collecting it:
+  // much more resident memory for a little more throughput (docs/performance.md). A server
+  // that sits beside many others in a host is better off small. Both are decided at each
+  // collection, so changing the flags now, before serving, takes effect.
   setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString('--optimize-for-size');
   let database: PostgresStoreUrl | undefined;
   let tools: ToolSelection;
   try {

@@ -123,16 +123,13 @@ interface Prepared<T> {
 
 /**
  * The ToolContext of one tools/call or prompts/get: the request's context, plus the asking
- * helpers. A class, as HandlerContext is, because one is made per call; the senders are passed
- * on as they are (HandlerContext makes them arrow functions, so they need no `this`).
+ * helpers. A class, as HandlerContext is, because one is made per call; the senders are the
+ * request context's own (functions that need no `this`).
  */
 export class AskingContext implements ToolContext {
   readonly requestId: RequestContext['requestId'];
   readonly rules: RequestContext['rules'];
   readonly client: RequestContext['client'];
-  readonly progress: RequestContext['progress'];
-  readonly log: RequestContext['log'];
-  readonly request: RequestContext['request'];
 
   /** `answers`: this round's answers by key (2026-07-28); empty in the handshake era. */
   constructor(
@@ -142,13 +139,23 @@ export class AskingContext implements ToolContext {
     this.requestId = context.requestId;
     this.rules = context.rules;
     this.client = context.client;
-    this.progress = context.progress;
-    this.log = context.log;
-    this.request = context.request;
   }
 
+  // Read from the request's context when asked for: it makes its senders on first use.
   get signal(): AbortSignal {
     return this.context.signal;
+  }
+
+  get progress(): RequestContext['progress'] {
+    return this.context.progress;
+  }
+
+  get log(): RequestContext['log'] {
+    return this.context.log;
+  }
+
+  get request(): RequestContext['request'] {
+    return this.context.request;
   }
 
   requireClientCapability(capability: ClientCapabilityName): void {
@@ -246,14 +253,25 @@ export class AskingContext implements ToolContext {
  * is answered `input_required` (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr).
  * `target` names the request ("tools/call NAME"), so a state sealed for one opens for no other.
  */
-export async function runAsking<T>(
+export function runAsking<T>(
   target: string,
   params: RetryParams,
   context: RequestContext,
   rounds: Rounds,
-  run: (args: Record<string, unknown>, asking: AskingContext) => Promise<T>,
-): Promise<T | InputRequiredResult> {
+  run: (args: Record<string, unknown>, asking: AskingContext) => T | Promise<T>,
+): T | Promise<T | InputRequiredResult> {
+  // The handshake era has no rounds: a handler that answers synchronously is answered so.
   if (context.rules.era !== 'stateless') return run(params.arguments ?? {}, new AskingContext(context, {}));
+  return runRound(target, params, context, rounds, run);
+}
+
+async function runRound<T>(
+  target: string,
+  params: RetryParams,
+  context: RequestContext,
+  rounds: Rounds,
+  run: (args: Record<string, unknown>, asking: AskingContext) => T | Promise<T>,
+): Promise<T | InputRequiredResult> {
   const round = rounds.open(target, params, context.client.capabilities);
   try {
     return await run(round.args, new AskingContext(context, round.answers));

@@ -76,7 +76,8 @@ const OUTGOING_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * The RequestContext of one request. A class rather than an object literal: one is made per
- * request, and a literal with a getter in it costs more on that path (docs/performance.md).
+ * request, and a literal with a getter in it costs more on that path (docs/performance.md);
+ * for the same reason its senders are made on first use.
  */
 export class HandlerContext implements RequestContext {
   #lastProgress = -Infinity;
@@ -95,9 +96,27 @@ export class HandlerContext implements RequestContext {
     return this.running.signal;
   }
 
-  // The senders are arrow functions, not methods, so a handler may pass `context.progress` on
-  // by itself (as an onProgress callback) without losing `this`.
-  progress = (progress: number, total?: number, message?: string): void => {
+  // The senders are handed out as functions bound to this context, so a handler may pass
+  // `context.progress` on by itself (as an onProgress callback) without losing `this`. Each is
+  // made when first asked for: most requests send nothing, and one is made per request.
+  #progress?: RequestContext['progress'];
+  #log?: RequestContext['log'];
+  #request?: RequestContext['request'];
+
+  get progress(): RequestContext['progress'] {
+    return (this.#progress ??= (progress, total, message) => this.#sendProgress(progress, total, message));
+  }
+
+  get log(): RequestContext['log'] {
+    return (this.#log ??= (level, data, logger) => this.#sendLog(level, data, logger));
+  }
+
+  get request(): RequestContext['request'] {
+    return (this.#request ??= (method, params, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS) =>
+      this.#requestClient(method, params, timeoutMs));
+  }
+
+  #sendProgress(progress: number, total?: number, message?: string): void {
     // https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress: only with a token, strictly increasing, never after the response.
     const token = this.progressToken;
     if (token === undefined || progress <= this.#lastProgress || !this.link.isActive(this.requestId, this.running)) return;
@@ -106,24 +125,24 @@ export class HandlerContext implements RequestContext {
     if (total !== undefined) params.total = total;
     if (message !== undefined && this.rules.progressMessage) params.message = message;
     this.link.send(notificationMessage('notifications/progress', params), this.requestId);
-  };
+  }
 
   // Nothing more for a cancelled request (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation); in 2026-07-28
   // also nothing after the response, and only if this request's _meta asked for a level
   // (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging).
-  log = (level: LogLevel, data: unknown, logger?: string): void => {
+  #sendLog(level: LogLevel, data: unknown, logger?: string): void {
     if (this.running.cancelled) return;
     if (this.rules.era === 'stateless' && !this.link.isActive(this.requestId, this.running)) return;
     this.link.sendLog(this.logLevel(), level, data, logger, this.requestId);
-  };
+  }
 
-  request = (method: string, params: unknown, timeoutMs = OUTGOING_REQUEST_TIMEOUT_MS): Promise<unknown> => {
+  #requestClient(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     // https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio: a 2026-07-28 server MUST NOT send requests; it uses MRTR.
     if (this.rules.era === 'stateless') return refuse(`${method}: a 2026-07-28 server cannot send requests to the client`);
     if (this.running.cancelled) return refuse(`${method}: the request it belongs to was cancelled`);
     // Cancelling this request cancels what it asked the client, too.
     return this.link.requestClient(method, params, timeoutMs, this.requestId, this.running.signal);
-  };
+  }
 
   requireClientCapability(capability: ClientCapabilityName): void {
     if (this.client.capabilities[capability] === undefined) throw missingClientCapability({ [capability]: {} });

@@ -127,22 +127,29 @@ export function createPeer(options: PeerOptions): Peer {
     }
     const self = new RunningRequest();
     running.set(id, self);
-    // Settle before sending: from here on progress for this id is refused (rule A-19).
-    // A cancelled request has already left the table, and its id may belong to a newer one.
-    const settle = (message: OutgoingMessage): OutgoingMessage | null => {
-      if (running.get(id) === self) running.delete(id);
-      return self.cancelled ? null : message;
-    };
-    const fail = (thrown: unknown) => settle(errorMessage(id, toRpcError(thrown, options.report)));
     let value: unknown;
     try {
       value = options.onRequest(request, self);
     } catch (thrown) {
-      return fail(thrown);
+      return settle(id, self, failure(id, thrown));
     }
-    if (value instanceof Promise) return value.then((result) => settle(resultMessage(id, result)), fail);
-    return settle(resultMessage(id, value));
+    if (value instanceof Promise) {
+      return value.then(
+        (result) => settle(id, self, resultMessage(id, result)),
+        (thrown: unknown) => settle(id, self, failure(id, thrown)),
+      );
+    }
+    return settle(id, self, resultMessage(id, value));
   }
+
+  // Settle before sending: from here on progress for this id is refused (rule A-19).
+  // A cancelled request has already left the table, and its id may belong to a newer one.
+  function settle(id: RequestId, self: RunningRequest, message: OutgoingMessage): OutgoingMessage | null {
+    if (running.get(id) === self) running.delete(id);
+    return self.cancelled ? null : message;
+  }
+
+  const failure = (id: RequestId, thrown: unknown): OutgoingMessage => errorMessage(id, toRpcError(thrown, options.report));
 
   return {
     answer,

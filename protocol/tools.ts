@@ -15,6 +15,7 @@ import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import { type AskForMissing, FORM_KEY, InputRequired, type InputRequiredResult, type Rounds } from './mrtr.js';
 import { toJsonSchema } from './json-schema.js';
 import { PreEncoded } from './pre-encoded.js';
+import { type QuickCheck, compileQuickCheck } from './quick-arguments.js';
 import type { CallToolParams } from './schemas.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
@@ -63,18 +64,29 @@ export function structuredResult(data: Record<string, unknown>, extra: ContentBl
 // Performance (a first reading may skip it, and `shapeResult` below): a result's JSON is made once.
 /**
  * What structuredResult made of each result: its data's JSON, and once sent, that JSON as a
- * string literal for the text block. shapeResult sends both as they are, so the data is
- * encoded once instead of three times (the text, the structuredContent, the text escaped
- * inside the line), and not at all when a tool hands out the same result again. Used only
- * while the result still holds that data and that text.
+ * string literal for the text block, and the result as last sent. shapeResult sends both as
+ * they are, so the data is encoded once instead of three times (the text, the
+ * structuredContent, the text escaped inside the line), and not at all when a tool hands out
+ * the same result again: then the result as sent is sent again, for the same revision. Used
+ * only while the result still holds that data and those blocks.
  */
-const encoded = new WeakMap<ToolResult, { data: object; json: string; asText?: PreEncoded<string> }>();
+const encoded = new WeakMap<ToolResult, Encoded>();
+interface Encoded {
+  data: object;
+  json: string;
+  asText?: PreEncoded<string>;
+  sent?: { rules: VersionRules; content: ContentBlock[]; result: SentToolResult };
+}
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 export interface ToolRegistry {
   describe(rules: VersionRules): Record<string, unknown>[];
-  call(params: CallToolParams, context: RequestContext): Promise<SentToolResult | InputRequiredResult>;
+  /** The result, synchronously when the tool answers synchronously. */
+  call(
+    params: CallToolParams,
+    context: RequestContext,
+  ): SentToolResult | InputRequiredResult | Promise<SentToolResult | InputRequiredResult>;
 }
 
 /** `rounds` seals the MRTR requestStates of the tools that ask (asking.ts, mrtr.ts). */
@@ -91,27 +103,61 @@ export function createToolRegistry(
   }
   // JSON Schema generation is not free: do it once per dialect, on first tools/list.
   const described = new Map<VersionRules, Record<string, unknown>[]>();
+  // Each tool's quick check of its arguments, made on its first call (quick-arguments.ts).
+  const quickChecks = new Map<ToolDefinition, QuickCheck | undefined>();
 
-  async function run(tool: ToolDefinition, args: Record<string, unknown>, asking: ToolContext): Promise<SentToolResult> {
-    let result: ToolResult;
+  /** The tool's arguments as its schema parses them: the usual shapes skip zod, which returns them unchanged. */
+  function parseArguments(tool: ToolDefinition, args: Record<string, unknown>) {
+    if (!quickChecks.has(tool)) quickChecks.set(tool, compileQuickCheck(tool.input));
+    if (quickChecks.get(tool)?.(args)) return { success: true as const, data: args };
+    return tool.input.safeParse(args, { reportInput: true });
+  }
+
+  /**
+   * Runs a tool on its arguments. A tool that answers synchronously is answered synchronously:
+   * no promise is made on the busiest path, and its answer leaves with the requests read with it.
+   */
+  function run(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    asking: ToolContext,
+  ): SentToolResult | Promise<SentToolResult> {
+    const failed = (thrown: unknown): SentToolResult => failure(tool, thrown, asking);
+    let result: ToolResult | Promise<ToolResult>;
     try {
-      const parsed = tool.input.safeParse(args, { reportInput: true });
-      const checked = parsed.success ? parsed : await askForMissing(tool, args, parsed.error.issues, asking);
-      result = checked.success ? await tool.run(checked.data, asking) : checked.refusal;
+      const parsed = parseArguments(tool, args);
+      result = parsed.success ? tool.run(parsed.data, asking) : runAfterAsking(tool, args, parsed.error.issues, asking);
     } catch (thrown) {
-      // 2026-07-28: the tool asked the client something; runAsking ends the round with the question.
-      if (thrown instanceof InputRequired) throw thrown;
-      // A capability the request did not declare: a protocol error in 2026-07-28, which has a
-      // code for it (https://modelcontextprotocol.io/specification/2026-07-28/basic "Per-request
-      // protocol fields"); the handshake era has none, so there it is the tool's failure.
-      if (isMissingCapability(thrown) && asking.rules.era === 'stateless') throw thrown;
-      // Whatever went wrong inside the tool — even a failed request to the client — is the
-      // tool's failure, reported to the model, not a protocol error.
-      if (thrown instanceof ToolError || isMissingCapability(thrown)) return errorResult(thrown.message);
-      report(`tool ${tool.name} failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`);
-      return errorResult(`${tool.name} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+      return failed(thrown);
     }
+    if (result instanceof Promise) return result.then((value) => shapeResult(value, asking.rules), failed);
     return shapeResult(result, asking.rules);
+  }
+
+  /** Arguments that fail the schema: those the tool may ask for are asked for, else the call is refused. */
+  async function runAfterAsking(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    issues: readonly z.core.$ZodIssue[],
+    asking: ToolContext,
+  ): Promise<ToolResult> {
+    const checked = await askForMissing(tool, args, issues, asking);
+    return checked.success ? tool.run(checked.data, asking) : checked.refusal;
+  }
+
+  /** What a tool's failure becomes: thrown on when the protocol answers it, else a result the model reads. */
+  function failure(tool: ToolDefinition, thrown: unknown, asking: ToolContext): ToolResult {
+    // 2026-07-28: the tool asked the client something; runAsking ends the round with the question.
+    if (thrown instanceof InputRequired) throw thrown;
+    // A capability the request did not declare: a protocol error in 2026-07-28, which has a
+    // code for it (https://modelcontextprotocol.io/specification/2026-07-28/basic "Per-request
+    // protocol fields"); the handshake era has none, so there it is the tool's failure.
+    if (isMissingCapability(thrown) && asking.rules.era === 'stateless') throw thrown;
+    // Whatever went wrong inside the tool — even a failed request to the client — is the
+    // tool's failure, reported to the model, not a protocol error.
+    if (thrown instanceof ToolError || isMissingCapability(thrown)) return errorResult(thrown.message);
+    report(`tool ${tool.name} failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`);
+    return errorResult(`${tool.name} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   }
 
   return {
@@ -211,6 +257,7 @@ function shapeResult(result: ToolResult, rules: VersionRules): SentToolResult {
   const data = result.structuredContent;
   const entry = encoded.get(result);
   const known = entry !== undefined && entry.data === data ? entry : undefined;
+  if (known?.sent?.rules === rules && known.sent.content === result.content) return known.sent.result;
   const content = result.content.map((block): SentContentBlock => {
     const shapedBlock = shapeContentBlock(block, rules);
     if (known && shapedBlock.type === 'text' && shapedBlock.text === known.json) {
@@ -221,5 +268,6 @@ function shapeResult(result: ToolResult, rules: VersionRules): SentToolResult {
   const shaped: SentToolResult = { content };
   if (rules.structuredContent && data !== undefined) shaped.structuredContent = known ? PreEncoded.ofJson(known.json) : data;
   if (result.isError) shaped.isError = true;
+  if (known) known.sent = { rules, content: result.content, result: shaped };
   return shaped;
 }

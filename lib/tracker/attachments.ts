@@ -69,7 +69,10 @@ const AttachmentOutput = z.object({
   change: z.string(),
 });
 
-export function addAttachmentTool(store: TrackerStore, domain: <T>(work: () => T | Promise<T>) => Promise<T>): ToolDefinition {
+export function addAttachmentTool(
+  store: TrackerStore,
+  domain: <T>(work: () => T | Promise<T>) => T | Promise<T>,
+): ToolDefinition {
   const describe = (description: string) => z.string().check(z.describe(description));
   return {
     name: 'add_attachment',

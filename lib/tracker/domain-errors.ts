@@ -4,12 +4,20 @@
 import { ToolError } from '../../protocol/tools.js';
 import { isDomainError } from '../store/index.js';
 
-/** Runs store work; a domain error becomes a tool error whose message the model can act on. */
-export async function domain<T>(work: () => T | Promise<T>): Promise<T> {
+/**
+ * Runs store work; a domain error becomes a tool error whose message the model can act on.
+ * Work done synchronously gives its value synchronously (protocol/tools.ts answers it so).
+ */
+export function domain<T>(work: () => T | Promise<T>): T | Promise<T> {
   try {
-    return await work();
+    const value = work();
+    return value instanceof Promise ? value.catch(asToolError) : value;
   } catch (error) {
-    if (isDomainError(error)) throw new ToolError(error.message);
-    throw error;
+    return asToolError(error);
   }
+}
+
+function asToolError(error: unknown): never {
+  if (isDomainError(error)) throw new ToolError(error.message);
+  throw error;
 }

@@ -271,7 +271,8 @@ for (const version of ['2024-11-05', '2025-03-26']) {
     const s = await session(version, { elicitation: {} });
     s.send(call(1, 'create'));
     s.send(call(2, 'confirm'));
-    const out = await s.server();
+    // Answers to requests in flight together may come in any order (JSON-RPC 2.0): read them by id.
+    const out = (await s.server()).sort((a, b) => a.id - b.id);
     assert.equal(
       out.map((m) => m.id),
       [1, 2],
