@@ -17,7 +17,7 @@ import { parseQuery } from '../../lib/store/jql/parser.js';
 import type { Condition } from '../../lib/store/jql/resolve.js';
 import type { TrackerStore } from '../../lib/store/index.js';
 import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../../lib/store/schema.js';
-import { admin, dropDatabases, freshStore, postgresTest } from './postgres-test-db.js';
+import { admin, dropDatabases, freshDatabase, freshStore, postgresTest } from './postgres-test-db.js';
 
 const test = postgresTest('the SQL search tests');
 test.after(() => dropDatabases());
@@ -217,6 +217,45 @@ test('errors are the in-memory engine’s: an unknown name, a bad query, a bad p
       assert.ok(memory !== '', JSON.stringify(query));
       assert.is(sql, memory, JSON.stringify(query));
     }
+  } finally {
+    store.close();
+  }
+});
+
+test('the database going away: search is answered from memory, as every other read, and by SQL again after', async () => {
+  const url = await freshDatabase();
+  const name = new URL(url).pathname.slice(1);
+  const warnings: string[] = [];
+  const store = await openPostgresStore({
+    url,
+    shown: 'the test database',
+    log: (_level, line) => void warnings.push(line),
+    timeoutMs: 1_000,
+  });
+  try {
+    const query = { query: 'status != done ORDER BY priority', limit: 100 };
+    const expected = store.searchIssues(query).items.map((issue) => issue.key);
+    await admin(async (client) => {
+      await client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    });
+    const during = await store.searchIssuesYielding(query);
+    assert.equal(
+      during.items.map((issue) => issue.key),
+      expected,
+    );
+    assert.ok(
+      warnings.some((line) => line.includes('search answered from memory')),
+      warnings.join('\n'),
+    );
+    await admin((client) => client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
+    warnings.length = 0;
+    const after = await store.searchIssuesYielding(query);
+    assert.equal(
+      after.items.map((issue) => issue.key),
+      expected,
+    );
+    assert.equal(warnings, [], 'answered by SQL again');
   } finally {
     store.close();
   }

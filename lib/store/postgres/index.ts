@@ -28,7 +28,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const log = await openPgLog(options);
   try {
     const backend = await openReplica(log, { log: options.log, now: options.now ?? (() => new Date()), seed: options.seed });
-    return storeOn(backend, options, searchBySql(log, backend, options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
+    return storeOn(backend, options, searchBySql(log, backend, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.log));
   } catch (error) {
     await log.close().catch(() => undefined);
     throw error;

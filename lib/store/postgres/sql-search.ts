@@ -177,45 +177,36 @@ export interface SqlPage {
 }
 
 /**
- * One page and the total, read in one snapshot (REPEATABLE READ) so they agree with each other
- * and with the revision reported.
+ * One page, the total and the newest revision in one statement: one round trip, and one
+ * snapshot, so the three agree. The page's rows come back as one JSON array, aggregated in
+ * the page's order (an aggregate keeps no order it is not told).
  */
 export async function searchPage(pool: pg.Pool, request: SqlPageRequest): Promise<SqlPage> {
   const parameters = new Parameters();
   const where = request.where === null ? 'true' : whereSql(request.where, parameters);
-  const whereValues = [...parameters.values];
   const order = orderExpressions(request.orderBy, parameters);
   const after = request.after === undefined ? 'true' : afterSql(order, decodeCursor(request.after, order.length), parameters);
   const selected = order.map((expression, index) => `${expression.sql} AS s${index}`);
   const ordered = order.map((expression) => `${expression.sql}${expression.descending ? ' DESC' : ''}`);
-  const pageSql = `SELECT key, ${selected.join(', ')} FROM mcp_tracker_issues
-     WHERE ${where} AND ${after} ORDER BY ${ordered.join(', ')}
-     LIMIT ${parameters.add(request.limit + 1)} OFFSET ${parameters.add(request.offset ?? 0)}`;
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const head = await client.query<{ revision: string }>(
-      'SELECT COALESCE(max(revision), 0) AS revision FROM mcp_tracker_records',
-    );
-    const count = await client.query<{ total: string }>(
-      `SELECT count(*) AS total FROM mcp_tracker_issues WHERE ${where}`,
-      whereValues,
-    );
-    const rows = await client.query<Record<string, unknown> & { key: string }>(pageSql, parameters.values);
-    await client.query('COMMIT');
-    const page = rows.rows.slice(0, request.limit);
-    const last = page[page.length - 1];
-    const more = rows.rows.length > request.limit && last !== undefined;
-    return {
-      keys: page.map((row) => row.key),
-      total: Number(count.rows[0]?.total ?? 0),
-      next_cursor: more ? encodeCursor(order.map((_, index) => last[`s${index}`])) : null,
-      revision: Number(head.rows[0]?.revision ?? 0),
-    };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  const reordered = order.map((expression, index) => `s${index}${expression.descending ? ' DESC' : ''}`);
+  const row = ['key', ...order.map((_, index) => `s${index}`)].join(', ');
+  const result = await pool.query<{ revision: string; total: string; rows: [string, ...unknown[]][] }>(
+    `SELECT (SELECT COALESCE(max(revision), 0) FROM mcp_tracker_records) AS revision,
+            (SELECT count(*) FROM mcp_tracker_issues WHERE ${where}) AS total,
+            (SELECT COALESCE(json_agg(json_build_array(${row}) ORDER BY ${reordered.join(', ')}), '[]')
+             FROM (SELECT key, ${selected.join(', ')} FROM mcp_tracker_issues
+                   WHERE ${where} AND ${after} ORDER BY ${ordered.join(', ')}
+                   LIMIT ${parameters.add(request.limit + 1)} OFFSET ${parameters.add(request.offset ?? 0)}) AS page) AS rows`,
+    parameters.values,
+  );
+  const answer = result.rows[0];
+  if (answer === undefined) throw new Error('the search statement answered no row');
+  const page = answer.rows.slice(0, request.limit);
+  const last = page[page.length - 1];
+  return {
+    keys: page.map(([key]) => key),
+    total: Number(answer.total),
+    next_cursor: answer.rows.length > request.limit && last !== undefined ? encodeCursor(last.slice(1)) : null,
+    revision: Number(answer.revision),
+  };
 }
