@@ -1,6 +1,7 @@
 // The command line of mcp-tracker. Errors here go to stderr with exit code 2: stdout belongs
 // to the protocol even before the server starts.
 
+import { checkedInstanceName } from '../protocol/http.js';
 import { type ToolsetName, parseToolsets } from './tracker/toolsets.js';
 
 export const USAGE = `Usage:
@@ -43,6 +44,8 @@ Options:
   --http [HOST:]PORT         serve over HTTP (HOST defaults to 127.0.0.1: this machine only)
   --auth-token-file PATH     (http) require "Authorization: Bearer <the file's first line>"
   --allow-origin ORIGIN      (http) let a browser page from ORIGIN call the server; may repeat
+  --instance NAME            (http) this instance's name, the start of every session id it issues,
+                             so a load balancer can send a handshake-era session back to it
   --state-key-file PATH      seal MRTR requestStates with this file's bytes (32 or more), so
                              instances behind one URL accept each other's (else $MCP_TRACKER_STATE_KEY, hex)
   --dry-run                  (import) check every row and report, writing nothing
@@ -92,6 +95,8 @@ export interface CommandLine {
   authTokenFile?: string;
   allowedOrigins: string[];
   stateKeyFile?: string;
+  /** --instance: the prefix of the session ids this instance issues (checked by the HTTP transport). */
+  instanceName?: string;
   trace: boolean;
   /** demo --tour: the guided session; `chapter` names one chapter of it. */
   tour?: { chapter?: string };
@@ -176,6 +181,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case '--state-key-file':
         line.stateKeyFile = value();
         break;
+      case '--instance':
+        line.instanceName = checkedInstanceName(value());
+        break;
       case '--trace':
         line.trace = true;
         break;
@@ -219,8 +227,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (line.dryRun && line.command !== 'import') throw new Error('--dry-run goes with import');
   if ((line.out !== undefined || line.format !== undefined) && line.command !== 'export')
     throw new Error('--format and --out go with export');
-  if (!line.http && (line.authTokenFile || line.allowedOrigins.length > 0)) {
-    throw new Error('--auth-token-file and --allow-origin go with --http');
+  if (!line.http && (line.authTokenFile || line.allowedOrigins.length > 0 || line.instanceName !== undefined)) {
+    throw new Error('--auth-token-file, --allow-origin and --instance go with --http');
   }
   return line;
 }

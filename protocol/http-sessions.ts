@@ -2,7 +2,10 @@
 // The handshake era over Streamable HTTP: sessions, each one a connection of the server
 // (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "Streamable HTTP").
 //
-// `initialize` opens a session and we issue its `Mcp-Session-Id` (random, 128 bits); every later
+// `initialize` opens a session and we issue its `Mcp-Session-Id` (random, 128 bits, after the
+// instance's name when it has one; "Session Management": the id SHOULD be globally unique and
+// cryptographically secure and MUST be visible ASCII, 0x21-0x7E; a readable prefix a load
+// balancer can route on keeps both); every later
 // POST, GET and DELETE carries it (400 without, 404 for one we do not know or that ended).
 // What a request sends on its way (progress, logs, our requests to the client) goes on that
 // POST's stream; what belongs to the session as a whole (resource updates, list changes) on
@@ -13,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { invalidRequest } from './errors.js';
 import { DEFAULT_REPLAY_LIMITS, type ReplayLimits, type ReplayableStream, SessionStreams } from './http-replay.js';
-import { createEventStream, createPostResponse, replyError } from './http-stream.js';
+import { type EncodeLine, createEventStream, createPostResponse, replyError } from './http-stream.js';
 import { type OutgoingMessage, type ParsedLine, type RequestId, classify } from './json-rpc.js';
 import type { Server } from './server.js';
 import type { Session, SessionLimits } from './session.js';
@@ -34,8 +37,11 @@ interface HttpSession {
 
 export interface SessionTableOptions {
   maxSessions: number;
+  /** Put before every id: the instance's name and a dot, or nothing. */
+  idPrefix: string;
   idleMs: number;
   keepAliveMs: number | undefined;
+  encodeLine: EncodeLine;
   limits: SessionLimits;
   replay?: Partial<ReplayLimits>;
   report(detail: string): void;
@@ -72,7 +78,7 @@ export class HandshakeSessions {
     session.lastSeen = Date.now();
     const requests = messages.flatMap((message) => (message.kind === 'request' ? [message.id] : []));
     const headers = { 'Mcp-Session-Id': session.id };
-    const response = createPostResponse(res, new Set(requests), { headers, keepAliveMs: this.#options.keepAliveMs });
+    const response = createPostResponse(res, new Set(requests), { headers, ...this.#streamOptions() });
     const stream = session.streams.openPost(requests, response);
     for (const id of requests) session.posts.set(id, stream);
     // The POST's stream goes with the message, so its answers come back here, an error without an id included.
@@ -94,8 +100,7 @@ export class HandshakeSessions {
     }
     const session = this.#find(req, res);
     if (!session) return;
-    const open = () =>
-      createEventStream(res, { headers: { 'Mcp-Session-Id': session.id }, keepAliveMs: this.#options.keepAliveMs });
+    const open = () => createEventStream(res, { headers: { 'Mcp-Session-Id': session.id }, ...this.#streamOptions() });
     const lastEventId = req.headers['last-event-id'];
     if (typeof lastEventId !== 'string') {
       if (session.streams.standalone.connected) {
@@ -124,12 +129,16 @@ export class HandshakeSessions {
     for (const session of [...this.#sessions.values()]) this.#end(session);
   }
 
+  #streamOptions(): { keepAliveMs: number | undefined; encodeLine: EncodeLine } {
+    return { keepAliveMs: this.#options.keepAliveMs, encodeLine: this.#options.encodeLine };
+  }
+
   #open(res: ServerResponse): HttpSession | undefined {
     if (this.#sessions.size >= this.#options.maxSessions) {
       replyError(res, 503, invalidRequest(`Service Unavailable: at most ${this.#options.maxSessions} sessions at once`));
       return undefined;
     }
-    const id = randomBytes(16).toString('hex');
+    const id = this.#options.idPrefix + randomBytes(16).toString('hex');
     const connection = this.#server.connect(
       { send: (message, route) => this.#deliver(session, message, route), report: this.#options.report, settled: () => {} },
       this.#options.limits,
@@ -139,7 +148,7 @@ export class HandshakeSessions {
       connection,
       version: undefined,
       posts: new Map(),
-      streams: new SessionStreams({ ...DEFAULT_REPLAY_LIMITS, ...this.#options.replay }),
+      streams: new SessionStreams({ ...DEFAULT_REPLAY_LIMITS, ...this.#options.replay }, this.#options.encodeLine),
       lastSeen: Date.now(),
     };
     this.#sessions.set(id, session);

@@ -24,7 +24,10 @@ export async function openSession(url: string, version = '2025-11-25'): Promise<
   const response = await postMessage(url, initializeRequest(version));
   assert.is(response.status, 200);
   const id = response.headers.get('mcp-session-id');
-  assert.ok(id && /^[0-9a-f]{32}$/.test(id), `a random session id: ${id}`);
+  assert.ok(
+    id && /^([A-Za-z0-9_-]{1,32}\.)?[0-9a-f]{32}$/.test(id),
+    `a random session id, after the instance name if any: ${id}`,
+  );
   await response.json();
   const initialized = await postMessage(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'Mcp-Session-Id': id });
   assert.is(initialized.status, 202);
