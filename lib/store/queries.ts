@@ -27,7 +27,9 @@ import { readyKeys } from './ready.js';
 import { LABEL_PATTERN, type Issue } from './schema.js';
 import type { FieldValue, IndexedField } from './field-index.js';
 import { compileCondition } from './jql/evaluate.js';
-import type { Condition, ResolveContext } from './jql/resolve.js';
+import type { SortKey } from './jql/ast.js';
+import { parseQuery } from './jql/parser.js';
+import { resolve, type Condition, type ResolveContext } from './jql/resolve.js';
 import { runQuery } from './jql/run.js';
 import { inKeyOrder } from './key-order.js';
 import { commentCount, sortedProjectKeys, type TrackerState } from './state.js';
@@ -171,6 +173,40 @@ export function* searchInSlices(
     total += 1;
   }
   return pageOf(items, total, page);
+}
+
+/** What a search means, resolved against the state: every argument and the query as one condition (null: every issue), and the query's order. */
+export interface ResolvedSearch {
+  readonly page: PageRequest;
+  readonly where: Condition | null;
+  readonly orderBy: readonly SortKey[];
+}
+
+/**
+ * The search resolved as searchInSlices resolves it, for a backend that answers it another way
+ * (PostgreSQL: postgres/sql-search.ts). Null for the ready view, whose order is its own.
+ */
+export function resolveSearch(state: TrackerState, query: SearchIssuesQuery, context: ResolveContext): ResolvedSearch | null {
+  const page = parsePage(query.offset, query.limit);
+  if (query.ready === true) return null;
+  // In searchInSlices' order, so a search with two mistakes names the same one first.
+  const project = projectCondition(state, query.project);
+  const filters = filterConditions(state, query);
+  const words = searchWords(query.text);
+  const parsed = query.query === undefined ? null : parseQuery(query.query);
+  const conditions = [
+    ...(parsed?.where == null ? [] : [resolve(state, parsed.where, context)]),
+    ...project,
+    ...filters,
+    ...(words.length > 0 ? [textCondition(words)] : []),
+  ];
+  const where: Condition | null =
+    conditions.length === 0
+      ? null
+      : conditions.length === 1
+        ? (conditions[0] as Condition)
+        : { kind: 'and', operands: conditions };
+  return { page, where, orderBy: parsed?.orderBy ?? [] };
 }
 
 function projectCondition(state: TrackerState, project: unknown): Condition[] {

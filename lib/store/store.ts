@@ -276,8 +276,18 @@ export async function openStore(options: OpenStoreOptions): Promise<TrackerStore
 /** What storeOn takes from OpenStoreOptions: everything but where the data lives. */
 export type StoreOptions = Pick<OpenStoreOptions, 'log' | 'now' | 'actor' | 'user' | 'watch'>;
 
-/** The tracker's store over any backend (record-log.ts). */
-export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerStore {
+/**
+ * A backend's own answer to search_issues (PostgreSQL's: postgres/sql-search.ts), from the
+ * state its names are resolved against; null leaves the search to the in-memory engine.
+ */
+export type SearchPushdown = (
+  state: TrackerState,
+  query: SearchIssuesQuery,
+  context: ResolveContext,
+) => Promise<Page<Issue> | null>;
+
+/** The tracker's store over any backend (record-log.ts), searching through `pushdown` when one is given. */
+export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?: SearchPushdown): TrackerStore {
   const now = options.now ?? (() => new Date());
   const log = options.log;
   const user = options.user === undefined ? null : parseHandle(options.user, 'user');
@@ -406,11 +416,14 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
         const { context, question } = queryAsOf(query);
         return derived.get(state, question, () => searchIssues(state, query, context));
       }),
-    searchIssuesYielding: (query) =>
-      read((state) => {
+    searchIssuesYielding: async (query) => {
+      const pushed = pushdown === undefined ? null : await read((state) => pushdown(state, query, queryAsOf(query).context));
+      if (pushed !== null) return pushed;
+      return read((state) => {
         const { context, question } = queryAsOf(query);
         return derived.getAcrossTurns(state, question, () => oneSearchAtATime(() => searchIssuesYielding(state, query, context)));
-      }),
+      });
+    },
     getProject: (key) => read((state) => requireProject(state, parseProjectKey(key))),
     listProjects: () => read((state) => sortedProjectKeys(state).map((key) => requireProject(state, key))),
     getSprint: (id) => read((state) => requireSprint(state, parseSprintId(id))),

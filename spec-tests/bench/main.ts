@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   };
   log(`store figures at ${options.storeSizes.join(', ') || 'no'} issues (lib/store/bench.ts)`);
   const store = storeFigures(root, options.storeSizes);
-  const team = await teamSection(root, options.postgres, options.storeSizes);
+  const team = await teamSection(options.postgres, options.storeSizes);
 
   const largeBytes = rounds.handshake[0]?.ours?.largeReadBytes ?? 0;
   // Other work on the machine skews absolute figures (ratios less so: rounds interleave).
@@ -159,7 +159,6 @@ async function main(): Promise<void> {
 
 /** The team-mode store rows, or the line saying why they were skipped. */
 async function teamSection(
-  root: string,
   postgres: string | undefined,
   sizes: readonly number[],
 ): Promise<{ text: string; figures: TeamFigures | null }> {
@@ -170,7 +169,7 @@ async function teamSection(
     log(skipped.split('\n')[1]!);
     return { text: skipped, figures: null };
   }
-  const figures = await teamFigures(root, postgres, sizes, log);
+  const figures = await teamFigures(postgres, sizes, log);
   return { text: `${title}\n${teamTables(figures)}`, figures };
 }
 

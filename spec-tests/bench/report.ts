@@ -5,6 +5,7 @@
 import type { CandidateName } from './candidates.js';
 import type { Comparison, Figure, Rival } from './figures.js';
 import type { StoreRow } from './store-figures.js';
+import { backendsTable } from '../../lib/store/postgres/backends-bench.js';
 import type { TeamFigures } from './team-figures.js';
 import { STORE_OPEN_TARGETS_MS, targetText } from './targets.js';
 
@@ -54,30 +55,7 @@ export function storeTable(rows: readonly StoreRow[]): string {
 
 /** Three tables: the backends side by side, notification latency across processes, and N instances. */
 export function teamTables(team: TeamFigures): string {
-  const backends = table(
-    [
-      'backend',
-      'issues',
-      'load s',
-      'open ms',
-      'mutation p50 ms',
-      'mutation p99 ms',
-      'search p50 ms',
-      'notify p50 ms',
-      'notify max ms',
-    ],
-    team.backends.map((r) => [
-      r.backend,
-      String(r.issues),
-      r.loadS.toFixed(1),
-      r.openMs.toFixed(0),
-      r.mutationP50Ms.toFixed(2),
-      r.mutationP99Ms.toFixed(2),
-      r.searchP50Ms.toFixed(2),
-      r.notifyP50Ms.toFixed(1),
-      r.notifyMaxMs.toFixed(1),
-    ]),
-  );
+  const backends = backendsTable(team.backends);
   const across = table(
     ['backend', 'samples', 'p50 ms', 'max ms'],
     team.crossInstance.map((r) => [r.backend, String(r.samples), r.p50Ms.toFixed(1), r.maxMs.toFixed(1)]),

@@ -14,11 +14,11 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import pg from 'pg';
 import { type HttpSession, openHttpSession } from './http-client.js';
 import { percentile, since } from './stats.js';
 import { tool } from './workload.js';
 import { startHttpTracker } from '../test-support/http-tracker.js';
+import { admin } from '../../lib/store/postgres/backends-bench.js';
 
 export type Backend = 'journal' | 'postgres';
 
@@ -161,14 +161,4 @@ async function freshStore(backend: Backend, postgresUrl: string): Promise<Store>
   const url = new URL(postgresUrl);
   url.pathname = `/${name}`;
   return { args: ['--store', url.href], remove: () => admin(postgresUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }

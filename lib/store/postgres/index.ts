@@ -9,6 +9,7 @@ import type { JournalRecord } from '../schema.js';
 import { storeOn, type StoreOptions, type TrackerStore } from '../store.js';
 import { parseRecordLine } from '../journal-format.js';
 import { openPgLog } from './pg-log.js';
+import { searchBySql } from './search-pushdown.js';
 
 export interface PostgresStoreOptions extends StoreOptions {
   readonly url: string;
@@ -19,12 +20,15 @@ export interface PostgresStoreOptions extends StoreOptions {
   readonly seed?: boolean;
 }
 
+/** As pg-log.ts: how long a search waits for its statements and for this instance to read what they saw. */
+const DEFAULT_TIMEOUT_MS = 5_000;
+
 /** Opens (migrating if needed, seeding an empty database with the demo data) and follows the database. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<TrackerStore> {
   const log = await openPgLog(options);
   try {
     const backend = await openReplica(log, { log: options.log, now: options.now ?? (() => new Date()), seed: options.seed });
-    return storeOn(backend, options);
+    return storeOn(backend, options, searchBySql(log, backend, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.log));
   } catch (error) {
     await log.close().catch(() => undefined);
     throw error;

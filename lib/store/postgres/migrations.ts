@@ -8,24 +8,63 @@
 // memory (replica.ts). The revision is the record's seq, a primary key and not a sequence:
 // a sequence leaves gaps when a transaction rolls back, and records must follow each other
 // without a gap (apply.ts checkRecord); the key makes the second writer of a revision fail.
+//
+// Version 2 adds a read table beside the records (issue-table.ts), for search in SQL. A
+// database that already holds records gets its rows by replaying them through apply.ts in the
+// migrating process, inside the migration's transaction: an instance that starts meanwhile
+// waits on the migration lock and then finds the table complete.
 import type { PoolClient } from 'pg';
+import { applyRecord } from '../apply.js';
+import type { JournalRecord } from '../schema.js';
+import { createEmptyState } from '../state.js';
+import { createTextIndex, insertIssues, ISSUE_TABLE_SQL } from './issue-table.js';
 
 interface Migration {
   readonly version: number;
-  readonly sql: string;
+  readonly apply: (client: PoolClient) => Promise<void>;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    sql: `CREATE TABLE mcp_tracker_records (
+    apply: async (client) => {
+      await client.query(`CREATE TABLE mcp_tracker_records (
             revision bigint PRIMARY KEY CHECK (revision > 0),
             at timestamptz NOT NULL,
             type text NOT NULL,
             record jsonb NOT NULL
-          )`,
+          )`);
+    },
+  },
+  {
+    version: 2,
+    apply: async (client) => {
+      for (const sql of ISSUE_TABLE_SQL) await client.query(sql);
+      await createTextIndex(client);
+      await backfillIssues(client);
+    },
   },
 ];
+
+/** Records read, and rows written, per statement of the backfill. */
+const BACKFILL_BATCH = 1_000;
+
+/** The read table's rows for the records already there: the issues as apply.ts builds them. */
+async function backfillIssues(client: PoolClient): Promise<void> {
+  const state = createEmptyState();
+  for (;;) {
+    const result = await client.query<{ record: JournalRecord }>(
+      'SELECT record FROM mcp_tracker_records WHERE revision > $1 ORDER BY revision LIMIT $2',
+      [state.lastSeq, BACKFILL_BATCH],
+    );
+    for (const { record } of result.rows) applyRecord(state, record);
+    if (result.rows.length < BACKFILL_BATCH) break;
+  }
+  const issues = [...state.issues.values()];
+  for (let start = 0; start < issues.length; start += BACKFILL_BATCH) {
+    await insertIssues(client, issues.slice(start, start + BACKFILL_BATCH));
+  }
+}
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
@@ -47,7 +86,7 @@ export async function migrate(client: PoolClient, shown: string): Promise<number
     }
     const applied: number[] = [];
     for (const migration of MIGRATIONS.filter((m) => m.version > current)) {
-      await client.query(migration.sql);
+      await migration.apply(client);
       applied.push(migration.version);
     }
     await client.query(

@@ -18,7 +18,9 @@ import pg from 'pg';
 import type { Logger } from '../log.js';
 import type { RecordLog } from '../record-log.js';
 import type { JournalRecord } from '../schema.js';
+import { applyToIssueTable } from './issue-table.js';
 import { migrate } from './migrations.js';
+import { searchPage, type SqlPage, type SqlPageRequest } from './sql-search.js';
 
 export const CHANGE_CHANNEL = 'mcp_tracker_records';
 
@@ -43,8 +45,13 @@ const WRITERS_LOCK = 'mcp-tracker writers';
 /** Records read per query inside a writer's turn. */
 const MISSED_BATCH = 1_000;
 
+/** The records, and searches of the issues read table beside them (sql-search.ts) through the same pool. */
+export interface PgLog extends RecordLog {
+  searchPage(request: SqlPageRequest): Promise<SqlPage>;
+}
+
 /** Opens the pool, applies missing migrations (refusing a newer schema), and returns the log. */
-export async function openPgLog(options: PgLogOptions): Promise<RecordLog> {
+export async function openPgLog(options: PgLogOptions): Promise<PgLog> {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const config: pg.PoolConfig = {
     connectionString: options.url,
@@ -74,10 +81,12 @@ export async function openPgLog(options: PgLogOptions): Promise<RecordLog> {
   return pgLog(pool, config, options);
 }
 
-function pgLog(pool: pg.Pool, config: pg.PoolConfig, options: PgLogOptions): RecordLog {
+function pgLog(pool: pg.Pool, config: pg.PoolConfig, options: PgLogOptions): PgLog {
   let stopFeed = (): void => {};
   return {
     name: options.shown,
+
+    searchPage: (request) => searchPage(pool, request),
 
     async readSince(revision, limit) {
       const result = await pool.query<{ record: JournalRecord }>(
@@ -154,7 +163,8 @@ async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Pro
 
 /**
  * Inserts records following `expected`, in one statement (a batch of copy-journal is one round
- * trip, not one per record), and notifies the listeners at commit (pg_notify waits for it).
+ * trip, not one per record), brings the issues read table along in the same transaction
+ * (issue-table.ts), and notifies the listeners at commit (pg_notify waits for it).
  */
 async function insertRecords(client: pg.PoolClient, expected: number, records: readonly JournalRecord[]): Promise<void> {
   for (const [index, record] of records.entries()) {
@@ -170,6 +180,7 @@ async function insertRecords(client: pg.PoolClient, expected: number, records: r
       records.map((record) => JSON.stringify(record)),
     ],
   );
+  await applyToIssueTable(client, records);
   await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, String(expected + records.length)]);
 }
 

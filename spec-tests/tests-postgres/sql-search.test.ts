@@ -1,0 +1,483 @@
+// search_issues answered by SQL (lib/store/postgres/sql-search.ts) over the issues read table
+// (issue-table.ts): the same answers as the in-memory engine for random queries on data
+// changed by every kind of record, keyset pages that see each match once while writes happen
+// between them, the read table equal to what the records say after concurrent writers and
+// after a writer killed mid-stream, the table built for a database migrated from version 1.
+//
+// One store answers both ways: its searchIssuesYielding goes to SQL, its searchIssues (which
+// must answer at once) to the replica's memory.
+import { spawn } from 'node:child_process';
+import fc from 'fast-check';
+import * as assert from 'uvu/assert';
+import type pg from 'pg';
+import { openPostgresStore } from '../../lib/store/postgres/index.js';
+import { MIGRATIONS } from '../../lib/store/postgres/migrations.js';
+import { openPgLog } from '../../lib/store/postgres/pg-log.js';
+import { parseQuery } from '../../lib/store/jql/parser.js';
+import type { Condition } from '../../lib/store/jql/resolve.js';
+import type { TrackerStore } from '../../lib/store/index.js';
+import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../../lib/store/schema.js';
+import { admin, dropDatabases, freshDatabase, freshStore, postgresTest } from './postgres-test-db.js';
+
+const test = postgresTest('the SQL search tests');
+test.after(() => dropDatabases());
+
+const NOW = new Date();
+/** The stores' clock: still while searches compare, moved on by each random write so timestamps differ. */
+let clock = NOW;
+const open = (url: string, seed = true): Promise<TrackerStore> =>
+  openPostgresStore({ url, shown: 'the test database', log: () => {}, seed, now: () => clock, user: 'alice', watch: false });
+
+const WORDS = ['checkout', 'payment', 'webhook', 'latency', 'refund', 'mobile', 'cache', 'login', 'ÉCLAIR', '50%_off'];
+const LABELS = ['checkout', 'payments', 'backend', 'frontend', 'mobile'];
+
+/** A deterministic stream of numbers in [0, 1). */
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Creates issues and changes them through every kind of record the read table follows. */
+async function randomWrites(store: TrackerStore, seed: number, count: number): Promise<void> {
+  const random = mulberry32(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const phrase = (): string => `${pick(WORDS)} ${pick(WORDS)} ${Math.floor(random() * 100)}`;
+  const people = ['alice', 'bob', 'carol', 'dmitri', 'priya'];
+  const sprintsOf = (project: string) => store.listSprints({ project }).filter((s) => s.state !== 'closed');
+  for (let n = 0; n < count; n++) {
+    clock = new Date(clock.getTime() + Math.floor(random() * 20) * 60_000);
+    const project = pick(['PROJ', 'WEB']);
+    const sprint = random() < 0.5 ? null : (pick(sprintsOf(project))?.id ?? null);
+    const { issue } = await store.createIssue({
+      project,
+      title: `Fix ${phrase()}`,
+      description: random() < 0.3 ? '' : `When ${phrase()} happens`,
+      type: pick(['task', 'bug', 'story']),
+      priority: pick(PRIORITIES),
+      assignee: random() < 0.3 ? null : pick(people),
+      reporter: pick(people),
+      sprint,
+      labels: LABELS.filter(() => random() < 0.3),
+    });
+    await changeOne(store, issue, random, pick, phrase);
+  }
+}
+
+async function changeOne(
+  store: TrackerStore,
+  issue: Issue,
+  random: () => number,
+  pick: <T>(items: readonly T[]) => T,
+  phrase: () => string,
+): Promise<void> {
+  const roll = random();
+  clock = new Date(clock.getTime() + 60_000);
+  if (roll < 0.2) await store.updateStatus(issue.key, pick(store.getTransitions(issue.key)));
+  else if (roll < 0.35) await store.addComment(issue.key, { body: `Seen: ${phrase()}`, author: 'bob' });
+  else if (roll < 0.5)
+    await store.updateIssue(issue.key, { title: `Now ${phrase()}`, labels: LABELS.filter(() => random() < 0.3) });
+  else if (roll < 0.6) await store.updateIssue(issue.key, { priority: pick(PRIORITIES), description: phrase() });
+  else if (roll < 0.7) await store.assignIssue(issue.key, random() < 0.5 ? null : 'carol');
+  else if (roll < 0.8) await store.moveToSprint(issue.key, null);
+}
+
+/** A random query in the language: every field, the functions, dates, text, ORDER BY. */
+function arbitraryQuery(store: TrackerStore): fc.Arbitrary<string> {
+  const sprints = store.listSprints().map((s) => s.id);
+  const people = ['alice', 'bob', 'carol', 'dmitri', 'priya'];
+  const oneOf = (field: string, values: readonly string[], emptyable: boolean) =>
+    fc.oneof(
+      fc.tuple(fc.constantFrom('=', '!='), fc.constantFrom(...values)).map(([op, v]) => `${field} ${op} "${v}"`),
+      fc
+        .tuple(fc.boolean(), fc.subarray([...values], { minLength: 1 }))
+        .map(([not, vs]) => `${field} ${not ? 'NOT IN' : 'IN'} (${vs.map((v) => `"${v}"`).join(', ')})`),
+      ...(emptyable ? [fc.boolean().map((not) => `${field} IS ${not ? 'NOT ' : ''}EMPTY`)] : []),
+    );
+  const day = clock.toISOString().slice(0, 10);
+  const clause = fc.oneof(
+    oneOf('project', ['PROJ', 'WEB'], false),
+    oneOf('status', STATUSES, false),
+    oneOf('priority', PRIORITIES, false),
+    oneOf('type', ISSUE_TYPES, false),
+    oneOf('assignee', people, true),
+    oneOf('reporter', people, false),
+    oneOf('sprint', sprints, true),
+    oneOf('labels', LABELS, true),
+    fc.constantFrom('sprint IN openSprints()', 'assignee = currentUser()', 'reporter != currentUser()'),
+    fc
+      .tuple(
+        fc.constantFrom('created', 'updated'),
+        fc.constantFrom('=', '!=', '<', '<=', '>', '>='),
+        fc.constantFrom('-7d', '-2w', '-1h', day),
+      )
+      .map(([field, op, value]) => `${field} ${op} ${value}`),
+    fc.subarray([...WORDS, 'pay', 'ck', 'éc', '%', '_'], { minLength: 1, maxLength: 2 }).map((ws) => `text ~ "${ws.join(' ')}"`),
+  );
+  const expression = fc.letrec<{ e: string }>((tie) => ({
+    e: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      clause,
+      fc.tuple(tie('e'), fc.constantFrom('AND', 'OR'), tie('e')).map(([a, op, b]) => `(${a} ${op} ${b})`),
+      tie('e').map((e) => `NOT ${e}`),
+    ),
+  })).e;
+  const order = fc
+    .subarray(['key', 'project', 'status', 'priority', 'assignee', 'reporter', 'type', 'sprint', 'created', 'updated'], {
+      maxLength: 3,
+    })
+    .chain((fields) => fc.tuple(...fields.map((f) => fc.constantFrom(`${f} ASC`, `${f} DESC`))))
+    .map((keys) => (keys.length === 0 ? '' : ` ORDER BY ${keys.join(', ')}`));
+  return fc.tuple(fc.option(expression, { nil: '' }), order).map(([where, by]) => `${where}${by}`.trim());
+}
+
+/** The SQL answer (searchIssuesYielding) and the in-memory one (searchIssues) of one search: keys and total. */
+async function bothAnswers(store: TrackerStore, query: Parameters<TrackerStore['searchIssues']>[0]) {
+  const sql = await store.searchIssuesYielding(query);
+  const memory = store.searchIssues(query);
+  return {
+    sql: { keys: sql.items.map((i) => i.key), total: sql.total },
+    memory: { keys: memory.items.map((i) => i.key), total: memory.total },
+  };
+}
+
+test('fuzz: random queries answer by SQL as the in-memory engine answers, page and total, in the same order', async () => {
+  const store = await open(await freshStore());
+  try {
+    await randomWrites(store, 7, 120);
+    const queries = fc.sample(fc.tuple(arbitraryQuery(store), fc.nat(40), fc.integer({ min: 1, max: 60 })), {
+      seed: 7,
+      numRuns: 300,
+    });
+    let matched = 0;
+    for (const [query, offset, limit] of queries) {
+      const { sql, memory } = await bothAnswers(store, { query, offset, limit });
+      assert.equal(sql, memory, query);
+      if (memory.total > 0) matched += 1;
+    }
+    // The property is about queries that find something, not only empty answers.
+    assert.ok(matched > 150, `${matched} of 300 found something`);
+  } finally {
+    store.close();
+  }
+});
+
+test('the arguments beside a query (status, assignee, sprint, label, text, project) answer by SQL as in memory', async () => {
+  const store = await open(await freshStore());
+  try {
+    await randomWrites(store, 3, 40);
+    const searches = [
+      { status: ['todo', 'in_progress'] },
+      { assignee: null, project: 'PROJ' },
+      { sprint: null, text: 'checkout' },
+      { label: 'backend', query: 'ORDER BY priority DESC' },
+      { text: '50%_off', query: 'status != done' },
+      { text: 'ÉCLAIR' },
+      { assignee: 'bob', sprint: 'PROJ-S42', status: 'todo' },
+    ];
+    for (const search of searches) {
+      const { sql, memory } = await bothAnswers(store, { ...search, limit: 100 });
+      assert.equal(sql, memory, JSON.stringify(search));
+    }
+  } finally {
+    store.close();
+  }
+});
+
+test('the agreement check can fail: a row of the read table changed behind the log is caught', async () => {
+  const url = await freshStore();
+  const store = await open(url);
+  try {
+    await admin((client) => client.query("UPDATE mcp_tracker_issues SET status = 'done' WHERE key = 'PROJ-101'"), url);
+    const { sql, memory } = await bothAnswers(store, { query: 'status = done', limit: 100 });
+    assert.not.equal(sql, memory);
+  } finally {
+    store.close();
+  }
+});
+
+test('errors are the in-memory engine’s: an unknown name, a bad query, a bad page', async () => {
+  const store = await open(await freshStore());
+  try {
+    for (const query of [{ query: 'assignee = nobody' }, { query: 'status = ' }, { project: 'NOPE' }, { limit: 0 }]) {
+      let memory = '';
+      try {
+        store.searchIssues(query);
+      } catch (error) {
+        memory = (error as Error).message;
+      }
+      const sql = await store.searchIssuesYielding(query).then(
+        () => '',
+        (error: Error) => error.message,
+      );
+      assert.ok(memory !== '', JSON.stringify(query));
+      assert.is(sql, memory, JSON.stringify(query));
+    }
+  } finally {
+    store.close();
+  }
+});
+
+test('the database going away: search is answered from memory, as every other read, and by SQL again after', async () => {
+  const url = await freshDatabase();
+  const name = new URL(url).pathname.slice(1);
+  const warnings: string[] = [];
+  const store = await openPostgresStore({
+    url,
+    shown: 'the test database',
+    log: (_level, line) => void warnings.push(line),
+    timeoutMs: 1_000,
+  });
+  try {
+    const query = { query: 'status != done ORDER BY priority', limit: 100 };
+    const expected = store.searchIssues(query).items.map((issue) => issue.key);
+    await admin(async (client) => {
+      await client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    });
+    const during = await store.searchIssuesYielding(query);
+    assert.equal(
+      during.items.map((issue) => issue.key),
+      expected,
+    );
+    assert.ok(
+      warnings.some((line) => line.includes('search answered from memory')),
+      warnings.join('\n'),
+    );
+    await admin((client) => client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
+    warnings.length = 0;
+    const after = await store.searchIssuesYielding(query);
+    assert.equal(
+      after.items.map((issue) => issue.key),
+      expected,
+    );
+    assert.equal(warnings, [], 'answered by SQL again');
+  } finally {
+    store.close();
+  }
+});
+
+// ---------------------------------------------------------------------------
+// Keyset pages
+// ---------------------------------------------------------------------------
+
+const todo: Condition = { kind: 'one-of', field: 'status', values: new Set(['todo']), negated: false };
+
+/** The pages of `where` in `order` through the log's searchPage, 7 at a time; `between` runs after each page but the last. */
+async function walk(
+  url: string,
+  order: string,
+  paging: 'keyset' | 'offset',
+  between: (seen: readonly string[]) => Promise<void>,
+): Promise<string[]> {
+  const log = await openPgLog({ url, shown: 'the test database', log: () => {} });
+  try {
+    const orderBy = parseQuery(order).orderBy;
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const answer = await log.searchPage({
+        where: todo,
+        orderBy,
+        limit: 7,
+        ...(paging === 'keyset' ? { after: cursor } : { offset: seen.length }),
+      });
+      seen.push(...answer.keys);
+      if (answer.next_cursor === null) return seen;
+      cursor = answer.next_cursor;
+      await between(seen);
+    }
+  } finally {
+    await log.close();
+  }
+}
+
+const todoKeys = async (store: TrackerStore): Promise<string[]> =>
+  (await store.searchIssuesYielding({ status: 'todo', limit: 100 })).items.map((issue) => issue.key);
+
+/**
+ * Between pages, a writer moves a todo issue already shown to in_progress (the matches before
+ * the cursor shrink), creates a todo issue, and comments on one not shown yet. Returns the keys
+ * seen and the issues that were todo from before the first page to after the last.
+ */
+async function walkWhileWriting(paging: 'keyset' | 'offset', order: string): Promise<{ seen: string[]; stayed: string[] }> {
+  const url = await freshStore();
+  const store = await open(url);
+  try {
+    for (let n = 0; n < 30; n++) await store.createIssue({ project: 'WEB', title: `Todo ${n}`, priority: PRIORITIES[n % 4] });
+    const before = await todoKeys(store);
+    const moved: string[] = [];
+    const seen = await walk(url, order, paging, async (seenSoFar) => {
+      const shown = seenSoFar.find((key) => !moved.includes(key));
+      if (shown !== undefined) {
+        moved.push(shown);
+        await store.updateStatus(shown, 'in_progress');
+      }
+      await store.createIssue({ project: 'WEB', title: 'Arrived while paging', priority: 'P1' });
+      const later = before.find((key) => !seenSoFar.includes(key));
+      if (later !== undefined) await store.addComment(later, { body: 'a write between pages' });
+    });
+    const after = await todoKeys(store);
+    return { seen, stayed: before.filter((key) => after.includes(key)) };
+  } finally {
+    store.close();
+  }
+}
+
+/** Every issue that matched throughout is seen exactly once, and no issue twice. */
+function onceEach(seen: readonly string[], stayed: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const key of stayed)
+    if (seen.filter((k) => k === key).length !== 1) problems.push(`${key} seen ${seen.filter((k) => k === key).length} times`);
+  const twice = seen.filter((key, index) => seen.indexOf(key) !== index);
+  if (twice.length > 0) problems.push(`seen twice: ${twice.join(', ')}`);
+  return problems;
+}
+
+for (const order of ['ORDER BY key', 'ORDER BY priority DESC, assignee', 'ORDER BY sprint, status DESC']) {
+  test(`keyset pages (${order}) see every issue that matched throughout exactly once while writes happen between pages`, async () => {
+    const { seen, stayed } = await walkWhileWriting('keyset', order);
+    assert.ok(stayed.length > 20, `${stayed.length} stayed`);
+    assert.equal(onceEach(seen, stayed), []);
+  });
+}
+
+test('the paging check can fail: offset pages under the same writes skip issues', async () => {
+  const { seen, stayed } = await walkWhileWriting('offset', 'ORDER BY key');
+  assert.ok(onceEach(seen, stayed).length > 0, 'offset paging should have skipped an issue');
+});
+
+test('a cursor this search did not give is refused', async () => {
+  const url = await freshStore();
+  const store = await open(url);
+  store.close();
+  const log = await openPgLog({ url, shown: 'the test database', log: () => {} });
+  try {
+    for (const after of ['not a cursor', Buffer.from('["PROJ"]').toString('base64url')]) {
+      const refused = await log.searchPage({ where: todo, orderBy: [], limit: 5, after }).then(
+        () => '',
+        (error: Error) => error.message,
+      );
+      assert.match(refused, 'The cursor is not one this search gave');
+    }
+  } finally {
+    await log.close();
+  }
+});
+
+// ---------------------------------------------------------------------------
+// The read table and the log
+// ---------------------------------------------------------------------------
+
+/** The rows the records say the table holds: each issue of the store's snapshot, as the table keeps it. */
+function expectedRows(store: TrackerStore): string[] {
+  return store
+    .exportSnapshot()
+    .issues.map((issue) =>
+      JSON.stringify([
+        issue.key,
+        issue.status,
+        issue.priority,
+        issue.type,
+        issue.assignee,
+        issue.reporter,
+        issue.sprint,
+        issue.labels,
+        issue.parent ?? null,
+        issue.created_at,
+        issue.updated_at,
+        issue.title,
+        issue.description,
+        [issue.title, issue.description, ...issue.comments.map((c) => c.body)].map((t) => t.toLowerCase()).join('\n'),
+      ]),
+    );
+}
+
+const tableRows = (url: string): Promise<string[]> =>
+  admin(async (client: pg.Client) => {
+    const found = await client.query(
+      `SELECT key, status, priority, type, assignee, reporter, sprint, labels, parent, created, updated, title, description, search_text
+       FROM mcp_tracker_issues ORDER BY project, number`,
+    );
+    return found.rows.map((row: Record<string, unknown>) => JSON.stringify(Object.values(row)));
+  }, url);
+
+test('after two instances write at once, the read table holds what the records say', async () => {
+  const url = await freshStore();
+  const [first, second] = [await open(url), await open(url)];
+  try {
+    await Promise.all([randomWrites(first, 11, 40), randomWrites(second, 12, 40)]);
+    const fresh = await open(url, false);
+    try {
+      assert.equal(await tableRows(url), expectedRows(fresh));
+    } finally {
+      fresh.close();
+    }
+  } finally {
+    first.close();
+    second.close();
+  }
+});
+
+test('the table check can fail: a row changed behind the log is caught', async () => {
+  const url = await freshStore();
+  const store = await open(url);
+  try {
+    await admin((client) => client.query("UPDATE mcp_tracker_issues SET title = 'changed' WHERE key = 'WEB-1'"), url);
+    assert.not.equal(await tableRows(url), expectedRows(store));
+  } finally {
+    store.close();
+  }
+});
+
+test('a writer process killed mid-stream leaves a read table that holds what the records say', async () => {
+  const url = await freshStore();
+  (await open(url)).close();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'spec-tests/tests-postgres/sql-search-writer.ts', url], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let written = 0;
+  child.stdout.on('data', (chunk: Buffer) => (written += chunk.toString().split('\n').length - 1));
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const deadline = Date.now() + 60_000;
+  while (written < 30 && !exited && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(written >= 30 && !exited, `the writer wrote ${written} times${exited ? ' and stopped on its own' : ''}`);
+  child.kill('SIGKILL');
+  while (!exited) await new Promise((resolve) => setTimeout(resolve, 20));
+  const store = await open(url, false);
+  try {
+    assert.ok(store.exportSnapshot().issues.length > 30);
+    assert.equal(await tableRows(url), expectedRows(store));
+  } finally {
+    store.close();
+  }
+});
+
+test('a database of schema version 1 is migrated: the read table built from its records answers searches', async () => {
+  const url = await freshStore();
+  const store = await open(url);
+  await randomWrites(store, 5, 20);
+  const before = expectedRows(store);
+  store.close();
+  // Back to version 1, as a database written by the previous release.
+  await admin(async (client) => {
+    await client.query('DROP TABLE mcp_tracker_issues');
+    await client.query("UPDATE mcp_tracker_meta SET value = '1' WHERE key = 'schema_version'");
+  }, url);
+  const migrated = await open(url, false);
+  try {
+    assert.equal(await tableRows(url), before);
+    const { sql, memory } = await bothAnswers(migrated, { query: 'text ~ checkout ORDER BY updated DESC', limit: 100 });
+    assert.equal(sql, memory);
+    assert.is(MIGRATIONS.length, 2);
+  } finally {
+    migrated.close();
+  }
+});
+
+test.run();
