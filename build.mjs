@@ -30,6 +30,7 @@ const programs = [
       __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs'),
       __MCP_TRACKER_DEMO_BUNDLE__: JSON.stringify('./mcp-tracker-demo.mjs'),
       __MCP_TRACKER_IO_BUNDLE__: JSON.stringify('./mcp-tracker-io.mjs'),
+      __MCP_TRACKER_HTTP_BUNDLE__: JSON.stringify('./mcp-tracker-http.mjs'),
     },
     notice: '',
   },
@@ -50,6 +51,8 @@ const programs = [
     define: { __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs') },
     notice: '',
   },
+  // `mcp-tracker --http`: the Streamable HTTP transport, loaded only for that option (lib/http-loader.ts).
+  { entry: 'protocol/http.ts', out: 'dist/mcp-tracker-http.mjs', define: {}, notice: '' },
   {
     entry: 'spec-tests/runner/main.ts',
     out: 'dist/mcp-conform.mjs',

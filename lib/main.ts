@@ -9,13 +9,14 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { isLoopback } from '../protocol/http-access.js';
-import { serveHttp } from '../protocol/http.js';
+import { encodeLine } from '../protocol/json-rpc.js';
 import { type Server, createServer } from '../protocol/server.js';
 import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
 import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
 import { CompanionMissing } from './companion-bundle.js';
 import { loadDemo } from './demo/demo-loader.js';
+import { type HttpModule, loadHttpTransport } from './http-loader.js';
 import { loadImportExport } from './import-export-loader.js';
 import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
@@ -95,6 +96,8 @@ async function serve(line: CommandLine): Promise<void> {
     report((error as Error).message);
     process.exit(2);
   }
+  // The HTTP transport's bundle before the store: a missing file is reported before any data file is made.
+  const http = line.http ? await loadHttpTransport() : undefined;
   const temporary = line.ephemeral ? mkdtempSync(join(tmpdir(), 'mcp-tracker-')) : undefined;
   const dataPath = temporary
     ? join(temporary, 'tracker.jsonl')
@@ -122,9 +125,9 @@ async function serve(line: CommandLine): Promise<void> {
     store.close();
     if (temporary) rmSync(temporary, { recursive: true, force: true });
   };
-  if (line.http) {
+  if (http && line.http) {
     // A token file we cannot read or an address in use: say so and stop, before serving anything.
-    return serveOverHttp(server, line, line.http, release).catch((error: Error) => {
+    return serveOverHttp(http, server, line, line.http, release).catch((error: Error) => {
       report(`cannot serve over HTTP: ${error.message}`);
       release();
       process.exit(1);
@@ -164,7 +167,13 @@ function stateKey(line: CommandLine): Uint8Array | undefined {
   return key;
 }
 
-async function serveOverHttp(server: Server, line: CommandLine, address: HttpAddress, release: () => void): Promise<void> {
+async function serveOverHttp(
+  { serveHttp }: HttpModule,
+  server: Server,
+  line: CommandLine,
+  address: HttpAddress,
+  release: () => void,
+): Promise<void> {
   const authToken = line.authTokenFile ? readFileSync(line.authTokenFile, 'utf8').split('\n')[0]!.trim() : undefined;
   if (line.authTokenFile && !authToken) throw new Error(`${line.authTokenFile} holds no token on its first line`);
   if (address.explicitHost && !isLoopback(address.host) && !authToken) {
@@ -179,6 +188,7 @@ async function serveOverHttp(server: Server, line: CommandLine, address: HttpAdd
     maxMessageBytes: line.maxMessageBytes,
     maxDepth: line.maxDepth,
     report,
+    encodeLine,
   });
   report(`listening on ${endpoint.url}`);
   // SIGTERM / SIGINT: stop accepting, let requests finish for 1.5 s, end streams, exit within 2 s.

@@ -18,8 +18,8 @@
 // number of streams without a connection. Past them the client is told plainly (410 Gone)
 // rather than given a stream with a hole in it.
 
-import { type ResponseStream, answeredIds, answersWhole, isAnswer } from './http-stream.js';
-import { type OutgoingMessage, type RequestId, encodeLine } from './json-rpc.js';
+import { type EncodeLine, type ResponseStream, answeredIds, answersWhole, isAnswer } from './http-stream.js';
+import type { OutgoingMessage, RequestId } from './json-rpc.js';
 
 export interface ReplayLimits {
   /** Events kept per stream, the latest (default 100). */
@@ -44,6 +44,7 @@ export class ReplayableStream {
   /** The connection carrying it now, if any: the POST's own response, or a GET that resumed it. */
   connection: ResponseStream | undefined;
   readonly #limits: ReplayLimits;
+  readonly #encodeLine: EncodeLine;
   /** The requests whose answers end this stream (none for the GET stream, which never ends). */
   readonly #awaiting: Set<RequestId>;
   readonly #events: KeptEvent[] = [];
@@ -55,10 +56,17 @@ export class ReplayableStream {
   #streamed = false;
   #finished = false;
 
-  constructor(key: string, awaiting: Iterable<RequestId>, limits: ReplayLimits, connection?: ResponseStream) {
+  constructor(
+    key: string,
+    awaiting: Iterable<RequestId>,
+    limits: ReplayLimits,
+    encodeLine: EncodeLine,
+    connection?: ResponseStream,
+  ) {
     this.key = key;
     this.#awaiting = new Set(awaiting);
     this.#limits = limits;
+    this.#encodeLine = encodeLine;
     this.connection = connection;
   }
 
@@ -90,7 +98,7 @@ export class ReplayableStream {
     live?.send(message, `${this.key}-${seq}`);
     if (live?.streaming !== false) {
       this.#streamed ||= live !== undefined;
-      this.#keep({ seq, message, bytes: Buffer.byteLength(encodeLine(message)) });
+      this.#keep({ seq, message, bytes: Buffer.byteLength(this.#encodeLine(message)) });
     }
     for (const id of answeredIds(message)) this.#awaiting.delete(id);
     // Done once every request has its answer, or with an error for the POST as a whole (id null).
@@ -148,18 +156,20 @@ const GET_STREAM = '0';
 export class SessionStreams {
   readonly standalone: ReplayableStream;
   readonly #limits: ReplayLimits;
+  readonly #encodeLine: EncodeLine;
   readonly #byKey = new Map<string, ReplayableStream>();
   #nextKey = 1;
 
-  constructor(limits: ReplayLimits) {
+  constructor(limits: ReplayLimits, encodeLine: EncodeLine) {
     this.#limits = limits;
-    this.standalone = new ReplayableStream(GET_STREAM, [], limits);
+    this.#encodeLine = encodeLine;
+    this.standalone = new ReplayableStream(GET_STREAM, [], limits, encodeLine);
     this.#byKey.set(GET_STREAM, this.standalone);
   }
 
   /** The stream of a POST of requests, carried first by the POST's own response. */
   openPost(awaiting: readonly RequestId[], connection: ResponseStream): ReplayableStream {
-    const stream = new ReplayableStream(String(this.#nextKey++), awaiting, this.#limits, connection);
+    const stream = new ReplayableStream(String(this.#nextKey++), awaiting, this.#limits, this.#encodeLine, connection);
     this.#byKey.set(stream.key, stream);
     this.#forgetBeyondLimit();
     return stream;

@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { invalidRequest } from './errors.js';
 import { DEFAULT_REPLAY_LIMITS, type ReplayLimits, type ReplayableStream, SessionStreams } from './http-replay.js';
-import { createEventStream, createPostResponse, replyError } from './http-stream.js';
+import { type EncodeLine, createEventStream, createPostResponse, replyError } from './http-stream.js';
 import { type OutgoingMessage, type ParsedLine, type RequestId, classify } from './json-rpc.js';
 import type { Server } from './server.js';
 import type { Session, SessionLimits } from './session.js';
@@ -41,6 +41,7 @@ export interface SessionTableOptions {
   idPrefix: string;
   idleMs: number;
   keepAliveMs: number | undefined;
+  encodeLine: EncodeLine;
   limits: SessionLimits;
   replay?: Partial<ReplayLimits>;
   report(detail: string): void;
@@ -77,7 +78,7 @@ export class HandshakeSessions {
     session.lastSeen = Date.now();
     const requests = messages.flatMap((message) => (message.kind === 'request' ? [message.id] : []));
     const headers = { 'Mcp-Session-Id': session.id };
-    const response = createPostResponse(res, new Set(requests), { headers, keepAliveMs: this.#options.keepAliveMs });
+    const response = createPostResponse(res, new Set(requests), { headers, ...this.#streamOptions() });
     const stream = session.streams.openPost(requests, response);
     for (const id of requests) session.posts.set(id, stream);
     // The POST's stream goes with the message, so its answers come back here, an error without an id included.
@@ -99,8 +100,7 @@ export class HandshakeSessions {
     }
     const session = this.#find(req, res);
     if (!session) return;
-    const open = () =>
-      createEventStream(res, { headers: { 'Mcp-Session-Id': session.id }, keepAliveMs: this.#options.keepAliveMs });
+    const open = () => createEventStream(res, { headers: { 'Mcp-Session-Id': session.id }, ...this.#streamOptions() });
     const lastEventId = req.headers['last-event-id'];
     if (typeof lastEventId !== 'string') {
       if (session.streams.standalone.connected) {
@@ -129,6 +129,10 @@ export class HandshakeSessions {
     for (const session of [...this.#sessions.values()]) this.#end(session);
   }
 
+  #streamOptions(): { keepAliveMs: number | undefined; encodeLine: EncodeLine } {
+    return { keepAliveMs: this.#options.keepAliveMs, encodeLine: this.#options.encodeLine };
+  }
+
   #open(res: ServerResponse): HttpSession | undefined {
     if (this.#sessions.size >= this.#options.maxSessions) {
       replyError(res, 503, invalidRequest(`Service Unavailable: at most ${this.#options.maxSessions} sessions at once`));
@@ -144,7 +148,7 @@ export class HandshakeSessions {
       connection,
       version: undefined,
       posts: new Map(),
-      streams: new SessionStreams({ ...DEFAULT_REPLAY_LIMITS, ...this.#options.replay }),
+      streams: new SessionStreams({ ...DEFAULT_REPLAY_LIMITS, ...this.#options.replay }, this.#options.encodeLine),
       lastSeen: Date.now(),
     };
     this.#sessions.set(id, session);

@@ -16,7 +16,10 @@
 
 import type { ServerResponse } from 'node:http';
 import type { RpcError } from './errors.js';
-import { type OutgoingMessage, type RequestId, encodeLine, errorMessage } from './json-rpc.js';
+import { type OutgoingMessage, type RequestId, errorMessage } from './json-rpc.js';
+
+/** A message as one line of JSON with its newline: the engine's encodeLine (see HttpOptions.encodeLine in http.ts). */
+export type EncodeLine = (message: OutgoingMessage | OutgoingMessage[]) => string;
 
 export interface ResponseStream {
   /** One message that belongs to this response; on a resumable stream, with its event id. */
@@ -30,6 +33,7 @@ export interface ResponseStream {
 }
 
 export interface StreamOptions {
+  encodeLine: EncodeLine;
   /** A comment line this often, so a quiet stream stays open (default 15 s). */
   keepAliveMs?: number;
   /** Output waiting for a slow client before we drop its stream (default 64 MiB). */
@@ -62,7 +66,7 @@ export function createPostResponse(res: ServerResponse, awaiting: Set<RequestId>
       const complete = isAnswer(message) && (awaiting.size === 0 || answersWhole(message));
       if (!sse && complete) {
         ended = true;
-        const body = encodeLine(message);
+        const body = options.encodeLine(message);
         const code = errorCode(message);
         res.writeHead(code === undefined ? 200 : (options.statusFor?.(code) ?? 200), {
           ...options.headers,
@@ -119,7 +123,7 @@ export function createEventStream(res: ServerResponse, options: StreamOptions): 
 
   return {
     send(message, eventId) {
-      const data = encodeLine(message).slice(0, -1);
+      const data = options.encodeLine(message).slice(0, -1);
       write(`${eventId === undefined ? '' : `id: ${eventId}\n`}event: message\ndata: ${data}\n\n`);
     },
     prime(eventId) {

@@ -18,8 +18,8 @@ import { type AccessRules, accessRules, readBody, refusal } from './http-access.
 import type { ReplayLimits } from './http-replay.js';
 import { checkStatelessHeaders } from './http-headers.js';
 import { HandshakeSessions } from './http-sessions.js';
-import { createPostResponse, replyError, replyJson } from './http-stream.js';
-import { type Request, errorMessage, parseLine } from './json-rpc.js';
+import { type EncodeLine, createPostResponse, replyError, replyJson } from './http-stream.js';
+import { type Request, encodeLine, errorMessage, parseLine } from './json-rpc.js';
 import type { Server } from './server.js';
 import type { Session } from './session.js';
 import { carriesStatelessMeta, readStatelessMeta } from './stateless.js';
@@ -56,6 +56,14 @@ export interface HttpOptions {
   /** What a handshake-era session keeps of its SSE streams for a client that resumes one (http-replay.ts). */
   replay?: Partial<ReplayLimits>;
   report?(detail: string): void;
+  /**
+   * How each outgoing message is encoded (default: json-rpc.ts's encodeLine). The tracker's
+   * bundle loads this transport from a file of its own (lib/http-loader.ts), which carries its
+   * own copy of json-rpc.ts and pre-encoded.ts; that copy's encodeLine cannot splice the
+   * engine's PreEncoded fragments (it would parse each back and encode it again), so the
+   * tracker passes the engine's encodeLine here.
+   */
+  encodeLine?: EncodeLine;
 }
 
 export interface HttpEndpoint {
@@ -102,6 +110,7 @@ class HttpTransport {
   readonly #options: HttpOptions;
   readonly #rules: AccessRules;
   readonly #report: (detail: string) => void;
+  readonly #encodeLine: EncodeLine;
   /** Connections of 2026-07-28 requests still being answered. */
   readonly #stateless = new Set<Session>();
   #openResponses = 0;
@@ -111,11 +120,13 @@ class HttpTransport {
     this.#options = options;
     this.#rules = rules;
     this.#report = options.report ?? ((detail: string) => process.stderr.write(`[mcp http] ${detail}\n`));
+    this.#encodeLine = options.encodeLine ?? encodeLine;
     this.sessions = new HandshakeSessions(server, {
       maxSessions: options.maxSessions ?? 100,
       idPrefix: options.instanceName === undefined ? '' : `${checkedInstanceName(options.instanceName)}.`,
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
       keepAliveMs: options.keepAliveMs,
+      encodeLine: this.#encodeLine,
       replay: options.replay,
       limits: { maxDepth: options.maxDepth },
       report: this.#report,
@@ -193,7 +204,11 @@ class HttpTransport {
     }
     // Without the _meta and without a session, every error is the client's: 400.
     const statusFor = modern ? statelessStatus : () => 400;
-    const stream = createPostResponse(res, new Set([request.id]), { keepAliveMs: this.#options.keepAliveMs, statusFor });
+    const stream = createPostResponse(res, new Set([request.id]), {
+      keepAliveMs: this.#options.keepAliveMs,
+      encodeLine: this.#encodeLine,
+      statusFor,
+    });
     const finish = () => {
       if (this.#stateless.delete(connection)) connection.close();
     };

@@ -28,7 +28,8 @@ import {
 } from './schema.js';
 import { countAssignment, findAttachment, findLink, issueNumber, noteChild, type IssueLink, type TrackerState } from './state.js';
 import { indexComment, indexIssueText } from './word-index.js';
-import { noteHistory } from './history.js';
+import { noteHistory, type HistoryEntry } from './history.js';
+import type { IssueEntry } from './issue-table.js';
 
 /** An issue without its comments: what a change to an issue replaces. */
 type IssueFields = Omit<Issue, 'comments'>;
@@ -208,8 +209,7 @@ function applyIssueCreated(state: TrackerState, input: Issue): Change {
   // A done issue from a file written before resolutions was done for the plain reason.
   const resolution = input.resolution ?? (input.status === 'done' ? 'done' : null);
   const issue = issueSnapshot({ ...fieldsOf(input), resolution, labels: Object.freeze([...input.labels]) }, log);
-  state.commentLogs.set(issue.key, log);
-  state.issues.set(issue.key, issue);
+  state.issues.add(issue, log);
   indexIssue(state, undefined, issue);
   state.issueKeysByProject.get(issue.project)?.push(issue.key);
   state.nextIssueNumber.set(issue.project, issueNumber(issue.key) + 1);
@@ -448,7 +448,7 @@ function expectCurrent(field: string, current: string | null, from: string | nul
 }
 
 function commentLogOf(state: TrackerState, key: string): Comment[] {
-  const log = state.commentLogs.get(key);
+  const log = state.issues.entry(key)?.comments;
   if (log === undefined) throw new Error(`issue ${key} has no comment log`);
   return log;
 }
@@ -456,7 +456,7 @@ function commentLogOf(state: TrackerState, key: string): Comment[] {
 /** The issue's next snapshot: its fields with `patch` applied, and all its comments so far. */
 function replaceIssue(state: TrackerState, issue: Issue, patch: Partial<IssueFields>): void {
   const next = issueSnapshot({ ...fieldsOf(issue), ...patch }, commentLogOf(state, issue.key));
-  state.issues.set(issue.key, next);
+  state.issues.replace(next);
   indexIssue(state, issue, next);
 }
 
@@ -566,6 +566,16 @@ function fieldsOf(issue: Issue): IssueFields {
     created_at: issue.created_at,
     updated_at: issue.updated_at,
   };
+}
+
+/**
+ * An issue read back from a snapshot (journal-snapshot.ts), frozen as its records made it:
+ * `saved` is the issue as JSON.stringify wrote it, comments included.
+ */
+export function restoreIssue(saved: Issue, history: readonly HistoryEntry[]): IssueEntry {
+  const comments = saved.comments.map(freezeComment);
+  const issue = issueSnapshot({ ...fieldsOf(saved), labels: Object.freeze([...saved.labels]) }, comments);
+  return { issue, comments, history: history.map((entry) => Object.freeze({ ...entry })) };
 }
 
 function freezeComment(input: Comment): Comment {

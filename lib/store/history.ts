@@ -4,8 +4,9 @@
 // (both ends of a link, an epic and its child, every issue a closing sprint carries). The
 // entry keeps the record's seq, time, type, author and the one-line description the change
 // already has. Creation is not kept as an entry: the issue itself says when and by whom
-// (created_at, reporter), so an issue that never changed costs nothing here. Entries are
-// never removed, like the records they come from; an answer shows the most recent
+// (created_at, reporter), so an issue that never changed has no entries. The entries live
+// beside the issue (issue-table.ts), so a snapshot keeps them with it. Entries are never
+// removed, like the records they come from; an answer shows the most recent
 // HISTORY_SHOWN_MAX, newest first, with the total.
 import type { Change } from './apply.js';
 import { domainError } from './errors.js';
@@ -45,11 +46,7 @@ export function noteHistory(state: TrackerState, record: JournalRecord, change: 
     type: record.type.replace(/^issue\./, ''),
     change: change.description,
   });
-  for (const key of change.issues) {
-    const entries = state.history.get(key);
-    if (entries === undefined) state.history.set(key, [entry]);
-    else entries.push(entry);
-  }
+  for (const key of change.issues) state.issues.entry(key)?.history.push(entry);
 }
 
 /** A comment's or an attachment's author, who may differ from the caller (add_comment's author). */
@@ -71,7 +68,7 @@ export function parseHistoryLimit(value: unknown): number {
 /** The most recent `limit` entries, newest first; the oldest of all is the creation. */
 export function issueHistory(state: TrackerState, key: string, limit: number = HISTORY_SHOWN_DEFAULT): IssueHistory {
   const issue = requireIssue(state, key);
-  const changes = state.history.get(issue.key) ?? [];
+  const changes = state.issues.entry(issue.key)?.history ?? [];
   const total = changes.length + 1;
   const shown = Math.max(0, Math.min(limit, HISTORY_SHOWN_MAX, total));
   const newest = changes.slice(Math.max(0, changes.length - shown)).reverse();

@@ -59,7 +59,8 @@ export interface ImportIssueInput extends CreateIssueInput {
   readonly created_at?: string;
   /** Default: created_at. */
   readonly updated_at?: string;
-  readonly comments?: readonly { readonly author: string; readonly body: string; readonly created_at?: string }[];
+  /** Author default: the importing user, as for the reporter; time default: created_at. */
+  readonly comments?: readonly { readonly author?: string; readonly body: string; readonly created_at?: string }[];
 }
 
 export function planImportProject(state: TrackerState, input: ImportProjectInput): RecordDraft {
@@ -126,11 +127,12 @@ export function parseImportIssue(input: ImportIssueInput, actor: string, now: st
     resolution,
     created_at,
     updated_at: input.updated_at === undefined ? created_at : parseTime(input.updated_at, 'updated'),
+    // Each refusal names the comment: an issue brings many, and a file's reader must find the one.
     comments: comments.map((comment, index) => ({
       id: index + 1,
-      author: parseHandle(comment.author, 'comment author'),
-      body: parseText(comment.body, 'Comment body', 1, LIMITS.commentMax),
-      created_at: comment.created_at === undefined ? created_at : parseTime(comment.created_at, 'comment created'),
+      author: parseHandle(comment.author ?? actor, `author of comment ${index + 1}`),
+      body: parseText(comment.body, `Comment ${index + 1}`, 1, LIMITS.commentMax),
+      created_at: comment.created_at === undefined ? created_at : parseTime(comment.created_at, `comment ${index + 1}`),
     })),
   };
 }

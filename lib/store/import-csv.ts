@@ -14,9 +14,11 @@
 // Keys: rows are written in key order per project, and each keeps its key when its number is
 // above every number its project has used (so into an empty store every key is kept);
 // otherwise it takes the project's next number, and the report lists how keys moved.
+// Comments come with their row (jira-csv.ts reads their cells) and are checked with it: a
+// comment the store refuses (too long, an author that is no handle) refuses its whole row.
 import { parseIssueKey } from './args.js';
 import { isDomainError } from './errors.js';
-import { COLUMN, LINK_COLUMNS, jiraTime, readJiraCsv, type JiraRow } from './jira-csv.js';
+import { COLUMN, LINK_COLUMNS, jiraTime, readCommentCell, readJiraCsv, type JiraRow } from './jira-csv.js';
 import type { LinkType } from './schema.js';
 import type { ImportIssueInput } from './import-commands.js';
 import { openMemoryBackend } from './memory-backend.js';
@@ -28,8 +30,13 @@ import { silentLogger } from './log.js';
 export interface ImportReport {
   readonly dryRun: boolean;
   readonly rows: number;
-  /** Each imported row with the key it had in the file (null: none) and the key it has now. */
-  readonly imported: readonly { readonly row: number; readonly from: string | null; readonly key: string }[];
+  /** Each imported row with the key it had in the file (null: none), the key it has now, and its comments. */
+  readonly imported: readonly {
+    readonly row: number;
+    readonly from: string | null;
+    readonly key: string;
+    readonly comments: number;
+  }[];
   readonly refused: readonly RowRefusal[];
   readonly projectsCreated: readonly string[];
   readonly sprintsCreated: readonly string[];
@@ -121,7 +128,7 @@ async function runRows(
   };
   const projectsCreated: string[] = [];
   const sprintsCreated: string[] = [];
-  const imported: { row: number; from: string | null; key: string }[] = [];
+  const imported: { row: number; from: string | null; key: string; comments: number }[] = [];
   const written = new Map<JiraRow, string>();
   const keysInFile = new Map<string, string>();
   for (const { row, project, number } of inKeyOrder(rows, refuse)) {
@@ -142,7 +149,7 @@ async function runRows(
       written.set(row, issue.key);
       for (const name of [row.cell(COLUMN.key), row.cell(COLUMN.id)])
         if (name !== '') keysInFile.set(name.toUpperCase(), issue.key);
-      imported.push({ row: row.row, from: row.cell(COLUMN.key) || null, key: issue.key });
+      imported.push({ row: row.row, from: row.cell(COLUMN.key) || null, key: issue.key, comments: issue.comments.length });
     } catch (error) {
       if (!isDomainError(error)) throw error;
       refuse(row, error.message);
@@ -265,6 +272,10 @@ function issueInput(row: JiraRow, project: string, key: string | undefined, spri
     story_points: points === '' ? null : Number(points),
     created_at: optional(row.cell(COLUMN.created)) && jiraTime(row.cell(COLUMN.created)),
     updated_at: optional(row.cell(COLUMN.updated)) && jiraTime(row.cell(COLUMN.updated)),
+    comments: row
+      .cells(COLUMN.comment)
+      .filter((cell) => cell !== '')
+      .map(readCommentCell),
   };
 }
 
@@ -300,6 +311,9 @@ export function formatReport(report: ImportReport, source: string, target: strin
   if (report.sprintsCreated.length > 0) lines.push(`sprints created: ${report.sprintsCreated.join(', ')}`);
   if (report.parentsLinked > 0) lines.push(`parent epics linked: ${report.parentsLinked}`);
   if (report.issuesLinked > 0) lines.push(`issue links made: ${report.issuesLinked}`);
+  const comments = report.imported.reduce((sum, entry) => sum + entry.comments, 0);
+  if (comments > 0)
+    lines.push(`comments: ${comments}, on ${report.imported.filter((entry) => entry.comments > 0).length} issues`);
   const moved = report.imported.filter((entry) => entry.from !== null && entry.from.toUpperCase() !== entry.key);
   const fresh = report.imported.filter((entry) => entry.from === null).length;
   lines.push(

@@ -4,10 +4,13 @@
 // Newest issue first, as Jira lists them, so every child comes before its epic and the
 // parent links need the import's second pass; Jira's names for types, statuses and
 // priorities; one Labels column per label and two Sprint columns; Jira's own time format;
-// a column this importer does not read. Every `badEvery`-th row has a status no workflow
+// two Comment columns, as Jira's export writes them ("time;author;body", a semicolon, a comma
+// and quotes in the body) and as a hand-made file may (the body alone); a column this
+// importer does not read. Every `badEvery`-th row has a status no workflow
 // knows, so the report has refusals to show (never an epic: 20 does not divide n - 1 then, for
 // the n of 100 used).
 import { writeCsv } from './csv.js';
+import { jiraTimeText } from './jira-csv.js';
 
 export interface SampleOptions {
   readonly rows: number;
@@ -22,13 +25,13 @@ const STATUSES = ['To Do', 'In Progress', 'In Review', 'Done', 'Open', 'Closed']
 const PRIORITIES = ['Highest', 'High', 'Medium', 'Low', 'Lowest'];
 const PEOPLE = ['alice', 'bob', 'carol', 'dmitri', 'priya'];
 const LABELS = ['backend', 'frontend', 'payments', 'api', 'infra'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** Every 20th issue is an epic; the others belong to the epic numbered just above them. */
 export function jiraSampleCsv(options: SampleOptions): string {
   const project = options.project ?? 'FIN';
   const header = ['Summary', 'Issue key', 'Issue id', 'Issue Type', 'Status', 'Priority', 'Resolution', 'Assignee', 'Reporter'];
   header.push('Created', 'Updated', 'Sprint', 'Sprint', 'Labels', 'Labels', 'Description', 'Parent', 'Watchers');
+  header.push('Comment', 'Comment');
   const rows: string[][] = [header];
   for (let number = options.rows; number >= 1; number--) {
     const epic = number % 20 === 0;
@@ -57,15 +60,14 @@ export function jiraSampleCsv(options: SampleOptions): string {
       `Line one of ${number}.\nLine two, with a comma.`,
       parent === `${project}-${number}` ? '' : parent,
       'someone',
+      number % 3 === 0 ? `${jiraDay(number + 1)};${PEOPLE[number % PEOPLE.length]};Seen on ${number}; "retry", then ship.` : '',
+      number % 6 === 0 ? 'Body only: the importing user wrote it when the issue was created.' : '',
     ]);
   }
   return `\uFEFF${writeCsv(rows)}`;
 }
 
-/** Jira's "02/Dec/26 5:28 PM" form, a day apart per number. */
+/** Jira's "02/Dec/26 5:28 PM" form, seven hours apart per number. */
 function jiraDay(number: number): string {
-  const day = new Date(Date.UTC(2026, 0, 1) + number * 3_600_000 * 7);
-  const hour = day.getUTCHours();
-  const date = `${String(day.getUTCDate()).padStart(2, '0')}/${MONTHS[day.getUTCMonth()]}/${String(day.getUTCFullYear()).slice(2)}`;
-  return `${date} ${hour % 12 === 0 ? 12 : hour % 12}:${String(day.getUTCMinutes()).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'}`;
+  return jiraTimeText(new Date(Date.UTC(2026, 0, 1) + number * 3_600_000 * 7).toISOString());
 }

@@ -6,8 +6,14 @@
 // sprint an issue has been in: the last non-empty one is the issue's sprint now), priorities
 // are Highest..Lowest. Times are written as ISO 8601 (UTC); Jira's own "02/Dec/26 5:28 AM"
 // is read too, taken as UTC. Columns this reader does not know are reported, not read.
+//
+// Comments are one repeated Comment column, one comment per cell, as Jira's export writes
+// them: "02/Dec/26 5:28 AM;alice;the body" (time, author, body; the body may hold further
+// semicolons). Jira's importer also takes the body alone, and so does this one: the author is
+// then the importing user and the time the issue's creation. Export writes Jira's form, whose
+// time has no seconds: the JSON export keeps a comment's exact time.
 import { CsvError, readCsv, writeCsv, type CsvLimits } from './csv.js';
-import type { Issue, IssueType, Priority, Status } from './schema.js';
+import type { Comment, Issue, IssueType, Priority, Status } from './schema.js';
 import type { SnapshotLink, TrackerSnapshot } from './snapshot.js';
 
 /** What an import reads at most; past any of them the file is refused before a row is tried. */
@@ -43,6 +49,7 @@ export const COLUMN = {
   projectLead: 'Project lead',
   projectDescription: 'Project description',
   storyPoints: 'Custom field (Story Points)',
+  comment: 'Comment',
 } as const;
 
 /**
@@ -61,10 +68,13 @@ type ColumnName =
 const REPEATABLE: ReadonlySet<string> = new Set([
   COLUMN.labels,
   COLUMN.sprint,
+  COLUMN.comment,
   ...LINK_COLUMNS.flatMap((link) => [link.outward, link.inward]),
 ]);
 /** Other names Jira uses for story points, by version and template. */
 const STORY_POINT_ALIASES = ['story points', 'story point estimate', 'custom field (story point estimate)'];
+/** Other names a hand-made file gives comments ("Comment Body" is the field Jira's importer maps them to). */
+const COMMENT_ALIASES = ['comments', 'comment body'];
 
 /** One data row, its cells by column (a repeated column gives several). */
 export interface JiraRow {
@@ -122,6 +132,7 @@ function mapHeader(header: readonly string[]): { columns: Map<ColumnName, number
   const names: ColumnName[] = [...Object.values(COLUMN), ...LINK_COLUMNS.flatMap((link) => [link.outward, link.inward])];
   const known = new Map<string, ColumnName>(names.map((name) => [name.toLowerCase(), name]));
   for (const alias of STORY_POINT_ALIASES) known.set(alias, COLUMN.storyPoints);
+  for (const alias of COMMENT_ALIASES) known.set(alias, COLUMN.comment);
   const columns = new Map<ColumnName, number[]>();
   const ignored: string[] = [];
   header.forEach((raw, index) => {
@@ -141,16 +152,54 @@ function mapHeader(header: readonly string[]): { columns: Map<ColumnName, number
   return { columns, ignored };
 }
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const JIRA_TIME = /^(\d{1,2})\/([A-Za-z]{3})\/(\d{2}|\d{4}) (\d{1,2}):(\d{2})(?::(\d{2}))? ?([AaPp][Mm])$/;
 
 /** Jira's "02/Dec/26 5:28 AM" (UTC) as ISO 8601; anything else is passed on for the store to read or refuse. */
 export function jiraTime(value: string): string {
-  const match = /^(\d{1,2})\/([A-Za-z]{3})\/(\d{2}|\d{4}) (\d{1,2}):(\d{2})(?::(\d{2}))? ?([AaPp][Mm])$/.exec(value.trim());
-  const month = match ? MONTHS.indexOf(match[2]!.toLowerCase()) : -1;
+  const match = JIRA_TIME.exec(value.trim());
+  const month = match ? MONTHS.findIndex((name) => name.toLowerCase() === match[2]!.toLowerCase()) : -1;
   if (!match || month === -1) return value;
   const year = match[3]!.length === 2 ? 2000 + Number(match[3]) : Number(match[3]);
   const hour = (Number(match[4]) % 12) + (match[7]!.toLowerCase() === 'pm' ? 12 : 0);
   return new Date(Date.UTC(year, month, Number(match[1]), hour, Number(match[5]), Number(match[6] ?? 0))).toISOString();
+}
+
+/** An ISO 8601 time in Jira's "02/Dec/26 5:28 AM" (UTC, to the minute; a year outside 2000..2099 in four digits). */
+export function jiraTimeText(iso: string): string {
+  const time = new Date(iso);
+  const year = time.getUTCFullYear();
+  const hour = time.getUTCHours();
+  const day = `${String(time.getUTCDate()).padStart(2, '0')}/${MONTHS[time.getUTCMonth()]}/`;
+  const clock = `${hour % 12 === 0 ? 12 : hour % 12}:${String(time.getUTCMinutes()).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'}`;
+  return `${day}${year >= 2000 && year <= 2099 ? String(year).slice(2) : year} ${clock}`;
+}
+
+/** One comment as a cell holds it; author and time absent when the cell is the body alone. */
+export interface CommentCell {
+  readonly body: string;
+  readonly author?: string;
+  readonly created_at?: string;
+}
+
+/**
+ * A Comment cell: "time;author;body" when what comes before the first semicolon is a time
+ * (Jira's form or ISO 8601), else the whole cell is the body, semicolons and all. An empty
+ * author is left for the importing user.
+ */
+export function readCommentCell(cell: string): CommentCell {
+  const first = cell.indexOf(';');
+  const second = first === -1 ? -1 : cell.indexOf(';', first + 1);
+  const time = cell.slice(0, first).trim();
+  const isTime = JIRA_TIME.test(time) || /^\d{4}-\d{2}-\d{2}T/.test(time);
+  if (second === -1 || !isTime) return { body: cell };
+  const author = cell.slice(first + 1, second).trim();
+  return { body: cell.slice(second + 1), created_at: jiraTime(time), ...(author === '' ? {} : { author }) };
+}
+
+/** A comment as Jira's export writes it. */
+export function writeCommentCell(comment: Comment): string {
+  return `${jiraTimeText(comment.created_at)};${comment.author};${comment.body}`;
 }
 
 const STATUS_NAMES: Readonly<Record<Status, string>> = {
@@ -170,13 +219,20 @@ const RESOLUTION_NAMES: Readonly<Record<string, string>> = {
   cannot_reproduce: 'Cannot Reproduce',
 };
 
-/** Every issue of the snapshot as a Jira CSV row, keys ascending, with one Labels column per label of the most labelled issue. */
+/**
+ * Every issue of the snapshot as a Jira CSV row, keys ascending, with as many Labels, link and
+ * Comment columns as the issue that has the most of each needs.
+ */
 export function writeJiraCsv(snapshot: TrackerSnapshot): string {
-  const labelColumns = Math.max(1, ...snapshot.issues.map((issue) => issue.labels.length));
+  const labelColumns = Math.max(
+    1,
+    most(snapshot.issues, (issue) => issue.labels.length),
+  );
+  const commentColumns = most(snapshot.issues, (issue) => issue.comments.length);
   const outward = outwardLinks(snapshot);
   const linkColumns = LINK_COLUMNS.map((column) => ({
     ...column,
-    count: Math.max(0, ...[...outward.values()].map((links) => links.filter((link) => link.type === column.type).length)),
+    count: most([...outward.values()], (links) => links.filter((link) => link.type === column.type).length),
   }));
   const header = [
     COLUMN.key,
@@ -199,6 +255,7 @@ export function writeJiraCsv(snapshot: TrackerSnapshot): string {
     COLUMN.projectDescription,
     COLUMN.storyPoints,
     ...linkColumns.flatMap((column) => Array<string>(column.count).fill(column.outward)),
+    ...Array<string>(commentColumns).fill(COLUMN.comment),
   ];
   const projects = new Map(snapshot.projects.map((project) => [project.key, project]));
   const sprintNames = new Map(snapshot.sprints.map((sprint) => [sprint.id, sprint.name]));
@@ -228,9 +285,20 @@ export function writeJiraCsv(snapshot: TrackerSnapshot): string {
         const others = (outward.get(issue.key) ?? []).filter((link) => link.type === column.type).map((link) => link.to);
         return Array.from({ length: column.count }, (_, index) => others[index] ?? '');
       }),
+      ...Array.from({ length: commentColumns }, (_, index) => {
+        const comment = issue.comments[index];
+        return comment === undefined ? '' : writeCommentCell(comment);
+      }),
     ];
   };
   return writeCsv([header, ...snapshot.issues.map(row)]);
+}
+
+/** The largest count over the items, 0 for none (a loop: spread into Math.max, a large store's issues overflow the stack). */
+function most<T>(items: readonly T[], count: (item: T) => number): number {
+  let largest = 0;
+  for (const item of items) largest = Math.max(largest, count(item));
+  return largest;
 }
 
 /** The snapshot's links by the issue that wrote them. */

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Change } from './apply.js';
 import { demoRecords } from './demo-data.js';
 import { domainError, isStoreFileError, storeFileError, type StoreFileError } from './errors.js';
-import { appendRecord, catchUp, closeJournal, createJournal, ensureSameFile, openJournal } from './journal.js';
+import { appendRecord, catchUp, closeJournal, createJournal, ensureSameFile, openJournal, snapshotJournal } from './journal.js';
 import { withFileLock, type LockOptions } from './lock.js';
 import type { Logger } from './log.js';
 import type { Plan, StoreBackend } from './record-log.js';
@@ -158,6 +158,9 @@ export async function openJournalLog(options: JournalLogOptions): Promise<StoreB
     },
     close() {
       closed = true;
+      // A clean close leaves a snapshot for the next open, unless the state is in doubt or unchanged.
+      const unchanged = journal.snapshot?.offset === journal.offset;
+      if (failure === null && readOnly === null && !unchanged) snapshotJournal(journal, log);
       closeJournal(journal);
     },
   };

@@ -23,6 +23,7 @@ import {
   parseHeader,
   parseRecordLine,
 } from './journal-format.js';
+import { readSnapshot, writeSnapshot, type OpenSnapshot, type SkippedLine, type SnapshotFile } from './journal-snapshot.js';
 import type { Logger } from './log.js';
 import { LIMITS, type JournalRecord, type RecordDraft } from './schema.js';
 import { createEmptyState, type TrackerState } from './state.js';
@@ -39,7 +40,13 @@ export interface Journal {
   offset: number;
   /** Complete lines read, the header included: the next line's number is line + 1. */
   line: number;
+  /** The first line, without its "\n" ('' until it is read): a snapshot names its journal by it. */
+  header: string;
   readonly state: TrackerState;
+  /** The snapshot the state was opened from (journal-snapshot.ts): it holds the issues not read yet. */
+  readonly snapshot: SnapshotFile | null;
+  /** Lines skipped for repeating a seq (see applyLine). */
+  readonly skipped: SkippedLine[];
 }
 
 /** Writes a new journal holding `drafts`. Caller holds the lock; `file` must not exist. */
@@ -61,11 +68,27 @@ export function openJournal(
   maxBytes: number = LIMITS.maxJournalBytes,
 ): { journal: Journal; tailBytes: number } {
   const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND);
+  let snapshot: OpenSnapshot | null = null;
   try {
     const stat = fs.fstatSync(fd);
-    const journal: Journal = { file, fd, dev: stat.dev, ino: stat.ino, maxBytes, offset: 0, line: 0, state: createEmptyState() };
+    // A snapshot that can be trusted stands for the records it covers; the rest are replayed.
+    snapshot = readSnapshot(file, fd, stat.size, log);
+    const journal: Journal = {
+      file,
+      fd,
+      dev: stat.dev,
+      ino: stat.ino,
+      maxBytes,
+      offset: snapshot?.offset ?? 0,
+      line: snapshot?.line ?? 0,
+      header: snapshot?.journalHeader ?? '',
+      state: snapshot?.state ?? createEmptyState(),
+      snapshot: snapshot?.file ?? null,
+      skipped: [...(snapshot?.skipped ?? [])],
+    };
+    for (const skipped of journal.skipped) reportSkipped(file, skipped, log);
     // Replay: nobody listens yet, so the changes are not collected.
-    const { end, tailBytes } = readCompleteLines(fd, 0, stat.size, {
+    const { end, tailBytes } = readCompleteLines(fd, journal.offset, stat.size, {
       maxLineBytes: LIMITS.maxRecordBytes,
       onLine: (text) => (journal.line === 0 ? readHeader(journal, text) : applyLine(journal, text, log)),
       onLineTooLong: () => {
@@ -79,6 +102,7 @@ export function openJournal(
     journal.offset = end;
     return { journal, tailBytes };
   } catch (error) {
+    snapshot?.file.close();
     fs.closeSync(fd);
     throw error;
   }
@@ -196,12 +220,23 @@ export function ensureSameFile(journal: Journal): number {
   return stat.size;
 }
 
+/** Writes the snapshot of the state as it is now (never throws: see writeSnapshot). */
+export function snapshotJournal(journal: Journal, log: Logger): void {
+  const { file, fd, header, offset, line, state, snapshot, skipped } = journal;
+  writeSnapshot(
+    { journalFile: file, journalFd: fd, journalHeader: header, offset, line, skipped, state, previous: snapshot },
+    log,
+  );
+}
+
 export function closeJournal(journal: Journal): void {
+  journal.snapshot?.close();
   fs.closeSync(journal.fd);
 }
 
 function readHeader(journal: Journal, text: string): void {
   parseHeader(text, journal.file);
+  journal.header = text;
   journal.line = 1;
 }
 
@@ -214,10 +249,8 @@ function applyLine(journal: Journal, text: string, log: Logger): Change | null {
   const record = parseRecordLine(text, journal.file, line);
   journal.line = line;
   if (record.seq <= journal.state.lastSeq) {
-    log(
-      'warn',
-      `${journal.file}:${line}: skipped a record whose seq ${record.seq} an earlier line already has: a writer that lost its lock wrote it and never acknowledged it. It is left in the file as it is.`,
-    );
+    journal.skipped.push({ line, seq: record.seq });
+    reportSkipped(journal.file, { line, seq: record.seq }, log);
     return null;
   }
   try {
@@ -225,6 +258,14 @@ function applyLine(journal: Journal, text: string, log: Logger): Change | null {
   } catch (error) {
     throw inconsistentLine(journal.file, line, (error as Error).message);
   }
+}
+
+/** Said on every open, from a snapshot too (it keeps the list), so the line is never forgotten. */
+function reportSkipped(file: string, skipped: SkippedLine, log: Logger): void {
+  log(
+    'warn',
+    `${file}:${skipped.line}: skipped a record whose seq ${skipped.seq} an earlier line already has: a writer that lost its lock wrote it and never acknowledged it. It is left in the file as it is.`,
+  );
 }
 
 function pushChange(changes: Change[], change: Change | null): void {

@@ -7,7 +7,7 @@
 // validated keys, and Maps have no prototype to pollute.
 import type { SprintHistory } from './burndown.js';
 import type { FieldIndex } from './field-index.js';
-import type { Comment, Issue, LinkType, Project, Sprint, Status } from './schema.js';
+import type { LinkType, Project, Sprint, Status } from './schema.js';
 
 /** An attachment as the state keeps it: its record's fields and its decoded size. */
 export interface StoredAttachment {
@@ -26,17 +26,13 @@ export interface IssueLink {
   readonly key: string;
 }
 import type { WordIndex } from './word-index.js';
-import type { HistoryEntry } from './history.js';
+import { IssueTable } from './issue-table.js';
 
 export interface TrackerState {
   readonly projects: Map<string, Project>;
   readonly sprints: Map<string, Sprint>;
-  readonly issues: Map<string, Issue>;
-  /**
-   * Every comment of each issue, in order: append-only, never handed out. An issue snapshot
-   * sees the first n of its log (see apply.ts), so adding a comment copies nothing.
-   */
-  readonly commentLogs: Map<string, Comment[]>;
+  /** Each issue with its comment log and history, read on first use after a snapshot (issue-table.ts). */
+  readonly issues: IssueTable;
   /** Issue keys per project, ascending by number. */
   readonly issueKeysByProject: Map<string, string[]>;
   /** The number the next created issue of a project gets. */
@@ -47,8 +43,6 @@ export interface TrackerState {
   readonly blockedFrom: Map<string, Status>;
   /** Each issue's links, as that end reads them (see IssueLink); issues without links are absent. */
   readonly links: Map<string, readonly IssueLink[]>;
-  /** What changed each issue since it was created, oldest first (history.ts); unchanged issues are absent. */
-  readonly history: Map<string, HistoryEntry[]>;
   /** Each issue's attachments in the order they were added; issues without any are absent. */
   readonly attachments: Map<string, readonly StoredAttachment[]>;
   /** Decoded bytes of every attachment: bounded by LIMITS.attachmentStoreBytesMax. */
@@ -81,14 +75,12 @@ export function createEmptyState(): TrackerState {
   return {
     projects: new Map(),
     sprints: new Map(),
-    issues: new Map(),
-    commentLogs: new Map(),
+    issues: new IssueTable(),
     issueKeysByProject: new Map(),
     nextIssueNumber: new Map(),
     sprintTouchedAt: new Map(),
     blockedFrom: new Map(),
     links: new Map(),
-    history: new Map(),
     attachments: new Map(),
     attachmentBytes: 0,
     children: new Map(),
@@ -105,7 +97,7 @@ export function createEmptyState(): TrackerState {
 
 /** How many comments the issue has now, without copying them out of its log. */
 export function commentCount(state: TrackerState, key: string): number {
-  return state.commentLogs.get(key)?.length ?? 0;
+  return state.issues.entry(key)?.comments.length ?? 0;
 }
 
 export function sortedProjectKeys(state: TrackerState): string[] {

@@ -497,7 +497,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions): TrackerSt
         () => 'nothing changed',
       );
       // Comments are never removed, so the one just added stays at its place in the log.
-      return { ...mutation, comment: backend.state().commentLogs.get(key)?.[id - 1] as Comment };
+      return { ...mutation, comment: backend.state().issues.entry(key)?.comments[id - 1] as Comment };
     },
 
     async addAttachment(rawKey, input) {

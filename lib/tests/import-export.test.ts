@@ -11,7 +11,7 @@ import { importJiraCsv, type ImportReport } from '../store/import-csv.js';
 import { IMPORT_LIMITS, JiraCsvError, readJiraCsv, writeJiraCsv } from '../store/jira-csv.js';
 import { jiraSampleCsv } from '../store/jira-csv-sample.js';
 import { importSnapshot } from '../store/snapshot.js';
-import { openStore, type Issue, type TrackerStore } from '../store/index.js';
+import { openStore, type Comment, type Issue, type TrackerStore } from '../store/index.js';
 
 const NOW = new Date('2026-12-02T09:00:00.000Z');
 const directories: string[] = [];
@@ -93,8 +93,10 @@ test('a JSON export goes only into an empty store, and a document of another sha
   );
 });
 
-test('CSV round trip: export, import into an empty store: the same issues (sprints by name; comments are JSON-only)', async () => {
+test('CSV round trip: export, import into an empty store, export again: the same bytes, comments included', async () => {
   const demo = await open(true);
+  await demo.addComment('PROJ-104', { body: 'Needs design; see "cards v2", then ship.\nSecond line.', author: 'carol' });
+  await demo.addComment('PROJ-104', { body: 'Agreed.', author: 'dmitri' });
   const text = writeJiraCsv(demo.exportSnapshot());
   const copy = await open(false);
   const report = await run(copy, text);
@@ -104,10 +106,28 @@ test('CSV round trip: export, import into an empty store: the same issues (sprin
     report.imported.every((entry) => entry.from === entry.key),
     'every key kept',
   );
+  assert.is(writeJiraCsv(copy.exportSnapshot()), text);
   const sprintName = (store: TrackerStore, id: string | null) => (id === null ? null : store.getSprint(id).name);
+  // A comment's time goes through Jira's form, which has minutes and no seconds.
+  const toTheMinute = (comments: readonly Comment[]) =>
+    comments.map((comment) => ({ ...comment, created_at: `${comment.created_at.slice(0, 16)}:00.000Z` }));
   const comparable = (store: TrackerStore) =>
-    allIssues(store).map(({ comments: _comments, sprint, ...fields }) => ({ ...fields, sprint: sprintName(store, sprint) }));
+    allIssues(store).map(({ comments, sprint, ...fields }) => ({
+      ...fields,
+      comments: toTheMinute(comments),
+      sprint: sprintName(store, sprint),
+    }));
   assert.equal(comparable(copy), comparable(demo));
+  assert.equal(
+    copy
+      .getIssue('PROJ-104')
+      .comments.slice(-2)
+      .map((comment) => [comment.author, comment.body]),
+    [
+      ['carol', 'Needs design; see "cards v2", then ship.\nSecond line.'],
+      ['dmitri', 'Agreed.'],
+    ],
+  );
   assert.equal(copy.listProjects(), demo.listProjects());
   const links = (store: TrackerStore) =>
     store
@@ -181,8 +201,8 @@ test('a dry run reports what a real run does and leaves the journal byte for byt
   const real = await run(demo, text);
   assert.equal({ ...dry, dryRun: false }, real);
   assert.equal(real.imported, [
-    { row: 3, from: 'PROJ-7', key: 'PROJ-115' },
-    { row: 2, from: 'PROJ-500', key: 'PROJ-500' },
+    { row: 3, from: 'PROJ-7', key: 'PROJ-115', comments: 0 },
+    { row: 2, from: 'PROJ-500', key: 'PROJ-500', comments: 0 },
   ]);
   assert.is(demo.getIssue('PROJ-500').sprint, 'PROJ-S43');
 });
@@ -290,6 +310,78 @@ test("Jira's names and times: forgiving statuses, priorities and types; dd/MMM/y
   );
 });
 
+test("comments in Jira's Comment columns: time;author;body as Jira exports them, or the body alone", async () => {
+  const store = await open(false);
+  // The shape of Jira's own export: its column order, repeated Comment columns, its times.
+  const text = [
+    'Summary,Issue key,Issue id,Issue Type,Status,Project key,Project name,Priority,Assignee,Reporter,Created,Updated,Description,Comment,Comment,Comment',
+    'Card form,OPS-1,10001,Story,In Progress,OPS,Operations,High,bob,alice,01/Dec/26 9:00 AM,02/Dec/26 5:28 PM,,' +
+      '"02/Dec/26 5:28 PM;bob;Blocked on the API; asking ""payments"", then retrying.",01/Dec/26 10:15 AM;alice;Looks fine,',
+    'Logs,OPS-2,10002,Task,To Do,OPS,Operations,Low,,carol,01/Dec/26 9:00 AM,01/Dec/26 9:00 AM,,Just a body; with a semicolon,' +
+      '2026-12-01T11:00:00Z;;An ISO time and no author,',
+  ].join('\r\n');
+  const report = await run(store, text);
+  assert.is(report.refused.length, 0, JSON.stringify(report.refused));
+  assert.equal(
+    report.imported.map((entry) => entry.comments),
+    [2, 2],
+  );
+  assert.equal(store.getIssue('OPS-1').comments, [
+    {
+      id: 1,
+      author: 'bob',
+      body: 'Blocked on the API; asking "payments", then retrying.',
+      created_at: '2026-12-02T17:28:00.000Z',
+    },
+    { id: 2, author: 'alice', body: 'Looks fine', created_at: '2026-12-01T10:15:00.000Z' },
+  ]);
+  // The body alone: written by the importing user when the issue was created.
+  assert.equal(store.getIssue('OPS-2').comments, [
+    { id: 1, author: 'assistant', body: 'Just a body; with a semicolon', created_at: '2026-12-01T09:00:00.000Z' },
+    { id: 2, author: 'assistant', body: 'An ISO time and no author', created_at: '2026-12-01T11:00:00.000Z' },
+  ]);
+  // Export writes them back in Jira's form, one Comment column per comment of the issue with the most.
+  const [header, first] = writeJiraCsv(store.exportSnapshot()).split('\r\n');
+  assert.ok(header!.endsWith(',Comment,Comment'), header);
+  assert.ok(
+    first!.endsWith(
+      ',"02/Dec/26 5:28 PM;bob;Blocked on the API; asking ""payments"", then retrying.",01/Dec/26 10:15 AM;alice;Looks fine',
+    ),
+    first,
+  );
+});
+
+test('a comment the store refuses refuses its row, named with its row, line and comment; nothing of it is written', async () => {
+  const file = newPath();
+  const store = await open(false, file);
+  const text = csv(
+    [...HEADER, 'Comment', 'Comment'],
+    [...row('OPS-1', 'Fine'), '02/Dec/26 5:28 PM;bob;ok', ''],
+    [...row('OPS-2', 'Long comment'), 'fine', `02/Dec/26 5:28 PM;bob;${'x'.repeat(10_001)}`],
+    [...row('OPS-3', 'Display name'), '02/Dec/26 5:28 PM;Bob Smith;hello', ''],
+    [...row('OPS-4', 'Empty body'), '02/Dec/26 5:28 PM;bob; ', ''],
+  );
+  const report = await run(store, text);
+  assert.equal(
+    report.refused.map((refusal) => [refusal.row, refusal.line, refusal.key, refusal.reason]),
+    [
+      [3, 3, 'OPS-2', 'Comment 2 is 10001 characters long; the limit is 10000.'],
+      [
+        4,
+        4,
+        'OPS-3',
+        "Invalid author of comment 1 'Bob Smith'. People are handles such as alice: a letter, then letters, digits, '.', '_' or '-', up to 32 characters.",
+      ],
+      [5, 5, 'OPS-4', 'Comment 1 must not be empty.'],
+    ],
+  );
+  assert.equal(
+    allIssues(store).map((issue) => issue.key),
+    ['OPS-1'],
+  );
+  assert.not.ok(fs.readFileSync(file, 'utf8').includes('x'.repeat(100)), 'the refused comment never reached the journal');
+});
+
 test('bounds: rows, field size and an unreadable file are refused with a clear message, before any row is tried', () => {
   const refusal = (text: string): string => {
     try {
@@ -323,6 +415,18 @@ test('a 1,000-row Jira export: every good row imported with its key, its parent 
   assert.ok(report.imported.every((entry) => entry.from === entry.key));
   assert.equal(report.ignoredColumns, ['Watchers']);
   assert.is(store.getIssue('FIN-1').parent, 'FIN-20');
+  // Every third row has a comment in Jira's form (4 of them refused), every sixth a second one, the body alone.
+  assert.is(
+    report.imported.reduce((sum, entry) => sum + entry.comments, 0),
+    333 - 4 + 166,
+  );
+  assert.equal(
+    store.getIssue('FIN-6').comments.map((comment) => [comment.author, comment.body]),
+    [
+      ['bob', 'Seen on 6; "retry", then ship.'],
+      ['assistant', 'Body only: the importing user wrote it when the issue was created.'],
+    ],
+  );
 });
 
 /** The built command, as a user runs it: stdout and stderr apart. */

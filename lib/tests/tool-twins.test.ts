@@ -104,49 +104,62 @@ const TWINS: Record<string, Twin> = {
   },
 };
 
-/** A session whose answers must be results. */
-async function session() {
-  const tracker = await trackerSession();
+/** A session whose answers must be results, and in which the server asks the client nothing. */
+async function session(capabilities: Json = {}) {
+  const tracker = await trackerSession({}, capabilities);
   const ask = async (method: string, params?: Json): Promise<Json> => {
     const answer = await tracker.ask(method, params);
-    assert.ok(answer.result, `${method} ${JSON.stringify(params)}: ${JSON.stringify(answer.error)}`);
+    const asked = tracker.requests.map((request) => request.method);
+    assert.equal(asked, [], `${method} ${JSON.stringify(params)}: the server asked the client first`);
+    assert.ok(answer?.result, `${method} ${JSON.stringify(params)}: ${JSON.stringify(answer?.error)}`);
     return answer.result!;
   };
   return { ask, close: tracker.close };
 }
 
-test('every resource template has a tool twin that gives the same answer', async () => {
-  const { ask, close } = await session();
-  try {
-    const { resourceTemplates } = await ask('resources/templates/list');
-    const { tools } = await ask('tools/list');
-    const templates = resourceTemplates.map((template: Json) => template.uriTemplate as string);
-    assert.equal(
-      templates.filter((template: string) => TWINS[template] === undefined),
-      [],
-      'templates without a twin in TWINS',
-    );
-    for (const template of templates) {
-      const twin = TWINS[template]!;
-      assert.ok(
-        tools.some((tool: Json) => tool.name === twin.tool),
-        `${template}: its twin ${twin.tool} is not a tool`,
+// A twin answers as its resource does whatever the client offers: a client that can sample
+// (or elicit) gets the same numbers, at once, without being asked anything (tools-sprints.ts says why).
+const CLIENTS: [string, Json][] = [
+  ['a client that offers nothing', {}],
+  ['a client that offers sampling and elicitation', { sampling: {}, elicitation: {} }],
+];
+
+for (const [client, capabilities] of CLIENTS)
+  test(`every resource template has a tool twin that gives the same answer, to ${client}`, async () => {
+    const { ask, close } = await session(capabilities);
+    try {
+      const { resourceTemplates } = await ask('resources/templates/list');
+      const { tools } = await ask('tools/list');
+      const templates = resourceTemplates.map((template: Json) => template.uriTemplate as string);
+      assert.equal(
+        templates.filter((template: string) => TWINS[template] === undefined),
+        [],
+        'templates without a twin in TWINS',
       );
-      for (const [name, args] of twin.setup ?? []) await ask('tools/call', { name, arguments: args });
-      const read = await ask('resources/read', { uri: twin.uri });
-      const called = await ask('tools/call', { name: twin.tool, arguments: twin.args });
-      assert.not.ok(called.isError, `${twin.tool}: ${JSON.stringify(called.content)}`);
-      const contents = read.contents[0];
-      const parse = twin.parse ?? ((text: string) => JSON.parse(text) as Json);
-      const resource = 'blob' in contents ? contents : parse(contents.text);
-      const [fromResource, fromTool] = twin.same(resource, called.structuredContent, called.content);
-      assert.ok(fromResource !== undefined && JSON.stringify(fromResource) !== '[]', `${template}: the sample answers something`);
-      assert.equal(fromTool, fromResource, `${template} and ${twin.tool} agree`);
+      for (const template of templates) {
+        const twin = TWINS[template]!;
+        assert.ok(
+          tools.some((tool: Json) => tool.name === twin.tool),
+          `${template}: its twin ${twin.tool} is not a tool`,
+        );
+        for (const [name, args] of twin.setup ?? []) await ask('tools/call', { name, arguments: args });
+        const read = await ask('resources/read', { uri: twin.uri });
+        const called = await ask('tools/call', { name: twin.tool, arguments: twin.args });
+        assert.not.ok(called.isError, `${twin.tool}: ${JSON.stringify(called.content)}`);
+        const contents = read.contents[0];
+        const parse = twin.parse ?? ((text: string) => JSON.parse(text) as Json);
+        const resource = 'blob' in contents ? contents : parse(contents.text);
+        const [fromResource, fromTool] = twin.same(resource, called.structuredContent, called.content);
+        assert.ok(
+          fromResource !== undefined && JSON.stringify(fromResource) !== '[]',
+          `${template}: the sample answers something`,
+        );
+        assert.equal(fromTool, fromResource, `${template} and ${twin.tool} agree`);
+      }
+    } finally {
+      close();
     }
-  } finally {
-    close();
-  }
-});
+  });
 
 /** The variables of an RFC 6570 template: `{key}`, `{?status,assignee}`. */
 const variablesOf = (template: string): string[] =>

@@ -10,22 +10,29 @@ import { type TrackerServerOptions, createTrackerServer } from '../tracker/serve
 export type Json = Record<string, any>;
 
 export interface TrackerSession {
+  /** The answer, or undefined when none came (the server waits on a request of its own, say). */
   ask(method: string, params?: Json): Promise<{ result?: Json; error?: Json }>;
+  /** Requests the server sent this client (sampling, elicitation), left unanswered. */
+  readonly requests: Json[];
   close(): void;
 }
 
-export async function trackerSession(options: TrackerServerOptions = {}): Promise<TrackerSession> {
+/** `capabilities`: what the client declares in initialize; none by default. */
+export async function trackerSession(options: TrackerServerOptions = {}, capabilities: Json = {}): Promise<TrackerSession> {
   const dir = mkdtempSync(join(tmpdir(), 'tracker-session-'));
   const store = await openStore({ path: join(dir, 'tracker.jsonl'), log: silentLogger, watch: false });
   const t = transcript(createTrackerServer(store, options).definition);
-  await t.initialize('2025-11-25');
+  await t.initialize('2025-11-25', capabilities);
   let id = 0;
+  const requests: Json[] = [];
   return {
+    requests,
     async ask(method, params) {
       id += 1;
       const mine = id;
       t.client({ jsonrpc: '2.0', id: mine, method, ...(params ? { params } : {}) });
       const answers = (await t.until((messages) => messages.some((message) => message.id === mine))) as Json[];
+      requests.push(...answers.filter((message) => message.method !== undefined && message.id !== undefined));
       return answers.find((message) => message.id === mine)!;
     },
     close() {

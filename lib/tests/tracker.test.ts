@@ -270,11 +270,11 @@ for (const version of ['2025-06-18', '2025-11-25']) {
   });
 }
 
-test('summarize_sprint asks the host model through sampling/createMessage, and falls back when that fails', async () => {
+test('summarize_sprint with prose asks the host model through sampling/createMessage, and falls back when that fails', async () => {
   const client = server();
   const { sent, call } = recording(client);
   await client.initialize('2025-11-25', { sampling: {} });
-  const pending = call('tools/call', { name: 'summarize_sprint', arguments: {} });
+  const pending = call('tools/call', { name: 'summarize_sprint', arguments: { prose: true } });
   const asked = await serverRequest(client, 'sampling/createMessage');
   assert.equal([asked.params.includeContext, asked.params.maxTokens], ['none', 300]);
   const [message] = asked.params.messages;
@@ -288,7 +288,7 @@ test('summarize_sprint asks the host model through sampling/createMessage, and f
   assert.equal([stats.sprint, project_stats.project], ['PROJ-S42', 'PROJ'], "with the sprint's and the project's numbers");
   assert.ok(burndown.length > 0, 'and its burndown');
 
-  const refusing = call('tools/call', { name: 'summarize_sprint', arguments: { project: 'PROJ' } });
+  const refusing = call('tools/call', { name: 'summarize_sprint', arguments: { project: 'PROJ', prose: true } });
   const again = await serverRequest(client, 'sampling/createMessage');
   client.writeRaw(
     JSON.stringify({ jsonrpc: '2.0', id: again.id, error: { code: -1, message: 'User rejected sampling request' } }) + '\n',
@@ -299,12 +299,27 @@ test('summarize_sprint asks the host model through sampling/createMessage, and f
   await finish(client, '2025-11-25', sent);
 });
 
-test('summarize_sprint without sampling: the computed summary, and no request to the client', async () => {
+test('summarize_sprint without prose, or without sampling: the computed summary, and no request to the client', async () => {
   const client = server();
   const { sent, call } = recording(client);
-  await client.initialize('2025-11-25', { elicitation: {} });
+  await client.initialize('2025-11-25', { elicitation: {}, sampling: {} });
   const summary = await call('tools/call', { name: 'summarize_sprint', arguments: { sprint: 'PROJ-S42' } });
   assert.is(summary.result.structuredContent.source, 'computed');
+  assert.is(
+    summary.result.structuredContent.why_computed,
+    undefined,
+    'computed because no prose was asked for: nothing to explain',
+  );
+  const unsampled = server();
+  await unsampled.initialize('2025-11-25', { elicitation: {} });
+  const second = recording(unsampled);
+  const asked = await second.call('tools/call', { name: 'summarize_sprint', arguments: { prose: true } });
+  assert.match(asked.result.structuredContent.why_computed, /^sampling unsupported/);
+  assert.ok(
+    unsampled.received.every((m: any) => m.method === undefined || !('id' in m)),
+    'the server sent no request to a client without sampling',
+  );
+  await finish(unsampled, '2025-11-25', second.sent);
   assert.ok(
     client.received.every((m: any) => m.method === undefined || !('id' in m)),
     'the server sent no request',
@@ -535,13 +550,13 @@ test('2026-07-28 on the same binary: discover, stateless calls, a listen stream 
   });
   assert.is(done.result.structuredContent.issue.title, 'Asked for politely');
   const sampling = { ...meta, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } };
-  const toSummarize = await call('tools/call', { name: 'summarize_sprint', arguments: {}, _meta: sampling });
+  const toSummarize = await call('tools/call', { name: 'summarize_sprint', arguments: { prose: true }, _meta: sampling });
   assert.is(toSummarize.result.resultType, 'input_required', 'the host model is asked through MRTR');
   const question = toSummarize.result.inputRequests.sprint_summary;
   assert.equal([question.method, question.params.includeContext], ['sampling/createMessage', 'none']);
   const summarized = await call('tools/call', {
     name: 'summarize_sprint',
-    arguments: {},
+    arguments: { prose: true },
     requestState: toSummarize.result.requestState,
     inputResponses: { sprint_summary: { role: 'assistant', content: { type: 'text', text: 'Fine.' }, model: 'm' } },
     _meta: sampling,

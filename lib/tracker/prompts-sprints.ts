@@ -6,7 +6,10 @@
 //   release_notes(sprint)             the sprint's done issues, grouped by type
 //
 // As in prompts.ts, the live data goes in as embedded resources read when the prompt is
-// fetched; what no resource answers (the ready view, the groups) is written into the text.
+// fetched (the sprint, jira://ready?project=..., the backlog as a jira://search), each with its
+// uri, so a host shows them as resources and can read them again later
+// (https://modelcontextprotocol.io/specification/2025-11-25/server/prompts, Embedded Resources);
+// what no resource answers (the capacity, release notes' groups by type) is written into the text.
 import type { PromptDefinition, PromptMessage } from '../../protocol/prompts.js';
 import { invalidParams } from '../../protocol/errors.js';
 import { ISSUE_TYPES, type Issue, type TrackerStore } from '../store/index.js';
@@ -88,9 +91,6 @@ export function sprintPrompts(store: TrackerStore, { say, embed }: PromptParts):
       const id = sprintToPlan(args.sprint);
       const stats = embed(TEMPLATES.sprint.expand({ sprint_id: id }), 'sprint');
       const sprint = store.getSprint(id);
-      const ready = store.getReady(sprint.project);
-      const readyText = ready.slice(0, LISTED_MAX).map(line);
-      if (ready.length > LISTED_MAX) readyText.push(`(and ${ready.length - LISTED_MAX} more)`);
       const backlog = `project = ${sprint.project} AND sprint IS EMPTY AND status != done ORDER BY priority`;
       return {
         description: `Plan ${id}`,
@@ -104,9 +104,9 @@ export function sprintPrompts(store: TrackerStore, { say, embed }: PromptParts):
           say('assistant', 'I will start from the work that is ready now, then look at the backlog.'),
           say(
             'user',
-            `The ready view of ${sprint.project} (open issues of the active sprint whose blockers are all done, most urgent first):\n` +
-              (readyText.length === 0 ? '(nothing is ready)' : readyText.join('\n')),
+            `The ready view of ${sprint.project}: open issues of the active sprint whose blockers are all done, most urgent first.`,
           ),
+          embed(TEMPLATES.ready.expand({ project: sprint.project }), 'sprint'),
           say('user', 'The backlog, most urgent first:'),
           embed(searchUri(backlog), 'sprint'),
           say(

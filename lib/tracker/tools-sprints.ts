@@ -1,21 +1,124 @@
-// The sprint tool: one verb per noun (issue 15), so create, start, close and goal are one
-// tool's actions rather than four tools each listed to the model on every turn.
+// The sprint tools: summarize_sprint reads a sprint, manage_sprint changes it. One verb per
+// noun (issue 15): create, start, close and goal are one tool's actions rather than four
+// tools each listed to the model on every turn.
 //
 // Annotations (https://modelcontextprotocol.io/specification/2025-11-25/server/tools):
-// it changes data (not read-only); closing moves issues out of the sprint and a goal
-// overwrites the old one (destructive); creating twice makes two sprints (not idempotent).
+// summarize_sprint only reads. manage_sprint changes data (not read-only); closing moves
+// issues out of the sprint and a goal overwrites the old one (destructive); creating twice
+// makes two sprints (not idempotent).
+//
+// summarize_sprint is also the tool twin of jira://sprint/{sprint_id}, its /burndown and
+// jira://project/{project_key}/stats, for hosts that read no templates
+// (lib/tests/tool-twins.test.ts). A resource read answers at once, the same for the same
+// data, whoever asks; so does the twin: its numbers and its summary are computed, whatever the
+// client offers. The host's model writes the summary only when the call says `prose: true`,
+// and `source` says who wrote it. Not by default, because a sampling request is not a read:
+// "there SHOULD always be a human in the loop with the ability to deny sampling requests"
+// (https://modelcontextprotocol.io/specification/2025-11-25/client/sampling), so the answer
+// may wait on a person, or be refused, and on 2026-07-28 it takes a second round trip
+// (input_required, https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr).
 
 import * as z from 'zod/mini';
+import type { ToolContext } from '../../protocol/asking.js';
 import type { RequestContext } from '../../protocol/context.js';
 import { type ToolDefinition, ToolError, structuredResult } from '../../protocol/tools.js';
-import { LIMITS, SPRINT_LIMITS, SprintSchema, type SprintMutation, type TrackerStore } from '../store/index.js';
+import {
+  LIMITS,
+  SPRINT_LIMITS,
+  STATUSES,
+  SprintSchema,
+  type Issue,
+  type Page,
+  type SprintMutation,
+  type SprintStats,
+  type TrackerStore,
+} from '../store/index.js';
 import { domain } from './domain-errors.js';
-import { TEMPLATES } from './resources.js';
+import { TEMPLATES, defaultProject } from './resources.js';
 
 const ACTIONS = ['create', 'start', 'close', 'goal'] as const;
 type Action = (typeof ACTIONS)[number];
 
 const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
+
+/** How much of a sprint the host's model is shown, and how long its summary may be. */
+const SUMMARY_ISSUES_MAX = 50;
+const SUMMARY_MAX_TOKENS = 300;
+
+const SummaryInput = z.object({
+  sprint: optional(z.string(), 'Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
+  project: optional(z.string(), 'Project key, e.g. PROJ; default: the first project.'),
+  prose: optional(z.boolean(), "true: the host's model writes the summary (sampling)."),
+});
+
+const SummaryOutput = z.object({
+  sprint: z.string(),
+  summary: z.string(),
+  source: z
+    .enum(['host_model', 'computed'])
+    .check(z.describe("Who wrote the summary: the host's model, through sampling, or the server.")),
+  model: z.optional(z.string()),
+  why_computed: z.optional(z.string()),
+  // The numbers the resources jira://sprint/{sprint_id}, its /burndown and jira://project/{project_key}/stats
+  // give: their tool twin, for hosts that never read templates.
+  stats: z.record(z.string(), z.unknown()),
+  project_stats: z.record(z.string(), z.unknown()),
+  burndown: z.array(
+    z.object({
+      date: z.string(),
+      remaining_points: z.number(),
+      remaining_issues: z.int(),
+      scope_points: z.number(),
+      ideal_points: z.number(),
+    }),
+  ),
+});
+
+/** The sprint's numbers and issue titles, as the user message of a sampling request. */
+function sprintBriefing(stats: SprintStats, issues: Page<Issue>): string {
+  const lines = issues.items.map((issue) => `- ${issue.key} [${issue.status}, ${issue.priority}] ${issue.title}`);
+  if (issues.total > issues.items.length) lines.push(`(and ${issues.total - issues.items.length} more)`);
+  return [
+    `Sprint ${stats.sprint} "${stats.name}" of project ${stats.project} (${stats.state}), ${stats.start_date} to ${stats.end_date}.`,
+    `Goal: ${stats.goal}`,
+    computedSummary(stats),
+    'Issues:',
+    ...lines,
+    '',
+    'Summarize this sprint for the team in at most three sentences: progress against the goal, what is at risk, what needs attention.',
+  ].join('\n');
+}
+
+/** The summary the server writes itself, from the sprint's numbers (also used by the benchmark's SDK peer). */
+export function computedSummary(stats: SprintStats): string {
+  const statuses = STATUSES.map((status) => `${stats.by_status[status as keyof SprintStats['by_status']]} ${status}`).join(', ');
+  return (
+    `${stats.name} (${stats.sprint}, ${stats.state}): ${stats.progress_pct}% of ${stats.points_total} story points done, ` +
+    `${stats.days_remaining} days remaining. ${stats.issue_count} issues: ${statuses}. ` +
+    `${stats.p0_open} open P0, ${stats.unassigned_open} open and unassigned.`
+  );
+}
+
+/** The host model's summary, or why there is none (no sampling offered, refused, failed). */
+async function prose(
+  store: TrackerStore,
+  stats: SprintStats,
+  context: ToolContext,
+): Promise<{ text: string; model: string } | { why: string }> {
+  const issues = store.searchIssues({ sprint: stats.sprint, limit: SUMMARY_ISSUES_MAX });
+  // https://modelcontextprotocol.io/specification/2025-11-25/client/sampling: no context
+  // from other servers, a modest length; the client may show it to the user first.
+  const sampled = await context.sample(
+    {
+      messages: [{ role: 'user', content: { type: 'text', text: sprintBriefing(stats, issues) } }],
+      systemPrompt: 'You write short, factual sprint summaries for a software team.',
+      maxTokens: SUMMARY_MAX_TOKENS,
+      includeContext: 'none',
+    },
+    { key: 'sprint_summary' },
+  );
+  return sampled.ok ? sampled.value : { why: `sampling ${sampled.why}: ${sampled.detail}` };
+}
 
 const Input = z.object({
   action: z.enum(ACTIONS),
@@ -40,6 +143,39 @@ const Output = z.object({
 });
 
 export function sprintTools(store: TrackerStore): ToolDefinition[] {
+  const summarizeSprint: ToolDefinition = {
+    name: 'summarize_sprint',
+    title: 'Summarize sprint',
+    description:
+      "A sprint's numbers (default: the current one), its project's and its burndown, with a summary computed from " +
+      "them, or written by the host's model when prose is true.",
+    input: SummaryInput,
+    output: SummaryOutput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: (args, context: ToolContext) =>
+      domain(async () => {
+        const stats = args.sprint
+          ? store.getSprintStats(args.sprint)
+          : store.getCurrentSprintStats(args.project ?? defaultProject(store) ?? '');
+        const numbers = {
+          stats,
+          project_stats: store.getProjectStats(stats.project),
+          burndown: [...store.getSprintBurndown(stats.sprint).points],
+        };
+        const computed = { sprint: stats.sprint, summary: computedSummary(stats), source: 'computed' };
+        if (args.prose !== true) return structuredResult({ ...computed, ...numbers });
+        const written = await prose(store, stats, context);
+        if ('why' in written) return structuredResult({ ...computed, why_computed: written.why, ...numbers });
+        return structuredResult({
+          sprint: stats.sprint,
+          summary: written.text,
+          source: 'host_model',
+          model: written.model,
+          ...numbers,
+        });
+      }),
+  };
+
   const manageSprint: ToolDefinition = {
     name: 'manage_sprint',
     title: 'Manage sprint',
@@ -64,7 +200,7 @@ export function sprintTools(store: TrackerStore): ToolDefinition[] {
         });
       }),
   };
-  return [manageSprint];
+  return [summarizeSprint, manageSprint];
 }
 
 function perform(store: TrackerStore, action: Action, args: SprintArgs): Promise<SprintMutation> {

@@ -13,7 +13,6 @@
 // how to fix the call; they become `isError: true` results the model can read.
 
 import * as z from 'zod/mini';
-import type { ToolContext } from '../../protocol/asking.js';
 import type { RequestContext } from '../../protocol/context.js';
 import type { ContentBlock } from '../../protocol/content.js';
 import { type ToolDefinition, type ToolResult, structuredResult } from '../../protocol/tools.js';
@@ -29,11 +28,10 @@ import {
   type Issue,
   type IssueMutation,
   type Page,
-  type SprintStats,
   type TrackerStore,
 } from '../store/index.js';
 import { domain } from './domain-errors.js';
-import { defaultProject, issueSummary, issueUri } from './resources.js';
+import { issueSummary, issueUri } from './resources.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 import { AttachmentSummarySchema, addAttachmentTool, attachmentBlock, attachmentSummary } from './attachments.js';
 import { HistorySchema, IncludeSchema, LinkedSchema, issueExtras } from './issue-views.js';
@@ -122,58 +120,6 @@ const searchResults = createSnapshotCache(
   textLength,
   RESULT_CACHE_CHARS,
 );
-
-/** How much of a sprint the host's model is shown, and how long its summary may be. */
-const SUMMARY_ISSUES_MAX = 50;
-const SUMMARY_MAX_TOKENS = 300;
-
-const SprintSummaryOutput = z.object({
-  sprint: z.string(),
-  summary: z.string(),
-  source: z
-    .enum(['host_model', 'computed'])
-    .check(z.describe("Who wrote the summary: the host's model, through sampling, or the server.")),
-  model: z.optional(z.string()),
-  why_computed: z.optional(z.string()),
-  // The numbers the resources jira://sprint/{sprint_id}, its /burndown and jira://project/{project_key}/stats
-  // give: their tool twin, for hosts that never read templates.
-  stats: z.record(z.string(), z.unknown()),
-  project_stats: z.record(z.string(), z.unknown()),
-  burndown: z.array(
-    z.object({
-      date: z.string(),
-      remaining_points: z.number(),
-      remaining_issues: z.int(),
-      scope_points: z.number(),
-      ideal_points: z.number(),
-    }),
-  ),
-});
-
-/** The sprint's numbers and issue titles, as the user message of a sampling request. */
-function sprintBriefing(stats: SprintStats, issues: Page<Issue>): string {
-  const lines = issues.items.map((issue) => `- ${issue.key} [${issue.status}, ${issue.priority}] ${issue.title}`);
-  if (issues.total > issues.items.length) lines.push(`(and ${issues.total - issues.items.length} more)`);
-  return [
-    `Sprint ${stats.sprint} "${stats.name}" of project ${stats.project} (${stats.state}), ${stats.start_date} to ${stats.end_date}.`,
-    `Goal: ${stats.goal}`,
-    computedSummary(stats),
-    'Issues:',
-    ...lines,
-    '',
-    'Summarize this sprint for the team in at most three sentences: progress against the goal, what is at risk, what needs attention.',
-  ].join('\n');
-}
-
-/** The summary the server writes itself, from the sprint's numbers (also used by the benchmark's SDK peer). */
-export function computedSummary(stats: SprintStats): string {
-  const statuses = STATUSES.map((status) => `${stats.by_status[status as keyof SprintStats['by_status']]} ${status}`).join(', ');
-  return (
-    `${stats.name} (${stats.sprint}, ${stats.state}): ${stats.progress_pct}% of ${stats.points_total} story points done, ` +
-    `${stats.days_remaining} days remaining. ${stats.issue_count} issues: ${statuses}. ` +
-    `${stats.p0_open} open P0, ${stats.unassigned_open} open and unassigned.`
-  );
-}
 
 export function trackerTools(store: TrackerStore): ToolDefinition[] {
   // Transitions and links live beside the issue; a change to either gives it a new snapshot,
@@ -415,55 +361,6 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       }),
   };
 
-  const summarizeSprint: ToolDefinition = {
-    name: 'summarize_sprint',
-    title: 'Summarize sprint',
-    description:
-      "A few sentences on a sprint (default: the current one), written by the host's model when the client " +
-      "offers sampling, else computed from its numbers; with the sprint's and its project's numbers and the burndown.",
-    input: z.object({
-      sprint: optional(z.string(), 'Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
-      project: optional(z.string(), 'Project key, e.g. PROJ; default: the first project.'),
-    }),
-    output: SprintSummaryOutput,
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (args, context: ToolContext) =>
-      domain(async () => {
-        const stats = args.sprint
-          ? store.getSprintStats(args.sprint)
-          : store.getCurrentSprintStats(args.project ?? defaultProject(store) ?? '');
-        const issues = store.searchIssues({ sprint: stats.sprint, limit: SUMMARY_ISSUES_MAX });
-        // https://modelcontextprotocol.io/specification/2025-11-25/client/sampling: no context
-        // from other servers, a modest length; the client may show it to the user first.
-        const sampled = await context.sample(
-          {
-            messages: [{ role: 'user', content: { type: 'text', text: sprintBriefing(stats, issues) } }],
-            systemPrompt: 'You write short, factual sprint summaries for a software team.',
-            maxTokens: SUMMARY_MAX_TOKENS,
-            includeContext: 'none',
-          },
-          { key: 'sprint_summary' },
-        );
-        const numbers = {
-          stats,
-          project_stats: store.getProjectStats(stats.project),
-          burndown: [...store.getSprintBurndown(stats.sprint).points],
-        };
-        if (sampled.ok) {
-          const { text: summary, model } = sampled.value;
-          return structuredResult({ sprint: stats.sprint, summary, source: 'host_model', model, ...numbers });
-        }
-        const why = `sampling ${sampled.why}: ${sampled.detail}`;
-        return structuredResult({
-          sprint: stats.sprint,
-          summary: computedSummary(stats),
-          source: 'computed',
-          why_computed: why,
-          ...numbers,
-        });
-      }),
-  };
-
   return [
     searchIssues,
     getIssue,
@@ -473,7 +370,6 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     addComment,
     addAttachmentTool(store, domain),
     linkIssues,
-    summarizeSprint,
     ...sprintTools(store),
   ];
 }

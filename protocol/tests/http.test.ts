@@ -8,6 +8,8 @@ import type { ServerDefinition } from '../definition.js';
 import type { IncomingMessage } from 'node:http';
 import { accessRules, refusal } from '../http-access.js';
 import { type HttpEndpoint, serveHttp } from '../http.js';
+import type { EncodeLine } from '../http-stream.js';
+import { encodeLine } from '../json-rpc.js';
 import { type Server, createServer } from '../server.js';
 import { JSON_AND_SSE, initializeRequest, openSession, postMessage, readEvents } from './http-client.js';
 
@@ -83,6 +85,37 @@ const statelessHeaders = (method: string, name?: string): Record<string, string>
   'MCP-Protocol-Version': '2026-07-28',
   'Mcp-Method': method,
   ...(name === undefined ? {} : { 'Mcp-Name': name }),
+});
+
+test("every answer and event goes out through the encodeLine the transport is given (the tracker passes the engine's)", async () => {
+  // An encoder that marks what it encoded: a body or an event without the mark was encoded elsewhere.
+  const marking: EncodeLine = (message) => encodeLine(Array.isArray(message) ? message : { ...message, encodedBy: 'given' });
+  const { http } = await endpoint({ encodeLine: marking });
+  try {
+    const id = await session(http.url);
+    const listed = await post(http.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'Mcp-Session-Id': id });
+    assert.is(((await listed.json()) as any).encodedBy, 'given', 'a JSON answer');
+    const call = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'count', arguments: {}, _meta: { progressToken: 'p' } },
+    };
+    const seen = await events(await post(http.url, call, { 'Mcp-Session-Id': id }), () => false);
+    assert.equal(
+      seen.map((event) => [event.data.method ?? event.data.id, event.data.encodedBy]),
+      [
+        ['notifications/progress', 'given'],
+        ['notifications/progress', 'given'],
+        [2, 'given'],
+      ],
+      'the events of an SSE stream',
+    );
+    const answer = await post(http.url, stateless(3, 'tools/list'), statelessHeaders('tools/list'));
+    assert.is(((await answer.json()) as any).encodedBy, 'given', 'a 2026-07-28 answer');
+  } finally {
+    await http.close(100);
+  }
 });
 
 test('handshake era: initialize issues a session id; later requests need it (400 without, 404 unknown); DELETE ends it', async () => {

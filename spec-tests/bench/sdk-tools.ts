@@ -24,7 +24,7 @@ import {
 import { attachmentBlock, attachmentSummary } from '../../lib/tracker/attachments.js';
 import { issueExtras } from '../../lib/tracker/issue-views.js';
 import { TEMPLATES, defaultProject, issueSummary, issueUri } from '../../lib/tracker/resources.js';
-import { computedSummary } from '../../lib/tracker/tools.js';
+import { computedSummary } from '../../lib/tracker/tools-sprints.js';
 
 const statusEnum = z.enum(STATUSES as unknown as [string, ...string[]]);
 const priorityEnum = z.enum(PRIORITIES as unknown as [string, ...string[]]);
@@ -418,16 +418,17 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
       }),
   );
 
-  // Ours asks the host's model when the client offers sampling; the benchmark's client does not, so both compute.
+  // Ours asks the host's model only with prose: true (and a client that offers sampling); the benchmark never asks, so both compute.
   server.registerTool(
     'summarize_sprint',
     {
       title: 'Summarize sprint',
       description:
-        "A few sentences on a sprint (default: the current one), written by the host's model when the client offers sampling, else computed from its numbers; with the sprint's and its project's numbers and the burndown.",
+        "A sprint's numbers (default: the current one), its project's and its burndown, with a summary computed from them, or written by the host's model when prose is true.",
       inputSchema: {
         sprint: z.string().optional().describe('Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
         project: z.string().optional().describe('Project key, e.g. PROJ; default: the first project.'),
+        prose: z.boolean().optional().describe("true: the host's model writes the summary (sampling)."),
       },
       outputSchema: {
         sprint: z.string(),
@@ -446,7 +447,6 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
         const stats = args.sprint
           ? store.getSprintStats(args.sprint)
           : store.getCurrentSprintStats(args.project ?? defaultProject(store) ?? '');
-        const why = 'sampling unsupported: the client did not declare the capability for sampling/createMessage';
         const numbers = {
           stats,
           project_stats: store.getProjectStats(stats.project),
@@ -456,7 +456,6 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
           sprint: stats.sprint,
           summary: computedSummary(stats),
           source: 'computed',
-          why_computed: why,
           ...numbers,
         });
       }),

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -55,12 +55,15 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
     for (const [args, file] of [
       [['demo'], 'mcp-tracker-demo.mjs'],
       [['export', '--data', join(folder, 'none.jsonl')], 'mcp-tracker-io.mjs'],
+      [['--http', '0', '--data', join(folder, 'none.jsonl')], 'mcp-tracker-http.mjs'],
     ] as const) {
       const alone = node(['mcp-tracker.mjs', ...args], folder);
       assert.is(alone.status, 1, alone.stderr);
       assert.match(alone.stderr, `needs ${file} beside this file`);
       assert.not.match(alone.stderr, /\bat \S+ \(/, 'no stack trace');
     }
+    // Told before the store opens: no data file was made for a server that cannot serve.
+    assert.not.ok(existsSync(join(folder, 'none.jsonl')));
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -109,6 +112,7 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
       'README.md',
       'dist/mcp-conform.mjs',
       'dist/mcp-tracker-demo.mjs',
+      'dist/mcp-tracker-http.mjs',
       'dist/mcp-tracker-io.mjs',
       'dist/mcp-tracker-postgres.mjs',
       'dist/mcp-tracker.mjs',

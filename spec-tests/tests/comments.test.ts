@@ -23,6 +23,7 @@ const BUILT = new Set([
   'mcp-tracker-postgres.mjs',
   'mcp-tracker-demo.mjs',
   'mcp-tracker-io.mjs',
+  'mcp-tracker-http.mjs',
   'mcp-conform.mjs',
   'mcp-conformance-server.mjs',
   'sdk-tracker.mjs',

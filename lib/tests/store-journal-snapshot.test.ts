@@ -1,0 +1,319 @@
+// The snapshot beside the journal (journal-snapshot.ts): an open from it answers exactly as a
+// replay of the journal does; any doubt about it means a replay, said on stderr; and a kill or
+// a full disk while it is written never costs an acknowledged write.
+//
+// This file is also the child program of its kill test: run with SNAPSHOT_CHILD set to a data
+// file, it opens the store, adds one comment (printing its body once acknowledged) and closes,
+// which writes a snapshot, over and over until it is killed.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openStore, type Logger, type TrackerStore } from '../store/index.js';
+import { createJournal } from '../store/journal.js';
+import type { RecordDraft } from '../store/schema.js';
+
+const THIS_FILE = fileURLToPath(import.meta.url);
+const childFile = process.env['SNAPSHOT_CHILD'];
+if (childFile === undefined) defineTests();
+else
+  runChild(childFile).catch((error: unknown) => {
+    process.stderr.write(`child failed: ${(error as Error).stack}\n`);
+    process.exit(1);
+  });
+
+/** The child: open, one acknowledged comment, close (a snapshot is written), again and again. */
+async function runChild(file: string): Promise<void> {
+  for (let round = 0; ; round++) {
+    const store = await openStore({
+      path: file,
+      log: (level, message) => process.stderr.write(`${level}: ${message}\n`),
+      watch: false,
+    });
+    const body = `round ${round} of ${process.pid}`;
+    await store.addComment('PROJ-1', { body });
+    process.stdout.write(`${body}\n`);
+    store.close();
+  }
+}
+
+function defineTests(): void {
+  const directories: string[] = [];
+
+  function tempFile(): string {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-snapshot-'));
+    directories.push(directory);
+    return path.join(directory, 'tracker.jsonl');
+  }
+
+  function recordingLogger(): { log: Logger; lines: string[] } {
+    const lines: string[] = [];
+    return { log: (level, message) => lines.push(`${level}: ${message}`), lines };
+  }
+
+  const open = (file: string, log: Logger = () => {}): Promise<TrackerStore> => openStore({ path: file, log, watch: false });
+  const snapshotOf = (file: string): string => `${file}.snapshot`;
+
+  /** A demo file with one of each kind of change after the demo records, closed cleanly. */
+  async function busyFile(): Promise<string> {
+    const file = tempFile();
+    const store = await open(file);
+    await store.updateStatus('PROJ-101', 'in_review');
+    await store.addComment('PROJ-104', { body: 'First look.' });
+    await store.assignIssue('PROJ-102', 'bob');
+    await store.linkIssues('PROJ-101', 'blocks', 'PROJ-102');
+    await store.addAttachment('PROJ-103', { name: 'trace.txt', mimeType: 'text/plain', content: 'aGVsbG8=' });
+    await store.updateIssue('PROJ-104', { title: 'A better title', labels: ['snapshot'] });
+    const sprint = store.listSprints({ project: 'PROJ', state: 'active' })[0];
+    if (sprint !== undefined) await store.moveToSprint('PROJ-105', sprint.id);
+    await store.createIssue({ project: 'WEB', title: 'Made before the close' });
+    store.close();
+    return file;
+  }
+
+  /** Everything a client can read that the snapshot could get wrong. */
+  function answers(store: TrackerStore): unknown {
+    const exported = store.exportSnapshot();
+    const keys = exported.issues.map((issue) => issue.key);
+    return {
+      exported,
+      history: keys.map((key) => store.getHistory(key, 100)),
+      links: keys.map((key) => store.getIssueLinks(key)),
+      transitions: keys.map((key) => store.getTransitions(key)),
+      burndowns: store.listSprints().map((sprint) => store.getSprintBurndown(sprint.id)),
+      stats: store.listProjects().map((project) => store.getProjectStats(project.key)),
+      search: store.searchIssues({ query: 'text ~ title OR status = todo' }),
+      assignees: store.completeAssignees(''),
+    };
+  }
+
+  /** What the journal alone says: a copy of it opened without the snapshot. */
+  async function replayed(file: string): Promise<unknown> {
+    const copy = path.join(path.dirname(file), 'replayed.jsonl');
+    fs.copyFileSync(file, copy);
+    fs.rmSync(snapshotOf(copy), { force: true });
+    const store = await open(copy);
+    try {
+      return answers(store);
+    } finally {
+      store.close();
+      fs.rmSync(snapshotOf(copy), { force: true });
+      fs.rmSync(copy);
+    }
+  }
+
+  async function answersOf(file: string, log: Logger = () => {}): Promise<unknown> {
+    const store = await open(file, log);
+    try {
+      return answers(store);
+    } finally {
+      store.close();
+    }
+  }
+
+  test.after(() => {
+    for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
+  });
+
+  test('a clean close leaves a snapshot, and the next open from it answers as a replay does', async () => {
+    const file = await busyFile();
+    assert.ok(fs.existsSync(snapshotOf(file)), 'no snapshot after a clean close');
+    const { log, lines } = recordingLogger();
+    assert.equal(await answersOf(file, log), await replayed(file));
+    assert.equal(lines, [], 'the snapshot was trusted without a word');
+  });
+
+  test('changes after an open from a snapshot, and after its unread issues, survive the next snapshot', async () => {
+    const file = await busyFile();
+    const store = await open(file);
+    await store.addComment('PROJ-101', { body: 'after the snapshot' });
+    await store.updateStatus('PROJ-102', 'in_progress');
+    await store.createIssue({ project: 'PROJ', title: 'Newer than the snapshot' });
+    store.close(); // a second snapshot: the issues nobody read are copied from the first unparsed
+    const reopened = await open(file);
+    assert.ok(reopened.getIssue('PROJ-101').comments.some((c) => c.body === 'after the snapshot'));
+    reopened.close();
+    assert.equal(await answersOf(file), await replayed(file));
+  });
+
+  test('records appended after the snapshot are replayed on top of it', async () => {
+    const file = await busyFile();
+    const older = fs.readFileSync(snapshotOf(file));
+    const store = await open(file);
+    await store.addComment('PROJ-101', { body: 'in the tail' });
+    store.close();
+    fs.writeFileSync(snapshotOf(file), older); // as if this process had been killed before its close
+    const { log, lines } = recordingLogger();
+    const reopened = await open(file, log);
+    assert.ok(reopened.getIssue('PROJ-101').comments.some((c) => c.body === 'in the tail'));
+    reopened.close();
+    assert.equal(lines, []);
+    assert.equal(await answersOf(file), await replayed(file));
+  });
+
+  /** Each way a snapshot can disagree: it is not used, the reason is logged, the answers are the journal's. */
+  const doubts: [string, (file: string) => void, RegExp][] = [
+    ['a byte of an issue flipped', (file) => flipByte(snapshotOf(file), 5000), /checksum of its issues is wrong/],
+    [
+      'a byte of the index flipped',
+      (file) => flipByte(snapshotOf(file), fs.statSync(snapshotOf(file)).size - 3),
+      /checksum of its index|size/,
+    ],
+    ['cut short', (file) => fs.truncateSync(snapshotOf(file), 6000), /size is not what its header says/],
+    ['not a snapshot at all', (file) => fs.writeFileSync(snapshotOf(file), 'hello'), /shorter than its header/],
+    ['a newer version', (file) => rewriteHeader(snapshotOf(file), '"version":1', '"version":9'), /version 9/],
+    ['the journal cut below its offset', (file) => fs.truncateSync(file, 200), /journal is shorter/],
+    [
+      'the journal changed before its offset',
+      (file) => editJournal(file, 'First look.', 'First LOOK.'),
+      /journal changed before/,
+    ],
+    ['another journal in its place', (file) => editJournal(file, '"created_at":"', '"created_at":"1'), /another journal/],
+  ];
+  for (const [what, spoil, reason] of doubts) {
+    test(`a snapshot in doubt is not used, and says why: ${what}`, async () => {
+      const file = await busyFile();
+      spoil(file);
+      const { log, lines } = recordingLogger();
+      let ours: unknown;
+      try {
+        ours = await answersOf(file, log);
+      } catch (error) {
+        ours = `open failed: ${(error as Error).message}`;
+      }
+      assert.match(lines.join('\n'), /\.snapshot: not used \(.*\); replaying the journal instead/);
+      assert.match(lines.join('\n'), reason);
+      let journal: unknown;
+      try {
+        journal = await replayed(file);
+      } catch (error) {
+        journal = `open failed: ${(error as Error).message.replaceAll('replayed.jsonl', 'tracker.jsonl')}`;
+      }
+      assert.equal(ours, journal);
+    });
+  }
+
+  test('a snapshot that cannot be written (a full disk) is skipped: the close succeeds and nothing is lost', async () => {
+    const file = await busyFile();
+    const store = await open(file);
+    await store.addComment('PROJ-101', { body: 'before the full disk' });
+    const write = fs.writeSync;
+    (fs as { writeSync: unknown }).writeSync = () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    const { log, lines } = recordingLogger();
+    try {
+      // The close's snapshot fails on its first write; the journal is not written to at all.
+      const failing = await openStore({ path: file, log, watch: false });
+      failing.close();
+      store.close();
+    } finally {
+      (fs as { writeSync: unknown }).writeSync = write;
+    }
+    assert.match(lines.join('\n'), /no snapshot written \(ENOSPC/);
+    assert.equal(
+      fs.readdirSync(path.dirname(file)).filter((name) => name.includes('.new-')),
+      [],
+      'the temporary file was removed',
+    );
+    const reopened = await open(file);
+    assert.ok(reopened.getIssue('PROJ-101').comments.some((c) => c.body === 'before the full disk'));
+    reopened.close();
+    assert.equal(await answersOf(file), await replayed(file));
+  });
+
+  test('killed at random moments while it writes snapshots, the store reopens with every acknowledged write', async () => {
+    const file = tempFile();
+    // Large enough that writing a snapshot takes a while, so the kills land inside the writes too.
+    createJournal(file, bigJournal(3_000), new Date());
+    const acknowledged: string[] = [];
+    for (let kill = 0; kill < 12; kill++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', THIS_FILE], {
+        env: { ...process.env, SNAPSHOT_CHILD: file },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const lines = createInterface({ input: child.stdout });
+      lines.on('line', (line) => acknowledged.push(line));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)));
+      await waitFor(() => acknowledged.length > kill);
+      await new Promise((resolve) => setTimeout(resolve, 20 + ((kill * 37) % 150)));
+      child.kill('SIGKILL');
+      assert.is(await exited, 'SIGKILL', `the child ended by itself: ${stderr}`);
+      assert.not.match(stderr, /child failed/);
+    }
+    const store = await open(file);
+    const bodies = new Set(store.getIssue('PROJ-1').comments.map((c) => c.body));
+    store.close();
+    for (const body of acknowledged) assert.ok(bodies.has(body), `acknowledged "${body}" is missing`);
+    assert.equal(await answersOf(file), await replayed(file));
+  });
+
+  function flipByte(file: string, position: number): void {
+    const bytes = fs.readFileSync(file);
+    bytes[position] = (bytes[position] as number) ^ 0x01;
+    fs.writeFileSync(file, bytes);
+  }
+
+  function rewriteHeader(file: string, from: string, to: string): void {
+    const bytes = fs.readFileSync(file);
+    const header = bytes.toString('utf8', 0, 4096);
+    assert.ok(header.includes(from));
+    bytes.write(header.replace(from, to).slice(0, 4096), 0, 'utf8');
+    fs.writeFileSync(file, bytes);
+  }
+
+  /** Replaces text in the journal with text of the same length, so every offset stays where it was. */
+  function editJournal(file: string, from: string, to: string): void {
+    const text = fs.readFileSync(file, 'utf8');
+    assert.ok(text.includes(from));
+    const edited = text.replace(from, to);
+    fs.writeFileSync(file, to.length === from.length ? edited : edited.slice(0, text.length));
+  }
+
+  async function waitFor(condition: () => boolean): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('timed out waiting for the child');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** One project and `count` issues. */
+  function bigJournal(count: number): RecordDraft[] {
+    const drafts: RecordDraft[] = [
+      { type: 'project.created', project: { key: 'PROJ', name: 'Big', description: '', lead: 'alice' } },
+    ];
+    const at = new Date().toISOString();
+    for (let n = 1; n <= count; n++) {
+      drafts.push({
+        type: 'issue.created',
+        issue: {
+          key: `PROJ-${n}`,
+          project: 'PROJ',
+          title: `Issue number ${n}`,
+          description: 'Some words to make the issue as long as a real one. '.repeat(4),
+          type: 'task',
+          status: 'todo',
+          priority: 'P2',
+          assignee: null,
+          reporter: 'alice',
+          story_points: null,
+          sprint: null,
+          labels: [],
+          comments: [],
+          created_at: at,
+          updated_at: at,
+        },
+      });
+    }
+    return drafts;
+  }
+
+  test.run();
+}
