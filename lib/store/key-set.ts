@@ -72,8 +72,13 @@ export function intersectionOf(driver: KeySet, tests: readonly KeyTest[]): KeySe
   return tests.length === 0 ? driver : new KeyIntersection(driver, tests);
 }
 
+/** Up to this many keys of an intersection are kept when it is counted: a few matches are then walked again for free. */
+const KEPT_WHEN_COUNTED = 1_024;
+
 class KeyIntersection implements KeySet {
   private counted: number | null = null;
+  /** The keys, when counting found at most KEPT_WHEN_COUNTED. */
+  private kept: string[] | null = null;
   constructor(
     private readonly driver: KeySet,
     private readonly tests: readonly KeyTest[],
@@ -82,7 +87,12 @@ class KeyIntersection implements KeySet {
   get size(): number {
     if (this.counted !== null) return this.counted;
     let count = 0;
-    this.each(() => (count += 1));
+    const kept: string[] = [];
+    this.each((key) => {
+      count += 1;
+      if (count <= KEPT_WHEN_COUNTED) kept.push(key);
+    });
+    if (count <= KEPT_WHEN_COUNTED) this.kept = kept;
     return (this.counted = count);
   }
 
@@ -91,13 +101,16 @@ class KeyIntersection implements KeySet {
   }
 
   *[Symbol.iterator](): Iterator<string> {
-    for (const key of this.driver) if (this.passes(key)) yield key;
+    if (this.kept !== null) yield* this.kept;
+    else for (const key of this.driver) if (this.passes(key)) yield key;
   }
 
   each(visit: (key: string) => void): void {
-    eachKey(this.driver, (key) => {
-      if (this.passes(key)) visit(key);
-    });
+    if (this.kept !== null) this.kept.forEach((key) => visit(key));
+    else
+      eachKey(this.driver, (key) => {
+        if (this.passes(key)) visit(key);
+      });
   }
 
   private passes(key: string): boolean {
