@@ -66,7 +66,7 @@ async function oneLife(dataFile: string, rng: Rng, life: string): Promise<{ acks
       '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"crash","version":"1"}}}\n',
     );
     await server.until(() => server.received.has('"init"'), 10_000, `initialize (${life})`);
-    const sent = await streamUntilKilled(server, rng, life, 20 + rng.int(100));
+    const sent = await streamUntilKilled(server, rng, life, { answers: 2 + rng.int(4), thenMs: rng.int(60) });
     return { acks: collectAcks(server, sent), sent: sent.length };
   } finally {
     server.kill();
@@ -74,17 +74,23 @@ async function oneLife(dataFile: string, rng: Rng, life: string): Promise<{ acks
 }
 
 /**
- * Keeps up to 8 mutations in flight until `killAfterMs` after the first answer, then kills the
- * server mid-stream. Counting from the first answer, not the start, keeps a slow machine from
- * killing every life before it acknowledges anything; a server that never answers fails here.
+ * Keeps up to 8 mutations in flight until `kill.answers` have been answered and `kill.thenMs`
+ * more have passed, then kills the server mid-stream. Counting answers first, not time, keeps a
+ * slow machine from killing lives before they acknowledge enough for the test to prove
+ * anything; a server that never answers fails here.
  */
-async function streamUntilKilled(server: WireServer, rng: Rng, life: string, killAfterMs: number): Promise<Sent[]> {
+async function streamUntilKilled(
+  server: WireServer,
+  rng: Rng,
+  life: string,
+  kill: { answers: number; thenMs: number },
+): Promise<Sent[]> {
   const sent: Sent[] = [];
   const started = Date.now();
   let deadline = Infinity;
   while (Date.now() < deadline && !server.exit) {
     const answered = sent.filter((s) => server.received.has(JSON.stringify(s.id))).length;
-    if (answered > 0 && deadline === Infinity) deadline = Date.now() + killAfterMs;
+    if (answered >= kill.answers && deadline === Infinity) deadline = Date.now() + kill.thenMs;
     assert.ok(Date.now() - started < 15_000, `${life}: no mutation answered within 15 s: ${server.stderr()}`);
     for (let i = sent.length - answered; i < 8; i++) {
       const id = `${life}-${sent.length}`;
