@@ -29,7 +29,7 @@ import type { FieldValue, IndexedField } from './field-index.js';
 import { compileCondition } from './jql/evaluate.js';
 import type { SortKey } from './jql/ast.js';
 import { parseQuery } from './jql/parser.js';
-import { resolve, type Condition, type ResolveContext } from './jql/resolve.js';
+import { allOf, resolve, type Condition, type ResolveContext } from './jql/resolve.js';
 import { runQuery } from './jql/run.js';
 import { inKeyOrder } from './key-order.js';
 import { commentCount, sortedProjectKeys, type TrackerState } from './state.js';
@@ -200,12 +200,7 @@ export function resolveSearch(state: TrackerState, query: SearchIssuesQuery, con
     ...filters,
     ...(words.length > 0 ? [textCondition(words)] : []),
   ];
-  const where: Condition | null =
-    conditions.length === 0
-      ? null
-      : conditions.length === 1
-        ? (conditions[0] as Condition)
-        : { kind: 'and', operands: conditions };
+  const where = allOf(conditions);
   return { page, where, orderBy: parsed?.orderBy ?? [] };
 }
 

@@ -26,6 +26,7 @@ import { runQuery } from '../store/jql/run.js';
 import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue, type JournalRecord, type RecordDraft } from '../store/schema.js';
 import { createEmptyState, type TrackerState } from '../store/state.js';
 import { isDomainError, openStore } from '../store/index.js';
+import { createRng } from '../../spec-tests/fuzz/prng.js';
 
 const NOW = new Date('2025-06-15T12:00:00.000Z');
 const CONTEXT = { now: NOW, user: 'alice' };
@@ -255,7 +256,7 @@ const SPRINTS: { id: string; state: 'active' | 'closed' | 'future' }[] = [
 
 /** A state of `count` random issues (every status, every empty field) from a fixed seed. */
 function randomState(seed: number, count: number): TrackerState {
-  const random = mulberry32(seed);
+  const random = createRng(seed).next;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const drafts: RecordDraft[] = PROJECTS.map((key) => ({
     type: 'project.created' as const,
@@ -307,16 +308,6 @@ function randomIssue(random: () => number, key: string, n: number): Issue {
     comments: random() < 0.2 ? [{ id: 1, author: 'bob', body: `Saw ${pick(WORDS)} again`, created_at: at }] : [],
     created_at: at,
     updated_at: at,
-  };
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -564,7 +555,7 @@ function randomChange(state: TrackerState, random: () => number, seq: number, pa
 
 test('fuzz: indexes built by earlier queries follow random changes (new words, moved times, holes) and answer as the naive engine does', () => {
   const state = randomState(6, 300);
-  const random = mulberry32(6);
+  const random = createRng(6).next;
   const queries = fc.sample(fc.tuple(arbitraryMeaningfulQuery(), fc.nat(30)), { seed: 6, numRuns: 320 });
   // Every round also asks these, which read the time indexes whole: a stale or lost key shows.
   const timeQueries = [

@@ -13,20 +13,10 @@ import type { ToolDefinition } from '../../protocol/tools.js';
 import { conformanceDefinition } from '../../spec-tests/conformance-server/definition.js';
 import { openStore, silentLogger } from '../store/index.js';
 import { trackerTools } from '../tracker/tools.js';
+import { anyValue, oddNumber } from '../../protocol/tests/odd-values.js';
 
 // Values near a schema's shapes, derived from its description: right and wrong types, bounds
 // crossed, enum values and others, keys it does not declare, `__proto__` as JSON.parse makes it.
-const oddNumber = fc.oneof(fc.integer(), fc.double(), fc.constant(2 ** 53), fc.constant(-0), fc.constant(Number.NaN));
-const anyValue = fc.oneof(
-  fc.string(),
-  oddNumber,
-  fc.boolean(),
-  fc.constant(null),
-  fc.constant(undefined),
-  fc.array(fc.nat(), { maxLength: 2 }),
-  fc.dictionary(fc.string(), fc.nat(), { maxKeys: 2 }),
-  fc.constant(JSON.parse('{"__proto__":{"a":1}}')),
-);
 
 interface Def {
   type: string;

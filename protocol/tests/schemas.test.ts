@@ -12,19 +12,10 @@ import {
   ResourceUriParamsSchema,
   quickCheck,
 } from '../schemas.js';
+import { anyValue } from './odd-values.js';
 
 // Values near the shapes, derived from each schema: every key it declares, with right and wrong
 // types, and a key it does not declare. A key added to a schema is generated at once.
-const oddNumber = fc.oneof(fc.integer(), fc.double(), fc.constant(2 ** 53), fc.constant(-0), fc.constant(Number.NaN));
-const anyValue = fc.oneof(
-  fc.string(),
-  oddNumber,
-  fc.boolean(),
-  fc.constant(null),
-  fc.constant(undefined),
-  fc.array(fc.nat(), { maxLength: 2 }),
-  fc.dictionary(fc.string(), fc.nat(), { maxKeys: 2 }),
-);
 
 /** What zod's own description of a schema says (zod/mini keeps it in `_zod.def`). */
 interface Def {

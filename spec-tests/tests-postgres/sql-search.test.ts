@@ -18,6 +18,7 @@ import type { Condition } from '../../lib/store/jql/resolve.js';
 import type { TrackerStore } from '../../lib/store/index.js';
 import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../../lib/store/schema.js';
 import { admin, dropDatabases, freshDatabase, freshStore, postgresTest } from './postgres-test-db.js';
+import { createRng } from '../fuzz/prng.js';
 
 const test = postgresTest('the SQL search tests');
 test.after(() => dropDatabases());
@@ -31,20 +32,9 @@ const open = (url: string, seed = true): Promise<TrackerStore> =>
 const WORDS = ['checkout', 'payment', 'webhook', 'latency', 'refund', 'mobile', 'cache', 'login', 'ÉCLAIR', '50%_off'];
 const LABELS = ['checkout', 'payments', 'backend', 'frontend', 'mobile'];
 
-/** A deterministic stream of numbers in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Creates issues and changes them through every kind of record the read table follows. */
 async function randomWrites(store: TrackerStore, seed: number, count: number): Promise<void> {
-  const random = mulberry32(seed);
+  const random = createRng(seed).next;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const phrase = (): string => `${pick(WORDS)} ${pick(WORDS)} ${Math.floor(random() * 100)}`;
   const people = ['alice', 'bob', 'carol', 'dmitri', 'priya'];

@@ -29,6 +29,12 @@ export type Condition =
   | { readonly kind: 'and' | 'or'; readonly operands: readonly Condition[] }
   | { readonly kind: 'not'; readonly operand: Condition };
 
+/** Every one of `conditions` holds: null for none (everything matches), the condition itself for one. */
+export function allOf(conditions: readonly Condition[]): Condition | null {
+  if (conditions.length === 0) return null;
+  return conditions.length === 1 ? (conditions[0] as Condition) : { kind: 'and', operands: conditions };
+}
+
 export type DateOperator = Exclude<CompareOperator, '~'>;
 
 export interface ResolveContext {

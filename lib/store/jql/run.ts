@@ -15,7 +15,7 @@ import { parseQuery } from './parser.js';
 import { firstMatchesInOrder } from './walk-order.js';
 import { printQuery } from './printer.js';
 import { gather, plan } from './plan.js';
-import { resolve, type Condition, type ResolveContext } from './resolve.js';
+import { allOf, resolve, type Condition, type ResolveContext } from './resolve.js';
 
 /** Candidates per issue under which gathering them beats looking at every issue. */
 const GATHER_BELOW_SHARE = 1 / 4;
@@ -37,12 +37,7 @@ export function runQuery(
 ): QueryAnswer {
   const query = parseQuery(text);
   const conditions = query.where === null ? [...filters] : [resolve(state, query.where, context), ...filters];
-  const where: Condition | null =
-    conditions.length === 0
-      ? null
-      : conditions.length === 1
-        ? (conditions[0] as Condition)
-        : { kind: 'and', operands: conditions };
+  const where = allOf(conditions);
   const keyLists = sortedProjectKeys(state).map((project) => state.issueKeysByProject.get(project) ?? []);
   const wanted = page.offset + page.limit;
   if (where === null) return exactPage(state, everyKey(state), keyLists, query.orderBy, page);
