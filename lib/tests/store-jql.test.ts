@@ -27,6 +27,7 @@ import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue, type JournalRecord, type
 import { createEmptyState, type TrackerState } from '../store/state.js';
 import { isDomainError, openStore } from '../store/index.js';
 import { createRng } from '../../spec-tests/fuzz/prng.js';
+import { oneOf } from './jql-arbitraries.js';
 
 const NOW = new Date('2025-06-15T12:00:00.000Z');
 const CONTEXT = { now: NOW, user: 'alice' };
@@ -316,14 +317,6 @@ function randomIssue(random: () => number, key: string, n: number): Issue {
  * indexedOnly: only clauses the indexes answer exactly (no word like "e-mail").
  */
 function arbitraryMeaningfulQuery(indexedOnly = false): fc.Arbitrary<string> {
-  const oneOf = (field: string, values: readonly string[], emptyable: boolean) =>
-    fc.oneof(
-      fc.tuple(fc.constantFrom('=', '!='), fc.constantFrom(...values)).map(([op, v]) => `${field} ${op} "${v}"`),
-      fc
-        .tuple(fc.boolean(), fc.subarray([...values], { minLength: 1 }))
-        .map(([not, vs]) => `${field} ${not ? 'NOT IN' : 'IN'} (${vs.map((v) => `"${v}"`).join(', ')})`),
-      ...(emptyable ? [fc.boolean().map((not) => `${field} IS ${not ? 'NOT ' : ''}EMPTY`)] : []),
-    );
   const dateClause = fc
     .tuple(
       fc.constantFrom('created', 'updated'),

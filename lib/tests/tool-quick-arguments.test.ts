@@ -13,7 +13,7 @@ import type { ToolDefinition } from '../../protocol/tools.js';
 import { conformanceDefinition } from '../../spec-tests/conformance-server/definition.js';
 import { openStore, silentLogger } from '../store/index.js';
 import { trackerTools } from '../tracker/tools.js';
-import { anyValue, oddNumber } from '../../protocol/tests/odd-values.js';
+import { agreesWithZod, anyValue, oddNumber } from '../../protocol/tests/odd-values.js';
 
 // Values near a schema's shapes, derived from its description: right and wrong types, bounds
 // crossed, enum values and others, keys it does not declare, `__proto__` as JSON.parse makes it.
@@ -56,20 +56,9 @@ function nearValues(def: Def): fc.Arbitrary<unknown> {
   }
 }
 
-/** The property: what the quick check accepts, zod accepts and returns unchanged. Returns how many it accepted. */
+/** What the quick check accepts, zod accepts and returns unchanged. Returns how many it accepted. */
 function agreement(schema: z.ZodMiniType, quick: (value: unknown) => boolean, numRuns = 2000): number {
-  let accepted = 0;
-  fc.assert(
-    fc.property(nearValues(schema._zod.def as unknown as Def), (value) => {
-      if (!quick(value)) return;
-      accepted++;
-      const parsed = schema.safeParse(value);
-      assert.ok(parsed.success, `zod refused ${JSON.stringify(value)}`);
-      assert.equal(parsed.data, value);
-    }),
-    { numRuns },
-  );
-  return accepted;
+  return agreesWithZod(nearValues(schema._zod.def as unknown as Def), schema, quick, numRuns);
 }
 
 async function withTools(run: (tools: ToolDefinition[]) => void): Promise<void> {

@@ -19,6 +19,7 @@ import type { TrackerStore } from '../../lib/store/index.js';
 import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../../lib/store/schema.js';
 import { admin, dropDatabases, freshDatabase, freshStore, postgresTest } from './postgres-test-db.js';
 import { createRng } from '../fuzz/prng.js';
+import { oneOf } from '../../lib/tests/jql-arbitraries.js';
 
 const test = postgresTest('the SQL search tests');
 test.after(() => dropDatabases());
@@ -80,14 +81,6 @@ async function changeOne(
 function arbitraryQuery(store: TrackerStore): fc.Arbitrary<string> {
   const sprints = store.listSprints().map((s) => s.id);
   const people = ['alice', 'bob', 'carol', 'dmitri', 'priya'];
-  const oneOf = (field: string, values: readonly string[], emptyable: boolean) =>
-    fc.oneof(
-      fc.tuple(fc.constantFrom('=', '!='), fc.constantFrom(...values)).map(([op, v]) => `${field} ${op} "${v}"`),
-      fc
-        .tuple(fc.boolean(), fc.subarray([...values], { minLength: 1 }))
-        .map(([not, vs]) => `${field} ${not ? 'NOT IN' : 'IN'} (${vs.map((v) => `"${v}"`).join(', ')})`),
-      ...(emptyable ? [fc.boolean().map((not) => `${field} IS ${not ? 'NOT ' : ''}EMPTY`)] : []),
-    );
   const day = clock.toISOString().slice(0, 10);
   const clause = fc.oneof(
     oneOf('project', ['PROJ', 'WEB'], false),
