@@ -12,9 +12,6 @@ import * as assert from 'uvu/assert';
 import type pg from 'pg';
 import { openPostgresStore } from '../../lib/store/postgres/index.js';
 import { MIGRATIONS } from '../../lib/store/postgres/migrations.js';
-import { openPgLog } from '../../lib/store/postgres/pg-log.js';
-import { parseQuery } from '../../lib/store/jql/parser.js';
-import type { Condition } from '../../lib/store/jql/resolve.js';
 import type { TrackerStore } from '../../lib/store/index.js';
 import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../../lib/store/schema.js';
 import { admin, dropDatabases, freshDatabase, freshStore, postgresTest } from './postgres-test-db.js';
@@ -248,35 +245,29 @@ test('the database going away: search is answered from memory, as every other re
 // Keyset pages
 // ---------------------------------------------------------------------------
 
-const todo: Condition = { kind: 'one-of', field: 'status', values: new Set(['todo']), negated: false };
-
-/** The pages of `where` in `order` through the log's searchPage, 7 at a time; `between` runs after each page but the last. */
+/**
+ * The pages of the todo issues in `order` through the store's search (SQL), 7 at a time;
+ * `between` runs after each page but the last.
+ */
 async function walk(
-  url: string,
+  store: TrackerStore,
   order: string,
   paging: 'keyset' | 'offset',
   between: (seen: readonly string[]) => Promise<void>,
 ): Promise<string[]> {
-  const log = await openPgLog({ url, shown: 'the test database', log: () => {} });
-  try {
-    const orderBy = parseQuery(order).orderBy;
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    for (;;) {
-      const answer = await log.searchPage({
-        where: todo,
-        orderBy,
-        limit: 7,
-        ...(paging === 'keyset' ? { after: cursor } : { offset: seen.length }),
-      });
-      seen.push(...answer.keys);
-      if (answer.next_cursor === null) return seen;
-      cursor = answer.next_cursor;
-      await between(seen);
-    }
-  } finally {
-    await log.close();
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 100; pages++) {
+    const search = { status: 'todo', query: order, limit: 7 };
+    const answer = await store.searchIssuesYielding(
+      paging === 'keyset' ? { ...search, cursor } : { ...search, offset: seen.length },
+    );
+    seen.push(...answer.items.map((issue) => issue.key));
+    if (answer.next_cursor === null) return seen;
+    cursor = answer.next_cursor;
+    await between(seen);
   }
+  throw new Error('more than 100 pages');
 }
 
 const todoKeys = async (store: TrackerStore): Promise<string[]> =>
@@ -294,7 +285,7 @@ async function walkWhileWriting(paging: 'keyset' | 'offset', order: string): Pro
     for (let n = 0; n < 30; n++) await store.createIssue({ project: 'WEB', title: `Todo ${n}`, priority: PRIORITIES[n % 4] });
     const before = await todoKeys(store);
     const moved: string[] = [];
-    const seen = await walk(url, order, paging, async (seenSoFar) => {
+    const seen = await walk(store, order, paging, async (seenSoFar) => {
       const shown = seenSoFar.find((key) => !moved.includes(key));
       if (shown !== undefined) {
         moved.push(shown);
@@ -334,21 +325,47 @@ test('the paging check can fail: offset pages under the same writes skip issues'
   assert.ok(onceEach(seen, stayed).length > 0, 'offset paging should have skipped an issue');
 });
 
-test('a cursor this search did not give is refused', async () => {
+test('a cursor of another search, an edited one, or not a cursor at all is refused; SQL and memory read the same cursor', async () => {
   const url = await freshStore();
-  const store = await open(url);
-  store.close();
-  const log = await openPgLog({ url, shown: 'the test database', log: () => {} });
+  const warnings: string[] = [];
+  const store = await openPostgresStore({
+    url,
+    shown: 'the test database',
+    log: (level, message) => {
+      if (level === 'warn') warnings.push(message);
+    },
+    now: () => clock,
+    watch: false,
+  });
   try {
-    for (const after of ['not a cursor', Buffer.from('["PROJ"]').toString('base64url')]) {
-      const refused = await log.searchPage({ where: todo, orderBy: [], limit: 5, after }).then(
+    const search = { query: 'ORDER BY priority DESC, assignee', limit: 3 };
+    const first = await store.searchIssuesYielding(search);
+    const cursor = first.next_cursor ?? '';
+    const bySql = await store.searchIssuesYielding({ ...search, cursor });
+    const inMemory = store.searchIssues({ ...search, cursor });
+    assert.equal(
+      bySql.items.map((issue) => issue.key),
+      inMemory.items.map((issue) => issue.key),
+    );
+    assert.equal(bySql.next_cursor, inMemory.next_cursor);
+    assert.equal(warnings, [], 'the first two pages were answered by SQL');
+    const [check, ...values] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as string[];
+    const edited = Buffer.from(JSON.stringify([check, ...values.slice(0, -1), 'PROJ-1'])).toString('base64url');
+    const other = { ...search, query: 'ORDER BY priority DESC' };
+    for (const [query, label] of [
+      [{ ...other, cursor }, 'another search'],
+      [{ ...search, cursor: edited }, 'an edited cursor'],
+      [{ ...search, cursor: 'not a cursor' }, 'not a cursor'],
+      [{ ...search, cursor: Buffer.from('["PROJ"]').toString('base64url') }, 'another shape'],
+    ] as const) {
+      const refused = await store.searchIssuesYielding(query).then(
         () => '',
         (error: Error) => error.message,
       );
-      assert.match(refused, 'The cursor is not one this search gave');
+      assert.match(refused, 'The cursor is not one this search gave', label);
     }
   } finally {
-    await log.close();
+    store.close();
   }
 });
 

@@ -16,6 +16,7 @@
 import type { Logger } from '../log.js';
 import { requireIssue } from '../lookup.js';
 import { resolveSearch } from '../queries.js';
+import { encodeCursor, positionOf } from '../search-cursor.js';
 import type { StoreBackend } from '../record-log.js';
 import type { SearchPushdown } from '../store.js';
 import type { PgLog } from './pg-log.js';
@@ -29,9 +30,10 @@ export function searchBySql(log: PgLog, backend: StoreBackend, timeoutMs: number
     const resolved = resolveSearch(state, query, context);
     if (resolved === null) return null;
     const { page, where, orderBy } = resolved;
+    const after = page.after === undefined ? undefined : positionOf(orderBy, page.after);
     let answer: SqlPage;
     try {
-      answer = await log.searchPage({ where, orderBy, limit: page.limit, offset: page.offset });
+      answer = await log.searchPage({ where, orderBy, limit: page.limit, offset: page.offset, after });
     } catch (error) {
       logger('warn', `${log.name}: search answered from memory, the database did not (${(error as Error).message})`);
       return null;
@@ -42,8 +44,10 @@ export function searchBySql(log: PgLog, backend: StoreBackend, timeoutMs: number
     }
     const now = backend.state();
     const items = answer.keys.map((key) => requireIssue(now, key));
-    const end = page.offset + items.length;
-    return { items, total: answer.total, offset: page.offset, limit: page.limit, next_offset: end < answer.total ? end : null };
+    const more = answer.next_position !== null;
+    const next_cursor = answer.next_position === null ? null : encodeCursor(page.identity, answer.next_position);
+    const next_offset = more && page.after === undefined ? page.offset + items.length : null;
+    return { items, total: answer.total, offset: page.offset, limit: page.limit, next_offset, next_cursor };
   };
 }
 
