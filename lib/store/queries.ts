@@ -43,7 +43,9 @@ import { compileCondition } from './jql/evaluate.js';
 import type { SortKey } from './jql/ast.js';
 import { parseQuery } from './jql/parser.js';
 import { allOf, resolve, type Condition, type ResolveContext } from './jql/resolve.js';
+import { compareBy } from './jql/order.js';
 import { runQuery } from './jql/run.js';
+import type { KeySet } from './key-set.js';
 import { inKeyOrder } from './key-order.js';
 import { commentCount, sortedProjectKeys, type TrackerState } from './state.js';
 import { lowerCased, matchWords, searchWords, type WordMatch } from './word-index.js';
@@ -168,6 +170,7 @@ export function* searchInSlices(
   const words = searchWords(query.text);
   if (query.query !== undefined) {
     const extra = [...projectCondition(state, query.project), ...filters, ...(words.length > 0 ? [textCondition(words)] : [])];
+    if (query.ready === true) return readyByQuery(state, keyLists[0] as string[], query.query, context, page, extra);
     const answer = runQuery(state, query.query, context, page, extra);
     return pageOf([...answer.items], answer.total, answer.more, page, answer.orderBy);
   }
@@ -183,7 +186,9 @@ export function* searchInSlices(
   let total = 0;
   let passed = 0;
   let more = false;
-  for (const key of inKeyOrder(keyLists, match.keys)) {
+  // The ready list is in its own order (urgency), not the key order inKeyOrder walks.
+  const scanned = query.ready === true ? inListOrder(keyLists[0] as string[], match.keys) : inKeyOrder(keyLists, match.keys);
+  for (const key of scanned) {
     if (slice.spend(ISSUE_WORK)) yield;
     const issue = state.issues.get(key);
     if (issue === undefined || (fieldsMatch !== null && !fieldsMatch(issue))) continue;
@@ -198,6 +203,34 @@ export function* searchInSlices(
     else more = true;
   }
   return pageOf(items, total, more, page, orderBy);
+}
+
+/** The keys of `keys`, in its order, that are in `candidates` (every key when null). */
+function* inListOrder(keys: readonly string[], candidates: KeySet | null): Generator<string, void, void> {
+  for (const key of keys) if (candidates === null || candidates.has(key)) yield key;
+}
+
+/**
+ * The ready view narrowed by a query: the ready issues (those of active sprints, few) tested
+ * one by one, in the query's order, or most urgent first when it has none.
+ */
+function readyByQuery(
+  state: TrackerState,
+  ready: readonly string[],
+  text: string,
+  context: ResolveContext,
+  page: SearchPage,
+  extra: readonly Condition[],
+): Page<Issue> {
+  const parsed = parseQuery(text);
+  const where = allOf([...(parsed.where === null ? [] : [resolve(state, parsed.where, context)]), ...extra]);
+  const matches = where === null ? () => true : compileCondition(state, where);
+  const orderBy = parsed.orderBy.length > 0 ? parsed.orderBy : READY_ORDER;
+  const found = ready.map((key) => state.issues.get(key) as Issue).filter((issue) => matches(issue));
+  const after = page.after === undefined ? null : afterPosition(orderBy, page.after);
+  const ordered = found.filter((issue) => after === null || after(issue)).sort(compareBy(orderBy));
+  const end = page.offset + page.limit;
+  return pageOf(ordered.slice(page.offset, end), found.length, ordered.length > end, page, orderBy);
 }
 
 /** The page asked for: an offset and a limit, and the position of a cursor (bound to this search). */

@@ -104,6 +104,34 @@ test('filters without a query, and the ready view, page by cursor in their own o
   }
 });
 
+test('ready: true narrows words and a query to ready issues, most urgent first unless the query orders', async () => {
+  const store = await stores.open();
+  try {
+    const sprint = store.listSprints({ project: 'PROJ' }).find((s) => s.state === 'active');
+    assert.ok(sprint !== undefined, 'the demo data has an active sprint');
+    for (let n = 0; n < 40; n++) {
+      await store.createIssue({ project: 'PROJ', title: `Ready ${n}`, priority: PRIORITIES[n % 4], sprint: sprint.id });
+    }
+    await store.createIssue({ project: 'PROJ', title: 'zebracorn in the backlog' });
+    const ready = store.searchIssues({ ready: true, limit: 100 }).items;
+    assert.is(store.searchIssues({ ready: true, text: 'zebracorn' }).total, 0, 'a word only a backlog issue holds');
+    const p0 = ready.filter((issue) => issue.priority === 'P0').map((issue) => issue.key);
+    assert.equal(keysOf(store.searchIssues({ ready: true, query: 'priority = P0', limit: 100 })), p0);
+    assert.is(store.searchIssues({ ready: true, query: 'status = done' }).total, 0);
+    const byKeyDesc = store.searchIssues({ ready: true, query: 'ORDER BY key DESC', limit: 100 });
+    assert.equal(
+      keysOf(byKeyDesc),
+      [...ready.map((issue) => issue.key)].sort((a, b) => b.localeCompare(a, 'en', { numeric: true })),
+    );
+    assert.equal(
+      await walk(store, { ready: true, query: 'priority IN (P0, P1)', limit: 3 }, 'keyset'),
+      keysOf(store.searchIssues({ ready: true, query: 'priority IN (P0, P1)', limit: 100 })),
+    );
+  } finally {
+    store.close();
+  }
+});
+
 const FIELDS = ['key', 'project', 'status', 'priority', 'type', 'assignee', 'reporter', 'sprint', 'created', 'updated'];
 const arbitraryOrder = fc
   .subarray(FIELDS, { minLength: 0, maxLength: 3 })
