@@ -254,15 +254,16 @@ export interface ResolvedSearch {
   readonly page: SearchPage;
   readonly where: Condition | null;
   readonly orderBy: readonly SortKey[];
+  /** Only the ready view's issues (ready.ts). */
+  readonly ready: boolean;
 }
 
 /**
  * The search resolved as searchInSlices resolves it, for a backend that answers it another way
- * (PostgreSQL: postgres/sql-search.ts). Null for the ready view, whose order is its own.
+ * (PostgreSQL: postgres/sql-search.ts).
  */
-export function resolveSearch(state: TrackerState, query: SearchIssuesQuery, context: ResolveContext): ResolvedSearch | null {
+export function resolveSearch(state: TrackerState, query: SearchIssuesQuery, context: ResolveContext): ResolvedSearch {
   const page = pageRequest(query);
-  if (query.ready === true) return null;
   // In searchInSlices' order, so a search with two mistakes names the same one first.
   const project = projectCondition(state, query.project);
   const filters = filterConditions(state, query);
@@ -275,7 +276,10 @@ export function resolveSearch(state: TrackerState, query: SearchIssuesQuery, con
     ...(words.length > 0 ? [textCondition(words)] : []),
   ];
   const where = allOf(conditions);
-  return { page, where, orderBy: parsed?.orderBy ?? [] };
+  // As searchInSlices: the ready view comes most urgent first unless the query orders it.
+  const ready = query.ready === true;
+  const orderBy = parsed?.orderBy ?? [];
+  return { page, where, orderBy: ready && orderBy.length === 0 ? READY_ORDER : orderBy, ready };
 }
 
 function projectCondition(state: TrackerState, project: unknown): Condition[] {

@@ -168,6 +168,50 @@ test('the arguments beside a query (status, assignee, sprint, label, text, proje
   }
 });
 
+test('fuzz: the ready view answers by SQL as in memory while blockers come and go and sprints close and start', async () => {
+  const url = await freshStore();
+  const warnings: string[] = [];
+  const log = (level: string, message: string) => (level === 'warn' ? warnings.push(message) : undefined);
+  const store = await openPostgresStore({ url, shown: 'the test database', log, now: () => clock, user: 'alice', watch: false });
+  try {
+    await randomWrites(store, 11, 60);
+    const random = createRng(11).next;
+    const keys = store.searchIssues({ limit: 100 }).items.map((issue) => issue.key);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const queries = fc.sample(arbitraryQuery(store), { seed: 11, numRuns: 40 });
+    let found = 0;
+    for (let step = 0; step < 40; step++) {
+      const roll = random();
+      const [from, to] = [pick(keys), pick(keys)];
+      const linked = store.getLinkKeys(to).some((link) => link.type === 'is_blocked_by' && link.key === from);
+      if (roll < 0.5) await store.linkIssues(from, 'blocks', to, linked).catch(() => undefined);
+      else if (roll < 0.7) await store.updateStatus(from, pick(store.getTransitions(from)));
+      else if (roll < 0.8) {
+        const sprint = pick(store.listSprints({ project: from.split('-')[0] }).filter((s) => s.state !== 'closed'));
+        if (sprint !== undefined) await store.moveToSprint(from, sprint.id);
+      } else if (roll < 0.9) {
+        const active = store.listSprints({ project: 'PROJ' }).find((sprint) => sprint.state === 'active');
+        const future = store.listSprints({ project: 'PROJ' }).filter((sprint) => sprint.state === 'future');
+        if (active !== undefined) {
+          await store.closeSprint(active.id, null);
+          // A done issue of the closed sprint reopened stays out of the view: its sprint is closed.
+          const done = store.searchIssues({ sprint: active.id, status: 'done', limit: 1 }).items[0];
+          if (done !== undefined) await store.updateStatus(done.key, 'reopened');
+        } else if (future.length > 0) await store.startSprint(pick(future).id);
+      }
+      for (const search of [{ ready: true }, { ready: true, project: 'WEB' }, { ready: true, query: queries[step] }]) {
+        const { sql, memory } = await bothAnswers(store, { ...search, limit: 100 });
+        assert.equal(sql, memory, JSON.stringify(search));
+        if (memory.total > 0) found += 1;
+      }
+    }
+    assert.ok(found > 40, `${found} of 120 ready answers found something`);
+    assert.equal(warnings, [], 'every ready answer came from SQL');
+  } finally {
+    store.close();
+  }
+});
+
 test('the agreement check can fail: a row of the read table changed behind the log is caught', async () => {
   const url = await freshStore();
   const store = await open(url);
@@ -458,15 +502,17 @@ test('a writer process killed mid-stream leaves a read table that holds what the
   }
 });
 
-test('a database of schema version 1 is migrated: the read table built from its records answers searches', async () => {
+test('a database of schema version 1 is migrated: the read tables built from its records answer searches and the ready view', async () => {
   const url = await freshStore();
   const store = await open(url);
   await randomWrites(store, 5, 20);
+  await store.linkIssues('PROJ-101', 'blocks', 'PROJ-104');
   const before = expectedRows(store);
   store.close();
   // Back to version 1, as a database written by the previous release.
   await admin(async (client) => {
-    await client.query('DROP TABLE mcp_tracker_issues');
+    for (const table of ['mcp_tracker_issues', 'mcp_tracker_sprints', 'mcp_tracker_blocks'])
+      await client.query(`DROP TABLE ${table}`);
     await client.query("UPDATE mcp_tracker_meta SET value = '1' WHERE key = 'schema_version'");
   }, url);
   const migrated = await open(url, false);
@@ -474,7 +520,10 @@ test('a database of schema version 1 is migrated: the read table built from its 
     assert.equal(await tableRows(url), before);
     const { sql, memory } = await bothAnswers(migrated, { query: 'text ~ checkout ORDER BY updated DESC', limit: 100 });
     assert.equal(sql, memory);
-    assert.is(MIGRATIONS.length, 2);
+    const ready = await bothAnswers(migrated, { ready: true, limit: 100 });
+    assert.equal(ready.sql, ready.memory, 'the ready view, from the sprints and blocks built from the records');
+    assert.ok(!ready.memory.keys.includes('PROJ-104'), 'PROJ-104 is blocked by PROJ-101');
+    assert.is(MIGRATIONS.length, 3);
   } finally {
     migrated.close();
   }

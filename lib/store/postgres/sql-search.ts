@@ -23,6 +23,8 @@ import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../schema.js';
 import type { SortValue } from '../search-cursor.js';
 import { issueNumber } from '../state.js';
 import { sprintColumns } from './issue-table.js';
+import { readySql } from './ready-tables.js';
+import { OPEN_STATUSES } from '../workflow.js';
 
 /** The statement's parameters: `add` keeps a value and answers the placeholder that stands for it. */
 class Parameters {
@@ -166,6 +168,8 @@ const valueColumn = (key: SortKey): string => key.field;
 
 export interface SqlPageRequest {
   readonly where: Condition | null;
+  /** Only the ready view's issues (ready-tables.ts). */
+  readonly ready?: boolean;
   readonly orderBy: readonly SortKey[];
   readonly limit: number;
   /** Rows skipped (offset paging); not with `after`. */
@@ -192,7 +196,9 @@ export interface SqlPage {
  */
 export async function searchPage(pool: pg.Pool, request: SqlPageRequest): Promise<SqlPage> {
   const parameters = new Parameters();
-  const where = request.where === null ? 'true' : whereSql(request.where, parameters);
+  const condition = request.where === null ? 'true' : whereSql(request.where, parameters);
+  const readyStatuses = OPEN_STATUSES.filter((status) => status !== 'blocked');
+  const where = request.ready === true ? `${condition} AND ${readySql(parameters.add(readyStatuses))}` : condition;
   const order = orderExpressions(request.orderBy, parameters);
   const after = request.after === undefined ? 'true' : afterSql(order, request.after, parameters);
   const selected = order.map((expression, index) => `${expression.sql} AS s${index}`);
@@ -203,9 +209,9 @@ export async function searchPage(pool: pg.Pool, request: SqlPageRequest): Promis
   const valuesSelected = values.map((column, index) => `${column} AS v${index}`);
   const result = await pool.query<{ revision: string; total: string; rows: SortValue[][] }>(
     `SELECT (SELECT COALESCE(max(revision), 0) FROM mcp_tracker_records) AS revision,
-            (SELECT count(*) FROM mcp_tracker_issues WHERE ${where}) AS total,
+            (SELECT count(*) FROM mcp_tracker_issues AS issue WHERE ${where}) AS total,
             (SELECT COALESCE(json_agg(json_build_array(${row}) ORDER BY ${reordered.join(', ')}), '[]')
-             FROM (SELECT ${['key', ...valuesSelected, ...selected].join(', ')} FROM mcp_tracker_issues
+             FROM (SELECT ${['key', ...valuesSelected, ...selected].join(', ')} FROM mcp_tracker_issues AS issue
                    WHERE ${where} AND ${after} ORDER BY ${ordered.join(', ')}
                    LIMIT ${parameters.add(request.limit + 1)} OFFSET ${parameters.add(request.offset ?? 0)}) AS page) AS rows`,
     parameters.values,
