@@ -115,8 +115,8 @@ const searchResults = createSnapshotCache(
     structuredResult({
       issues: page.items.map(issueSummary),
       total: page.total,
-      offset: page.offset,
-      next_offset: page.next_offset,
+      // Absent on the last page, as nextCursor is (protocol/pagination.ts).
+      ...(page.next_cursor === null ? {} : { next_cursor: page.next_cursor }),
     }),
   textLength,
   RESULT_CACHE_CHARS,
@@ -290,7 +290,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     title: 'Search issues',
     description:
       'Finds issues by a JQL query or by filters and words (all must occur in title, description or comments), ' +
-      'in key order unless the query says ORDER BY (ready: most urgent first), a page at a time. Pass next_offset back as offset for the next page.',
+      'in key order unless the query says ORDER BY (ready: most urgent first), a page at a time. Pass next_cursor back as cursor for the next page.',
     input: z.object({
       query: optional(
         z.string(),
@@ -313,10 +313,10 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
         z.string(),
         `Words to look for, case-insensitive: up to ${LIMITS.searchWordsMax} different words, ${LIMITS.searchTextMax} characters.`,
       ),
-      offset: optional(z.int(), 'Where the page starts; default 0.'),
-      limit: optional(z.int(), 'Page size, 1-100; default 20.'),
+      cursor: optional(z.string(), 'next_cursor of the previous page, same arguments.'),
+      limit: optional(z.int(), 'Page size at most, 1-100; default 20.'),
     }),
-    output: z.object({ issues: z.array(IssueSummarySchema), total: z.int(), offset: z.int(), next_offset: z.nullable(z.int()) }),
+    output: z.object({ issues: z.array(IssueSummarySchema), total: z.int(), next_cursor: z.optional(z.string()) }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: (args) => domain(async () => searchResults.get(await store.searchIssuesYielding(args))),
   };

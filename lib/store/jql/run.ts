@@ -2,6 +2,8 @@
 // plan from the indexes, evaluate the candidates, order, cut the page. When the indexes alone
 // answer the condition (exact.ts), or there is none, the page is cut from their keys without
 // the evaluator, and an order is walked from an index where one fits (walk-order.ts).
+// A page after a cursor (search-cursor.ts) is the first matches past the cursor's position in
+// the order; the total still counts every match.
 import type { PageRequest } from '../args.js';
 import type { SortKey } from './ast.js';
 import type { Issue } from '../schema.js';
@@ -14,35 +16,60 @@ import { compareBy, firstInOrder } from './order.js';
 import { parseQuery } from './parser.js';
 import { firstMatchesInOrder } from './walk-order.js';
 import { printQuery } from './printer.js';
+import { afterPosition, type SortValue } from '../search-cursor.js';
 import { gather, plan } from './plan.js';
 import { allOf, resolve, type Condition, type ResolveContext } from './resolve.js';
 
 /** Candidates per issue under which gathering them beats looking at every issue. */
 const GATHER_BELOW_SHARE = 1 / 4;
 
+/** A page by offset, or after a cursor's position (then the offset counts from it). */
+export interface QueryPage extends PageRequest {
+  readonly after?: readonly SortValue[];
+}
+
 export interface QueryAnswer {
   /** The issues of the page, in order. */
   readonly items: readonly Issue[];
   /** How many issues match in all. */
   readonly total: number;
+  /** Whether more matches come after the page. */
+  readonly more: boolean;
+  /** The query's ORDER BY (the key follows it), for the cursor of the next page. */
+  readonly orderBy: readonly SortKey[];
 }
+
+/** Where a page is cut: `wanted` issues in order (one past the page, to know if more come), of those after the cursor. */
+interface Cut {
+  readonly page: PageRequest;
+  readonly wanted: number;
+  readonly after: ((issue: Issue) => boolean) | null;
+}
+
+const answerOf = (first: readonly Issue[], total: number, cut: Cut, orderBy: readonly SortKey[]): QueryAnswer => ({
+  items: first.slice(cut.page.offset, cut.page.offset + cut.page.limit),
+  total,
+  more: first.length > cut.page.offset + cut.page.limit,
+  orderBy,
+});
 
 /** Runs `text`, with `filters` (conditions given beside it) ANDed to it. */
 export function runQuery(
   state: TrackerState,
   text: unknown,
   context: ResolveContext,
-  page: PageRequest,
+  page: QueryPage,
   filters: readonly Condition[] = [],
 ): QueryAnswer {
   const query = parseQuery(text);
   const conditions = query.where === null ? [...filters] : [resolve(state, query.where, context), ...filters];
   const where = allOf(conditions);
   const keyLists = sortedProjectKeys(state).map((project) => state.issueKeysByProject.get(project) ?? []);
-  const wanted = page.offset + page.limit;
-  if (where === null) return exactPage(state, everyKey(state), keyLists, query.orderBy, page);
+  const after = page.after === undefined ? null : afterPosition(query.orderBy, page.after);
+  const cut: Cut = { page, wanted: page.offset + page.limit + 1, after };
+  if (where === null) return exactPage(state, everyKey(state), keyLists, query.orderBy, cut);
   const exact = exactKeys(state, where);
-  if (exact !== null) return exactPage(state, exact, keyLists, query.orderBy, page);
+  if (exact !== null) return exactPage(state, exact, keyLists, query.orderBy, cut);
   const matches = compileCondition(state, where);
   const candidates = gather(plan(state, where), state.issues.size, GATHER_BELOW_SHARE);
   const found: Issue[] = [];
@@ -52,11 +79,12 @@ export function runQuery(
     const issue = state.issues.get(key);
     if (issue === undefined || !matches(issue)) continue;
     total += 1;
+    if (after !== null && !after(issue)) continue;
     // In key order the first `wanted` matches are the page's; in another order any may be.
-    if (ordered || found.length < wanted) found.push(issue);
+    if (ordered || found.length < cut.wanted) found.push(issue);
   }
-  const first = ordered ? firstInOrder(found, compareBy(query.orderBy), wanted) : found;
-  return { items: first.slice(page.offset, wanted), total };
+  const first = ordered ? firstInOrder(found, compareBy(query.orderBy), cut.wanted) : found;
+  return answerOf(first, total, cut, query.orderBy);
 }
 
 /**
@@ -68,20 +96,35 @@ function exactPage(
   keys: KeySet,
   keyLists: ReadonlyArray<readonly string[]>,
   orderBy: readonly SortKey[],
-  page: PageRequest,
+  cut: Cut,
 ): QueryAnswer {
-  const wanted = page.offset + page.limit;
+  const pageKeys = cut.after === null ? keys : afterCursor(state, keys, cut.after);
   // The key is a total order: ORDER BY key (first) is a walk of the keys, forwards or backwards.
   const byKeyFirst = orderBy[0]?.field === 'key';
   if (orderBy.length > 0 && !byKeyFirst) {
-    return { items: firstMatchesInOrder(state, keys, orderBy, wanted).slice(page.offset), total: keys.size };
+    return answerOf(firstMatchesInOrder(state, pageKeys, orderBy, cut.wanted), keys.size, cut, orderBy);
   }
   const first: Issue[] = [];
-  for (const key of inKeyOrder(keyLists, keys, byKeyFirst && orderBy[0]?.direction === 'DESC')) {
-    if (first.length === wanted) break;
+  for (const key of inKeyOrder(keyLists, pageKeys, byKeyFirst && orderBy[0]?.direction === 'DESC')) {
+    if (first.length === cut.wanted) break;
     first.push(state.issues.get(key) as Issue);
   }
-  return { items: first.slice(page.offset), total: keys.size };
+  return answerOf(first, keys.size, cut, orderBy);
+}
+
+/**
+ * The keys of issues after the cursor. Its size is the whole set's, an over-estimate that
+ * only steers which way the matches are put in order (walk-order.ts), never what the page is.
+ */
+function afterCursor(state: TrackerState, keys: KeySet, after: (issue: Issue) => boolean): KeySet {
+  const passes = (key: string): boolean => keys.has(key) && after(state.issues.get(key) as Issue);
+  return {
+    size: keys.size,
+    has: passes,
+    *[Symbol.iterator]() {
+      for (const key of keys) if (passes(key)) yield key;
+    },
+  };
 }
 
 /** No condition: every issue. */
