@@ -119,6 +119,7 @@ const searchResults = createSnapshotCache(
     }),
   textLength,
   RESULT_CACHE_CHARS,
+  { onSecondUse: true },
 );
 
 export function trackerTools(store: TrackerStore): ToolDefinition[] {
