@@ -31,7 +31,10 @@ function nearValues(def: Def): fc.Arbitrary<unknown> {
   switch (def.type) {
     case 'optional':
       // Mostly present: a check deep inside an optional key is then reached often.
-      return fc.oneof({ arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary: nearValues(def.innerType!._zod.def), weight: 3 });
+      return fc.oneof(
+        { arbitrary: fc.constant(undefined), weight: 1 },
+        { arbitrary: nearValues(def.innerType!._zod.def), weight: 3 },
+      );
     case 'object': {
       const keys: Record<string, fc.Arbitrary<unknown>> = { other: anyValue };
       for (const [key, value] of Object.entries(def.shape!)) keys[key] = nearValues(value._zod.def);
