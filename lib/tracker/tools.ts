@@ -30,6 +30,7 @@ import {
   type Page,
   type TrackerStore,
 } from '../store/index.js';
+import { described } from './described.js';
 import { domain } from './domain-errors.js';
 import { issueSummary, issueUri } from './resources.js';
 import { createSnapshotCache } from './snapshot-cache.js';
@@ -37,13 +38,13 @@ import { AttachmentSummarySchema, addAttachmentTool, attachmentBlock, attachment
 import { HistorySchema, IncludeSchema, LinkedSchema, issueExtras } from './issue-views.js';
 import { sprintTools } from './tools-sprints.js';
 
-const text = (description: string) => z.string().check(z.describe(description));
-const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
+const text = (description: string) => described(z.string(), description);
+const optional = <T extends z.ZodMiniType>(schema: T, description: string) => described(z.optional(schema), description);
 
 const KEY = text('Issue key, e.g. PROJ-101.');
 // A string, not an enum: the store's parser forgives "In Progress" and "in-progress", which
 // an enum in the input schema would refuse before the store could read them.
-const STATUS = z.string().check(z.describe(`One of: ${STATUSES.join(', ')} ("In Progress" works too).`));
+const STATUS = text(`One of: ${STATUSES.join(', ')} ("In Progress" works too).`);
 const PRIORITY = z.enum(PRIORITIES as [string, ...string[]]);
 
 const IssueSummarySchema = z.object({
@@ -258,7 +259,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       'the parent of `from`). remove: true takes the link away. See the resource jira://issue/{key}/links.',
     input: z.object({
       from: KEY,
-      type: z.string().check(z.describe('blocks, relates_to, duplicates or parent.')),
+      type: text('blocks, relates_to, duplicates or parent.'),
       to: KEY,
       remove: optional(z.boolean(), 'True to remove the link.'),
     }),
@@ -328,7 +329,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       'Sets one status on many issues, one at a time; each change is saved as it is made. ' +
       'Reports progress when asked and stops when cancelled, saying which issues were not attempted.',
     input: z.object({
-      keys: z.array(z.string()).check(z.describe('Issue keys, e.g. ["PROJ-101", "PROJ-102"].')),
+      keys: described(z.array(z.string()), 'Issue keys, e.g. ["PROJ-101", "PROJ-102"].'),
       status: STATUS,
     }),
     output: z.object({
