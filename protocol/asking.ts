@@ -259,26 +259,35 @@ export function runAsking<T>(
   context: RequestContext,
   rounds: Rounds,
   run: (args: Record<string, unknown>, asking: AskingContext) => T | Promise<T>,
-): T | Promise<T | InputRequiredResult> {
+): T | InputRequiredResult | Promise<T | InputRequiredResult> {
   // The handshake era has no rounds: a handler that answers synchronously is answered so.
   if (context.rules.era !== 'stateless') return run(params.arguments ?? {}, new AskingContext(context, {}));
   return runRound(target, params, context, rounds, run);
 }
 
-async function runRound<T>(
+/**
+ * One 2026-07-28 round. A handler that answers synchronously is answered synchronously here
+ * too, as in the handshake era; its questions (InputRequired) end the round either way.
+ */
+function runRound<T>(
   target: string,
   params: RetryParams,
   context: RequestContext,
   rounds: Rounds,
   run: (args: Record<string, unknown>, asking: AskingContext) => T | Promise<T>,
-): Promise<T | InputRequiredResult> {
+): T | InputRequiredResult | Promise<T | InputRequiredResult> {
   const round = rounds.open(target, params, context.client.capabilities);
-  try {
-    return await run(round.args, new AskingContext(context, round.answers));
-  } catch (thrown) {
+  const interimOrThrow = (thrown: unknown): InputRequiredResult => {
     if (thrown instanceof InputRequired) return rounds.interim(thrown, target, round);
     throw thrown;
+  };
+  let result: T | Promise<T>;
+  try {
+    result = run(round.args, new AskingContext(context, round.answers));
+  } catch (thrown) {
+    return interimOrThrow(thrown);
   }
+  return result instanceof Promise ? result.catch(interimOrThrow) : result;
 }
 
 const noAnswer = (why: NoAnswer, detail: string): { ok: false; why: NoAnswer; detail: string } => ({ ok: false, why, detail });

@@ -19,11 +19,14 @@ const EmptyParamsObjectSchema = z.looseObject({ _meta: MetaSchema });
 /** Any request's params, when the method defines none of its own. */
 export const EmptyParamsSchema = z.optional(EmptyParamsObjectSchema);
 
+const RootsCapabilitySchema = z.looseObject({ listChanged: z.optional(z.boolean()) });
+/** A capability declared by its presence: an object whose contents we do not read. */
+const CapabilityObjectSchema = z.looseObject({});
 const ClientCapabilitiesSchema = z.looseObject({
-  roots: z.optional(z.looseObject({ listChanged: z.optional(z.boolean()) })),
-  sampling: z.optional(z.looseObject({})),
-  elicitation: z.optional(z.looseObject({})),
-  experimental: z.optional(z.looseObject({})),
+  roots: z.optional(RootsCapabilitySchema),
+  sampling: z.optional(CapabilityObjectSchema),
+  elicitation: z.optional(CapabilityObjectSchema),
+  experimental: z.optional(CapabilityObjectSchema),
 });
 const ClientInfoSchema = z.looseObject({ name: z.string(), version: z.string(), title: z.optional(z.string()) });
 
@@ -136,6 +139,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   Object.getPrototypeOf(value) === Object.prototype &&
   !Object.hasOwn(value, '__proto__');
 const isString = (value: unknown): boolean => typeof value === 'string';
+const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
+const isLogLevel = (value: unknown): boolean => (LOG_LEVELS as readonly unknown[]).includes(value);
 const isRequestId = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
 /** Present only in requests that take the slow path (e.g. a MRTR retry). */
 const isAbsent = (value: unknown): boolean => value === undefined;
@@ -169,6 +174,14 @@ export function quickCheck<Shape extends z.core.$ZodLooseShape>(
 }
 
 const isMeta = optional(quickCheck(MetaObjectSchema, { progressToken: optional(isRequestId) }));
+const isCapabilityObject = optional(quickCheck(CapabilityObjectSchema, {}));
+const isClientCapabilities = quickCheck(ClientCapabilitiesSchema, {
+  roots: optional(quickCheck(RootsCapabilitySchema, { listChanged: optional(isBoolean) })),
+  sampling: isCapabilityObject,
+  elicitation: isCapabilityObject,
+  experimental: isCapabilityObject,
+});
+const isClientInfo = quickCheck(ClientInfoSchema, { name: isString, version: isString, title: optional(isString) });
 
 /** Quick checks by schema: true only for values the schema accepts and returns unchanged. */
 export const QUICK_CHECKS: ReadonlyMap<z.ZodMiniType, Check> = new Map<z.ZodMiniType, Check>([
@@ -185,4 +198,14 @@ export const QUICK_CHECKS: ReadonlyMap<z.ZodMiniType, Check> = new Map<z.ZodMini
     }),
   ],
   [ResourceUriParamsSchema, quickCheck(ResourceUriParamsSchema, { _meta: isMeta, uri: isString })],
+  // Every 2026-07-28 request carries one (stateless.ts, readStatelessMeta).
+  [
+    StatelessMetaSchema,
+    quickCheck(StatelessMetaSchema, {
+      [META.protocolVersion]: isString,
+      [META.clientCapabilities]: isClientCapabilities,
+      [META.clientInfo]: optional(isClientInfo),
+      [META.logLevel]: optional(isLogLevel),
+    }),
+  ],
 ]);

@@ -6,6 +6,7 @@
 // "Statelessness"; rule 3). There is no `initialize`, no `ping`, no
 // `logging/setLevel`, no `resources/subscribe`; `subscriptions/listen` replaces the last.
 
+import type * as z from 'zod/mini';
 import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import { type OutgoingMessage, type RequestId, notificationMessage } from './json-rpc.js';
 import type { CacheHint } from './methods.js';
@@ -15,6 +16,7 @@ import {
   type ListenFilter,
   type LogLevel,
   META,
+  QUICK_CHECKS,
   StatelessMetaSchema,
 } from './schemas.js';
 import type { SubscriptionRegistry } from './subscriptions.js';
@@ -28,6 +30,9 @@ export interface StatelessRequest {
   logLevel: LogLevel | undefined;
 }
 
+type StatelessMeta = z.infer<typeof StatelessMetaSchema>;
+const isUsualMeta = QUICK_CHECKS.get(StatelessMetaSchema)!;
+
 /** True when a request speaks 2026-07-28: it names its protocol version in `_meta`. */
 export function carriesStatelessMeta(params: unknown): boolean {
   const meta = (params as { _meta?: unknown } | undefined)?._meta;
@@ -40,8 +45,11 @@ export function carriesStatelessMeta(params: unknown): boolean {
  * support and what was asked (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning).
  */
 export function readStatelessMeta(params: unknown): StatelessRequest {
-  const meta = (params as { _meta?: unknown } | undefined)?._meta;
-  const parsed = StatelessMetaSchema.safeParse(meta ?? {}, { reportInput: true });
+  const meta = (params as { _meta?: unknown } | undefined)?._meta ?? {};
+  // The usual shape skips zod (schemas.ts, QUICK_CHECKS), which would return it unchanged.
+  const parsed = isUsualMeta(meta)
+    ? { success: true as const, data: meta as StatelessMeta }
+    : StatelessMetaSchema.safeParse(meta, { reportInput: true });
   if (!parsed.success) {
     throw invalidParams(
       `Invalid params: a 2026-07-28 request needs _meta ${META.protocolVersion} and ${META.clientCapabilities} (${describeIssues(parsed.error.issues)})`,
@@ -72,13 +80,15 @@ export function readStatelessMeta(params: unknown): StatelessRequest {
  * https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching).
  */
 export function completeResult(result: unknown, cache: CacheHint | undefined, serverInfo: object): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...(result as Record<string, unknown>) };
+  // Object.assign, not a spread: V8 (Node 20) gives a spread's copy a shape of its own, and
+  // each key added to it afterwards then makes yet another shape (docs/performance.md).
+  const out: Record<string, unknown> = Object.assign({}, result);
   out.resultType ??= 'complete';
   if (cache && out.resultType === 'complete') {
     out.ttlMs = cache.ttlMs;
     out.cacheScope = cache.scope;
   }
-  out._meta = { ...(out._meta as object | undefined), [META.serverInfo]: serverInfo };
+  out._meta = Object.assign({}, out._meta, { [META.serverInfo]: serverInfo });
   return out;
 }
 

@@ -1,9 +1,9 @@
 // The tracker's cache of what it made from store snapshots: made once, bounded by size.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createSnapshotCache } from '../tracker/snapshot-cache.js';
+import { type SnapshotCacheOptions, createSnapshotCache } from '../tracker/snapshot-cache.js';
 
-function counted(maxChars: number) {
+function counted(maxChars: number, options: SnapshotCacheOptions = {}) {
   const made: string[] = [];
   const cache = createSnapshotCache(
     (snapshot: { name: string; size: number }) => {
@@ -12,6 +12,7 @@ function counted(maxChars: number) {
     },
     (text) => text.length,
     maxChars,
+    options,
   );
   return { cache, made };
 }
@@ -48,6 +49,17 @@ test('a value bigger than the whole budget is handed out but not kept', () => {
   cache.get(big);
   cache.get(big);
   assert.equal(made, ['big', 'big']);
+});
+
+test('onSecondUse: a snapshot asked for once is made and not kept; asked again, it is kept from then on', () => {
+  const { cache, made } = counted(100, { onSecondUse: true });
+  const [once, twice] = ['once', 'twice'].map((name) => ({ name, size: 10 }));
+  cache.get(once!);
+  cache.get(twice!);
+  cache.get(twice!);
+  cache.get(twice!);
+  cache.get(twice!);
+  assert.equal(made, ['once', 'twice', 'twice'], 'made on the first and the second use, then read from the cache');
 });
 
 test.run();

@@ -6,10 +6,20 @@
 // Bounded by size, not count: a WeakMap would keep one entry per issue ever read for as long
 // as the issue is unchanged, which on a 100,000-issue file is hundreds of megabytes. The
 // least recently used entries go first.
+//
+// A cache that most snapshots pass through once (search pages: a search spelled another way
+// is another page) can keep only what is asked for a second time (`onSecondUse`): an entry
+// kept for a while and then dropped is the costliest kind of garbage, since it outlives the
+// young generation and must be found and freed by a full collection (docs/performance.md).
 
 export interface SnapshotCache<Snapshot extends object, Made> {
   /** What `make` makes of the snapshot, made once while it stays in the cache. */
   get(snapshot: Snapshot): Made;
+}
+
+export interface SnapshotCacheOptions {
+  /** Keep what is made for a snapshot only when it is asked for again (made twice then). */
+  onSecondUse?: boolean;
 }
 
 /** At most `maxChars` characters (as `sizeOf` counts them) are kept. */
@@ -17,8 +27,11 @@ export function createSnapshotCache<Snapshot extends object, Made>(
   make: (snapshot: Snapshot) => Made,
   sizeOf: (made: Made) => number,
   maxChars: number,
+  options: SnapshotCacheOptions = {},
 ): SnapshotCache<Snapshot, Made> {
   const entries = new Map<Snapshot, { made: Made; size: number }>();
+  // Snapshots asked for once; weak, so a snapshot nobody else holds is not kept alive here.
+  const seenOnce = new WeakSet<Snapshot>();
   let total = 0;
   return {
     get(snapshot) {
@@ -28,6 +41,10 @@ export function createSnapshotCache<Snapshot extends object, Made>(
         entries.delete(snapshot);
         entries.set(snapshot, found);
         return found.made;
+      }
+      if (options.onSecondUse === true && !seenOnce.has(snapshot)) {
+        seenOnce.add(snapshot);
+        return make(snapshot);
       }
       const made = make(snapshot);
       const size = sizeOf(made);

@@ -120,6 +120,7 @@ const searchResults = createSnapshotCache(
     }),
   textLength,
   RESULT_CACHE_CHARS,
+  { onSecondUse: true },
 );
 
 export function trackerTools(store: TrackerStore): ToolDefinition[] {

@@ -9,7 +9,9 @@ import {
   EmptyParamsSchema,
   PaginatedParamsSchema,
   QUICK_CHECKS,
+  META,
   ResourceUriParamsSchema,
+  StatelessMetaSchema,
   quickCheck,
 } from '../schemas.js';
 import { agreesWithZod, anyValue } from './odd-values.js';
@@ -22,18 +24,34 @@ interface Def {
   type: string;
   innerType?: { _zod: { def: Def } };
   shape?: Record<string, { _zod: { def: Def } }>;
+  entries?: Record<string, string>;
 }
 
 function nearValues(def: Def): fc.Arbitrary<unknown> {
   switch (def.type) {
     case 'optional':
-      return fc.oneof(fc.constant(undefined), nearValues(def.innerType!._zod.def));
+      // Mostly present: a check deep inside an optional key is then reached often.
+      return fc.oneof(
+        { arbitrary: fc.constant(undefined), weight: 1 },
+        { arbitrary: nearValues(def.innerType!._zod.def), weight: 3 },
+      );
     case 'object': {
-      const keys = Object.fromEntries(Object.entries(def.shape!).map(([key, value]) => [key, nearValues(value._zod.def)]));
-      return fc.oneof(anyValue, fc.record({ ...keys, other: anyValue }, { requiredKeys: [] }));
+      const keys: Record<string, fc.Arbitrary<unknown>> = { other: anyValue };
+      for (const [key, value] of Object.entries(def.shape!)) keys[key] = nearValues(value._zod.def);
+      // Also objects with every required key present, so that a check deep inside is reached often.
+      const required = Object.entries(def.shape!).flatMap(([key, value]) => (value._zod.def.type === 'optional' ? [] : [key]));
+      return fc.oneof(
+        { arbitrary: anyValue, weight: 1 },
+        { arbitrary: fc.record(keys, { requiredKeys: [] }), weight: 1 },
+        { arbitrary: fc.record(keys, { requiredKeys: required }), weight: 2 },
+      );
     }
     case 'string':
-      return fc.oneof(fc.string(), anyValue);
+      return fc.oneof({ arbitrary: fc.string(), weight: 3 }, { arbitrary: anyValue, weight: 1 });
+    case 'boolean':
+      return fc.oneof(fc.boolean(), anyValue);
+    case 'enum':
+      return fc.oneof(fc.constantFrom(...Object.values(def.entries!)), fc.string(), anyValue);
     case 'record':
       return fc.oneof(anyValue, fc.dictionary(fc.string(), anyValue, { maxKeys: 3 }));
     default:
@@ -68,7 +86,7 @@ test('a key added to a schema cannot take the quick path unchecked', () => {
   const careless = quickCheck(Extended, { ...checksOfToday, task: () => true });
   const failure = (() => {
     try {
-      agreement(Extended, careless);
+      agreement(Extended, careless, 20_000);
     } catch (error) {
       return error as Error;
     }
@@ -90,6 +108,26 @@ test('the usual shapes take the quick path', () => {
   assert.ok(quick(ResourceUriParamsSchema, { uri: 'jira://projects' }));
   assert.not.ok(quick(CallToolParamsSchema, { name: 'get_issue', requestState: 'x' }), 'a MRTR retry goes to zod');
   assert.not.ok(quick(CallToolParamsSchema, { name: 'get_issue', _meta: { progressToken: 1.5 } }));
+  // A 2026-07-28 request's _meta: the usual one passes; each wrong member sends it to zod.
+  const meta = {
+    [META.protocolVersion]: '2026-07-28',
+    [META.clientCapabilities]: { roots: { listChanged: true }, sampling: {} },
+    [META.clientInfo]: { name: 'client', version: '1.0.0', title: 'Client' },
+    [META.logLevel]: 'info',
+  };
+  assert.ok(quick(StatelessMetaSchema, meta));
+  for (const wrong of [
+    { [META.protocolVersion]: 20260728 },
+    { [META.clientCapabilities]: { roots: { listChanged: 'yes' } } },
+    { [META.clientCapabilities]: { elicitation: true } },
+    { [META.clientInfo]: { name: 'client', version: '1.0.0', title: 7 } },
+    { [META.clientInfo]: { name: 'client' } },
+    { [META.logLevel]: 'loud' },
+  ]) {
+    const value = { ...meta, ...wrong };
+    assert.not.ok(quick(StatelessMetaSchema, value), JSON.stringify(wrong));
+    assert.not.ok(StatelessMetaSchema.safeParse(value).success, `zod refuses ${JSON.stringify(wrong)} too`);
+  }
   // JSON.parse makes `__proto__` an own key, which zod drops: those go to zod too.
   for (const text of [
     '{"name":"x","arguments":{"__proto__":{"a":1},"k":2}}',

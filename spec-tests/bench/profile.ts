@@ -3,15 +3,18 @@
 // by self time and the heaviest call paths from our own code. The .cpuprofile files stay in
 // dist/bench/profiles/ for Chrome DevTools.
 //
-//   npx tsx spec-tests/bench/profile.ts [ping|get_issue|search|mixed|large|startup] ...
+//   npx tsx spec-tests/bench/profile.ts [--stateless] [ping|get_issue|search|search_uncached|mixed|large|startup] ...
+//
+// --stateless speaks 2026-07-28 (no initialize, `_meta` on every request); it has no ping, so
+// its mixed set replaces the ping by a get_issue, as the bench does.
 
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { copyForRun, ensureDataFiles } from './data.js';
 import { largeRead, pipelined, sequential } from './measure.js';
 import { openSession } from './session.js';
-import { LATENCY_OPS, mixed } from './workload.js';
+import { type Era, LATENCY_OPS, mixedIn } from './workload.js';
 
 interface Node {
   id: number;
@@ -30,7 +33,8 @@ const WORKLOADS: Record<string, (server: Awaited<ReturnType<typeof openSession>>
   ping: (s) => pipelined(s, () => ({ method: 'ping' }), 100_000),
   get_issue: (s) => sequential(s, LATENCY_OPS.get_issue!, 10_000),
   search: (s) => sequential(s, LATENCY_OPS.search_issues!, 5_000),
-  mixed: (s) => pipelined(s, mixed, 50_000),
+  search_uncached: (s) => sequential(s, LATENCY_OPS.search_uncached!, 5_000),
+  mixed: (s) => pipelined(s, mixedIn(s.era), 50_000),
   large: (s, bigKey) => largeRead(s, `jira://issue/${bigKey}`, 20),
 };
 
@@ -48,21 +52,24 @@ async function main(): Promise<void> {
     logLevel: 'warning',
   });
   const files = await ensureDataFiles(() => {});
-  const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(WORKLOADS);
+  const args = process.argv.slice(2);
+  const era: Era = args.includes('--stateless') ? 'stateless' : 'handshake';
+  const given = args.filter((arg) => arg !== '--stateless');
+  const names = given.length > 0 ? given : Object.keys(WORKLOADS).filter((name) => era === 'handshake' || name !== 'ping');
   for (const name of names) {
     const workload = WORKLOADS[name];
     if (!workload) throw new Error(`unknown workload ${name}; one of ${Object.keys(WORKLOADS).join(', ')}`);
-    const dir = resolve(root, 'dist/bench/profiles', name);
+    const dir = resolve(root, 'dist/bench/profiles', era === 'handshake' ? name : `${name}-stateless`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const data = copyForRun(name === 'large' ? files.big : files.issues, dir, 'data.jsonl');
-    const server = await openSession([process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, out, '--data', data]);
+    const server = await openSession([process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, out, '--data', data], era);
     await workload(server, files.bigKey);
     await server.close();
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no profile written for ${name}`);
     process.stdout.write(
-      `\n== ${name} (${join('dist/bench/profiles', name, file)})\n${summarize(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile)}`,
+      `\n== ${name} (${join(relative(root, dir), file)})\n${summarize(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile)}`,
     );
   }
 }
