@@ -7,9 +7,9 @@ import type { SortKey } from './ast.js';
 import type { Issue } from '../schema.js';
 import { sortedProjectKeys, type TrackerState } from '../state.js';
 import { inKeyOrder } from '../key-order.js';
-import type { KeySet } from '../key-set.js';
+import { allBits, countBits, type Bits } from '../id-set.js';
 import { compileCondition } from './evaluate.js';
-import { exactKeys } from './exact.js';
+import { exactMatches } from './exact.js';
 import { compareBy, firstInOrder } from './order.js';
 import { parseQuery } from './parser.js';
 import { firstMatchesInOrder } from './walk-order.js';
@@ -40,9 +40,9 @@ export function runQuery(
   const where = allOf(conditions);
   const keyLists = sortedProjectKeys(state).map((project) => state.issueKeysByProject.get(project) ?? []);
   const wanted = page.offset + page.limit;
-  if (where === null) return exactPage(state, everyKey(state), keyLists, query.orderBy, page);
-  const exact = exactKeys(state, where);
-  if (exact !== null) return exactPage(state, exact, keyLists, query.orderBy, page);
+  if (where === null) return exactPage(state, allBits(state.issues.size), query.orderBy, page);
+  const exact = exactMatches(state, where);
+  if (exact !== null) return exactPage(state, exact, query.orderBy, page);
   const matches = compileCondition(state, where);
   const candidates = gather(plan(state, where), state.issues.size, GATHER_BELOW_SHARE);
   const found: Issue[] = [];
@@ -60,33 +60,13 @@ export function runQuery(
 }
 
 /**
- * The page when the indexes gave exactly the matching keys: their count is the total, and only
- * the issues the page needs are read (in key order the first ones; in another, every match).
+ * The page when the indexes gave exactly the matching issues: their count is the total, and
+ * only the issues the page needs are read (walk-order.ts).
  */
-function exactPage(
-  state: TrackerState,
-  keys: KeySet,
-  keyLists: ReadonlyArray<readonly string[]>,
-  orderBy: readonly SortKey[],
-  page: PageRequest,
-): QueryAnswer {
-  const wanted = page.offset + page.limit;
-  // The key is a total order: ORDER BY key (first) is a walk of the keys, forwards or backwards.
-  const byKeyFirst = orderBy[0]?.field === 'key';
-  if (orderBy.length > 0 && !byKeyFirst) {
-    return { items: firstMatchesInOrder(state, keys, orderBy, wanted).slice(page.offset), total: keys.size };
-  }
-  const first: Issue[] = [];
-  for (const key of inKeyOrder(keyLists, keys, byKeyFirst && orderBy[0]?.direction === 'DESC')) {
-    if (first.length === wanted) break;
-    first.push(state.issues.get(key) as Issue);
-  }
-  return { items: first.slice(page.offset), total: keys.size };
-}
-
-/** No condition: every issue. */
-function everyKey(state: TrackerState): KeySet {
-  return { size: state.issues.size, has: (key) => state.issues.has(key), [Symbol.iterator]: () => state.issues.keys() };
+function exactPage(state: TrackerState, matches: Bits, orderBy: readonly SortKey[], page: PageRequest): QueryAnswer {
+  const total = countBits(matches);
+  const items = firstMatchesInOrder(state, matches, total, orderBy, page.offset + page.limit);
+  return { items: items.slice(page.offset), total };
 }
 
 /** The query in the printer's spelling: the one URI of every way of writing it (jira://search?jql=...). */
