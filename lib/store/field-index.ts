@@ -72,7 +72,7 @@ function savedValueIndex(state: TrackerState): ValueIndex | null {
   const index: ValueIndex = new Map(
     saved.values.map(({ field, values, ids }) => [
       field,
-      new Map(values.map((value, i) => [value, new IdSet(Array.from(ids[i] as Uint32Array))])),
+      new Map(values.map((value, i) => [value, new IdSet(ids[i] as Uint32Array)])),
     ]),
   );
   eachChangeSince(state, saved, (id, before, after) => updateValues(index, id, before, after));
@@ -84,7 +84,7 @@ export function savedValues(state: TrackerState): SavedField[] {
   return [...valueIndex(state)].map(([field, byValue]) => ({
     field,
     values: [...byValue.keys()],
-    ids: [...byValue.values()].map((ids) => Uint32Array.from(ids.toArray())),
+    ids: [...byValue.values()].map((ids) => ids.toArray()),
   }));
 }
 

@@ -97,11 +97,15 @@ export class IdSet {
   #bits: Bits | null = null;
   #size: number;
 
-  /** `ids` ascending, no repeats; the set owns the array. */
-  constructor(ids: number[] = []) {
-    this.#ids = ids;
+  /** `ids` ascending, no repeats; the set owns an array it is given (a typed array is copied). */
+  constructor(ids: number[] | Uint32Array = []) {
     this.#size = ids.length;
-    this.#fit();
+    const last = ids[ids.length - 1] ?? 0;
+    if (this.#size * 8 > 2 * bitmapBytes(last)) {
+      this.#ids = null;
+      this.#bits = new Uint32Array((last >>> 5) + 1);
+      for (let i = 0; i < ids.length; i++) setBit(this.#bits, ids[i] as number);
+    } else this.#ids = Array.isArray(ids) ? ids : Array.from(ids);
   }
 
   get size(): number {
@@ -157,10 +161,14 @@ export class IdSet {
   }
 
   /** The ids, ascending. */
-  toArray(): number[] {
-    if (this.#ids !== null) return [...this.#ids];
-    const ids: number[] = [];
-    eachBit(this.#bits as Bits, (id) => void ids.push(id));
+  toArray(): Uint32Array {
+    if (this.#ids !== null) return Uint32Array.from(this.#ids);
+    const ids = new Uint32Array(this.#size);
+    const bits = this.#bits as Bits;
+    let at = 0;
+    for (let i = 0; i < bits.length; i++) {
+      for (let word = bits[i] as number; word !== 0; word &= word - 1) ids[at++] = (i << 5) + 31 - Math.clz32(word & -word);
+    }
     return ids;
   }
 

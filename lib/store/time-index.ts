@@ -67,13 +67,13 @@ export function savedTimeIndex(state: TrackerState, field: TimeField): TimeIndex
   const saved = state.indexSource?.savedIndexes() ?? null;
   if (saved === null) return null;
   const { ids, times } = saved.times[field];
-  const index: TimeIndex = {
-    keys: Array.from(ids, (id) => state.issues.keyAt(id)),
-    ids: Array.from(ids),
-    times: ids.length === 0 ? [] : times.split('\n'),
-    live: new Array<boolean>(ids.length).fill(true),
-    holes: 0,
-  };
+  const index: TimeIndex = { keys: [], ids: [], times: ids.length === 0 ? [] : times.split('\n'), live: [], holes: 0 };
+  for (let at = 0; at < ids.length; at++) {
+    const id = ids[at] as number;
+    index.keys.push(state.issues.keyAt(id));
+    index.ids.push(id);
+    index.live.push(true);
+  }
   const changes: { id: number; before: Issue | undefined; after: Issue }[] = [];
   eachChangeSince(state, saved, (id, before, after) => changes.push({ id, before, after }));
   changes.sort((a, b) => compareStrings(timeOf(a.after, field), timeOf(b.after, field)) || compareKeys(a.after.key, b.after.key));
@@ -83,8 +83,14 @@ export function savedTimeIndex(state: TrackerState, field: TimeField): TimeIndex
 
 /** The index as a snapshot keeps it (saved-indexes.ts): its live entries. */
 export function savedTimes(index: TimeIndex): { ids: Uint32Array; times: string } {
-  const live = index.ids.filter((_, at) => index.live[at] === true);
-  return { ids: Uint32Array.from(live), times: index.times.filter((_, at) => index.live[at] === true).join('\n') };
+  const ids = new Uint32Array(index.keys.length - index.holes);
+  const times: string[] = [];
+  for (let at = 0; at < index.keys.length; at++) {
+    if (index.live[at] !== true) continue;
+    ids[times.length] = index.ids[at] as number;
+    times.push(index.times[at] as string);
+  }
+  return { ids, times: times.join('\n') };
 }
 
 /** The first position whose time is at or after `time` (the length when none is). */

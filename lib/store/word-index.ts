@@ -167,15 +167,30 @@ function savedWordIndex(state: TrackerState): WordIndex | null {
 /** The index as a snapshot keeps it (saved-indexes.ts). */
 export function savedWords(state: TrackerState): SavedIndexes['words'] {
   const index = wordIndex(state);
-  const lists = [...index.words.values()].map((posting) => postingIds(index, posting));
-  const ends = new Uint32Array(lists.length);
-  const ids = new Uint32Array(lists.reduce((sum, list) => sum + list.length, 0));
+  const postings = [...index.words.values()];
+  const lists = postings.map((posting) => (typeof posting === 'number' ? null : postingIds(index, posting)));
+  const ends = new Uint32Array(postings.length);
   let end = 0;
-  lists.forEach((list, at) => {
-    ids.set(list, end);
-    ends[at] = end += list.length;
+  postings.forEach((posting, at) => (ends[at] = end += lengthOf(index, posting, lists[at] ?? null)));
+  const ids = new Uint32Array(end);
+  postings.forEach((posting, at) => {
+    const start = at === 0 ? 0 : (ends[at - 1] as number);
+    const list = lists[at] ?? null;
+    if (list !== null) ids.set(list, start);
+    else {
+      // Most words hold one or two ids: copied one by one, with no view of the saved ids made for each.
+      const saved = index.saved as NonNullable<WordIndex['saved']>;
+      const from = posting === 0 ? 0 : (saved.ends[(posting as number) - 1] as number);
+      for (let i = start; i < (ends[at] as number); i++) ids[i] = saved.ids[from + i - start] as number;
+    }
   });
   return { vocabulary: [...index.words.keys()].join('\n'), ends, ids };
+}
+
+function lengthOf(index: WordIndex, posting: Posting, list: ArrayLike<number> | null): number {
+  if (list !== null) return list.length;
+  const ends = (index.saved as NonNullable<WordIndex['saved']>).ends;
+  return (ends[posting as number] as number) - (posting === 0 ? 0 : (ends[(posting as number) - 1] as number));
 }
 
 function postingIds(index: WordIndex, posting: Posting): ArrayLike<number> {
@@ -190,7 +205,7 @@ function postingIds(index: WordIndex, posting: Posting): ArrayLike<number> {
 function postingSet(index: WordIndex, word: string): IdSet {
   const posting = index.words.get(word) as Posting;
   if (posting instanceof IdSet) return posting;
-  const set = new IdSet(Array.from(postingIds(index, posting)));
+  const set = new IdSet(typeof posting === 'number' ? (postingIds(index, posting) as Uint32Array) : posting);
   index.words.set(word, set);
   return set;
 }
