@@ -82,10 +82,7 @@ function* timeRuns(state: TrackerState, field: 'created' | 'updated', descending
   const index = timeIndex(state, field);
   let at = descending ? index.keys.length - 1 : 0;
   while (at >= 0 && at < index.keys.length) {
-    // hasBit written out: this loop may pass every issue, and a call into another module per
-    // entry measured several times the loop's own cost (docs/performance.md).
-    const id = index.ids[at] as number;
-    if (index.live[at] !== true || (((matches[id >>> 5] as number) >>> (id & 31)) & 1) === 0) {
+    if (index.live[at] !== true || !hasBit(matches, index.ids[at] as number)) {
       at += descending ? -1 : 1;
       continue;
     }
