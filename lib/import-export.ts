@@ -12,7 +12,8 @@ import { openStore, resolveDataPath, stderrLogger, type TrackerStore } from './s
 import { formatReport, importJiraCsv } from './store/import-csv.js';
 import { IMPORT_LIMITS, writeJiraCsv } from './store/jira-csv.js';
 import { openMemoryBackend } from './store/memory-backend.js';
-import { importSnapshot, parseSnapshot } from './store/snapshot.js';
+import { importSnapshot } from './store/snapshot.js';
+import { parseSnapshot } from './store/snapshot-format.js';
 import { storeOn } from './store/store.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl } from './store/store-url.js';

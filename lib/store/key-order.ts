@@ -55,11 +55,17 @@ function projectOf(key: string): string {
  * order is key order (id-set.ts), so each project's ids are read off the bitmap in order: with
  * several projects, the bitmap ANDed with the project's set first.
  */
-export function firstInKeyOrder(state: TrackerState, matches: Bits, n: number, descending: boolean): number[] {
+export function firstInKeyOrder(
+  state: TrackerState,
+  matches: Bits,
+  n: number,
+  descending: boolean,
+  accept: ((id: number) => boolean) | null = null,
+): number[] {
   const found: number[] = [];
   const projects = sortedProjectKeys(state);
   if (descending) projects.reverse();
-  const take = (id: number): boolean => found.push(id) < n;
+  const take = (id: number): boolean => (accept !== null && !accept(id)) || found.push(id) < n;
   for (const project of projects) {
     if (found.length >= n) break;
     const ofProject =

@@ -10,6 +10,10 @@
 // wait (the search_issues tool) lets other requests run between slices, so
 // many large searches at once never hold up a ping for long; a caller that
 // must answer at once (a resource read) runs the slices back to back.
+//
+// A search pages by offset (a listing: resources/list) or by keyset cursor (search_issues:
+// search-cursor.ts): a page after a cursor holds the matches past the cursor's position in
+// the search's order, and ends with the cursor of the next page when more match.
 import {
   parseHandle,
   parseIssueKey,
@@ -24,13 +28,24 @@ import {
 import { domainError } from './errors.js';
 import { requireIssue, requirePerson, requireProject, requireSprint } from './lookup.js';
 import { readyKeys } from './ready.js';
+import {
+  READY_ORDER,
+  afterPosition,
+  decodeCursor,
+  encodeCursor,
+  positionValues,
+  searchIdentity,
+  type SortValue,
+} from './search-cursor.js';
 import { LABEL_PATTERN, type Issue } from './schema.js';
 import type { FieldValue, IndexedField } from './field-index.js';
 import { compileCondition } from './jql/evaluate.js';
 import type { SortKey } from './jql/ast.js';
 import { parseQuery } from './jql/parser.js';
 import { allOf, resolve, type Condition, type ResolveContext } from './jql/resolve.js';
+import { compareBy } from './jql/order.js';
 import { runQuery } from './jql/run.js';
+import type { KeySet } from './key-set.js';
 import { inKeyOrder } from './key-order.js';
 import { commentCount, sortedProjectKeys, type TrackerState } from './state.js';
 import { lowerCased, matchWords, searchWords, type WordMatch } from './word-index.js';
@@ -42,8 +57,10 @@ export interface Page<T> {
   readonly total: number;
   readonly offset: number;
   readonly limit: number;
-  /** Offset of the next page, or null on the last page. */
+  /** Offset of the next page, or null on the last page (and on every page after a cursor). */
   readonly next_offset: number | null;
+  /** The cursor of the next page (search-cursor.ts), or null on the last page. */
+  readonly next_cursor: string | null;
 }
 
 export interface ListIssuesQuery {
@@ -69,6 +86,8 @@ export interface SearchIssuesQuery extends ListIssuesQuery {
   readonly query?: string;
   /** Only the ready view (ready.ts), most urgent first instead of in key order. */
   readonly ready?: boolean;
+  /** The next_cursor of the previous page of the same search; not with an offset. */
+  readonly cursor?: string;
 }
 
 /** Without a context, a query runs as of now, for nobody in particular (currentUser() says it is not known). */
@@ -145,16 +164,19 @@ export function* searchInSlices(
   query: SearchIssuesQuery,
   context: ResolveContext = nowForNobody(),
 ): Generator<void, Page<Issue>, void> {
-  const page = parsePage(query.offset, query.limit);
+  const page = pageRequest(query);
   const keyLists = query.ready === true ? [readyKeys(state, query.project)] : issueKeyLists(state, query.project);
   const filters = filterConditions(state, query);
   const words = searchWords(query.text);
   if (query.query !== undefined) {
     const extra = [...projectCondition(state, query.project), ...filters, ...(words.length > 0 ? [textCondition(words)] : [])];
+    if (query.ready === true) return readyByQuery(state, keyLists[0] as string[], query.query, context, page, extra);
     const answer = runQuery(state, query.query, context, page, extra);
-    return pageOf([...answer.items], answer.total, page);
+    return pageOf([...answer.items], answer.total, answer.more, page, answer.orderBy);
   }
-  if (filters.length === 0 && words.length === 0) return pageOfAll(state, keyLists, page);
+  const orderBy = query.ready === true ? READY_ORDER : [];
+  const after = page.after === undefined ? null : afterPosition(orderBy, page.after);
+  if (filters.length === 0 && words.length === 0) return pageOfAll(state, keyLists, page, orderBy, after);
   const fieldsMatch = filters.length === 0 ? null : compileCondition(state, { kind: 'and', operands: filters });
   // The index answers for most words at once; the scan looks in the text only for the rest.
   const match: WordMatch = words.length > 0 ? matchWords(state, words) : { keys: null, unindexed: [] };
@@ -162,33 +184,86 @@ export function* searchInSlices(
   const slice = new Slice();
   const items: Issue[] = [];
   let total = 0;
-  for (const key of inKeyOrder(keyLists, match.keys)) {
+  let passed = 0;
+  let more = false;
+  // The ready list is in its own order (urgency), not the key order inKeyOrder walks.
+  const scanned = query.ready === true ? inListOrder(keyLists[0] as string[], match.keys) : inKeyOrder(keyLists, match.keys);
+  for (const key of scanned) {
     if (slice.spend(ISSUE_WORK)) yield;
     const issue = state.issues.get(key);
     if (issue === undefined || (fieldsMatch !== null && !fieldsMatch(issue))) continue;
     if (unindexed.length > 0 && !inTitleOrDescription(state, issue, unindexed, slice)) {
       if (commentCount(state, key) === 0 || !(yield* inAnyText(state, issue, unindexed, slice))) continue;
     }
-    if (total >= page.offset && items.length < page.limit) items.push(issue);
     total += 1;
+    if (after !== null && !after(issue)) continue;
+    passed += 1;
+    if (passed <= page.offset) continue;
+    if (items.length < page.limit) items.push(issue);
+    else more = true;
   }
-  return pageOf(items, total, page);
+  return pageOf(items, total, more, page, orderBy);
+}
+
+/** The keys of `keys`, in its order, that are in `candidates` (every key when null). */
+function* inListOrder(keys: readonly string[], candidates: KeySet | null): Generator<string, void, void> {
+  for (const key of keys) if (candidates === null || candidates.has(key)) yield key;
+}
+
+/**
+ * The ready view narrowed by a query: the ready issues (those of active sprints, few) tested
+ * one by one, in the query's order, or most urgent first when it has none.
+ */
+function readyByQuery(
+  state: TrackerState,
+  ready: readonly string[],
+  text: string,
+  context: ResolveContext,
+  page: SearchPage,
+  extra: readonly Condition[],
+): Page<Issue> {
+  const parsed = parseQuery(text);
+  const where = allOf([...(parsed.where === null ? [] : [resolve(state, parsed.where, context)]), ...extra]);
+  const matches = where === null ? () => true : compileCondition(state, where);
+  const orderBy = parsed.orderBy.length > 0 ? parsed.orderBy : READY_ORDER;
+  const found = ready.map((key) => state.issues.get(key) as Issue).filter((issue) => matches(issue));
+  const after = page.after === undefined ? null : afterPosition(orderBy, page.after);
+  const ordered = found.filter((issue) => after === null || after(issue)).sort(compareBy(orderBy));
+  const end = page.offset + page.limit;
+  return pageOf(ordered.slice(page.offset, end), found.length, ordered.length > end, page, orderBy);
+}
+
+/** The page asked for: an offset and a limit, and the position of a cursor (bound to this search). */
+export interface SearchPage extends PageRequest {
+  readonly identity: string;
+  readonly after?: readonly SortValue[];
+}
+
+function pageRequest(query: SearchIssuesQuery): SearchPage {
+  const page = parsePage(query.offset, query.limit);
+  const identity = searchIdentity({ ...query });
+  if (query.cursor === undefined) return { ...page, identity };
+  if (query.offset !== undefined) {
+    throw domainError('invalid_argument', 'Give a cursor or an offset, not both: the cursor says where the page starts.');
+  }
+  return { ...page, identity, after: decodeCursor(query.cursor, identity) };
 }
 
 /** What a search means, resolved against the state: every argument and the query as one condition (null: every issue), and the query's order. */
 export interface ResolvedSearch {
-  readonly page: PageRequest;
+  readonly page: SearchPage;
   readonly where: Condition | null;
   readonly orderBy: readonly SortKey[];
+  /** Only the ready view's issues (ready.ts). */
+  readonly ready: boolean;
 }
 
 /**
  * The search resolved as searchInSlices resolves it, for a backend that answers it another way
- * (PostgreSQL: postgres/sql-search.ts). Null for the ready view, whose order is its own.
+ * (PostgreSQL: postgres/sql-search.ts).
  */
-export function resolveSearch(state: TrackerState, query: SearchIssuesQuery, context: ResolveContext): ResolvedSearch | null {
-  const page = parsePage(query.offset, query.limit);
-  if (query.ready === true) return null;
+export function resolveSearch(state: TrackerState, query: SearchIssuesQuery, context: ResolveContext): ResolvedSearch {
+  const page = pageRequest(query);
   // In searchInSlices' order, so a search with two mistakes names the same one first.
   const project = projectCondition(state, query.project);
   const filters = filterConditions(state, query);
@@ -201,7 +276,10 @@ export function resolveSearch(state: TrackerState, query: SearchIssuesQuery, con
     ...(words.length > 0 ? [textCondition(words)] : []),
   ];
   const where = allOf(conditions);
-  return { page, where, orderBy: parsed?.orderBy ?? [] };
+  // As searchInSlices: the ready view comes most urgent first unless the query orders it.
+  const ready = query.ready === true;
+  const orderBy = parsed?.orderBy ?? [];
+  return { page, where, orderBy: ready && orderBy.length === 0 ? READY_ORDER : orderBy, ready };
 }
 
 function projectCondition(state: TrackerState, project: unknown): Condition[] {
@@ -219,25 +297,54 @@ function issueKeyLists(state: TrackerState, project: unknown): ReadonlyArray<rea
   return projects.map((key) => state.issueKeysByProject.get(key) ?? []);
 }
 
-/** No filters: the page is a slice, no scan needed. */
-function pageOfAll(state: TrackerState, keyLists: ReadonlyArray<readonly string[]>, page: PageRequest): Page<Issue> {
+/**
+ * No filters: the page is cut from the key lists, no scan needed. Each list is in the order
+ * (a project's keys by number, or the ready view's list), so the cursor's place in it is
+ * found by halving.
+ */
+function pageOfAll(
+  state: TrackerState,
+  keyLists: ReadonlyArray<readonly string[]>,
+  page: SearchPage,
+  orderBy: readonly SortKey[],
+  after: ((issue: Issue) => boolean) | null,
+): Page<Issue> {
   const items: Issue[] = [];
   let skip = page.offset;
   let total = 0;
+  let more = false;
   for (const keys of keyLists) {
     total += keys.length;
-    for (let i = skip; i < keys.length && items.length < page.limit; i++) {
+    const start = (after === null ? 0 : firstAfter(state, keys, after)) + skip;
+    skip = Math.max(0, start - keys.length);
+    for (let i = start; i < keys.length && !more; i++) {
       const issue = state.issues.get(keys[i] as string);
-      if (issue !== undefined) items.push(issue);
+      if (issue === undefined) continue;
+      if (items.length < page.limit) items.push(issue);
+      else more = true;
     }
-    skip = Math.max(0, skip - keys.length);
   }
-  return pageOf(items, total, page);
+  return pageOf(items, total, more, page, orderBy);
 }
 
-function pageOf<T>(items: T[], total: number, page: PageRequest): Page<T> {
+/** The index of the first key whose issue is after the cursor, in a list in the order. */
+function firstAfter(state: TrackerState, keys: readonly string[], after: (issue: Issue) => boolean): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (after(state.issues.get(keys[middle] as string) as Issue)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+function pageOf(items: Issue[], total: number, more: boolean, page: SearchPage, orderBy: readonly SortKey[]): Page<Issue> {
+  const last = items[items.length - 1];
+  const next_cursor = more && last !== undefined ? encodeCursor(page.identity, positionValues(orderBy, last)) : null;
   const end = page.offset + items.length;
-  return { items, total, offset: page.offset, limit: page.limit, next_offset: end < total ? end : null };
+  const next_offset = page.after === undefined && more ? end : null;
+  return { items, total, offset: page.offset, limit: page.limit, next_offset, next_cursor };
 }
 
 /**

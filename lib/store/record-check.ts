@@ -1,6 +1,6 @@
 // A hand-written validator for journal records: the fast path for opening.
 //
-// It accepts exactly what JournalRecordSchema (schema.ts) accepts (and checkJournalHeader what
+// It accepts exactly what JournalRecordSchema (record-schema.ts) accepts (and checkJournalHeader what
 // JournalHeaderSchema accepts, so that opening a file runs no zod at all) — built from
 // the same patterns, limits and enums — for a fraction of zod's time, which
 // matters when a journal holds 100,000 issues (docs/performance.md). Unknown extra fields are ignored, as

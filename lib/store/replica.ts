@@ -9,13 +9,17 @@
 // appends at the next revision before the turn passes on, so a key is never given twice, no
 // update is lost, and no instance is starved by faster ones. Reading and appending take turns (one at a time), so the state only ever moves
 // forward by whole records, in revision order.
+//
+// Because every instance holds all of it, the records are bounded as a data file is: a write
+// that would take them past LIMITS.maxJournalBytes (as the journal encodes them) is refused,
+// so an instance's memory has the same bound as a one-person tracker's. Reads still work.
 import { applyRecord, checkRecord, type Change } from './apply.js';
 import { demoRecords } from './demo-data.js';
 import { domainError } from './errors.js';
 import { encodeRecord } from './journal-format.js';
 import type { Logger } from './log.js';
 import type { Plan, RecordLog, StoreBackend } from './record-log.js';
-import type { JournalRecord } from './schema.js';
+import { LIMITS, type JournalRecord } from './schema.js';
 import { createEmptyState, type TrackerState } from './state.js';
 
 export interface ReplicaOptions {
@@ -25,6 +29,8 @@ export interface ReplicaOptions {
   readonly maxAttempts?: number;
   /** An empty database gets the demo data. Default: true; an import starts from nothing. */
   readonly seed?: boolean;
+  /** A write that would take the records past this many bytes is refused. Default: LIMITS.maxJournalBytes. */
+  readonly maxBytes?: number;
 }
 
 /** Records read per query while catching up: bounds one answer's memory. */
@@ -36,6 +42,9 @@ export const UNAVAILABLE = 'the tracker database is unavailable; retrying';
 /** Reads the whole log into memory (seeding an empty one with the demo data) and follows it. */
 export async function openReplica(log: RecordLog, options: ReplicaOptions): Promise<StoreBackend> {
   const state = createEmptyState();
+  const maxBytes = options.maxBytes ?? LIMITS.maxJournalBytes;
+  /** The records applied so far, in bytes as the journal would hold them. */
+  let bytes = 0;
   let onExternal: (changes: readonly Change[]) => void = () => {};
   let turn: Promise<unknown> = Promise.resolve();
   let closed = false;
@@ -52,7 +61,10 @@ export async function openReplica(log: RecordLog, options: ReplicaOptions): Prom
     const changes: Change[] = [];
     for (;;) {
       const records = await unavailableOnFailure(() => log.readSince(state.lastSeq, READ_BATCH));
-      for (const record of records) changes.push(applyOrReport(state, record, log.name));
+      for (const record of records) {
+        changes.push(applyOrReport(state, record, log.name));
+        bytes += recordBytes(record);
+      }
       if (records.length < READ_BATCH) return changes;
     }
   }
@@ -72,11 +84,14 @@ export async function openReplica(log: RecordLog, options: ReplicaOptions): Prom
     let refused: unknown = null;
     const write = (missed: readonly JournalRecord[]): JournalRecord[] => {
       try {
-        for (const other of missed) external.push(applyOrReport(state, other, log.name));
+        for (const other of missed) {
+          external.push(applyOrReport(state, other, log.name));
+          bytes += recordBytes(other);
+        }
         const at = options.now().toISOString();
         const draft = plan(state, at);
         if (draft !== null) record = { seq: state.lastSeq + 1, at, ...draft } as JournalRecord;
-        if (record !== null) checkBeforeWriting(state, record);
+        if (record !== null) refuseGrowthPastLimit(log.name, bytes + checkBeforeWriting(state, record), maxBytes);
       } catch (error) {
         refused = error; // our refusal, not the database's: handed to the caller as it is
         record = null;
@@ -86,7 +101,9 @@ export async function openReplica(log: RecordLog, options: ReplicaOptions): Prom
     const taken = await unavailableOnFailure(() => log.appendInTurn(state.lastSeq, write));
     if (refused !== null) throw refused;
     if (!taken) return 'lost';
-    return record === null ? null : applyRecord(state, record);
+    if (record === null) return null;
+    bytes += recordBytes(record);
+    return applyRecord(state, record);
   }
 
   async function append(plan: Plan, external: Change[]): Promise<Change | null> {
@@ -144,14 +161,28 @@ function applyOrReport(state: TrackerState, record: JournalRecord, name: string)
   }
 }
 
-/** The reader's questions, asked before the record reaches the database (as the journal does). */
-function checkBeforeWriting(state: TrackerState, record: JournalRecord): void {
-  encodeRecord(record); // the format check and the size limit
+/** The reader's questions, asked before the record reaches the database (as the journal does); its size in bytes. */
+function checkBeforeWriting(state: TrackerState, record: JournalRecord): number {
+  const line = encodeRecord(record); // the format check and the size limit
   try {
     checkRecord(state, record);
   } catch (error) {
     throw new Error(`refusing to write a record that does not fit the data (${(error as Error).message})`);
   }
+  return Buffer.byteLength(line);
+}
+
+/** A record's size as a journal line (journal-format.ts): its JSON and a newline. */
+function recordBytes(record: JournalRecord): number {
+  return Buffer.byteLength(JSON.stringify(record)) + 1;
+}
+
+function refuseGrowthPastLimit(name: string, total: number, maxBytes: number): void {
+  if (total <= maxBytes) return;
+  throw domainError(
+    'conflict',
+    `The tracker records in ${name} have reached their size limit of ${maxBytes} bytes (every instance keeps them in memory); nothing was written. Reads still work.`,
+  );
 }
 
 /** A database that cannot be reached is a clear, retryable error for the caller, not a crash. */

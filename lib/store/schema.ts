@@ -1,7 +1,7 @@
 // The tracker's domain model and journal records, as zod schemas.
 //
-// These schemas are the one source of truth for the types (z.infer) and for
-// what a valid journal line is. They use `zod/mini`, the tree-shakable form
+// These schemas (with the journal's records in record-schema.ts) are the one source of truth
+// for the types (z.infer) and for what a valid journal line is. They use `zod/mini`, the tree-shakable form
 // of zod 4: the same schemas at a tenth of the bundle size. Opening a large journal
 // through zod is slow (docs/performance.md), so the journal reader uses a hand-written
 // check (record-check.ts) built from the same patterns, limits and enums exported
@@ -241,17 +241,6 @@ export const IssueSchema = z.readonly(
 );
 export type Issue = z.infer<typeof IssueSchema>;
 
-/** The fields update_issue may change besides status, assignee and sprint (each has its own record). */
-export const EditableFieldsSchema = z.object({
-  title: z.optional(z.string().check(z.minLength(1), z.maxLength(LIMITS.titleMax))),
-  description: z.optional(z.string().check(z.maxLength(LIMITS.descriptionMax))),
-  type: z.optional(IssueTypeSchema),
-  priority: z.optional(PrioritySchema),
-  story_points: z.optional(z.nullable(z.int().check(z.minimum(0), z.maximum(LIMITS.storyPointsMax)))),
-  labels: z.optional(z.array(LabelSchema).check(z.maxLength(LIMITS.labelsMax))),
-});
-export type EditableFields = z.infer<typeof EditableFieldsSchema>;
-
 // ---------------------------------------------------------------------------
 // Journal: a header line, then one record per line.
 // ---------------------------------------------------------------------------
@@ -259,88 +248,7 @@ export type EditableFields = z.infer<typeof EditableFieldsSchema>;
 export const JOURNAL_FORMAT = 'mcp-tracker';
 export const JOURNAL_VERSION = 1;
 
-export const JournalHeaderSchema = z.object({
-  format: z.literal(JOURNAL_FORMAT),
-  version: z.int().check(z.minimum(1)),
-  created_at: TimestampSchema,
-});
-export type JournalHeader = z.infer<typeof JournalHeaderSchema>;
-
-/**
- * Every record carries its position (seq = 1 for the line after the header) and time, and
- * who made the change (the store's actor: --user, else assistant); files written before `by`
- * lack it, and the seeded demo data has none.
- */
-const recordBase = { seq: z.int().check(z.minimum(1)), at: TimestampSchema, by: z.optional(HandleSchema) };
-
-export const JournalRecordSchema = z.discriminatedUnion('type', [
-  z.object({ ...recordBase, type: z.literal('project.created'), project: ProjectSchema }),
-  z.object({ ...recordBase, type: z.literal('sprint.created'), sprint: SprintSchema }),
-  z.object({ ...recordBase, type: z.literal('issue.created'), issue: IssueSchema }),
-  z.object({
-    ...recordBase,
-    type: z.literal('issue.status_changed'),
-    key: IssueKeySchema,
-    from: StatusSchema,
-    to: StatusSchema,
-    /** Only on a move to done (absent there in files written before resolutions: done). */
-    resolution: z.optional(ResolutionSchema),
-  }),
-  z.object({
-    ...recordBase,
-    type: z.literal('issue.assigned'),
-    key: IssueKeySchema,
-    from: z.nullable(HandleSchema),
-    to: z.nullable(HandleSchema),
-  }),
-  z.object({ ...recordBase, type: z.literal('issue.commented'), key: IssueKeySchema, comment: CommentSchema }),
-  z.object({
-    ...recordBase,
-    type: z.literal('issue.sprint_changed'),
-    key: IssueKeySchema,
-    from: z.nullable(SprintIdSchema),
-    to: z.nullable(SprintIdSchema),
-  }),
-  z.object({ ...recordBase, type: z.literal('issue.linked'), key: IssueKeySchema, link: LinkTypeSchema, to: IssueKeySchema }),
-  z.object({ ...recordBase, type: z.literal('issue.unlinked'), key: IssueKeySchema, link: LinkTypeSchema, to: IssueKeySchema }),
-  z.object({
-    ...recordBase,
-    type: z.literal('issue.parent_changed'),
-    key: IssueKeySchema,
-    from: z.nullable(IssueKeySchema),
-    to: z.nullable(IssueKeySchema),
-  }),
-  z.object({
-    ...recordBase,
-    type: z.literal('issue.edited'),
-    key: IssueKeySchema,
-    /** The fields that changed, old and new values; the same keys in both. */
-    from: EditableFieldsSchema,
-    to: EditableFieldsSchema,
-  }),
-  z.object({ ...recordBase, type: z.literal('issue.attachment_added'), key: IssueKeySchema, attachment: AttachmentSchema }),
-  z.object({ ...recordBase, type: z.literal('sprint.started'), id: SprintIdSchema }),
-  z.object({
-    ...recordBase,
-    type: z.literal('sprint.closed'),
-    id: SprintIdSchema,
-    /** The unfinished issues, moved in the same record to `carried_to` (null: the backlog). */
-    carried: z.array(IssueKeySchema),
-    carried_to: z.nullable(SprintIdSchema),
-  }),
-  z.object({
-    ...recordBase,
-    type: z.literal('sprint.goal_changed'),
-    id: SprintIdSchema,
-    from: z.string().check(z.maxLength(LIMITS.goalMax)),
-    to: z.string().check(z.maxLength(LIMITS.goalMax)),
-  }),
-]);
-export type JournalRecord = z.infer<typeof JournalRecordSchema>;
-export type RecordOf<T extends JournalRecord['type']> = Extract<JournalRecord, { type: T }>;
-export type RecordType = JournalRecord['type'];
-
-/** A record before the journal gives it a position and a time. */
-export type RecordDraft = WithoutPosition<JournalRecord>;
-// Distributes over the union, so each variant keeps its own fields.
-type WithoutPosition<R> = R extends unknown ? Omit<R, 'seq' | 'at'> : never;
+// The journal's header and records (record-schema.ts): their schemas live apart so that the
+// server, which reads records through record-check.ts and never through zod, does not build
+// them at every start; their types are re-exported here.
+export type { EditableFields, JournalHeader, JournalRecord, RecordDraft, RecordOf, RecordType } from './record-schema.js';

@@ -6,45 +6,21 @@
 // there are any, attachments (each with its issue's key, its bytes as base64). A new
 // kind of record becomes a new array here, read by its own step in importSnapshot; what is
 // already there does not change. A file with a field this version does not know is refused,
-// naming the field, rather than imported without it.
+// naming the field, rather than imported without it (the format and its check: snapshot-format.ts).
 //
 // Export → import into an empty store → export gives the same document byte for byte: every
 // array is in a stable order (keys ascending), and importing writes each thing with the
 // values it had, through the same store commands as a CSV import.
-import * as z from 'zod/mini';
 import { domainError } from './errors.js';
-import {
-  AttachmentSchema,
-  IssueKeySchema,
-  IssueSchema,
-  LinkTypeSchema,
-  ProjectSchema,
-  SprintSchema,
-  type Issue,
-  type LinkType,
-} from './schema.js';
+import type { Issue, LinkType } from './schema.js';
+import type { SnapshotLink, TrackerSnapshot } from './snapshot-format.js';
 import { compareStrings, issueNumber, sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 import type { TrackerStore } from './store.js';
 
 export const SNAPSHOT_FORMAT = 'mcp-tracker-export';
 export const SNAPSHOT_VERSION = 1;
 
-export const SnapshotLinkSchema = z.strictObject({ from: IssueKeySchema, type: LinkTypeSchema, to: IssueKeySchema });
-export type SnapshotLink = z.infer<typeof SnapshotLinkSchema>;
-
-export const SnapshotAttachmentSchema = z.strictObject({ key: IssueKeySchema, attachment: AttachmentSchema });
-
-export const TrackerSnapshotSchema = z.strictObject({
-  format: z.literal(SNAPSHOT_FORMAT),
-  version: z.literal(SNAPSHOT_VERSION),
-  projects: z.array(ProjectSchema),
-  sprints: z.array(SprintSchema),
-  issues: z.array(IssueSchema),
-  links: z.array(SnapshotLinkSchema),
-  /** Absent when there are none, so an export without attachments reads as before they existed. */
-  attachments: z.optional(z.array(SnapshotAttachmentSchema)),
-});
-export type TrackerSnapshot = z.infer<typeof TrackerSnapshotSchema>;
+export type { SnapshotLink, TrackerSnapshot } from './snapshot-format.js';
 
 /** Everything in the state, keys ascending (issues by project, then number). */
 export function snapshotOf(state: TrackerState): TrackerSnapshot {
@@ -101,19 +77,6 @@ function linksWrittenFrom(state: TrackerState, key: string): SnapshotLink[] {
     written.push({ from: key, type: link.type as LinkType, to: link.key });
   }
   return written;
-}
-
-/** Checks a parsed JSON document against the format; the message names the first problem and where. */
-export function parseSnapshot(value: unknown): TrackerSnapshot {
-  const result = TrackerSnapshotSchema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const where = issue.path.length === 0 ? 'the document' : issue.path.join('.');
-  const what =
-    issue.code === 'unrecognized_keys'
-      ? `${issue.path.length === 0 ? 'the document' : where} has a field it does not know: ${issue.keys.join(', ')}`
-      : `at ${where}: ${issue.message}`;
-  throw domainError('invalid_argument', `Not an mcp-tracker export this version can read: ${what}.`);
 }
 
 export interface SnapshotImport {

@@ -81,7 +81,7 @@ test('a JSON export goes only into an empty store, and a document of another sha
   } catch (error) {
     assert.match((error as Error).message, 'A JSON export goes into an empty store');
   }
-  const { parseSnapshot } = await import('../store/snapshot.js');
+  const { parseSnapshot } = await import('../store/snapshot-format.js');
   assert.throws(
     () => parseSnapshot({ ...snapshot, watchers: [] }),
     (error: Error) =>

@@ -6,7 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { demoRecords } from '../store/demo-data.js';
 import { checkJournalHeader, checkJournalRecord } from '../store/record-check.js';
-import { JournalHeaderSchema, JournalRecordSchema, type Issue, type JournalRecord } from '../store/schema.js';
+import { JournalHeaderSchema, JournalRecordSchema, type JournalRecord } from '../store/record-schema.js';
+import type { Issue } from '../store/schema.js';
 
 const AT = '2025-06-15T12:00:00.000Z';
 

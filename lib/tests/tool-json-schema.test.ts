@@ -42,6 +42,26 @@ test('every tracker tool and every conformance-server tool: the same JSON Schema
   }
 });
 
+test('tools/list tells the model what an argument is: the descriptions the tracker tools give reach their JSON Schema', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'tool-json-schema-'));
+  const store = await openStore({ path: join(directory, 'tracker.jsonl'), log: silentLogger, watch: false });
+  try {
+    const tools = trackerTools(store);
+    const described = (tool: string, argument: string): string | undefined => {
+      const input = tools.find((candidate) => candidate.name === tool)!.input;
+      const { properties } = toJsonSchema(input, 'draft-2020-12') as { properties: Record<string, { description?: string }> };
+      return properties[argument]!.description;
+    };
+    assert.is(described('create_issue', 'title'), 'One line saying what is wrong or what to do.');
+    assert.is(described('create_issue', 'priority'), 'P0 (drop everything) to P3 (whenever).');
+    assert.is(described('add_attachment', 'content'), 'The file, base64.');
+    assert.is(described('summarize_sprint', 'prose'), "true: the host's model writes the summary (sampling).");
+  } finally {
+    store.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
 test('the kinds a tool schema may use, each as zod writes it', () => {
   const schema = z.object({
     text: z.optional(z.string().check(z.minLength(1), z.maxLength(5), z.regex(/^a/), z.describe('Some text.'))),

@@ -14,6 +14,7 @@ import type { Completer, ResourceContents, ResourceTemplateDefinition } from '..
 import { type ToolDefinition, structuredResult } from '../../protocol/tools.js';
 import { compileUriTemplate } from '../../protocol/uri-template.js';
 import { LIMITS, type AttachmentInfo, type AttachmentMutation, type TrackerStore } from '../store/index.js';
+import { described } from './described.js';
 
 export const ATTACHMENT_TEMPLATE = compileUriTemplate('jira://issue/{key}/attachment/{name}');
 
@@ -73,7 +74,7 @@ export function addAttachmentTool(
   store: TrackerStore,
   domain: <T>(work: () => T | Promise<T>) => T | Promise<T>,
 ): ToolDefinition {
-  const describe = (description: string) => z.string().check(z.describe(description));
+  const describe = (description: string) => described(z.string(), description);
   return {
     name: 'add_attachment',
     title: 'Add attachment',

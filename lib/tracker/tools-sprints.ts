@@ -33,13 +33,14 @@ import {
   type SprintStats,
   type TrackerStore,
 } from '../store/index.js';
+import { described } from './described.js';
 import { domain } from './domain-errors.js';
 import { TEMPLATES, defaultProject } from './resources.js';
 
 const ACTIONS = ['create', 'start', 'close', 'goal'] as const;
 type Action = (typeof ACTIONS)[number];
 
-const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
+const optional = <T extends z.ZodMiniType>(schema: T, description: string) => described(z.optional(schema), description);
 
 /** How much of a sprint the host's model is shown, and how long its summary may be. */
 const SUMMARY_ISSUES_MAX = 50;
@@ -54,9 +55,10 @@ const SummaryInput = z.object({
 const SummaryOutput = z.object({
   sprint: z.string(),
   summary: z.string(),
-  source: z
-    .enum(['host_model', 'computed'])
-    .check(z.describe("Who wrote the summary: the host's model, through sampling, or the server.")),
+  source: described(
+    z.enum(['host_model', 'computed']),
+    "Who wrote the summary: the host's model, through sampling, or the server.",
+  ),
   model: z.optional(z.string()),
   why_computed: z.optional(z.string()),
   // The numbers the resources jira://sprint/{sprint_id}, its /burndown and jira://project/{project_key}/stats

@@ -30,6 +30,7 @@ import {
   type Page,
   type TrackerStore,
 } from '../store/index.js';
+import { described } from './described.js';
 import { domain } from './domain-errors.js';
 import { issueSummary, issueUri } from './resources.js';
 import { createSnapshotCache } from './snapshot-cache.js';
@@ -37,13 +38,13 @@ import { AttachmentSummarySchema, addAttachmentTool, attachmentBlock, attachment
 import { HistorySchema, IncludeSchema, LinkedSchema, issueExtras } from './issue-views.js';
 import { sprintTools } from './tools-sprints.js';
 
-const text = (description: string) => z.string().check(z.describe(description));
-const optional = <T extends z.ZodMiniType>(schema: T, description: string) => z.optional(schema).check(z.describe(description));
+const text = (description: string) => described(z.string(), description);
+const optional = <T extends z.ZodMiniType>(schema: T, description: string) => described(z.optional(schema), description);
 
 const KEY = text('Issue key, e.g. PROJ-101.');
 // A string, not an enum: the store's parser forgives "In Progress" and "in-progress", which
 // an enum in the input schema would refuse before the store could read them.
-const STATUS = z.string().check(z.describe(`One of: ${STATUSES.join(', ')} ("In Progress" works too).`));
+const STATUS = text(`One of: ${STATUSES.join(', ')} ("In Progress" works too).`);
 const PRIORITY = z.enum(PRIORITIES as [string, ...string[]]);
 
 const IssueSummarySchema = z.object({
@@ -114,8 +115,8 @@ const searchResults = createSnapshotCache(
     structuredResult({
       issues: page.items.map(issueSummary),
       total: page.total,
-      offset: page.offset,
-      next_offset: page.next_offset,
+      // Absent on the last page, as nextCursor is (protocol/pagination.ts).
+      ...(page.next_cursor === null ? {} : { next_cursor: page.next_cursor }),
     }),
   textLength,
   RESULT_CACHE_CHARS,
@@ -257,7 +258,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       'the parent of `from`). remove: true takes the link away. See the resource jira://issue/{key}/links.',
     input: z.object({
       from: KEY,
-      type: z.string().check(z.describe('blocks, relates_to, duplicates or parent.')),
+      type: text('blocks, relates_to, duplicates or parent.'),
       to: KEY,
       remove: optional(z.boolean(), 'True to remove the link.'),
     }),
@@ -289,7 +290,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     title: 'Search issues',
     description:
       'Finds issues by a JQL query or by filters and words (all must occur in title, description or comments), ' +
-      'in key order unless the query says ORDER BY (ready: most urgent first), a page at a time. Pass next_offset back as offset for the next page.',
+      'in key order unless the query says ORDER BY (ready: most urgent first), a page at a time. Pass next_cursor back as cursor for the next page.',
     input: z.object({
       query: optional(
         z.string(),
@@ -312,10 +313,10 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
         z.string(),
         `Words to look for, case-insensitive: up to ${LIMITS.searchWordsMax} different words, ${LIMITS.searchTextMax} characters.`,
       ),
-      offset: optional(z.int(), 'Where the page starts; default 0.'),
-      limit: optional(z.int(), 'Page size, 1-100; default 20.'),
+      cursor: optional(z.string(), 'next_cursor of the previous page, same arguments.'),
+      limit: optional(z.int(), 'Page size at most, 1-100; default 20.'),
     }),
-    output: z.object({ issues: z.array(IssueSummarySchema), total: z.int(), offset: z.int(), next_offset: z.nullable(z.int()) }),
+    output: z.object({ issues: z.array(IssueSummarySchema), total: z.int(), next_cursor: z.optional(z.string()) }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: (args) => domain(async () => searchResults.get(await store.searchIssuesYielding(args))),
   };
@@ -327,7 +328,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       'Sets one status on many issues, one at a time; each change is saved as it is made. ' +
       'Reports progress when asked and stops when cancelled, saying which issues were not attempted.',
     input: z.object({
-      keys: z.array(z.string()).check(z.describe('Issue keys, e.g. ["PROJ-101", "PROJ-102"].')),
+      keys: described(z.array(z.string()), 'Issue keys, e.g. ["PROJ-101", "PROJ-102"].'),
       status: STATUS,
     }),
     output: z.object({

@@ -1,5 +1,5 @@
 // The servers and how to start each on a data set. Every start gets its own copy of the data
-// file, so no process sees another's lock file or journal.
+// file and its snapshot (data.ts), so no process sees another's lock file or journal.
 
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,10 +30,11 @@ export interface Launcher {
   httpCommand(candidate: CandidateName, port: number, era: Era): string[];
 }
 
-export function createLauncher(bundles: Bundles, files: Record<DataSet, string>, canned: CannedDirs): Launcher {
+/** `replay`: the journal alone, without the snapshot beside it (data.ts), so every start replays it. */
+export function createLauncher(bundles: Bundles, files: Record<DataSet, string>, canned: CannedDirs, replay: boolean): Launcher {
   const scratch = mkdtempSync(join(tmpdir(), 'mcp-bench-run-'));
   let runs = 0;
-  const copy = (data: DataSet): string => copyForRun(files[data], scratch, `run-${++runs}.jsonl`);
+  const copy = (data: DataSet): string => copyForRun(files[data], scratch, `run-${++runs}.jsonl`, !replay);
   const node = process.execPath;
   return {
     command(candidate, data, era) {

@@ -8,13 +8,19 @@
 //   5 MiB on the wire. Descriptions and comments are capped at 10,000 characters by the
 //   store, so size comes from many full-length comments; it lives in its own file so the
 //   1,000-issue searches do not scan it.
+//
+// Each journal is cached with the snapshot the store writes beside it at a clean close
+// (`<journal>.snapshot`, lib/store/journal-snapshot.ts), and each run gets a copy of both: a
+// host starts a stdio server for every session, and every start after the first finds the
+// snapshot its last close left. `--replay` (copyForRun's `withSnapshot`) copies the journal
+// alone: the first start, which replays every record.
 
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, silentLogger, type TrackerStore } from '../../lib/store/index.js';
 
-const DATA_VERSION = 1;
+const DATA_VERSION = 2;
 export const CACHE_DIR = join(tmpdir(), 'mcp-by-hand-bench');
 export const ISSUE_COUNT = 1_000;
 /** 520 comments of 10,000 characters: the read is just over 5 MiB. */
@@ -44,12 +50,19 @@ export async function ensureDataFiles(log: (line: string) => void): Promise<Data
   return { issues, big, bigKey: bigKey || 'PROJ-115' };
 }
 
-/** A private copy for one server process, so no run can see another's lock or changes. */
-export function copyForRun(source: string, directory: string, name: string): string {
+/**
+ * A private copy for one server process, so no run can see another's lock or changes; with
+ * the snapshot beside the journal unless `withSnapshot` is false.
+ */
+export function copyForRun(source: string, directory: string, name: string, withSnapshot = true): string {
   const target = join(directory, name);
   copyFileSync(source, target);
+  if (withSnapshot) copyFileSync(`${source}${SNAPSHOT_SUFFIX}`, `${target}${SNAPSHOT_SUFFIX}`);
   return target;
 }
+
+/** Where the store writes a journal's snapshot (lib/store/journal-snapshot.ts). */
+const SNAPSHOT_SUFFIX = '.snapshot';
 
 async function cached(name: string, log: (line: string) => void, fill: (store: TrackerStore) => Promise<void>): Promise<string> {
   const path = join(CACHE_DIR, name);
@@ -58,13 +71,17 @@ async function cached(name: string, log: (line: string) => void, fill: (store: T
   const partial = `${path}.partial`;
   rmSync(partial, { force: true });
   rmSync(`${partial}.lock`, { force: true });
+  rmSync(`${partial}${SNAPSHOT_SUFFIX}`, { force: true });
   const store = await openStore({ path: partial, log: silentLogger, watch: false });
   try {
     await fill(store);
   } finally {
     store.close();
   }
-  renameSync(partial, path); // only a complete file is ever found in the cache
+  // The snapshot first: only a complete pair is ever found in the cache.
+  if (!existsSync(`${partial}${SNAPSHOT_SUFFIX}`)) throw new Error(`closing ${partial} wrote no snapshot beside it`);
+  renameSync(`${partial}${SNAPSHOT_SUFFIX}`, `${path}${SNAPSHOT_SUFFIX}`);
+  renameSync(partial, path);
   return path;
 }
 

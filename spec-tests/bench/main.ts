@@ -63,7 +63,8 @@ async function main(): Promise<void> {
   const canned = Object.fromEntries(
     ERAS.map((era) => [era, { issues: cannedDir(era, 'issues'), big: cannedDir(era, 'big') }]),
   ) as CannedDirs;
-  const launcher = createLauncher(bundles, files, canned);
+  const launcher = createLauncher(bundles, files, canned, options.replay);
+  log(options.replay ? 'servers start on the journal alone (--replay)' : 'servers start on the journal and its snapshot');
   const largeUri = `jira://issue/${files.bigKey}`;
 
   const refs = {} as Record<Era, References>;

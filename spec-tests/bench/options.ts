@@ -16,6 +16,8 @@ export interface Options {
   http: boolean;
   out: string;
   updateReadme: boolean;
+  /** Start every server on the journal alone, without its snapshot (data.ts): each start replays it. */
+  replay: boolean;
 }
 
 const FULL = {
@@ -44,7 +46,7 @@ const QUICK = {
 /** Results go to an ignored folder: a run never leaves the work tree dirty. */
 export const RESULTS_DIR = '.bench-results';
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--rounds N] [--out FILE] [--no-store] [--postgres URL] [--no-http] [--update-readme]
+export const USAGE = `Usage: npm run bench -- [--quick] [--rounds N] [--out FILE] [--no-store] [--postgres URL] [--no-http] [--update-readme] [--replay]
   --quick          a short run: fewer rounds and requests, store figures at 1,000 issues only
   --rounds N       rounds of interleaving (default 5, quick 2)
   --out FILE       where to write the JSON results (default ${RESULTS_DIR}/latest.json)
@@ -52,7 +54,9 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--rounds N] [--out FILE
   --postgres URL   a PostgreSQL server for the team-mode store rows (default $MCP_TEST_POSTGRES_URL;
                    the user must be allowed to create databases); without one they are skipped
   --no-http        skip the HTTP rows
-  --update-readme  also put this run's tables in README.md's Performance section`;
+  --update-readme  also put this run's tables in README.md's Performance section
+  --replay         start every server on the journal alone, without the snapshot a clean close
+                   leaves beside it: each start replays the journal, as the first start does`;
 
 export function parseOptions(argv: readonly string[]): Options {
   const quick = argv.includes('--quick');
@@ -63,6 +67,7 @@ export function parseOptions(argv: readonly string[]): Options {
     http: true,
     out: `${RESULTS_DIR}/latest.json`,
     updateReadme: false,
+    replay: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -73,6 +78,7 @@ export function parseOptions(argv: readonly string[]): Options {
     else if (arg === '--postgres') options.postgres = argv[++i];
     else if (arg === '--no-http') options.http = false;
     else if (arg === '--update-readme') options.updateReadme = true;
+    else if (arg === '--replay') options.replay = true;
     else throw new Error(`unknown option ${arg}\n${USAGE}`);
   }
   return options;

@@ -336,7 +336,7 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
       title: 'Search issues',
       description:
         'Finds issues by a JQL query or by filters and words (all must occur in title, description or comments), ' +
-        'in key order unless the query says ORDER BY (ready: most urgent first), a page at a time. Pass next_offset back as offset for the next page.',
+        'in key order unless the query says ORDER BY (ready: most urgent first), a page at a time. Pass next_cursor back as cursor for the next page.',
       inputSchema: {
         query: z
           .string()
@@ -364,14 +364,13 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
           .optional()
           .describe('Only what to do next: open issues of active sprints whose blockers are done, most urgent first.'),
         text: z.string().optional().describe('Words to look for, case-insensitive.'),
-        offset: z.number().int().optional().describe('Where the page starts; default 0.'),
-        limit: z.number().int().optional().describe('Page size, 1-100; default 20.'),
+        cursor: z.string().optional().describe('next_cursor of the previous page, same arguments.'),
+        limit: z.number().int().optional().describe('Page size at most, 1-100; default 20.'),
       },
       outputSchema: {
         issues: z.array(summary),
         total: z.number().int(),
-        offset: z.number().int(),
-        next_offset: z.number().int().nullable(),
+        next_cursor: z.string().optional(),
       },
       annotations: readOnly,
     },
@@ -381,8 +380,7 @@ export function registerTools(server: ToolRegistrar, store: TrackerStore): void 
         return structured({
           issues: page.items.map(issueSummary),
           total: page.total,
-          offset: page.offset,
-          next_offset: page.next_offset,
+          ...(page.next_cursor === null ? {} : { next_cursor: page.next_cursor }),
         });
       }),
   );

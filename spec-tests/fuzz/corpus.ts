@@ -40,7 +40,6 @@ export const TOOL_EXAMPLES: readonly Example[] = [
     sprint: 'PROJ-S42',
     label: 'backend',
     text: 'login',
-    offset: 0,
     limit: 5,
   }),
   tool('bulk_update_status', { keys: ['PROJ-106', 'PROJ-107'], status: 'done' }),

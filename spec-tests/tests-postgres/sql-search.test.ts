@@ -12,9 +12,6 @@ import * as assert from 'uvu/assert';
 import type pg from 'pg';
 import { openPostgresStore } from '../../lib/store/postgres/index.js';
 import { MIGRATIONS } from '../../lib/store/postgres/migrations.js';
-import { openPgLog } from '../../lib/store/postgres/pg-log.js';
-import { parseQuery } from '../../lib/store/jql/parser.js';
-import type { Condition } from '../../lib/store/jql/resolve.js';
 import type { TrackerStore } from '../../lib/store/index.js';
 import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../../lib/store/schema.js';
 import { admin, dropDatabases, freshDatabase, freshStore, postgresTest } from './postgres-test-db.js';
@@ -171,6 +168,50 @@ test('the arguments beside a query (status, assignee, sprint, label, text, proje
   }
 });
 
+test('fuzz: the ready view answers by SQL as in memory while blockers come and go and sprints close and start', async () => {
+  const url = await freshStore();
+  const warnings: string[] = [];
+  const log = (level: string, message: string) => (level === 'warn' ? warnings.push(message) : undefined);
+  const store = await openPostgresStore({ url, shown: 'the test database', log, now: () => clock, user: 'alice', watch: false });
+  try {
+    await randomWrites(store, 11, 60);
+    const random = createRng(11).next;
+    const keys = store.searchIssues({ limit: 100 }).items.map((issue) => issue.key);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const queries = fc.sample(arbitraryQuery(store), { seed: 11, numRuns: 40 });
+    let found = 0;
+    for (let step = 0; step < 40; step++) {
+      const roll = random();
+      const [from, to] = [pick(keys), pick(keys)];
+      const linked = store.getLinkKeys(to).some((link) => link.type === 'is_blocked_by' && link.key === from);
+      if (roll < 0.5) await store.linkIssues(from, 'blocks', to, linked).catch(() => undefined);
+      else if (roll < 0.7) await store.updateStatus(from, pick(store.getTransitions(from)));
+      else if (roll < 0.8) {
+        const sprint = pick(store.listSprints({ project: from.split('-')[0] }).filter((s) => s.state !== 'closed'));
+        if (sprint !== undefined) await store.moveToSprint(from, sprint.id);
+      } else if (roll < 0.9) {
+        const active = store.listSprints({ project: 'PROJ' }).find((sprint) => sprint.state === 'active');
+        const future = store.listSprints({ project: 'PROJ' }).filter((sprint) => sprint.state === 'future');
+        if (active !== undefined) {
+          await store.closeSprint(active.id, null);
+          // A done issue of the closed sprint reopened stays out of the view: its sprint is closed.
+          const done = store.searchIssues({ sprint: active.id, status: 'done', limit: 1 }).items[0];
+          if (done !== undefined) await store.updateStatus(done.key, 'reopened');
+        } else if (future.length > 0) await store.startSprint(pick(future).id);
+      }
+      for (const search of [{ ready: true }, { ready: true, project: 'WEB' }, { ready: true, query: queries[step] }]) {
+        const { sql, memory } = await bothAnswers(store, { ...search, limit: 100 });
+        assert.equal(sql, memory, JSON.stringify(search));
+        if (memory.total > 0) found += 1;
+      }
+    }
+    assert.ok(found > 40, `${found} of 120 ready answers found something`);
+    assert.equal(warnings, [], 'every ready answer came from SQL');
+  } finally {
+    store.close();
+  }
+});
+
 test('the agreement check can fail: a row of the read table changed behind the log is caught', async () => {
   const url = await freshStore();
   const store = await open(url);
@@ -248,35 +289,29 @@ test('the database going away: search is answered from memory, as every other re
 // Keyset pages
 // ---------------------------------------------------------------------------
 
-const todo: Condition = { kind: 'one-of', field: 'status', values: new Set(['todo']), negated: false };
-
-/** The pages of `where` in `order` through the log's searchPage, 7 at a time; `between` runs after each page but the last. */
+/**
+ * The pages of the todo issues in `order` through the store's search (SQL), 7 at a time;
+ * `between` runs after each page but the last.
+ */
 async function walk(
-  url: string,
+  store: TrackerStore,
   order: string,
   paging: 'keyset' | 'offset',
   between: (seen: readonly string[]) => Promise<void>,
 ): Promise<string[]> {
-  const log = await openPgLog({ url, shown: 'the test database', log: () => {} });
-  try {
-    const orderBy = parseQuery(order).orderBy;
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    for (;;) {
-      const answer = await log.searchPage({
-        where: todo,
-        orderBy,
-        limit: 7,
-        ...(paging === 'keyset' ? { after: cursor } : { offset: seen.length }),
-      });
-      seen.push(...answer.keys);
-      if (answer.next_cursor === null) return seen;
-      cursor = answer.next_cursor;
-      await between(seen);
-    }
-  } finally {
-    await log.close();
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 100; pages++) {
+    const search = { status: 'todo', query: order, limit: 7 };
+    const answer = await store.searchIssuesYielding(
+      paging === 'keyset' ? { ...search, cursor } : { ...search, offset: seen.length },
+    );
+    seen.push(...answer.items.map((issue) => issue.key));
+    if (answer.next_cursor === null) return seen;
+    cursor = answer.next_cursor;
+    await between(seen);
   }
+  throw new Error('more than 100 pages');
 }
 
 const todoKeys = async (store: TrackerStore): Promise<string[]> =>
@@ -294,7 +329,7 @@ async function walkWhileWriting(paging: 'keyset' | 'offset', order: string): Pro
     for (let n = 0; n < 30; n++) await store.createIssue({ project: 'WEB', title: `Todo ${n}`, priority: PRIORITIES[n % 4] });
     const before = await todoKeys(store);
     const moved: string[] = [];
-    const seen = await walk(url, order, paging, async (seenSoFar) => {
+    const seen = await walk(store, order, paging, async (seenSoFar) => {
       const shown = seenSoFar.find((key) => !moved.includes(key));
       if (shown !== undefined) {
         moved.push(shown);
@@ -334,21 +369,47 @@ test('the paging check can fail: offset pages under the same writes skip issues'
   assert.ok(onceEach(seen, stayed).length > 0, 'offset paging should have skipped an issue');
 });
 
-test('a cursor this search did not give is refused', async () => {
+test('a cursor of another search, an edited one, or not a cursor at all is refused; SQL and memory read the same cursor', async () => {
   const url = await freshStore();
-  const store = await open(url);
-  store.close();
-  const log = await openPgLog({ url, shown: 'the test database', log: () => {} });
+  const warnings: string[] = [];
+  const store = await openPostgresStore({
+    url,
+    shown: 'the test database',
+    log: (level, message) => {
+      if (level === 'warn') warnings.push(message);
+    },
+    now: () => clock,
+    watch: false,
+  });
   try {
-    for (const after of ['not a cursor', Buffer.from('["PROJ"]').toString('base64url')]) {
-      const refused = await log.searchPage({ where: todo, orderBy: [], limit: 5, after }).then(
+    const search = { query: 'ORDER BY priority DESC, assignee', limit: 3 };
+    const first = await store.searchIssuesYielding(search);
+    const cursor = first.next_cursor ?? '';
+    const bySql = await store.searchIssuesYielding({ ...search, cursor });
+    const inMemory = store.searchIssues({ ...search, cursor });
+    assert.equal(
+      bySql.items.map((issue) => issue.key),
+      inMemory.items.map((issue) => issue.key),
+    );
+    assert.equal(bySql.next_cursor, inMemory.next_cursor);
+    assert.equal(warnings, [], 'the first two pages were answered by SQL');
+    const [check, ...values] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as string[];
+    const edited = Buffer.from(JSON.stringify([check, ...values.slice(0, -1), 'PROJ-1'])).toString('base64url');
+    const other = { ...search, query: 'ORDER BY priority DESC' };
+    for (const [query, label] of [
+      [{ ...other, cursor }, 'another search'],
+      [{ ...search, cursor: edited }, 'an edited cursor'],
+      [{ ...search, cursor: 'not a cursor' }, 'not a cursor'],
+      [{ ...search, cursor: Buffer.from('["PROJ"]').toString('base64url') }, 'another shape'],
+    ] as const) {
+      const refused = await store.searchIssuesYielding(query).then(
         () => '',
         (error: Error) => error.message,
       );
-      assert.match(refused, 'The cursor is not one this search gave');
+      assert.match(refused, 'The cursor is not one this search gave', label);
     }
   } finally {
-    await log.close();
+    store.close();
   }
 });
 
@@ -441,15 +502,17 @@ test('a writer process killed mid-stream leaves a read table that holds what the
   }
 });
 
-test('a database of schema version 1 is migrated: the read table built from its records answers searches', async () => {
+test('a database of schema version 1 is migrated: the read tables built from its records answer searches and the ready view', async () => {
   const url = await freshStore();
   const store = await open(url);
   await randomWrites(store, 5, 20);
+  await store.linkIssues('PROJ-101', 'blocks', 'PROJ-104');
   const before = expectedRows(store);
   store.close();
   // Back to version 1, as a database written by the previous release.
   await admin(async (client) => {
-    await client.query('DROP TABLE mcp_tracker_issues');
+    for (const table of ['mcp_tracker_issues', 'mcp_tracker_sprints', 'mcp_tracker_blocks'])
+      await client.query(`DROP TABLE ${table}`);
     await client.query("UPDATE mcp_tracker_meta SET value = '1' WHERE key = 'schema_version'");
   }, url);
   const migrated = await open(url, false);
@@ -457,7 +520,10 @@ test('a database of schema version 1 is migrated: the read table built from its 
     assert.equal(await tableRows(url), before);
     const { sql, memory } = await bothAnswers(migrated, { query: 'text ~ checkout ORDER BY updated DESC', limit: 100 });
     assert.equal(sql, memory);
-    assert.is(MIGRATIONS.length, 2);
+    const ready = await bothAnswers(migrated, { ready: true, limit: 100 });
+    assert.equal(ready.sql, ready.memory, 'the ready view, from the sprints and blocks built from the records');
+    assert.ok(!ready.memory.keys.includes('PROJ-104'), 'PROJ-104 is blocked by PROJ-101');
+    assert.is(MIGRATIONS.length, 3);
   } finally {
     migrated.close();
   }

@@ -157,6 +157,40 @@ test('a connection killed mid-transaction leaves nothing half-written; the next 
   reopened.close();
 });
 
+/** The records in a database, in bytes as a journal file would hold them. */
+const recordBytes = (url: string): Promise<number> =>
+  admin(async (client) => {
+    const found = await client.query<{ record: JournalRecord }>('SELECT record FROM mcp_tracker_records');
+    return found.rows.reduce((sum, row) => sum + Buffer.byteLength(JSON.stringify(row.record)) + 1, 0);
+  }, url);
+
+test('the records have the size limit of a data file, counting every instance’s writes: past it a write is refused, nothing is written, reads go on', async () => {
+  const url = await freshStore();
+  const unlimited = await open(url, true);
+  const limit = (await recordBytes(url)) + 600; // room for a status change and a short comment, not for a long one
+  const limited = await openPostgresStore({ url, shown: 'the test database', log: () => {}, watch: true, maxBytes: limit });
+  const comments = limited.getIssue('PROJ-101').comments.length;
+  const refused = await limited.addComment('PROJ-101', { body: 'x'.repeat(700) }).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  assert.ok(isDomainError(refused), String(refused));
+  assert.is(refused.code, 'conflict');
+  assert.match(refused.message, `have reached their size limit of ${limit} bytes`);
+  assert.is(limited.getIssue('PROJ-101').comments.length, comments, 'reads go on; nothing was written');
+  await limited.updateStatus('PROJ-101', 'in_review'); // a small write still fits
+  // Another instance's writes count too: after its long comment, the limited one has no room left.
+  await unlimited.addComment('PROJ-102', { body: 'y'.repeat(700) });
+  const after = await limited.updateStatus('PROJ-101', 'in_progress').then(
+    () => null,
+    (error: unknown) => error,
+  );
+  assert.ok(isDomainError(after), `the other instance's record counts: ${String(after)}`);
+  assert.ok((await recordBytes(url)) > limit, 'only the unlimited instance went past the limit');
+  unlimited.close();
+  limited.close();
+});
+
 test('the database going away: reads go on, writes fail with a clear error, and it recovers by itself', async () => {
   const url = await freshDatabase();
   const name = new URL(url).pathname.slice(1);

@@ -11,12 +11,18 @@ import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../schema.js';
 import { compareStrings, issueNumber, sprintNumber } from '../state.js';
 import type { OrderField, SortKey } from './ast.js';
 
-export type IssueComparison = (a: Issue, b: Issue) => number;
+/** The fields an order compares: an issue, or a position between issues (a search cursor's, search-cursor.ts). */
+export type SortFields = Pick<
+  Issue,
+  'key' | 'project' | 'status' | 'priority' | 'type' | 'assignee' | 'reporter' | 'sprint' | 'created_at' | 'updated_at'
+>;
+
+export type IssueComparison = (a: SortFields, b: SortFields) => number;
 
 export function compareBy(keys: readonly SortKey[]): IssueComparison {
   const comparisons = keys.map((key) => {
     const compare = FIELD_ORDER[key.field];
-    return key.direction === 'DESC' ? (a: Issue, b: Issue) => compare(b, a) : compare;
+    return key.direction === 'DESC' ? (a: SortFields, b: SortFields) => compare(b, a) : compare;
   });
   comparisons.push(byKey);
   return (a, b) => {

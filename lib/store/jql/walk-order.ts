@@ -19,33 +19,40 @@ import { compareBy, firstInOrder } from './order.js';
 /** Up to this many matches are always sorted. */
 const SORT_UP_TO = 64;
 
-/** The first `n` issues of `matches` (`count` of them) in the order of `orderBy`, then key. */
+/**
+ * The first `n` issues of `matches` (`count` of them) in the order of `orderBy`, then key; of
+ * those `accept` takes (all when null: a cursor's test, asked only of the issues the walk meets).
+ */
 export function firstMatchesInOrder(
   state: TrackerState,
   matches: Bits,
   count: number,
   orderBy: readonly SortKey[],
   n: number,
+  accept: Accept | null = null,
 ): Issue[] {
   const first = orderBy[0];
   if (n <= 0 || count === 0) return [];
   // The key is a total order: ORDER BY key (first) is a walk of the ids, forwards or backwards.
   if (first === undefined || first.field === 'key') {
-    return firstInKeyOrder(state, matches, n, first?.direction === 'DESC').map((id) => state.issues.at(id));
+    const accepts = accept === null ? null : (id: number) => accept(state.issues.at(id));
+    return firstInKeyOrder(state, matches, n, first?.direction === 'DESC', accepts).map((id) => state.issues.at(id));
   }
-  if (worthSorting(count, n, state.issues.size)) return firstInOrder(issuesOf(state, matches), compareBy(orderBy), n);
+  if (worthSorting(count, n, state.issues.size)) {
+    return firstInOrder(accepted(issuesOf(state, matches), accept), compareBy(orderBy), n);
+  }
   const rest = orderBy.slice(1);
   const found: Issue[] = [];
   const descending = first.direction === 'DESC';
   if (first.field === 'created' || first.field === 'updated') {
     for (const run of timeRuns(state, first.field, descending, matches)) {
-      found.push(...firstOfRun(state, run, rest, n - found.length));
+      found.push(...firstOfRun(state, run, rest, n - found.length, accept));
       if (found.length >= n) break;
     }
     return found;
   }
   for (const run of valueRuns(state, first, matches)) {
-    found.push(...firstMatchesInOrder(state, run.bits, run.count, rest, n - found.length));
+    found.push(...firstMatchesInOrder(state, run.bits, run.count, rest, n - found.length, accept));
     if (found.length >= n) break;
   }
   return found;
@@ -60,16 +67,28 @@ function worthSorting(count: number, n: number, issues: number): boolean {
 }
 
 /** A run of one timestamp's matches, ids ascending (key order: the index orders ties by key), in order of `rest`. */
-function firstOfRun(state: TrackerState, ids: readonly number[], rest: readonly SortKey[], n: number): Issue[] {
-  if (rest.length === 0 || rest[0]?.field === 'key') {
-    const inKeyOrder = rest[0]?.direction === 'DESC' ? [...ids].reverse() : ids;
-    return inKeyOrder.slice(0, n).map((id) => state.issues.at(id));
-  }
-  return firstInOrder(
+function firstOfRun(
+  state: TrackerState,
+  ids: readonly number[],
+  rest: readonly SortKey[],
+  n: number,
+  accept: Accept | null,
+): Issue[] {
+  const issues = accepted(
     ids.map((id) => state.issues.at(id)),
-    compareBy(rest),
-    n,
+    accept,
   );
+  if (rest.length === 0 || rest[0]?.field === 'key') {
+    return (rest[0]?.direction === 'DESC' ? issues.reverse() : issues).slice(0, n);
+  }
+  return firstInOrder(issues, compareBy(rest), n);
+}
+
+/** Whether an issue may be on the page (after a cursor). */
+type Accept = (issue: Issue) => boolean;
+
+function accepted(issues: Issue[], accept: Accept | null): Issue[] {
+  return accept === null ? issues : issues.filter(accept);
 }
 
 /**

@@ -18,6 +18,8 @@ export interface PostgresStoreOptions extends StoreOptions {
   readonly timeoutMs?: number;
   /** An empty database gets the demo data. Default: true. */
   readonly seed?: boolean;
+  /** A write that would take the records past this many bytes is refused (replica.ts). Default: LIMITS.maxJournalBytes. */
+  readonly maxBytes?: number;
 }
 
 /** As pg-log.ts: how long a search waits for its statements and for this instance to read what they saw. */
@@ -27,7 +29,12 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<TrackerStore> {
   const log = await openPgLog(options);
   try {
-    const backend = await openReplica(log, { log: options.log, now: options.now ?? (() => new Date()), seed: options.seed });
+    const backend = await openReplica(log, {
+      log: options.log,
+      now: options.now ?? (() => new Date()),
+      seed: options.seed,
+      maxBytes: options.maxBytes,
+    });
     return storeOn(backend, options, searchBySql(log, backend, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.log));
   } catch (error) {
     await log.close().catch(() => undefined);

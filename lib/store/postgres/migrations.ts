@@ -13,11 +13,16 @@
 // database that already holds records gets its rows by replaying them through apply.ts in the
 // migrating process, inside the migration's transaction: an instance that starts meanwhile
 // waits on the migration lock and then finds the table complete.
+//
+// Version 3 adds the sprints and blocking links the ready view reads (ready-tables.ts), filled
+// the same way.
 import type { PoolClient } from 'pg';
 import { applyRecord } from '../apply.js';
 import type { JournalRecord } from '../schema.js';
 import { createEmptyState } from '../state.js';
 import { createTextIndex, insertIssues, ISSUE_TABLE_SQL } from './issue-table.js';
+import { insertReadyRows, READY_TABLES_SQL } from './ready-tables.js';
+import type { TrackerState } from '../state.js';
 
 interface Migration {
   readonly version: number;
@@ -44,13 +49,20 @@ export const MIGRATIONS: readonly Migration[] = [
       await backfillIssues(client);
     },
   },
+  {
+    version: 3,
+    apply: async (client) => {
+      for (const sql of READY_TABLES_SQL) await client.query(sql);
+      await insertReadyRows(client, await replayRecords(client));
+    },
+  },
 ];
 
 /** Records read, and rows written, per statement of the backfill. */
 const BACKFILL_BATCH = 1_000;
 
-/** The read table's rows for the records already there: the issues as apply.ts builds them. */
-async function backfillIssues(client: PoolClient): Promise<void> {
+/** The state the records already there build (apply.ts), for a migration's backfill. */
+async function replayRecords(client: PoolClient): Promise<TrackerState> {
   const state = createEmptyState();
   for (;;) {
     const result = await client.query<{ record: JournalRecord }>(
@@ -58,8 +70,13 @@ async function backfillIssues(client: PoolClient): Promise<void> {
       [state.lastSeq, BACKFILL_BATCH],
     );
     for (const { record } of result.rows) applyRecord(state, record);
-    if (result.rows.length < BACKFILL_BATCH) break;
+    if (result.rows.length < BACKFILL_BATCH) return state;
   }
+}
+
+/** The read table's rows for the records already there: the issues as apply.ts builds them. */
+async function backfillIssues(client: PoolClient): Promise<void> {
+  const state = await replayRecords(client);
   const issues = [...state.issues.values()];
   for (let start = 0; start < issues.length; start += BACKFILL_BATCH) {
     await insertIssues(client, issues.slice(start, start + BACKFILL_BATCH));

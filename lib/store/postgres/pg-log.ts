@@ -19,6 +19,7 @@ import type { Logger } from '../log.js';
 import type { RecordLog } from '../record-log.js';
 import type { JournalRecord } from '../schema.js';
 import { applyToIssueTable } from './issue-table.js';
+import { applyToReadyTables } from './ready-tables.js';
 import { migrate } from './migrations.js';
 import { searchPage, type SqlPage, type SqlPageRequest } from './sql-search.js';
 
@@ -181,6 +182,7 @@ async function insertRecords(client: pg.PoolClient, expected: number, records: r
     ],
   );
   await applyToIssueTable(client, records);
+  for (const record of records) await applyToReadyTables(client, record);
   await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, String(expected + records.length)]);
 }
 

@@ -7,15 +7,15 @@
 // key found is an issue it holds; an issue changed since may be shown as it is now, as a scan
 // of memory shows each issue as it is when reached.
 //
-// Left to the replica's memory (the pushdown answers null):
-// - the ready view: its order is urgency (ready.ts), which reads links and blockers the read
-//   table does not keep;
-// - any search while the database does not answer, or while this instance lags behind it by
-//   more than the timeout: reads are answered from memory when the database is away (README,
-//   Team mode), and search stays a read.
+// The ready view is answered by SQL too, from the sprints and blocking links kept beside the
+// issues (ready-tables.ts). Left to the replica's memory (the pushdown answers null): any
+// search while the database does not answer, or while this instance lags behind it by more
+// than the timeout: reads are answered from memory when the database is away (README, Team
+// mode), and search stays a read.
 import type { Logger } from '../log.js';
 import { requireIssue } from '../lookup.js';
 import { resolveSearch } from '../queries.js';
+import { encodeCursor, positionOf } from '../search-cursor.js';
 import type { StoreBackend } from '../record-log.js';
 import type { SearchPushdown } from '../store.js';
 import type { PgLog } from './pg-log.js';
@@ -26,12 +26,11 @@ const CATCH_UP_POLL_MS = 5;
 
 export function searchBySql(log: PgLog, backend: StoreBackend, timeoutMs: number, logger: Logger): SearchPushdown {
   return async (state, query, context) => {
-    const resolved = resolveSearch(state, query, context);
-    if (resolved === null) return null;
-    const { page, where, orderBy } = resolved;
+    const { page, where, orderBy, ready } = resolveSearch(state, query, context);
+    const after = page.after === undefined ? undefined : positionOf(orderBy, page.after);
     let answer: SqlPage;
     try {
-      answer = await log.searchPage({ where, orderBy, limit: page.limit, offset: page.offset });
+      answer = await log.searchPage({ where, orderBy, ready, limit: page.limit, offset: page.offset, after });
     } catch (error) {
       logger('warn', `${log.name}: search answered from memory, the database did not (${(error as Error).message})`);
       return null;
@@ -42,8 +41,10 @@ export function searchBySql(log: PgLog, backend: StoreBackend, timeoutMs: number
     }
     const now = backend.state();
     const items = answer.keys.map((key) => requireIssue(now, key));
-    const end = page.offset + items.length;
-    return { items, total: answer.total, offset: page.offset, limit: page.limit, next_offset: end < answer.total ? end : null };
+    const more = answer.next_position !== null;
+    const next_cursor = answer.next_position === null ? null : encodeCursor(page.identity, answer.next_position);
+    const next_offset = more && page.after === undefined ? page.offset + items.length : null;
+    return { items, total: answer.total, offset: page.offset, limit: page.limit, next_offset, next_cursor };
   };
 }
 

@@ -11,14 +11,20 @@
 // expressions that are never NULL (an empty assignee sorts after every one: `assignee IS NULL`
 // first), which lets a keyset cursor compare them with plain = and <.
 //
-// Pages: by offset (the tool's `offset`), or by keyset: the cursor is the last row's sort
-// values, and the next page is the rows after them in the order. A keyset page is found through
-// the index and does not skip rows a write moved ahead of the cursor, nor repeat them.
+// Pages: by offset (a listing), or by keyset (search_issues' cursor, search-cursor.ts): the
+// position is the last row's values of the sort fields and its key, and the next page is the
+// rows after it in the order, found through the index. The position is the one both engines
+// read; each expression of the order says its own value there (OrderExpression.at).
 import type pg from 'pg';
-import { domainError } from '../errors.js';
 import type { SortKey } from '../jql/ast.js';
 import type { Condition } from '../jql/resolve.js';
+import type { SortFields } from '../jql/order.js';
 import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../schema.js';
+import type { SortValue } from '../search-cursor.js';
+import { issueNumber } from '../state.js';
+import { sprintColumns } from './issue-table.js';
+import { readySql } from './ready-tables.js';
+import { OPEN_STATUSES } from '../workflow.js';
 
 /** The statement's parameters: `add` keeps a value and answers the placeholder that stands for it. */
 class Parameters {
@@ -92,77 +98,84 @@ function dateSql(condition: Extract<Condition, { kind: 'date' }>, parameters: Pa
   }
 }
 
-/** One expression of the order, never NULL, and whether it runs backwards. */
+/** One expression of the order, never NULL, whether it runs backwards, and its value at a position. */
 interface OrderExpression {
   readonly sql: string;
   readonly descending: boolean;
+  readonly at: (position: SortFields) => unknown;
 }
+
+type Expression = Omit<OrderExpression, 'descending'>;
 
 /** The order of order.ts as expressions: the sort keys, then the key. */
 export function orderExpressions(orderBy: readonly SortKey[], parameters: Parameters): OrderExpression[] {
-  const rank = (values: readonly string[], column: string): string[] => [
-    `array_position(${parameters.add(values)}::text[], ${column})`,
+  const byKey: Expression[] = [
+    { sql: 'project', at: (position) => position.project },
+    { sql: 'number', at: (position) => issueNumber(position.key) },
   ];
-  const expressions = (key: SortKey): string[] => {
+  // array_position counts from 1.
+  const rank = (values: readonly string[], column: string, of: (position: SortFields) => string): Expression[] => [
+    { sql: `array_position(${parameters.add(values)}::text[], ${column})`, at: (position) => values.indexOf(of(position)) + 1 },
+  ];
+  const expressions = (key: SortKey): Expression[] => {
     switch (key.field) {
       case 'key':
-        return ['project', 'number'];
+        return byKey;
       case 'status':
-        return rank(STATUSES, 'status');
+        return rank(STATUSES, 'status', (position) => position.status);
       case 'priority':
-        return rank(PRIORITIES, 'priority');
+        return rank(PRIORITIES, 'priority', (position) => position.priority);
       case 'type':
-        return rank(ISSUE_TYPES, 'type');
+        return rank(ISSUE_TYPES, 'type', (position) => position.type);
       case 'assignee':
-        return ['(assignee IS NULL)', "COALESCE(assignee, '')"];
+        return [
+          { sql: '(assignee IS NULL)', at: (position) => position.assignee === null },
+          { sql: "COALESCE(assignee, '')", at: (position) => position.assignee ?? '' },
+        ];
       case 'sprint':
-        return ['(sprint IS NULL)', "COALESCE(sprint_prefix, '')", 'COALESCE(sprint_number, 0)'];
+        return [
+          { sql: '(sprint IS NULL)', at: (position) => position.sprint === null },
+          { sql: "COALESCE(sprint_prefix, '')", at: (position) => sprintColumns(position.sprint)[0] ?? '' },
+          { sql: 'COALESCE(sprint_number, 0)', at: (position) => sprintColumns(position.sprint)[1] ?? 0 },
+        ];
       case 'project':
+        return [{ sql: 'project', at: (position) => position.project }];
       case 'reporter':
+        return [{ sql: 'reporter', at: (position) => position.reporter }];
       case 'created':
+        return [{ sql: 'created', at: (position) => position.created_at }];
       case 'updated':
-        return [key.field];
+        return [{ sql: 'updated', at: (position) => position.updated_at }];
     }
   };
-  const order = orderBy.flatMap((key) => expressions(key).map((sql) => ({ sql, descending: key.direction === 'DESC' })));
-  return [...order, { sql: 'project', descending: false }, { sql: 'number', descending: false }];
+  const descending = (key: SortKey) => (expression: Expression) => ({ ...expression, descending: key.direction === 'DESC' });
+  const order = orderBy.flatMap((key) => expressions(key).map(descending(key)));
+  return [...order, ...byKey.map((expression) => ({ ...expression, descending: false }))];
 }
 
-/** The rows after `values` in the order: the first expression past its value, or equal and the next past, and so on. */
-function afterSql(order: readonly OrderExpression[], values: readonly unknown[], parameters: Parameters): string {
+/** The rows after `position` in the order: the first expression past its value, or equal and the next past, and so on. */
+function afterSql(order: readonly OrderExpression[], position: SortFields, parameters: Parameters): string {
   const alternatives = order.map((expression, index) => {
-    const equal = order.slice(0, index).map((before, at) => `${before.sql} = ${parameters.add(values[at])}`);
-    const past = `${expression.sql} ${expression.descending ? '<' : '>'} ${parameters.add(values[index])}`;
+    const equal = order.slice(0, index).map((before) => `${before.sql} = ${parameters.add(before.at(position))}`);
+    const past = `${expression.sql} ${expression.descending ? '<' : '>'} ${parameters.add(expression.at(position))}`;
     return `(${[...equal, past].join(' AND ')})`;
   });
   return `(${alternatives.join(' OR ')})`;
 }
 
-/** A keyset cursor: the last row's sort values, as base64url JSON. Opaque to the caller; checked when it comes back. */
-const encodeCursor = (values: readonly unknown[]): string => Buffer.from(JSON.stringify(values)).toString('base64url');
-
-function decodeCursor(cursor: string, expected: number): unknown[] {
-  let values: unknown;
-  try {
-    values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    values = null;
-  }
-  const scalar = (value: unknown): boolean => ['string', 'number', 'boolean'].includes(typeof value);
-  if (!Array.isArray(values) || values.length !== expected || !values.every(scalar)) {
-    throw domainError('invalid_argument', 'The cursor is not one this search gave. Start again without a cursor.');
-  }
-  return values;
-}
+/** The column of a sort field's value as the issue holds it (search-cursor.ts sortValue): what a position is made of. */
+const valueColumn = (key: SortKey): string => key.field;
 
 export interface SqlPageRequest {
   readonly where: Condition | null;
+  /** Only the ready view's issues (ready-tables.ts). */
+  readonly ready?: boolean;
   readonly orderBy: readonly SortKey[];
   readonly limit: number;
   /** Rows skipped (offset paging); not with `after`. */
   readonly offset?: number;
-  /** A next_cursor from the previous page of the same search. */
-  readonly after?: string;
+  /** Where the previous page ended (a cursor's position, search-cursor.ts positionOf). */
+  readonly after?: SortFields;
 }
 
 export interface SqlPage {
@@ -170,8 +183,8 @@ export interface SqlPage {
   readonly keys: readonly string[];
   /** How many issues match in all (not only after the cursor). */
   readonly total: number;
-  /** The cursor of the next page, or null on the last. */
-  readonly next_cursor: string | null;
+  /** Where the page ends (the last row's values of the sort fields, then its key) when more rows follow; null on the last page. */
+  readonly next_position: SortValue[] | null;
   /** The newest revision the answer saw: its rows are as they were after that record. */
   readonly revision: number;
 }
@@ -183,18 +196,22 @@ export interface SqlPage {
  */
 export async function searchPage(pool: pg.Pool, request: SqlPageRequest): Promise<SqlPage> {
   const parameters = new Parameters();
-  const where = request.where === null ? 'true' : whereSql(request.where, parameters);
+  const condition = request.where === null ? 'true' : whereSql(request.where, parameters);
+  const readyStatuses = OPEN_STATUSES.filter((status) => status !== 'blocked');
+  const where = request.ready === true ? `${condition} AND ${readySql(parameters.add(readyStatuses))}` : condition;
   const order = orderExpressions(request.orderBy, parameters);
-  const after = request.after === undefined ? 'true' : afterSql(order, decodeCursor(request.after, order.length), parameters);
+  const after = request.after === undefined ? 'true' : afterSql(order, request.after, parameters);
   const selected = order.map((expression, index) => `${expression.sql} AS s${index}`);
   const ordered = order.map((expression) => `${expression.sql}${expression.descending ? ' DESC' : ''}`);
   const reordered = order.map((expression, index) => `s${index}${expression.descending ? ' DESC' : ''}`);
-  const row = ['key', ...order.map((_, index) => `s${index}`)].join(', ');
-  const result = await pool.query<{ revision: string; total: string; rows: [string, ...unknown[]][] }>(
+  const values = request.orderBy.map(valueColumn);
+  const row = [...values.map((_, index) => `v${index}`), 'key'].join(', ');
+  const valuesSelected = values.map((column, index) => `${column} AS v${index}`);
+  const result = await pool.query<{ revision: string; total: string; rows: SortValue[][] }>(
     `SELECT (SELECT COALESCE(max(revision), 0) FROM mcp_tracker_records) AS revision,
-            (SELECT count(*) FROM mcp_tracker_issues WHERE ${where}) AS total,
+            (SELECT count(*) FROM mcp_tracker_issues AS issue WHERE ${where}) AS total,
             (SELECT COALESCE(json_agg(json_build_array(${row}) ORDER BY ${reordered.join(', ')}), '[]')
-             FROM (SELECT key, ${selected.join(', ')} FROM mcp_tracker_issues
+             FROM (SELECT ${['key', ...valuesSelected, ...selected].join(', ')} FROM mcp_tracker_issues AS issue
                    WHERE ${where} AND ${after} ORDER BY ${ordered.join(', ')}
                    LIMIT ${parameters.add(request.limit + 1)} OFFSET ${parameters.add(request.offset ?? 0)}) AS page) AS rows`,
     parameters.values,
@@ -204,9 +221,9 @@ export async function searchPage(pool: pg.Pool, request: SqlPageRequest): Promis
   const page = answer.rows.slice(0, request.limit);
   const last = page[page.length - 1];
   return {
-    keys: page.map(([key]) => key),
+    keys: page.map((values) => values[values.length - 1] as string),
     total: Number(answer.total),
-    next_cursor: answer.rows.length > request.limit && last !== undefined ? encodeCursor(last.slice(1)) : null,
+    next_position: answer.rows.length > request.limit && last !== undefined ? last : null,
     revision: Number(answer.revision),
   };
 }
