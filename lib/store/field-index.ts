@@ -6,9 +6,12 @@
 // nothing for it), and from then on kept up to date by apply.ts: each applied record that
 // replaces an issue moves the issue's key between the sets of the values that changed. The
 // time indexes (time-index.ts) live beside it and are kept the same way.
+import { IdSet } from './id-set.js';
+import { keysOfIds, NO_KEYS, type KeySet } from './key-set.js';
 import type { Issue } from './schema.js';
+import { eachChangeSince, type SavedField } from './saved-indexes.js';
 import type { TrackerState } from './state.js';
-import { buildTimeIndex, moveInTime, TIME_FIELDS, type TimeField, type TimeIndex } from './time-index.js';
+import { buildTimeIndex, moveInTime, savedTimeIndex, TIME_FIELDS, type TimeField, type TimeIndex } from './time-index.js';
 
 export const INDEXED_FIELDS = ['project', 'status', 'priority', 'assignee', 'reporter', 'type', 'sprint', 'labels'] as const;
 export type IndexedField = (typeof INDEXED_FIELDS)[number];
@@ -16,8 +19,8 @@ export type IndexedField = (typeof INDEXED_FIELDS)[number];
 /** An empty field (no assignee, no sprint, no labels) is the value null. */
 export type FieldValue = string | null;
 
-/** Field → value → keys of the issues holding that value. */
-export type ValueIndex = Map<IndexedField, Map<FieldValue, Set<string>>>;
+/** Field → value → ids of the issues holding that value (id-set.ts). */
+export type ValueIndex = Map<IndexedField, Map<FieldValue, IdSet>>;
 
 /** Each part null until a query first wants it. */
 export interface FieldIndex {
@@ -36,25 +39,70 @@ function indexes(state: TrackerState): FieldIndex {
   return state.fieldIndex;
 }
 
-/** The index by value, built now if this is its first use. */
+/** The index by value, loaded from the snapshot or built now if this is its first use. */
 export function valueIndex(state: TrackerState): ValueIndex {
   const container = indexes(state);
-  if (container.byValue !== null) return container.byValue;
-  const index: ValueIndex = new Map(INDEXED_FIELDS.map((field) => [field, new Map()]));
-  for (const issue of state.issues.values()) for (const field of INDEXED_FIELDS) add(index, field, issue);
-  container.byValue = index;
+  container.byValue ??= savedValueIndex(state) ?? builtValueIndex(state);
+  return container.byValue;
+}
+
+function builtValueIndex(state: TrackerState): ValueIndex {
+  // Ids ascending into plain arrays first (a push each), made sets once at the end.
+  const lists = new Map(INDEXED_FIELDS.map((field) => [field, new Map<FieldValue, number[]>()]));
+  for (let id = 0; id < state.issues.size; id++) {
+    const issue = state.issues.at(id);
+    for (const field of INDEXED_FIELDS) {
+      const byValue = lists.get(field) as Map<FieldValue, number[]>;
+      for (const value of fieldValues(issue, field)) {
+        const ids = byValue.get(value);
+        if (ids === undefined) byValue.set(value, [id]);
+        else ids.push(id);
+      }
+    }
+  }
+  return new Map(
+    [...lists].map(([field, byValue]) => [field, new Map([...byValue].map(([value, ids]) => [value, new IdSet(ids)]))]),
+  );
+}
+
+/** The index as the snapshot saved it, with the issues changed since brought in; null when there is none. */
+function savedValueIndex(state: TrackerState): ValueIndex | null {
+  const saved = state.indexSource?.savedIndexes() ?? null;
+  if (saved === null) return null;
+  const index: ValueIndex = new Map(
+    saved.values.map(({ field, values, ids }) => [
+      field,
+      new Map(values.map((value, i) => [value, new IdSet(ids[i] as Uint32Array)])),
+    ]),
+  );
+  eachChangeSince(state, saved, (id, before, after) => updateValues(index, id, before, after));
   return index;
 }
 
-/** The index of one timestamp, built now if this is its first use. */
+/** The index by value as a snapshot keeps it (saved-indexes.ts). */
+export function savedValues(state: TrackerState): SavedField[] {
+  return [...valueIndex(state)].map(([field, byValue]) => ({
+    field,
+    values: [...byValue.keys()],
+    ids: [...byValue.values()].map((ids) => ids.toArray()),
+  }));
+}
+
+/** The index of one timestamp, loaded from the snapshot or built now if this is its first use. */
 export function timeIndex(state: TrackerState, field: TimeField): TimeIndex {
   const byTime = indexes(state).byTime;
-  return (byTime[field] ??= buildTimeIndex(state, field));
+  return (byTime[field] ??= savedTimeIndex(state, field) ?? buildTimeIndex(state, field));
+}
+
+/** Ids of the issues holding `value` in `field` (empty when none do). */
+export function idsWithValue(state: TrackerState, field: IndexedField, value: FieldValue): IdSet {
+  return valueIndex(state).get(field)?.get(value) ?? NO_IDS;
 }
 
 /** Keys of the issues holding `value` in `field` (empty when none do). */
-export function issuesWithValue(state: TrackerState, field: IndexedField, value: FieldValue): ReadonlySet<string> {
-  return valueIndex(state).get(field)?.get(value) ?? NO_KEYS;
+export function issuesWithValue(state: TrackerState, field: IndexedField, value: FieldValue): KeySet {
+  const ids = valueIndex(state).get(field)?.get(value);
+  return ids === undefined ? NO_KEYS : keysOfIds(state.issues, ids);
 }
 
 /** The values `field` has in some issue. */
@@ -62,40 +110,46 @@ export function valuesOf(state: TrackerState, field: IndexedField): FieldValue[]
   return [...(valueIndex(state).get(field)?.keys() ?? [])];
 }
 
-const NO_KEYS: ReadonlySet<string> = new Set();
+/** Never changed: add() makes a new set for a new value. */
+const NO_IDS = new IdSet();
 
 /** Called by apply.ts for every created or replaced issue; nothing to do before an index is built. */
 export function indexIssueFields(state: TrackerState, before: Issue | undefined, after: Issue): void {
   if (state.fieldIndex === null) return;
   const byTime = state.fieldIndex.byTime;
+  const id = state.issues.idOf(after.key) as number;
   for (const field of TIME_FIELDS) {
     const index = byTime[field];
-    if (index !== null && !moveInTime(index, before, after, field)) byTime[field] = null;
+    if (index !== null && !moveInTime(index, before, after, id, field)) byTime[field] = null;
   }
   const index = state.fieldIndex.byValue;
-  if (index === null) return;
+  if (index !== null) updateValues(index, id, before, after);
+}
+
+/** Moves the issue's id between the sets of the values that changed. */
+function updateValues(index: ValueIndex, id: number, before: Issue | undefined, after: Issue): void {
   for (const field of INDEXED_FIELDS) {
     if (before !== undefined && sameValues(fieldValues(before, field), fieldValues(after, field))) continue;
-    if (before !== undefined) remove(index, field, before);
-    add(index, field, after);
+    if (before !== undefined) remove(index, field, before, id);
+    add(index, field, after, id);
   }
 }
 
-function add(index: ValueIndex, field: IndexedField, issue: Issue): void {
-  const byValue = index.get(field) as Map<FieldValue, Set<string>>;
+function add(index: ValueIndex, field: IndexedField, issue: Issue, id: number): void {
+  const byValue = index.get(field) as Map<FieldValue, IdSet>;
   for (const value of fieldValues(issue, field)) {
-    let keys = byValue.get(value);
-    if (keys === undefined) byValue.set(value, (keys = new Set()));
-    keys.add(issue.key);
+    let ids = byValue.get(value);
+    if (ids === undefined) byValue.set(value, (ids = new IdSet()));
+    ids.add(id);
   }
 }
 
-function remove(index: ValueIndex, field: IndexedField, issue: Issue): void {
-  const byValue = index.get(field) as Map<FieldValue, Set<string>>;
+function remove(index: ValueIndex, field: IndexedField, issue: Issue, id: number): void {
+  const byValue = index.get(field) as Map<FieldValue, IdSet>;
   for (const value of fieldValues(issue, field)) {
-    const keys = byValue.get(value);
-    keys?.delete(issue.key);
-    if (keys?.size === 0) byValue.delete(value);
+    const ids = byValue.get(value);
+    ids?.delete(id);
+    if (ids?.size === 0) byValue.delete(value);
   }
 }
 

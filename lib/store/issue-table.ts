@@ -6,7 +6,9 @@
 // then costs one Map entry per issue instead of a parse and an object per issue.
 //
 // It answers like the Map it replaces (get, has, values, keys, size) in the same order:
-// the order issues were created, which is also the order a snapshot keeps them in.
+// the order issues were created, which is also the order a snapshot keeps them in. An
+// issue's place in that order is its id (idOf, keyAt): the indexes keep sets of ids
+// (id-set.ts), and a snapshot's slot of an issue is its id.
 import type { HistoryEntry } from './history.js';
 import type { Comment, Issue } from './schema.js';
 
@@ -26,59 +28,97 @@ export interface IssueSource {
 }
 
 export class IssueTable {
-  readonly #entries = new Map<string, IssueEntry | number>();
+  readonly #ids = new Map<string, number>();
+  readonly #keys: string[] = [];
+  /** By id: the entry once read or made here; undefined while only its slot in the source has it. */
+  readonly #entries: (IssueEntry | undefined)[] = [];
   #source: IssueSource | null = null;
+  /** Ids of the source's issues replaced since the table was made from it (saved-indexes.ts). */
+  readonly #changedSinceSource = new Set<number>();
 
   /** Issues `keys[i]` at slot i of `source`, in creation order; the table must be empty. */
   static fromSource(keys: readonly string[], source: IssueSource): IssueTable {
     const table = new IssueTable();
     table.#source = source;
-    for (let slot = 0; slot < keys.length; slot++) table.#entries.set(keys[slot] as string, slot);
+    for (let slot = 0; slot < keys.length; slot++) {
+      table.#ids.set(keys[slot] as string, slot);
+      table.#keys.push(keys[slot] as string);
+    }
+    table.#entries.length = keys.length;
     return table;
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#keys.length;
   }
 
   has(key: string): boolean {
-    return this.#entries.has(key);
+    return this.#ids.has(key);
   }
 
   get(key: string): Issue | undefined {
     return this.entry(key)?.issue;
   }
 
+  /** The issue's id: its place in creation order. */
+  idOf(key: string): number | undefined {
+    return this.#ids.get(key);
+  }
+
+  /** The key of the issue with this id (an id below size). */
+  keyAt(id: number): string {
+    return this.#keys[id] as string;
+  }
+
+  /** The issue with this id (an id below size). */
+  at(id: number): Issue {
+    return this.#entryAt(id).issue;
+  }
+
   /** The issue with its comment log and history, read from the source if this is its first use. */
   entry(key: string): IssueEntry | undefined {
-    const found = this.#entries.get(key);
-    if (typeof found !== 'number') return found;
-    const entry = (this.#source as IssueSource).read(found, key);
-    this.#entries.set(key, entry);
+    const id = this.#ids.get(key);
+    return id === undefined ? undefined : this.#entryAt(id);
+  }
+
+  #entryAt(id: number): IssueEntry {
+    let entry = this.#entries[id];
+    if (entry === undefined) {
+      entry = (this.#source as IssueSource).read(id, this.#keys[id] as string);
+      this.#entries[id] = entry;
+    }
     return entry;
   }
 
   /** The slot of an issue not read yet (null once read): lets a new snapshot copy its bytes unparsed. */
   unreadSlot(key: string): number | null {
-    const found = this.#entries.get(key);
-    return typeof found === 'number' ? found : null;
+    const id = this.#ids.get(key);
+    return id !== undefined && this.#entries[id] === undefined ? id : null;
   }
 
   keys(): IterableIterator<string> {
-    return this.#entries.keys();
+    return this.#keys.values();
   }
 
   *values(): IterableIterator<Issue> {
-    for (const key of this.#entries.keys()) yield (this.entry(key) as IssueEntry).issue;
+    for (let id = 0; id < this.#keys.length; id++) yield this.#entryAt(id).issue;
   }
 
   /** A new issue, with the comments it was created with. */
   add(issue: Issue, comments: Comment[]): void {
-    this.#entries.set(issue.key, { issue, comments, history: [] });
+    this.#ids.set(issue.key, this.#keys.length);
+    this.#keys.push(issue.key);
+    this.#entries.push({ issue, comments, history: [] });
   }
 
   /** The issue's next snapshot; the issue exists. */
   replace(issue: Issue): void {
     (this.entry(issue.key) as IssueEntry).issue = issue;
+    if (this.#source !== null) this.#changedSinceSource.add(this.#ids.get(issue.key) as number);
+  }
+
+  /** Ids of the issues from the source replaced since (at most one entry an issue). */
+  changedSinceSource(): ReadonlySet<number> {
+    return this.#changedSinceSource;
   }
 }

@@ -15,8 +15,11 @@
 //                       ends at ends[i] (relative to the section)
 //   index section       v8.serialize of the rest of the state (SavedState), with the issue
 //                       keys in creation order and their slot ends
+//   indexes section     v8.serialize of the query indexes (saved-indexes.ts)
 // Issues stay in the file until first use (issue-table.ts): opening reads the index, and only
-// checksums the issues section, so it neither parses nor builds every issue.
+// checksums the issues section, so it neither parses nor builds every issue. The query indexes
+// are read, and their checksum checked, by the first query that wants one: a bad checksum
+// there is said on stderr, and the index is built from the issues instead.
 //
 // Writing (at a clean close, see journal-log.ts) goes to a temporary file that is synced and
 // renamed into place, so a crash, a kill or a full disk leaves the old snapshot or the new
@@ -31,12 +34,16 @@ import { errnoCode, storeFileError } from './errors.js';
 import type { HistoryEntry } from './history.js';
 import { IssueTable, type IssueEntry, type IssueSource } from './issue-table.js';
 import { READ_CHUNK_BYTES, syncDirectory } from './journal-file.js';
+import { savedValues, timeIndex } from './field-index.js';
+import type { IndexSource, SavedIndexes } from './saved-indexes.js';
+import { savedTimes } from './time-index.js';
+import { savedWords } from './word-index.js';
 import type { Logger } from './log.js';
 import { LIMITS, type Issue, type Project, type Sprint, type Status } from './schema.js';
 import { createEmptyState, type IssueLink, type StoredAttachment, type TrackerState } from './state.js';
 
 const SNAPSHOT_FORMAT = 'mcp-tracker-snapshot';
-const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_VERSION = 2;
 /** The header's room: it holds a few numbers, three checksums and the journal's header line. */
 const HEADER_BYTES = 4096;
 /** How much of the journal before the covered offset must still be what the snapshot saw. */
@@ -64,6 +71,8 @@ interface SnapshotHeader {
   readonly issuesSha256: string;
   readonly indexBytes: number;
   readonly indexSha256: string;
+  readonly indexesBytes: number;
+  readonly indexesSha256: string;
 }
 
 /** The state without its issues, as v8.serialize writes it. */
@@ -126,7 +135,7 @@ export function readSnapshot(journalFile: string, journalFd: number, journalSize
     return null;
   }
   try {
-    const opened = trustedSnapshot(file, fd, journalFd, journalSize);
+    const opened = trustedSnapshot(file, fd, journalFd, journalSize, log);
     if (typeof opened !== 'string') return opened;
     log('warn', `${file}: not used (${opened}); replaying the journal instead.`);
   } catch (error) {
@@ -137,12 +146,13 @@ export function readSnapshot(journalFile: string, journalFd: number, journalSize
 }
 
 /** The snapshot, or why it is not trusted. */
-function trustedSnapshot(file: string, fd: number, journalFd: number, journalSize: number): OpenSnapshot | string {
+function trustedSnapshot(file: string, fd: number, journalFd: number, journalSize: number, log: Logger): OpenSnapshot | string {
   const size = fs.fstatSync(fd).size;
   if (size < HEADER_BYTES) return 'it is shorter than its header';
   const header = parseSnapshotHeader(readBytes(fd, 0, HEADER_BYTES).toString('utf8'));
   if (typeof header === 'string') return header;
-  if (size !== HEADER_BYTES + header.issuesBytes + header.indexBytes) return 'its size is not what its header says';
+  if (size !== HEADER_BYTES + header.issuesBytes + header.indexBytes + header.indexesBytes)
+    return 'its size is not what its header says';
   if (journalSize < header.offset) return 'the journal is shorter than the part it covers';
   if (journalHeaderLine(journalFd, journalSize) !== header.journalHeader) return 'it belongs to another journal';
   if (tailChecksum(journalFd, header.offset) !== header.tailSha256) return 'the journal changed before the offset it covers';
@@ -150,7 +160,8 @@ function trustedSnapshot(file: string, fd: number, journalFd: number, journalSiz
   const index = readBytes(fd, HEADER_BYTES + header.issuesBytes, header.indexBytes);
   if (sha256(index) !== header.indexSha256) return 'the checksum of its index is wrong';
   const saved = v8.deserialize(index) as SavedState;
-  const snapshotFile = new SnapshotFile(file, fd, header.offset, saved.ends);
+  const indexes = { start: HEADER_BYTES + header.issuesBytes + header.indexBytes, ...header };
+  const snapshotFile = new SnapshotFile(file, fd, header.offset, saved.ends, indexes, log);
   return {
     state: restoreState(saved, snapshotFile),
     journalHeader: header.journalHeader,
@@ -171,20 +182,40 @@ function parseSnapshotHeader(text: string): SnapshotHeader | string {
   if (header === null || typeof header !== 'object' || header.format !== SNAPSHOT_FORMAT)
     return 'it is not an mcp-tracker snapshot';
   if (header.version !== SNAPSHOT_VERSION) return `it is version ${String(header.version)}; this build reads ${SNAPSHOT_VERSION}`;
-  const counts = [header.offset, header.line, header.issuesBytes, header.indexBytes];
+  const counts = [header.offset, header.line, header.issuesBytes, header.indexBytes, header.indexesBytes];
   if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return 'its header is malformed';
   return header;
 }
 
-/** An open snapshot file: where the issues not read yet are read from (IssueSource). */
-export class SnapshotFile implements IssueSource {
+/** An open snapshot file: where the issues not read yet are read from (IssueSource), and the query indexes (IndexSource). */
+export class SnapshotFile implements IssueSource, IndexSource {
   constructor(
     readonly file: string,
     readonly fd: number,
     /** The journal offset the snapshot covers. */
     readonly offset: number,
     private readonly ends: Float64Array,
+    private readonly indexes: { readonly start: number; readonly indexesBytes: number; readonly indexesSha256: string },
+    private readonly log: Logger,
   ) {}
+
+  /** undefined until first asked; null when not usable. */
+  private loadedIndexes: SavedIndexes | null | undefined = undefined;
+
+  savedIndexes(): SavedIndexes | null {
+    if (this.loadedIndexes !== undefined) return this.loadedIndexes;
+    const { start, indexesBytes, indexesSha256 } = this.indexes;
+    const bytes = readBytes(this.fd, start, indexesBytes);
+    this.loadedIndexes = null;
+    if (bytes.length !== indexesBytes || sha256(bytes) !== indexesSha256) {
+      this.log('warn', `${this.file}: its query indexes are not used (their checksum is wrong); building them from the issues.`);
+    } else this.loadedIndexes = v8.deserialize(bytes) as SavedIndexes;
+    return this.loadedIndexes;
+  }
+
+  savedIssue(id: number, key: string): Issue {
+    return this.read(id, key).issue;
+  }
 
   private window: { readonly start: number; readonly bytes: Buffer } | null = null;
 
@@ -275,6 +306,7 @@ function restoreState(saved: SavedState, source: SnapshotFile): TrackerState {
     assignmentCounts: saved.assignmentCounts,
     people: saved.people,
     lastSeq: saved.lastSeq,
+    indexSource: source,
   };
 }
 
@@ -315,10 +347,12 @@ export function writeSnapshot(of: SnapshotOf, log: Logger): void {
       ...savedState(of.state, issues.keys, issues.ends, new Map(sprintHistory)),
       skipped: of.skipped,
     });
-    if (HEADER_BYTES + issues.bytes + index.length > SNAPSHOT_MAX_BYTES) {
+    const indexes = v8.serialize(savedIndexes(of.state));
+    if (HEADER_BYTES + issues.bytes + index.length + indexes.length > SNAPSHOT_MAX_BYTES) {
       throw new Error(`it would take more than ${SNAPSHOT_MAX_BYTES} bytes`);
     }
     writeAll(fd, index, HEADER_BYTES + issues.bytes);
+    writeAll(fd, indexes, HEADER_BYTES + issues.bytes + index.length);
     const header: SnapshotHeader = {
       format: SNAPSHOT_FORMAT,
       version: SNAPSHOT_VERSION,
@@ -330,6 +364,8 @@ export function writeSnapshot(of: SnapshotOf, log: Logger): void {
       issuesSha256: issues.sha256,
       indexBytes: index.length,
       indexSha256: sha256(index),
+      indexesBytes: indexes.length,
+      indexesSha256: sha256(indexes),
     };
     writeAll(fd, encodeSnapshotHeader(header), 0);
     fs.fsyncSync(fd);
@@ -407,6 +443,20 @@ function writeIssues(fd: number, state: TrackerState, previous: SnapshotFile | n
     textEnds.push(written);
   }
   return { keys, ends, slotsBytes, textEnds, bytes: written, sha256: hash.digest('hex') };
+}
+
+/**
+ * The query indexes of the state (saved-indexes.ts). Those not built yet are loaded from the
+ * snapshot the state was opened from, or built now: after a replay, that is the index build
+ * the first query would otherwise do.
+ */
+function savedIndexes(state: TrackerState): SavedIndexes {
+  return {
+    count: state.issues.size,
+    values: savedValues(state),
+    words: savedWords(state),
+    times: { created: savedTimes(timeIndex(state, 'created')), updated: savedTimes(timeIndex(state, 'updated')) },
+  };
 }
 
 /** A sprint's history read back from a snapshot: its events are parsed on first use (burndown.ts). */

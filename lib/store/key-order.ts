@@ -4,8 +4,10 @@
 // Sorting k candidates costs about k·log k comparisons; walking every key of the projects in
 // order and keeping the candidates costs one set lookup per issue. A small candidate set is
 // sorted, a large one walked: either way the work stays near the smaller of the two.
+import { idsWithValue } from './field-index.js';
+import { andBits, eachBit, emptyBits, type Bits } from './id-set.js';
 import { eachKey, type KeySet } from './key-set.js';
-import { compareStrings, issueNumber } from './state.js';
+import { compareStrings, issueNumber, sortedProjectKeys, type TrackerState } from './state.js';
 
 /** Candidates per issue under which sorting them beats walking every key. */
 const SORT_BELOW_SHARE = 1 / 16;
@@ -46,4 +48,31 @@ function sortedCandidates(keyLists: ReadonlyArray<readonly string[]>, candidates
 
 function projectOf(key: string): string {
   return key.slice(0, key.lastIndexOf('-'));
+}
+
+/**
+ * The first `n` ids of a query's bitmap in key order (or its reverse). Within a project, id
+ * order is key order (id-set.ts), so each project's ids are read off the bitmap in order: with
+ * several projects, the bitmap ANDed with the project's set first.
+ */
+export function firstInKeyOrder(
+  state: TrackerState,
+  matches: Bits,
+  n: number,
+  descending: boolean,
+  accept: ((id: number) => boolean) | null = null,
+): number[] {
+  const found: number[] = [];
+  const projects = sortedProjectKeys(state);
+  if (descending) projects.reverse();
+  const take = (id: number): boolean => (accept !== null && !accept(id)) || found.push(id) < n;
+  for (const project of projects) {
+    if (found.length >= n) break;
+    const ofProject =
+      projects.length === 1
+        ? matches
+        : andBits(idsWithValue(state, 'project', project).orInto(emptyBits(state.issues.size)), matches);
+    eachBit(ofProject, take, descending);
+  }
+  return found;
 }

@@ -26,6 +26,7 @@ export interface IssueLink {
   readonly key: string;
 }
 import type { WordIndex } from './word-index.js';
+import type { IndexSource } from './saved-indexes.js';
 import { IssueTable } from './issue-table.js';
 
 export interface TrackerState {
@@ -67,6 +68,8 @@ export interface TrackerState {
   fieldIndex: FieldIndex | null;
   /** Issues by word of their text (word-index.ts): null until the first text search. */
   wordIndex: WordIndex | null;
+  /** Where the indexes are loaded from instead of built: the snapshot the state was opened from, if any. */
+  indexSource: IndexSource | null;
   /** seq of the last applied record (0 before the first). */
   lastSeq: number;
 }
@@ -91,6 +94,7 @@ export function createEmptyState(): TrackerState {
     searchText: new WeakMap(),
     fieldIndex: null,
     wordIndex: null,
+    indexSource: null,
     lastSeq: 0,
   };
 }

@@ -12,6 +12,7 @@
 // belongs anywhere else (a record from the past) drops the index; the next query rebuilds it.
 import { compareStrings, issueNumber, sortedProjectKeys, type TrackerState } from './state.js';
 import type { Issue } from './schema.js';
+import { eachChangeSince } from './saved-indexes.js';
 
 export const TIME_FIELDS = ['created', 'updated'] as const;
 export type TimeField = (typeof TIME_FIELDS)[number];
@@ -19,6 +20,8 @@ export type TimeField = (typeof TIME_FIELDS)[number];
 export interface TimeIndex {
   /** Keys ascending by (timestamp, key), holes included: a hole keeps its key and time so the order stays searchable. */
   readonly keys: string[];
+  /** The keys' issue ids (issue-table.ts), for the bitmaps of a query (id-set.ts). */
+  readonly ids: number[];
   readonly times: string[];
   /** false where the key has since moved on (a hole). */
   readonly live: boolean[];
@@ -37,21 +40,57 @@ export function compareKeys(a: string, b: string): number {
 
 /** Every key of the state in the order of `field`. */
 export function buildTimeIndex(state: TrackerState, field: TimeField): TimeIndex {
-  const entries: { key: string; time: string }[] = [];
+  const entries: { key: string; id: number; time: string }[] = [];
   for (const project of sortedProjectKeys(state)) {
     for (const key of state.issueKeysByProject.get(project) ?? []) {
-      const issue = state.issues.get(key);
-      if (issue !== undefined) entries.push({ key, time: timeOf(issue, field) });
+      const id = state.issues.idOf(key);
+      if (id !== undefined) entries.push({ key, id, time: timeOf(state.issues.at(id), field) });
     }
   }
   // The entries are in key order and the sort is stable: equal times keep it.
   entries.sort((a, b) => compareStrings(a.time, b.time));
   return {
     keys: entries.map((entry) => entry.key),
+    ids: entries.map((entry) => entry.id),
     times: entries.map((entry) => entry.time),
     live: entries.map(() => true),
     holes: 0,
   };
+}
+
+/**
+ * The index as the snapshot saved it, with the issues changed since moved the way apply.ts
+ * moves them, in the order of their new times (each move must go to the end); null when there is
+ * no saved index or a change cannot be placed so (a time from the past): then it is built.
+ */
+export function savedTimeIndex(state: TrackerState, field: TimeField): TimeIndex | null {
+  const saved = state.indexSource?.savedIndexes() ?? null;
+  if (saved === null) return null;
+  const { ids, times } = saved.times[field];
+  const index: TimeIndex = { keys: [], ids: [], times: ids.length === 0 ? [] : times.split('\n'), live: [], holes: 0 };
+  for (let at = 0; at < ids.length; at++) {
+    const id = ids[at] as number;
+    index.keys.push(state.issues.keyAt(id));
+    index.ids.push(id);
+    index.live.push(true);
+  }
+  const changes: { id: number; before: Issue | undefined; after: Issue }[] = [];
+  eachChangeSince(state, saved, (id, before, after) => changes.push({ id, before, after }));
+  changes.sort((a, b) => compareStrings(timeOf(a.after, field), timeOf(b.after, field)) || compareKeys(a.after.key, b.after.key));
+  for (const { id, before, after } of changes) if (!moveInTime(index, before, after, id, field)) return null;
+  return index;
+}
+
+/** The index as a snapshot keeps it (saved-indexes.ts): its live entries. */
+export function savedTimes(index: TimeIndex): { ids: Uint32Array; times: string } {
+  const ids = new Uint32Array(index.keys.length - index.holes);
+  const times: string[] = [];
+  for (let at = 0; at < index.keys.length; at++) {
+    if (index.live[at] !== true) continue;
+    ids[times.length] = index.ids[at] as number;
+    times.push(index.times[at] as string);
+  }
+  return { ids, times: times.join('\n') };
 }
 
 /** The first position whose time is at or after `time` (the length when none is). */
@@ -70,7 +109,7 @@ export function firstAtOrAfter(index: TimeIndex, time: string): number {
  * Moves an issue's key for a change of its timestamp: false when the index can no longer be
  * kept (the new place is not the end), so the caller drops it.
  */
-export function moveInTime(index: TimeIndex, before: Issue | undefined, after: Issue, field: TimeField): boolean {
+export function moveInTime(index: TimeIndex, before: Issue | undefined, after: Issue, id: number, field: TimeField): boolean {
   const time = timeOf(after, field);
   if (before !== undefined) {
     if (timeOf(before, field) === time) return true;
@@ -83,6 +122,7 @@ export function moveInTime(index: TimeIndex, before: Issue | undefined, after: I
   if (last >= 0 && (compareStrings(index.times[last] as string, time) || compareKeys(index.keys[last] as string, after.key)) > 0)
     return false;
   index.keys.push(after.key);
+  index.ids.push(id);
   index.times.push(time);
   index.live.push(true);
   if (index.holes > index.keys.length / 2) compact(index);
@@ -112,11 +152,13 @@ function compact(index: TimeIndex): void {
   for (let at = 0; at < index.keys.length; at++) {
     if (index.live[at] !== true) continue;
     index.keys[kept] = index.keys[at] as string;
+    index.ids[kept] = index.ids[at] as number;
     index.times[kept] = index.times[at] as string;
     index.live[kept] = true;
     kept += 1;
   }
   index.keys.length = kept;
+  index.ids.length = kept;
   index.times.length = kept;
   index.live.length = kept;
   index.holes = 0;

@@ -15,24 +15,28 @@ import { domainError } from './errors.js';
 import { quote } from './args.js';
 import { LIMITS, type Issue } from './schema.js';
 import type { TrackerState } from './state.js';
-import { intersectionOf, unionOf, type KeySet } from './key-set.js';
+import { andBits, emptyBits, IdSet, type Bits } from './id-set.js';
+import { keysOfBits, type KeySet } from './key-set.js';
+import { eachChangeSince, type SavedIndexes } from './saved-indexes.js';
 
-/** Word → keys of the issues whose text contains it. */
+/** Word → ids of the issues whose text contains it (id-set.ts). */
 export interface WordIndex {
   readonly words: Map<string, Posting>;
   /**
    * Search word → the sets of the indexed words containing it: the look through the vocabulary,
    * kept until a word enters or leaves it (then all are forgotten), at most CONTAINING_KEPT.
    */
-  readonly containing: Map<string, readonly Set<string>[]>;
+  readonly containing: Map<string, readonly IdSet[]>;
+  /** The ids of the words loaded from a snapshot (saved-indexes.ts), null when built. */
+  readonly saved: { readonly ends: Uint32Array; readonly ids: Uint32Array } | null;
 }
 
 /**
- * One word's keys: a list while the index is built, where a push costs far less than a set's
- * add, and most words (numbers, names) are never asked for; a set from the first time the word
- * is asked for or changes (postingSet).
+ * One word's ids: a list while the index is built, where a push costs far less than a set's
+ * add, or (loaded from a snapshot) the word's place in `saved`; most words (numbers, names) are
+ * never asked for. A set from the first time the word is asked for or changes (postingSet).
  */
-type Posting = Set<string> | string[];
+type Posting = IdSet | number[] | number;
 
 /** Search words whose look through the vocabulary is kept; past it the oldest goes. */
 const CONTAINING_KEPT = 1_024;
@@ -80,15 +84,8 @@ export function matchWords(state: TrackerState, words: readonly string[]): WordM
   const indexable = words.filter(isIndexable);
   const unindexed = words.filter((word) => !isIndexable(word));
   if (indexable.length === 0) return { keys: null, unindexed };
-  const sets = indexable.map((word) => issuesContaining(state, word)).sort((a, b) => a.size - b.size);
-  const [smallest, ...others] = sets as [KeySet, ...KeySet[]];
-  return {
-    keys: intersectionOf(
-      smallest,
-      others.map((set) => (key: string) => set.has(key)),
-    ),
-    unindexed,
-  };
+  const bits = indexable.map((word) => issuesContaining(state, word)).reduce(andBits);
+  return { keys: keysOfBits(state.issues, bits), unindexed };
 }
 
 /** Whether the index can answer for a search word (see the top of this file). */
@@ -96,17 +93,19 @@ export function isIndexable(word: string): boolean {
   return ONLY_LETTERS_AND_DIGITS.test(word);
 }
 
-/** Keys of the issues with an indexed word containing `word`: a union of the sets of those words. */
-export function issuesContaining(state: TrackerState, word: string): KeySet {
+/** The issues with an indexed word containing `word` (a union of the sets of those words), as a bitmap of ids. */
+export function issuesContaining(state: TrackerState, word: string): Bits {
   const index = wordIndex(state);
   let found = index.containing.get(word);
   if (found === undefined) {
-    const containing: Set<string>[] = [];
+    const containing: IdSet[] = [];
     for (const indexed of index.words.keys()) if (indexed.includes(word)) containing.push(postingSet(index, indexed));
     if (index.containing.size >= CONTAINING_KEPT) index.containing.delete(index.containing.keys().next().value as string);
     index.containing.set(word, (found = containing));
   }
-  return unionOf(found, false);
+  const bits = emptyBits(state.issues.size);
+  for (const ids of found) ids.orInto(bits);
+  return bits;
 }
 
 /** Whether every word occurs in the issue's title, description or one of its comments. */
@@ -128,30 +127,85 @@ export function lowerCased(state: TrackerState, owner: object, text: () => strin
   return lower;
 }
 
-/** The index, built now if this is its first use. */
+/** The index, loaded from the snapshot or built now if this is its first use. */
 export function wordIndex(state: TrackerState): WordIndex {
-  if (state.wordIndex !== null) return state.wordIndex;
-  const index: WordIndex = { words: new Map(), containing: new Map() };
-  for (const issue of state.issues.values()) {
+  state.wordIndex ??= savedWordIndex(state) ?? builtWordIndex(state);
+  return state.wordIndex;
+}
+
+function builtWordIndex(state: TrackerState): WordIndex {
+  const index: WordIndex = { words: new Map(), containing: new Map(), saved: null };
+  for (let id = 0; id < state.issues.size; id++) {
     // The issue's words one after the other: a word already listed for it ends its list.
-    const key = issue.key;
-    for (const text of textsOf(issue)) {
+    for (const text of textsOf(state.issues.at(id))) {
       for (const word of text.toLowerCase().match(INDEXED_WORD) ?? []) {
-        const keys = index.words.get(word) as string[] | undefined;
-        if (keys === undefined) index.words.set(word, [key]);
-        else if (keys[keys.length - 1] !== key) keys.push(key);
+        const ids = index.words.get(word) as number[] | undefined;
+        if (ids === undefined) index.words.set(word, [id]);
+        else if (ids[ids.length - 1] !== id) ids.push(id);
       }
     }
   }
-  state.wordIndex = index;
   return index;
 }
 
-/** The word's keys as a set, made one now if they were still a list. */
-function postingSet(index: WordIndex, word: string): Set<string> {
-  const keys = index.words.get(word) as Posting;
-  if (!Array.isArray(keys)) return keys;
-  const set = new Set(keys);
+/** The index as the snapshot saved it, with the issues changed since brought in; null when there is none. */
+function savedWordIndex(state: TrackerState): WordIndex | null {
+  const saved = state.indexSource?.savedIndexes() ?? null;
+  if (saved === null) return null;
+  const { vocabulary, ends, ids } = saved.words;
+  const index: WordIndex = { words: new Map(), containing: new Map(), saved: { ends, ids } };
+  if (vocabulary !== '') vocabulary.split('\n').forEach((word, at) => index.words.set(word, at));
+  eachChangeSince(state, saved, (id, before, after) => {
+    const was = before === undefined ? new Set<string>() : wordsOfIssue(before);
+    const now = wordsOfIssue(after);
+    for (const word of was) if (!now.has(word)) removeOne(index, id, word);
+    add(index, id, now);
+  });
+  return index;
+}
+
+/** The index as a snapshot keeps it (saved-indexes.ts). */
+export function savedWords(state: TrackerState): SavedIndexes['words'] {
+  const index = wordIndex(state);
+  const postings = [...index.words.values()];
+  const lists = postings.map((posting) => (typeof posting === 'number' ? null : postingIds(index, posting)));
+  const ends = new Uint32Array(postings.length);
+  let end = 0;
+  postings.forEach((posting, at) => (ends[at] = end += lengthOf(index, posting, lists[at] ?? null)));
+  const ids = new Uint32Array(end);
+  postings.forEach((posting, at) => {
+    const start = at === 0 ? 0 : (ends[at - 1] as number);
+    const list = lists[at] ?? null;
+    if (list !== null) ids.set(list, start);
+    else {
+      // Most words hold one or two ids: copied one by one, with no view of the saved ids made for each.
+      const saved = index.saved as NonNullable<WordIndex['saved']>;
+      const from = posting === 0 ? 0 : (saved.ends[(posting as number) - 1] as number);
+      for (let i = start; i < (ends[at] as number); i++) ids[i] = saved.ids[from + i - start] as number;
+    }
+  });
+  return { vocabulary: [...index.words.keys()].join('\n'), ends, ids };
+}
+
+function lengthOf(index: WordIndex, posting: Posting, list: ArrayLike<number> | null): number {
+  if (list !== null) return list.length;
+  const ends = (index.saved as NonNullable<WordIndex['saved']>).ends;
+  return (ends[posting as number] as number) - (posting === 0 ? 0 : (ends[(posting as number) - 1] as number));
+}
+
+function postingIds(index: WordIndex, posting: Posting): ArrayLike<number> {
+  if (typeof posting === 'number') {
+    const saved = index.saved as NonNullable<WordIndex['saved']>;
+    return saved.ids.subarray(posting === 0 ? 0 : saved.ends[posting - 1], saved.ends[posting]);
+  }
+  return Array.isArray(posting) ? posting : posting.toArray();
+}
+
+/** The word's ids as a set, made one now if they were still a list or a place in the saved ids. */
+function postingSet(index: WordIndex, word: string): IdSet {
+  const posting = index.words.get(word) as Posting;
+  if (posting instanceof IdSet) return posting;
+  const set = new IdSet(typeof posting === 'number' ? (postingIds(index, posting) as Uint32Array) : posting);
   index.words.set(word, set);
   return set;
 }
@@ -160,17 +214,18 @@ function postingSet(index: WordIndex, word: string): Set<string> {
 export function indexIssueText(state: TrackerState, before: Issue | undefined, after: Issue): void {
   const index = state.wordIndex;
   if (index === null) return;
-  if (before === undefined) return add(index, after.key, wordsOfIssue(after));
+  const id = state.issues.idOf(after.key) as number;
+  if (before === undefined) return add(index, id, wordsOfIssue(after));
   if (before.title === after.title && before.description === after.description) return;
   const was = wordsOfIssue(before);
   const now = wordsOfIssue(after);
-  for (const word of was) if (!now.has(word)) removeOne(index, after.key, word);
-  add(index, after.key, now);
+  for (const word of was) if (!now.has(word)) removeOne(index, id, word);
+  add(index, id, now);
 }
 
 /** Called by apply.ts for every added comment. */
 export function indexComment(state: TrackerState, key: string, body: string): void {
-  if (state.wordIndex !== null) add(state.wordIndex, key, wordsOf(body));
+  if (state.wordIndex !== null) add(state.wordIndex, state.issues.idOf(key) as number, wordsOf(body));
 }
 
 function wordsOfIssue(issue: Issue): Set<string> {
@@ -188,21 +243,21 @@ function wordsOf(text: string): Set<string> {
   return new Set(text.toLowerCase().match(INDEXED_WORD) ?? []);
 }
 
-function add(index: WordIndex, key: string, words: Iterable<string>): void {
+function add(index: WordIndex, id: number, words: Iterable<string>): void {
   for (const word of words) {
     if (!index.words.has(word)) {
-      index.words.set(word, new Set());
+      index.words.set(word, new IdSet());
       index.containing.clear();
     }
-    postingSet(index, word).add(key);
+    postingSet(index, word).add(id);
   }
 }
 
-function removeOne(index: WordIndex, key: string, word: string): void {
+function removeOne(index: WordIndex, id: number, word: string): void {
   if (!index.words.has(word)) return;
-  const keys = postingSet(index, word);
-  keys.delete(key);
-  if (keys.size === 0) {
+  const ids = postingSet(index, word);
+  ids.delete(id);
+  if (ids.size === 0) {
     index.words.delete(word);
     index.containing.clear();
   }

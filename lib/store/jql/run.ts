@@ -9,9 +9,9 @@ import type { SortKey } from './ast.js';
 import type { Issue } from '../schema.js';
 import { sortedProjectKeys, type TrackerState } from '../state.js';
 import { inKeyOrder } from '../key-order.js';
-import type { KeySet } from '../key-set.js';
+import { allBits, countBits, type Bits } from '../id-set.js';
 import { compileCondition } from './evaluate.js';
-import { exactKeys } from './exact.js';
+import { exactMatches } from './exact.js';
 import { compareBy, firstInOrder } from './order.js';
 import { parseQuery } from './parser.js';
 import { firstMatchesInOrder } from './walk-order.js';
@@ -67,9 +67,9 @@ export function runQuery(
   const keyLists = sortedProjectKeys(state).map((project) => state.issueKeysByProject.get(project) ?? []);
   const after = page.after === undefined ? null : afterPosition(query.orderBy, page.after);
   const cut: Cut = { page, wanted: page.offset + page.limit + 1, after };
-  if (where === null) return exactPage(state, everyKey(state), keyLists, query.orderBy, cut);
-  const exact = exactKeys(state, where);
-  if (exact !== null) return exactPage(state, exact, keyLists, query.orderBy, cut);
+  if (where === null) return exactPage(state, allBits(state.issues.size), query.orderBy, cut);
+  const exact = exactMatches(state, where);
+  if (exact !== null) return exactPage(state, exact, query.orderBy, cut);
   const matches = compileCondition(state, where);
   const candidates = gather(plan(state, where), state.issues.size, GATHER_BELOW_SHARE);
   const found: Issue[] = [];
@@ -88,48 +88,14 @@ export function runQuery(
 }
 
 /**
- * The page when the indexes gave exactly the matching keys: their count is the total, and only
- * the issues the page needs are read (in key order the first ones; in another, every match).
+ * The page when the indexes gave exactly the matching issues: their count is the total, and
+ * only the issues the page needs are read (walk-order.ts).
  */
-function exactPage(
-  state: TrackerState,
-  keys: KeySet,
-  keyLists: ReadonlyArray<readonly string[]>,
-  orderBy: readonly SortKey[],
-  cut: Cut,
-): QueryAnswer {
-  const pageKeys = cut.after === null ? keys : afterCursor(state, keys, cut.after);
-  // The key is a total order: ORDER BY key (first) is a walk of the keys, forwards or backwards.
-  const byKeyFirst = orderBy[0]?.field === 'key';
-  if (orderBy.length > 0 && !byKeyFirst) {
-    return answerOf(firstMatchesInOrder(state, pageKeys, orderBy, cut.wanted), keys.size, cut, orderBy);
-  }
-  const first: Issue[] = [];
-  for (const key of inKeyOrder(keyLists, pageKeys, byKeyFirst && orderBy[0]?.direction === 'DESC')) {
-    if (first.length === cut.wanted) break;
-    first.push(state.issues.get(key) as Issue);
-  }
-  return answerOf(first, keys.size, cut, orderBy);
-}
-
-/**
- * The keys of issues after the cursor. Its size is the whole set's, an over-estimate that
- * only steers which way the matches are put in order (walk-order.ts), never what the page is.
- */
-function afterCursor(state: TrackerState, keys: KeySet, after: (issue: Issue) => boolean): KeySet {
-  const passes = (key: string): boolean => keys.has(key) && after(state.issues.get(key) as Issue);
-  return {
-    size: keys.size,
-    has: passes,
-    *[Symbol.iterator]() {
-      for (const key of keys) if (passes(key)) yield key;
-    },
-  };
-}
-
-/** No condition: every issue. */
-function everyKey(state: TrackerState): KeySet {
-  return { size: state.issues.size, has: (key) => state.issues.has(key), [Symbol.iterator]: () => state.issues.keys() };
+function exactPage(state: TrackerState, matches: Bits, orderBy: readonly SortKey[], cut: Cut): QueryAnswer {
+  const total = countBits(matches);
+  // After a cursor, the issues the walk meets are also asked whether they come after it.
+  const first = firstMatchesInOrder(state, matches, total, orderBy, cut.wanted, cut.after);
+  return answerOf(first, total, cut, orderBy);
 }
 
 /** The query in the printer's spelling: the one URI of every way of writing it (jira://search?jql=...). */

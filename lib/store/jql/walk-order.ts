@@ -1,90 +1,142 @@
-// The first n matches of an ordered query from an index of its first sort key, instead of a
-// look at every match: walk the issues in that field's order a run of equal values at a time
-// (one timestamp, one priority, one assignee), keep the run's matches, sort only those (by the
-// other sort keys and the key), and stop after the run that fills the page. A page of
-// `ORDER BY created DESC` then reads the newest issues, not every match.
+// The first n matches of an ordered query from the indexes of its sort keys, instead of a sort
+// of every match: walk the issues in the first sort key's order a run of equal values at a time
+// (one timestamp, one priority, one assignee), and stop after the run that fills the page. A
+// run of one value is the matches AND that value's set (id-set.ts); it is ordered by the next
+// sort key the same way, so `ORDER BY priority, updated DESC` takes the P0 matches and walks
+// the `updated` index for them. Runs of one timestamp are ordered by the sort keys after it.
 //
-// The walk pays when the matches are many: it may pass every issue to find a few. Fewer
-// matches than WALK_FROM_SHARE of the issues are put in order as they are (order.ts).
-import { issuesWithValue, timeIndex, valuesOf } from '../field-index.js';
-import { eachKey, type KeySet } from '../key-set.js';
+// A walk pays when the matches are many: it may pass many issues to find a few. Few matches
+// (see worthSorting) are read and put in order as they are (order.ts).
+import { valueIndex, timeIndex, type FieldValue, type IndexedField } from '../field-index.js';
+import { andBits, countBits, eachBit, hasBit, type Bits, type IdSet } from '../id-set.js';
+import { firstInKeyOrder } from '../key-order.js';
 import type { Issue } from '../schema.js';
 import type { TrackerState } from '../state.js';
-import type { TimeIndex } from '../time-index.js';
-import type { OrderField, SortKey } from './ast.js';
+import { firstAtOrAfter } from '../time-index.js';
+import type { SortKey } from './ast.js';
 import { compareBy, firstInOrder } from './order.js';
 
-/** Matches per issue from which walking the first sort key's index beats sorting the matches. */
-const WALK_FROM_SHARE = 1 / 16;
+/** Up to this many matches are always sorted. */
+const SORT_UP_TO = 64;
 
-export function firstMatchesInOrder(state: TrackerState, matches: KeySet, orderBy: readonly SortKey[], n: number): Issue[] {
-  const compare = compareBy(orderBy);
+/**
+ * The first `n` issues of `matches` (`count` of them) in the order of `orderBy`, then key; of
+ * those `accept` takes (all when null: a cursor's test, asked only of the issues the walk meets).
+ */
+export function firstMatchesInOrder(
+  state: TrackerState,
+  matches: Bits,
+  count: number,
+  orderBy: readonly SortKey[],
+  n: number,
+  accept: Accept | null = null,
+): Issue[] {
   const first = orderBy[0];
-  if (n <= 0) return [];
-  if (first === undefined || first.field === 'key' || matches.size < state.issues.size * WALK_FROM_SHARE) {
-    return firstInOrder(issuesOf(state, matches), compare, n);
+  if (n <= 0 || count === 0) return [];
+  // The key is a total order: ORDER BY key (first) is a walk of the ids, forwards or backwards.
+  if (first === undefined || first.field === 'key') {
+    const accepts = accept === null ? null : (id: number) => accept(state.issues.at(id));
+    return firstInKeyOrder(state, matches, n, first?.direction === 'DESC', accepts).map((id) => state.issues.at(id));
   }
+  if (worthSorting(count, n, state.issues.size)) {
+    return firstInOrder(accepted(issuesOf(state, matches), accept), compareBy(orderBy), n);
+  }
+  const rest = orderBy.slice(1);
   const found: Issue[] = [];
-  for (const run of matchesInRuns(state, { ...first, field: first.field }, matches)) {
-    found.push(...firstInOrder(run, compare, n - found.length));
+  const descending = first.direction === 'DESC';
+  if (first.field === 'created' || first.field === 'updated') {
+    for (const run of timeRuns(state, first.field, descending, matches)) {
+      found.push(...firstOfRun(state, run, rest, n - found.length, accept));
+      if (found.length >= n) break;
+    }
+    return found;
+  }
+  for (const run of valueRuns(state, first, matches)) {
+    found.push(...firstMatchesInOrder(state, run.bits, run.count, rest, n - found.length, accept));
     if (found.length >= n) break;
   }
   return found;
 }
 
-/** The matches, a run of equal values of the sort key's field at a time, the runs in its order; no empty runs. */
-function matchesInRuns(state: TrackerState, key: SortKey & { field: RunField }, matches: KeySet): Iterable<Issue[]> {
-  const descending = key.direction === 'DESC';
-  if (key.field === 'created' || key.field === 'updated')
-    return timeRuns(state, timeIndex(state, key.field), descending, matches);
-  return valueRuns(state, { ...key, field: key.field }, matches);
+/**
+ * Whether sorting the matches beats walking an index: a walk passes about n · issues / count
+ * entries to find n, a sort reads and compares all count matches.
+ */
+function worthSorting(count: number, n: number, issues: number): boolean {
+  return count <= SORT_UP_TO || count * count < n * issues;
 }
 
-type RunField = Exclude<OrderField, 'key'>;
-
-function* timeRuns(state: TrackerState, index: TimeIndex, descending: boolean, matches: KeySet): Generator<Issue[]> {
-  const count = index.keys.length;
-  let run: Issue[] = [];
-  let time: string | undefined;
-  for (let i = 0; i < count; i++) {
-    const at = descending ? count - 1 - i : i;
-    if (index.live[at] !== true) continue;
-    if (index.times[at] !== time && run.length > 0) {
-      yield run;
-      run = [];
-    }
-    time = index.times[at];
-    const key = index.keys[at] as string;
-    if (matches.has(key)) run.push(state.issues.get(key) as Issue);
+/** A run of one timestamp's matches, ids ascending (key order: the index orders ties by key), in order of `rest`. */
+function firstOfRun(
+  state: TrackerState,
+  ids: readonly number[],
+  rest: readonly SortKey[],
+  n: number,
+  accept: Accept | null,
+): Issue[] {
+  const issues = accepted(
+    ids.map((id) => state.issues.at(id)),
+    accept,
+  );
+  if (rest.length === 0 || rest[0]?.field === 'key') {
+    return (rest[0]?.direction === 'DESC' ? issues.reverse() : issues).slice(0, n);
   }
-  if (run.length > 0) yield run;
+  return firstInOrder(issues, compareBy(rest), n);
 }
 
-/** One run per value of the field, in the field's order: the values sorted by an issue holding each. */
+/** Whether an issue may be on the page (after a cursor). */
+type Accept = (issue: Issue) => boolean;
+
+function accepted(issues: Issue[], accept: Accept | null): Issue[] {
+  return accept === null ? issues : issues.filter(accept);
+}
+
+/**
+ * The matches' ids, a run of equal timestamps at a time, in the index's order; each run ascending
+ * (the index orders a tie by key); no empty runs. Entries are tested for a match and nothing
+ * else: a match's run is found by binary search (the index is sorted by time), so no two times
+ * are compared as the walk passes the issues that do not match.
+ */
+function* timeRuns(state: TrackerState, field: 'created' | 'updated', descending: boolean, matches: Bits): Generator<number[]> {
+  const index = timeIndex(state, field);
+  let at = descending ? index.keys.length - 1 : 0;
+  while (at >= 0 && at < index.keys.length) {
+    if (index.live[at] !== true || !hasBit(matches, index.ids[at] as number)) {
+      at += descending ? -1 : 1;
+      continue;
+    }
+    const time = index.times[at] as string;
+    // '\u0000' after a time is the smallest text above it: where the next time starts.
+    const [from, to] = [firstAtOrAfter(index, time), firstAtOrAfter(index, `${time}\u0000`)];
+    const run: number[] = [];
+    for (let i = from; i < to; i++) {
+      const id = index.ids[i] as number;
+      if (index.live[i] === true && hasBit(matches, id)) run.push(id);
+    }
+    yield run;
+    at = descending ? from - 1 : to;
+  }
+}
+
+/** The matches holding each value of the field, the values in the field's order (by an issue holding each); no empty runs. */
 function* valueRuns(
   state: TrackerState,
-  key: SortKey & { field: Exclude<RunField, 'created' | 'updated'> },
-  matches: KeySet,
-): Generator<Issue[]> {
+  key: SortKey,
+  matches: Bits,
+): Generator<{ readonly bits: Bits; readonly count: number }> {
   const compare = compareBy([key]);
-  const holders = valuesOf(state, key.field).map((value) => {
-    const keys = issuesWithValue(state, key.field, value);
-    return { keys, holder: state.issues.get(keys.values().next().value as string) as Issue };
-  });
+  const byValue = valueIndex(state).get(key.field as IndexedField) as Map<FieldValue, IdSet>;
+  const holders = [...byValue.values()].map((ids) => ({ ids, holder: state.issues.at(ids.first()) }));
   holders.sort((a, b) => compare(a.holder, b.holder));
-  for (const { keys } of holders) {
-    // Whichever side is smaller is walked, the other asked.
-    const [walked, asked] = matches.size < keys.size ? [matches, keys] : [keys, matches];
-    const run: Issue[] = [];
-    eachKey(walked, (member) => {
-      if (asked.has(member)) run.push(state.issues.get(member) as Issue);
-    });
-    if (run.length > 0) yield run;
+  for (const { ids } of holders) {
+    const bits = andBits(ids.orInto(new Uint32Array(matches.length)), matches);
+    const count = countBits(bits);
+    if (count > 0) yield { bits, count };
   }
 }
 
-function issuesOf(state: TrackerState, keys: KeySet): Issue[] {
+function issuesOf(state: TrackerState, ids: Bits): Issue[] {
   const issues: Issue[] = [];
-  eachKey(keys, (key) => issues.push(state.issues.get(key) as Issue));
+  eachBit(ids, (id) => void issues.push(state.issues.at(id)));
   return issues;
 }
