@@ -11,6 +11,7 @@ import type { SearchIssuesQuery } from '../store/queries.js';
 import { oneOf } from './jql-arbitraries.js';
 import { demoStores, domainFailure } from './demo-stores.js';
 import { trackerSession } from './tracker-session.js';
+import { onceEach } from './paging-checks.js';
 
 const stores = demoStores('search-cursor');
 test.after(() => stores.removeAll());
@@ -64,13 +65,6 @@ async function walkWhileWriting(paging: 'keyset' | 'offset', order: string): Pro
   } finally {
     store.close();
   }
-}
-
-/** Every issue that matched throughout is seen exactly once, and no issue twice. */
-function onceEach(seen: readonly string[], stayed: readonly string[]): string[] {
-  const problems = stayed.filter((key) => seen.filter((k) => k === key).length !== 1).map((key) => `${key} not seen once`);
-  const twice = seen.filter((key, index) => seen.indexOf(key) !== index);
-  return twice.length > 0 ? [...problems, `seen twice: ${twice.join(', ')}`] : problems;
 }
 
 for (const order of ['ORDER BY key', 'ORDER BY priority DESC, assignee', 'ORDER BY sprint, status DESC, updated']) {

@@ -17,6 +17,7 @@ import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../../lib/store/s
 import { admin, dropDatabases, freshDatabase, freshStore, postgresTest } from './postgres-test-db.js';
 import { createRng } from '../fuzz/prng.js';
 import { oneOf } from '../../lib/tests/jql-arbitraries.js';
+import { onceEach } from '../../lib/tests/paging-checks.js';
 
 const test = postgresTest('the SQL search tests');
 test.after(() => dropDatabases());
@@ -344,16 +345,6 @@ async function walkWhileWriting(paging: 'keyset' | 'offset', order: string): Pro
   } finally {
     store.close();
   }
-}
-
-/** Every issue that matched throughout is seen exactly once, and no issue twice. */
-function onceEach(seen: readonly string[], stayed: readonly string[]): string[] {
-  const problems: string[] = [];
-  for (const key of stayed)
-    if (seen.filter((k) => k === key).length !== 1) problems.push(`${key} seen ${seen.filter((k) => k === key).length} times`);
-  const twice = seen.filter((key, index) => seen.indexOf(key) !== index);
-  if (twice.length > 0) problems.push(`seen twice: ${twice.join(', ')}`);
-  return problems;
 }
 
 for (const order of ['ORDER BY key', 'ORDER BY priority DESC, assignee', 'ORDER BY sprint, status DESC']) {
