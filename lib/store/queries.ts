@@ -44,7 +44,7 @@ import type { SortKey } from './jql/ast.js';
 import { parseQuery } from './jql/parser.js';
 import { allOf, resolve, type Condition, type ResolveContext } from './jql/resolve.js';
 import { compareBy } from './jql/order.js';
-import { runQuery } from './jql/run.js';
+import { exactAnswer, runQuery } from './jql/run.js';
 import type { KeySet } from './key-set.js';
 import { inKeyOrder } from './key-order.js';
 import { commentCount, sortedProjectKeys, type TrackerState } from './state.js';
@@ -177,6 +177,16 @@ export function* searchInSlices(
   const orderBy = query.ready === true ? READY_ORDER : [];
   const after = page.after === undefined ? null : afterPosition(orderBy, page.after);
   if (filters.length === 0 && words.length === 0) return pageOfAll(state, keyLists, page, orderBy, after);
+  if (query.ready !== true) {
+    // What the indexes answer exactly needs no scan: the same bitmaps a query's conditions use.
+    const conditions = [
+      ...projectCondition(state, query.project),
+      ...filters,
+      ...(words.length > 0 ? [textCondition(words)] : []),
+    ];
+    const answer = exactAnswer(state, conditions, page);
+    if (answer !== null) return pageOf([...answer.items], answer.total, answer.more, page, answer.orderBy);
+  }
   const fieldsMatch = filters.length === 0 ? null : compileCondition(state, { kind: 'and', operands: filters });
   // The index answers for most words at once; the scan looks in the text only for the rest.
   const match: WordMatch = words.length > 0 ? matchWords(state, words) : { keys: null, unindexed: [] };

@@ -663,10 +663,13 @@ test('a search pauses after each slice of work: between issues, and between the 
   // A slice ends at the first comment that takes it past SLICE_WORK.
   assert.ok(long.pauses >= Math.floor(400_000 / (SLICE_WORK + LIMITS.commentMax)), `${long.pauses} pauses`);
   assert.is(pausesOf(discussed, { text: 'ze-bra '.repeat(80) }).pauses, long.pauses, 'a repeated word is searched for once');
-  // 5,000 short issues and a filter on a field: the issues looked at are work too.
+  // 5,000 short issues: a filter the indexes answer is answered without a scan (jql/exact.ts);
+  // with a word they cannot answer, every candidate is looked at, and the issues looked at are work too.
   const many = journalWithComments(0, undefined, 5_000);
-  const filtered = pausesOf(many, { status: 'done' });
-  assert.ok(filtered.total > 0);
+  const indexed = pausesOf(many, { status: 'done' });
+  assert.equal([indexed.pauses, indexed.total > 1_250], [0, true]);
+  const filtered = pausesOf(many, { status: 'done', text: 'single-page' });
+  assert.ok(filtered.total > 1_000, `${filtered.total} found`);
   assert.ok(filtered.pauses >= 4, `${filtered.pauses} pauses`);
 });
 

@@ -88,6 +88,19 @@ export function runQuery(
 }
 
 /**
+ * The page of `conditions` in key order when the indexes answer them exactly (search_issues'
+ * filters and words without a query, the same conditions a query would resolve to); null when
+ * they cannot, and the caller scans.
+ */
+export function exactAnswer(state: TrackerState, conditions: readonly Condition[], page: QueryPage): QueryAnswer | null {
+  const where = allOf(conditions);
+  const exact = where === null ? null : exactMatches(state, where);
+  if (exact === null) return null;
+  const after = page.after === undefined ? null : afterPosition([], page.after);
+  return exactPage(state, exact, [], { page, wanted: page.offset + page.limit + 1, after });
+}
+
+/**
  * The page when the indexes gave exactly the matching issues: their count is the total, and
  * only the issues the page needs are read (walk-order.ts).
  */
