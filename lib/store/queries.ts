@@ -168,10 +168,11 @@ export function* searchInSlices(
   const keyLists = query.ready === true ? [readyKeys(state, query.project)] : issueKeyLists(state, query.project);
   const filters = filterConditions(state, query);
   const words = searchWords(query.text);
+  // The filters and words as conditions, for a query to AND with or the indexes to answer alone.
+  const conditions = [...projectCondition(state, query.project), ...filters, ...(words.length > 0 ? [textCondition(words)] : [])];
   if (query.query !== undefined) {
-    const extra = [...projectCondition(state, query.project), ...filters, ...(words.length > 0 ? [textCondition(words)] : [])];
-    if (query.ready === true) return readyByQuery(state, keyLists[0] as string[], query.query, context, page, extra);
-    const answer = runQuery(state, query.query, context, page, extra);
+    if (query.ready === true) return readyByQuery(state, keyLists[0] as string[], query.query, context, page, conditions);
+    const answer = runQuery(state, query.query, context, page, conditions);
     return pageOf([...answer.items], answer.total, answer.more, page, answer.orderBy);
   }
   const orderBy = query.ready === true ? READY_ORDER : [];
@@ -179,11 +180,6 @@ export function* searchInSlices(
   if (filters.length === 0 && words.length === 0) return pageOfAll(state, keyLists, page, orderBy, after);
   if (query.ready !== true) {
     // What the indexes answer exactly needs no scan: the same bitmaps a query's conditions use.
-    const conditions = [
-      ...projectCondition(state, query.project),
-      ...filters,
-      ...(words.length > 0 ? [textCondition(words)] : []),
-    ];
     const answer = exactAnswer(state, conditions, page);
     if (answer !== null) return pageOf([...answer.items], answer.total, answer.more, page, answer.orderBy);
   }

@@ -65,8 +65,8 @@ export function runQuery(
   const conditions = query.where === null ? [...filters] : [resolve(state, query.where, context), ...filters];
   const where = allOf(conditions);
   const keyLists = sortedProjectKeys(state).map((project) => state.issueKeysByProject.get(project) ?? []);
-  const after = page.after === undefined ? null : afterPosition(query.orderBy, page.after);
-  const cut: Cut = { page, wanted: page.offset + page.limit + 1, after };
+  const cut = cutOf(page, query.orderBy);
+  const after = cut.after;
   if (where === null) return exactPage(state, allBits(state.issues.size), query.orderBy, cut);
   const exact = exactMatches(state, where);
   if (exact !== null) return exactPage(state, exact, query.orderBy, cut);
@@ -95,9 +95,13 @@ export function runQuery(
 export function exactAnswer(state: TrackerState, conditions: readonly Condition[], page: QueryPage): QueryAnswer | null {
   const where = allOf(conditions);
   const exact = where === null ? null : exactMatches(state, where);
-  if (exact === null) return null;
-  const after = page.after === undefined ? null : afterPosition([], page.after);
-  return exactPage(state, exact, [], { page, wanted: page.offset + page.limit + 1, after });
+  return exact === null ? null : exactPage(state, exact, [], cutOf(page, []));
+}
+
+/** What a page keeps: the matches up to one past its end, after the cursor's position in `orderBy` if it has one. */
+function cutOf(page: QueryPage, orderBy: readonly SortKey[]): Cut {
+  const after = page.after === undefined ? null : afterPosition(orderBy, page.after);
+  return { page, wanted: page.offset + page.limit + 1, after };
 }
 
 /**
