@@ -81,6 +81,7 @@ export async function openReplica(log: RecordLog, options: ReplicaOptions): Prom
   async function appendOnce(plan: Plan, external: Change[]): Promise<Change | null | 'lost'> {
     external.push(...(await pull())); // most of what is missed, read before taking the writers' turn
     let record: JournalRecord | null = null;
+    let size = 0;
     let refused: unknown = null;
     const write = (missed: readonly JournalRecord[]): JournalRecord[] => {
       try {
@@ -91,7 +92,10 @@ export async function openReplica(log: RecordLog, options: ReplicaOptions): Prom
         const at = options.now().toISOString();
         const draft = plan(state, at);
         if (draft !== null) record = { seq: state.lastSeq + 1, at, ...draft } as JournalRecord;
-        if (record !== null) refuseGrowthPastLimit(log.name, bytes + checkBeforeWriting(state, record), maxBytes);
+        if (record !== null) {
+          size = checkBeforeWriting(state, record);
+          refuseGrowthPastLimit(log.name, bytes + size, maxBytes);
+        }
       } catch (error) {
         refused = error; // our refusal, not the database's: handed to the caller as it is
         record = null;
@@ -102,7 +106,7 @@ export async function openReplica(log: RecordLog, options: ReplicaOptions): Prom
     if (refused !== null) throw refused;
     if (!taken) return 'lost';
     if (record === null) return null;
-    bytes += recordBytes(record);
+    bytes += size; // measured as it was encoded for the checks
     return applyRecord(state, record);
   }
 
