@@ -55,45 +55,60 @@ const SSE_HEADERS = {
 
 /** The response to a POST of requests: ends once every one of `awaiting` is answered. */
 export function createPostResponse(res: ServerResponse, awaiting: Set<RequestId>, options: StreamOptions): ResponseStream {
-  let sse: ResponseStream | undefined;
-  let ended = false;
+  return new PostResponse(res, awaiting, options);
+}
 
-  return {
-    send(message, eventId) {
-      if (ended) return;
-      for (const id of answeredIds(message)) awaiting.delete(id);
-      // Done once every request has its answer, or with an error for the message as a whole (id null).
-      const complete = isAnswer(message) && (awaiting.size === 0 || answersWhole(message));
-      if (!sse && complete) {
-        ended = true;
-        const body = options.encodeLine(message);
-        const code = errorCode(message);
-        res.writeHead(code === undefined ? 200 : (options.statusFor?.(code) ?? 200), {
-          ...options.headers,
-          'Content-Type': 'application/json',
-        });
-        res.end(body);
-        return;
-      }
-      sse ??= createEventStream(res, options);
-      sse.send(message, eventId);
-      if (complete) this.end();
-    },
-    end() {
-      if (ended) return;
-      ended = true;
-      if (sse) sse.end();
-      else if (!res.headersSent) {
-        res.writeHead(202, options.headers).end();
-      }
-    },
-    get ended() {
-      return ended || res.destroyed;
-    },
-    get streaming() {
-      return sse !== undefined;
-    },
-  };
+// A class, not an object literal with getters: one is made for every POST (session.ts, createSession, says why).
+class PostResponse implements ResponseStream {
+  readonly #res: ServerResponse;
+  readonly #awaiting: Set<RequestId>;
+  readonly #options: StreamOptions;
+  #sse: ResponseStream | undefined;
+  #ended = false;
+
+  constructor(res: ServerResponse, awaiting: Set<RequestId>, options: StreamOptions) {
+    this.#res = res;
+    this.#awaiting = awaiting;
+    this.#options = options;
+  }
+
+  send(message: OutgoingMessage | OutgoingMessage[], eventId?: string): void {
+    if (this.#ended) return;
+    for (const id of answeredIds(message)) this.#awaiting.delete(id);
+    // Done once every request has its answer, or with an error for the message as a whole (id null).
+    const complete = isAnswer(message) && (this.#awaiting.size === 0 || answersWhole(message));
+    if (!this.#sse && complete) {
+      this.#ended = true;
+      const body = this.#options.encodeLine(message);
+      const code = errorCode(message);
+      this.#res.writeHead(code === undefined ? 200 : (this.#options.statusFor?.(code) ?? 200), {
+        ...this.#options.headers,
+        'Content-Type': 'application/json',
+      });
+      this.#res.end(body);
+      return;
+    }
+    this.#sse ??= createEventStream(this.#res, this.#options);
+    this.#sse.send(message, eventId);
+    if (complete) this.end();
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#sse) this.#sse.end();
+    else if (!this.#res.headersSent) {
+      this.#res.writeHead(202, this.#options.headers).end();
+    }
+  }
+
+  get ended(): boolean {
+    return this.#ended || this.#res.destroyed;
+  }
+
+  get streaming(): boolean {
+    return this.#sse !== undefined;
+  }
 }
 
 /** An SSE stream from the start: a GET stream, or a POST answered by events. */

@@ -28,27 +28,33 @@ export interface Handshake {
 }
 
 export function createHandshake(): Handshake {
-  let ready = false;
-  let rules = rulesFor(LATEST_HANDSHAKE_VERSION);
-  let client: Client = { capabilities: {}, info: { name: 'unknown', version: 'unknown' } };
-  return {
-    get ready() {
-      return ready;
-    },
-    get rules() {
-      return rules;
-    },
-    get client() {
-      return client;
-    },
-    clientInitialized: false,
-    logLevel: undefined,
-    initialize(params) {
-      const version = negotiateVersion(params.protocolVersion);
-      rules = rulesFor(version);
-      client = { capabilities: params.capabilities, info: params.clientInfo };
-      ready = true;
-      return version;
-    },
-  };
+  return new ConnectionHandshake();
+}
+
+// A class, not an object literal with getters: one is made for every connection (session.ts,
+// createSession, says why that matters).
+class ConnectionHandshake implements Handshake {
+  #ready = false;
+  #rules = rulesFor(LATEST_HANDSHAKE_VERSION);
+  #client: Client = { capabilities: {}, info: { name: 'unknown', version: 'unknown' } };
+  clientInitialized = false;
+  logLevel: LogLevel | undefined = undefined;
+
+  get ready(): boolean {
+    return this.#ready;
+  }
+  get rules(): VersionRules {
+    return this.#rules;
+  }
+  get client(): Client {
+    return this.#client;
+  }
+
+  initialize(params: InitializeParams): HandshakeVersion {
+    const version = negotiateVersion(params.protocolVersion);
+    this.#rules = rulesFor(version);
+    this.#client = { capabilities: params.capabilities, info: params.clientInfo };
+    this.#ready = true;
+    return version;
+  }
 }

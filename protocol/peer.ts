@@ -38,9 +38,9 @@ export interface Peer {
   /** True while this request runs and may still send things for itself. */
   isActive(id: RequestId, running: RunningRequest): boolean;
   /** How many incoming requests are running. */
-  readonly inFlight: number;
+  inFlight(): number;
   /** How many of our requests to the other side await an answer. */
-  readonly awaitingAnswers: number;
+  awaitingAnswers(): number;
   /**
    * Sends a request to the other side, for the incoming request `relatedRequestId` if any, and
    * waits for its response, until `timeoutMs` or until `signal` aborts (the request it was made
@@ -160,12 +160,8 @@ export function createPeer(options: PeerOptions): Peer {
       running.delete(id);
     },
     isActive: (id, self) => running.get(id) === self && !self.cancelled,
-    get inFlight() {
-      return running.size;
-    },
-    get awaitingAnswers() {
-      return outgoing.size;
-    },
+    inFlight: () => running.size,
+    awaitingAnswers: () => outgoing.count(),
     abortAll() {
       for (const self of running.values()) self.cancel();
       outgoing.abandonAll();
@@ -226,9 +222,7 @@ function createOutgoingRequests(options: PeerOptions) {
   return {
     request,
     receiveResponse,
-    get size() {
-      return pending.size;
-    },
+    count: () => pending.size,
     /** The connection closed: every request still waiting fails. */
     abandonAll() {
       for (const waiting of pending.values()) {

@@ -65,7 +65,16 @@ const CLIENT_CAPABILITY_FOR: Record<string, keyof ClientCapabilities> = {
   'roots/list': 'roots',
 };
 
-/** `onClose` tells the server the connection is gone, so it no longer hears changes. */
+/**
+ * `onClose` tells the server the connection is gone, so it no longer hears changes.
+ *
+ * A connection is cheap to make, and must be: a Streamable HTTP server makes one for every
+ * 2026-07-28 request. So its parts (the handshake, the peer, the subscriptions, the listen
+ * streams) are classes, or objects of plain functions, never object literals with a getter
+ * (`{ get size() { ... } }`): on Node 20 each such literal gets a hidden class of its own,
+ * made in the old generation, and thousands of them a second keep the garbage collector busy
+ * (docs/performance.md, "A connection without getters").
+ */
 export function createSession(shared: SharedState, io: ConnectionIo, limits: SessionLimits, onClose: () => void): Session {
   return new ServerSession(shared, io, limits, onClose);
 }
@@ -334,14 +343,14 @@ class ServerSession implements Session {
   }
 
   get subscriptions(): number {
-    return this.#subscriptions.size;
+    return this.#subscriptions.count();
   }
 
   // Listen streams and handlers waiting for the client's answer are not work the transport
   // must wait for: counting them could stop the input with the very message that would end
   // them (a cancel, the client's answer) unread.
   get inFlight(): number {
-    return Math.max(0, this.#peer.inFlight - this.#streams.size - this.#peer.awaitingAnswers);
+    return Math.max(0, this.#peer.inFlight() - this.#streams.count() - this.#peer.awaitingAnswers());
   }
 
   async idle(): Promise<void> {

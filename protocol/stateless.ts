@@ -106,7 +106,7 @@ export interface ListenStreams {
   resourceUpdated(id: RequestId, uri: string): void;
   resourceListChanged(): void;
   /** How many streams are open. */
-  readonly size: number;
+  count(): number;
 }
 
 interface Stream {
@@ -163,8 +163,6 @@ export function createListenStreams(
         }
       }
     },
-    get size() {
-      return streams.size;
-    },
+    count: () => streams.size,
   };
 }

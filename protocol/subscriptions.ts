@@ -73,7 +73,7 @@ export interface SubscriptionRegistry {
   /** The subscriptions to the resource a URI names, in whatever spelling each used. */
   subscribersOf(uri: string): Iterable<Subscription>;
   /** Subscriptions held, every spelling and every stream counted. */
-  readonly size: number;
+  count(): number;
 }
 
 export function createSubscriptionRegistry(
@@ -156,8 +156,6 @@ export function createSubscriptionRegistry(
       for (const holder of [...byHolder.keys()]) closeStream(holder);
     },
     subscribersOf: (uri) => byKey.get(canonicalUri(uri)) ?? [],
-    get size() {
-      return size;
-    },
+    count: () => size,
   };
 }

@@ -15,7 +15,7 @@ function peerWith(onRequest: (request: Request, running: RunningRequest) => unkn
 test('a synchronous handler is answered at once, and the id is free again', () => {
   const { peer } = peerWith(() => ({ ok: true }));
   assert.equal(peer.answer(request(1)), { jsonrpc: '2.0', id: 1, result: { ok: true } });
-  assert.is(peer.inFlight, 0);
+  assert.is(peer.inFlight(), 0);
 });
 
 test('a second request with the id of a running one gets -32600; 1 and "1" are different ids', async () => {
@@ -67,7 +67,7 @@ test('a cancelled id may be reused at once, and the old handler cannot end the n
   const reused = peer.answer(request(7));
   finishers[0]!();
   assert.is(await old, null);
-  assert.is(peer.inFlight, 1, 'the new request is still running');
+  assert.is(peer.inFlight(), 1, 'the new request is still running');
   finishers[1]!();
   assert.equal(await reused, { jsonrpc: '2.0', id: 7, result: 'done' });
 });
