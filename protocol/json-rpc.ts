@@ -18,7 +18,7 @@
 //   an array                                        -> a batch; the session decides (rule 1.6)
 
 import { ErrorCode, RpcError, excerpt } from './errors.js';
-import { encodeJson } from './pre-encoded.js';
+import { PreEncoded, encodeJson } from './pre-encoded.js';
 
 /** MCP request ids are strings or integers; null is not allowed (https://modelcontextprotocol.io/specification/2025-11-25/basic "Requests"). */
 export type RequestId = string | number;
@@ -190,4 +190,17 @@ export const requestMessage = (id: RequestId, method: string, params?: unknown):
  * One message, one line: compact JSON has no raw newline (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports),
  * and encodeJson escapes U+2028 and U+2029 too (rule 4).
  */
-export const encodeLine = (message: unknown): string => encodeJson(message) + '\n';
+export function encodeLine(message: unknown): string {
+  // A result encoded already (a tool's, ping's): resultMessage's envelope is written around its
+  // JSON by hand, in resultMessage's key order, as JSON.stringify would write it. encodeJson
+  // encodes the id, escaping U+2028 and U+2029 in a string id too.
+  if (isEncodedResult(message)) return `{"jsonrpc":"2.0","id":${encodeJson(message.id)},"result":${message.result.json}}\n`;
+  return encodeJson(message) + '\n';
+}
+
+/** A result message as resultMessage makes it, its result a PreEncoded: those three fields, no other. */
+function isEncodedResult(message: unknown): message is { jsonrpc: '2.0'; id: RequestId; result: PreEncoded<unknown> } {
+  if (typeof message !== 'object' || message === null) return false;
+  const { result } = message as { result?: unknown };
+  return result instanceof PreEncoded && Object.keys(message).length === 3;
+}

@@ -1,9 +1,10 @@
 // First reading: skip this file. It is performance or flow-control code, the last chapter of the reading path in README.md.
 // JSON made once, sent many times. A tool's structuredContent is exactly the JSON of its text
 // block, and a big resource's text is the same on every read: a PreEncoded holds that JSON, and
-// encodeJson copies it into the line instead of encoding the value again. Encoded any other
-// way, by a JSON.stringify of its own, a PreEncoded is the value it stands for. Node 21+ has
-// JSON.rawJSON for this; Node 20 does not, hence the splice below.
+// encodeJson copies it into the line instead of encoding the value again. A whole result may be
+// one too (a tool's, ping's): encodeLine (json-rpc.ts) then writes the envelope around it by
+// hand. Encoded any other way, by a JSON.stringify of its own, a PreEncoded is the value it
+// stands for. Node 21+ has JSON.rawJSON for this; Node 20 does not, hence the splice below.
 //
 // The trap is the difference between a text and its JSON: the JSON of the text `{"a":1}` is
 // `"{\"a\":1}"`. A PreEncoded says which value it stands for, and is made only through a
@@ -32,6 +33,21 @@ export class PreEncoded<Value> {
   /** JSON text already made by JSON.stringify, for a value whose type is not checked. */
   static ofJson(json: string): PreEncoded<unknown> {
     return new PreEncoded<unknown>(json);
+  }
+
+  /** A value, encoded here (a PreEncoded inside it is spliced in as it is). */
+  static ofValue<Value>(value: Value): PreEncoded<Value> {
+    return new PreEncoded<Value>(encodeJson(value));
+  }
+
+  /**
+   * This object's JSON with more fields at its end, as a spread of `fields` after it would place
+   * them. For fields this object does not have: the JSON would then hold a key twice.
+   */
+  withFields(fields: Record<string, unknown>): PreEncoded<unknown> {
+    const more = encodeJson(fields).slice(1);
+    if (more === '}') return this;
+    return new PreEncoded<unknown>(this.json === '{}' ? `{${more}` : `${this.json.slice(0, -1)},${more}`);
   }
 
   toJSON(): unknown {

@@ -10,6 +10,7 @@ import type * as z from 'zod/mini';
 import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import { type OutgoingMessage, type RequestId, notificationMessage } from './json-rpc.js';
 import type { CacheHint } from './methods.js';
+import { PreEncoded } from './pre-encoded.js';
 import {
   type ClientCapabilities,
   type ClientInfo,
@@ -79,10 +80,16 @@ export function readStatelessMeta(params: unknown): StatelessRequest {
  * never cacheable: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr and
  * https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching).
  */
-export function completeResult(result: unknown, cache: CacheHint | undefined, serverInfo: object): Record<string, unknown> {
+export function completeResult(result: unknown, cache: CacheHint | undefined, serverInfo: object): unknown {
+  // A result already encoded (a tool's, tools.ts) has none of these fields: they go at its end, as below.
+  if (result instanceof PreEncoded) return result.withFields(completeFields({}, cache, serverInfo));
   // Object.assign, not a spread: V8 (Node 20) gives a spread's copy a shape of its own, and
   // each key added to it afterwards then makes yet another shape (docs/performance.md).
-  const out: Record<string, unknown> = Object.assign({}, result);
+  return completeFields(Object.assign({}, result), cache, serverInfo);
+}
+
+/** Adds the fields every 2026-07-28 result has to `out`, a copy of the result. */
+function completeFields(out: Record<string, unknown>, cache: CacheHint | undefined, serverInfo: object): Record<string, unknown> {
   out.resultType ??= 'complete';
   if (cache && out.resultType === 'complete') {
     out.ttlMs = cache.ttlMs;

@@ -9,7 +9,7 @@
 
 import * as z from 'zod/mini';
 import { type ElicitForm, type ToolContext, runAsking } from './asking.js';
-import { type Annotations, type ContentBlock, shapeContentBlock } from './content.js';
+import { type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
 import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import { type AskForMissing, FORM_KEY, InputRequired, type InputRequiredResult, type Rounds } from './mrtr.js';
@@ -55,26 +55,27 @@ export class ToolError extends Error {}
  * "Structured Content"). The data is encoded here, once: change it afterwards and neither block follows.
  */
 export function structuredResult(data: Record<string, unknown>, extra: ContentBlock[] = []): ToolResult {
-  const text = JSON.stringify(data);
-  const result: ToolResult = { content: [{ type: 'text', text }, ...extra], structuredContent: data };
-  encoded.set(result, { data, json: text });
+  const json = JSON.stringify(data);
+  const result: ToolResult = { content: [{ type: 'text', text: json }, ...extra], structuredContent: data };
+  // Not enumerable: a copy of the result ({ ...result }) is a result of its own, and never sent as this one.
+  Object.defineProperty(result, ENCODED, { value: { data, json } satisfies Encoded });
   return result;
 }
 
 // Performance (a first reading may skip it, and `shapeResult` below): a result's JSON is made once.
 /**
- * What structuredResult made of each result: its data's JSON, and once sent, that JSON as a
- * string literal for the text block, and the result as last sent. shapeResult sends both as
- * they are, so the data is encoded once instead of three times (the text, the
- * structuredContent, the text escaped inside the line), and not at all when a tool hands out
- * the same result again: then the result as sent is sent again, for the same revision. Used
- * only while the result still holds that data and those blocks.
+ * What structuredResult made of a result: its data's JSON, and once sent, the whole result's
+ * JSON for the revision it was sent in. shapeResult puts that JSON together from the data's,
+ * so the data is encoded once instead of three times (the text, the structuredContent, the
+ * text escaped inside the line), and not at all when a tool hands out the same result again.
+ * Used only while the result still holds that data and those blocks. Kept on the result
+ * itself, not in a WeakMap: a WeakMap's entry would keep the JSON through young-generation
+ * collections after the result is gone, and most results are gone once sent.
  */
-const encoded = new WeakMap<ToolResult, Encoded>();
+const ENCODED = Symbol('the JSON structuredResult made');
 interface Encoded {
   data: object;
   json: string;
-  asText?: PreEncoded<string>;
   sent?: { rules: VersionRules; content: ContentBlock[]; result: SentToolResult };
 }
 
@@ -122,7 +123,7 @@ export function createToolRegistry(
     args: Record<string, unknown>,
     asking: ToolContext,
   ): SentToolResult | Promise<SentToolResult> {
-    const failed = (thrown: unknown): SentToolResult => failure(tool, thrown, asking);
+    const failed = (thrown: unknown): SentToolResult => shapeResult(failure(tool, thrown, asking), asking.rules);
     let result: ToolResult | Promise<ToolResult>;
     try {
       const parsed = parseArguments(tool, args);
@@ -244,30 +245,53 @@ function jsonSchema(schema: z.ZodMiniType, rules: VersionRules): Record<string, 
   return toJsonSchema(schema, rules.jsonSchemaDialect);
 }
 
-/** A tool result as sent: its JSON may be what structuredResult already made. */
-type SentContentBlock = ContentBlock | { type: 'text'; text: PreEncoded<string>; annotations?: Annotations };
-interface SentToolResult {
-  content: SentContentBlock[];
-  structuredContent?: Record<string, unknown> | PreEncoded<unknown>;
-  isError?: boolean;
+/** A tool result as sent: its JSON, made once. */
+type SentToolResult = PreEncoded<ToolResult>;
+
+/** Strips what the negotiated revision does not have (structuredContent, resource_link, lastModified), and encodes the rest. */
+function shapeResult(result: ToolResult, rules: VersionRules): SentToolResult {
+  const known = (result as { [ENCODED]?: Encoded })[ENCODED];
+  if (known === undefined || known.data !== result.structuredContent) return PreEncoded.ofValue(shaped(result, rules));
+  if (known.sent?.rules === rules && known.sent.content === result.content) return known.sent.result;
+  const sent = encodeKnown(result, known.json, rules);
+  known.sent = { rules, content: result.content, result: sent };
+  return sent;
 }
 
-/** Strips what the negotiated revision does not have: structuredContent, resource_link, lastModified. */
-function shapeResult(result: ToolResult, rules: VersionRules): SentToolResult {
-  const data = result.structuredContent;
-  const entry = encoded.get(result);
-  const known = entry !== undefined && entry.data === data ? entry : undefined;
-  if (known?.sent?.rules === rules && known.sent.content === result.content) return known.sent.result;
-  const content = result.content.map((block): SentContentBlock => {
-    const shapedBlock = shapeContentBlock(block, rules);
-    if (known && shapedBlock.type === 'text' && shapedBlock.text === known.json) {
-      return { ...shapedBlock, text: (known.asText ??= PreEncoded.ofString(known.json)) };
-    }
-    return shapedBlock;
+function shaped(result: ToolResult, rules: VersionRules): ToolResult {
+  const out: ToolResult = { content: result.content.map((block) => shapeContentBlock(block, rules)) };
+  if (rules.structuredContent && result.structuredContent !== undefined) out.structuredContent = result.structuredContent;
+  if (result.isError) out.isError = true;
+  return out;
+}
+
+/**
+ * The JSON of `shaped(result, rules)`, key for key, put together from the data's JSON: as it
+ * is for structuredContent, and encoded once more as a string for the text block that holds it
+ * as text (the trap explained in pre-encoded.ts).
+ */
+function encodeKnown(result: ToolResult, json: string, rules: VersionRules): SentToolResult {
+  const { content, structuredContent, isError } = shaped(result, rules);
+  let asText: string | undefined;
+  const blocks = content.map((block) => {
+    if (block.type !== 'text' || block.text !== json) return JSON.stringify(block);
+    asText ??= JSON.stringify(json);
+    return textBlockJson(block, asText);
   });
-  const shaped: SentToolResult = { content };
-  if (rules.structuredContent && data !== undefined) shaped.structuredContent = known ? PreEncoded.ofJson(known.json) : data;
-  if (result.isError) shaped.isError = true;
-  if (known) known.sent = { rules, content: result.content, result: shaped };
-  return shaped;
+  let out = `{"content":[${blocks.join(',')}]`;
+  if (structuredContent !== undefined) out += `,"structuredContent":${json}`;
+  if (isError) out += ',"isError":true';
+  // The JSON of a ToolResult, as shaped() makes it; PreEncoded cannot check that for itself.
+  return PreEncoded.ofJson(`${out}}`) as SentToolResult;
+}
+
+/** A text block's JSON, its `text` given as JSON already made, its keys in the block's order. */
+function textBlockJson(block: ContentBlock, textJson: string): string {
+  const fields: string[] = [];
+  for (const [key, value] of Object.entries(block)) {
+    // JSON.stringify leaves out a key whose value has no JSON (undefined): so do we.
+    const valueJson = key === 'text' ? textJson : (JSON.stringify(value) as string | undefined);
+    if (valueJson !== undefined) fields.push(`${JSON.stringify(key)}:${valueJson}`);
+  }
+  return `{${fields.join(',')}}`;
 }

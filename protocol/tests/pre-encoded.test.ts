@@ -2,7 +2,7 @@
 // made only by a constructor that says what it encodes (tsc checks the @ts-expect-error lines).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeLine } from '../json-rpc.js';
+import { encodeLine, resultMessage } from '../json-rpc.js';
 import { PreEncoded } from '../pre-encoded.js';
 import type { ResourceContents } from '../resources.js';
 import type { ServerDefinition } from '../definition.js';
@@ -22,6 +22,24 @@ test('a PreEncoded value is spliced into the line as it is, and is its value any
   // A string that looks like a mark, but without this process's nonce, stays a string.
   const lookalike = { jsonrpc: '2.0', id: 2, result: { text: '\u00000123456789abcdef#0' } };
   assert.equal(JSON.parse(encodeLine(lookalike)), lookalike);
+});
+
+test('a whole result that is a PreEncoded makes the line JSON.stringify would, a string id escaped too', () => {
+  const result = { text: 'a "quoted"\nline \u2028', list: [1, { b: null }] };
+  for (const id of [7, 0, 'x', 'id \u2028 \u2029 "quoted"']) {
+    const line = encodeLine(resultMessage(id, PreEncoded.ofValue(result)));
+    const expected = JSON.stringify({ jsonrpc: '2.0', id, result })
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029');
+    assert.is(line, `${expected}\n`);
+  }
+});
+
+test('withFields puts the fields at the end of an object, as a spread after it would', () => {
+  const fields = { resultType: 'complete', _meta: { a: '\u2029' } };
+  assert.is(PreEncoded.ofValue({ a: 1 }).withFields(fields).json, '{"a":1,"resultType":"complete","_meta":{"a":"\\u2029"}}');
+  assert.is(PreEncoded.ofValue({}).withFields(fields).json, '{"resultType":"complete","_meta":{"a":"\\u2029"}}');
+  assert.is(PreEncoded.ofValue({ a: 1 }).withFields({}).json, '{"a":1}');
 });
 
 test('ofString encodes the text itself: JSON text stays text, quotes and newlines included', () => {

@@ -3,6 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as z from 'zod/mini';
 import type { ServerDefinition } from '../definition.js';
+import { encodeLine } from '../json-rpc.js';
+import { createServer } from '../server.js';
 import { type ToolResult, structuredResult } from '../tools.js';
 import { transcript } from './harness.js';
 
@@ -50,6 +52,84 @@ test('before 2025-06-18 the same result has no structuredContent', async () => {
   t.client(call(1));
   const [answer] = (await t.server()) as { result: Record<string, unknown> }[];
   assert.equal(answer!.result, { content: [{ type: 'text', text: '{"a":1}' }] });
+});
+
+/** The lines a server writes for `messages`, exactly as encodeLine makes them. */
+async function linesFor(run: () => ToolResult, messages: unknown[]): Promise<string[]> {
+  const lines: string[] = [];
+  const session = createServer(serverWith(run)).connect({
+    send: (message) => lines.push(encodeLine(message)),
+    report: () => {},
+    settled: () => {},
+  });
+  for (const message of messages) session.receive({ kind: 'message', text: JSON.stringify(message) });
+  await new Promise((resolve) => setImmediate(resolve));
+  return lines;
+}
+
+const initialize = (version: string) => [
+  {
+    jsonrpc: '2.0',
+    id: 'init',
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+];
+
+/** The line JSON.stringify makes of a message, with U+2028 and U+2029 escaped as the server escapes them. */
+const lineOf = (message: unknown) =>
+  `${JSON.stringify(message)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')}\n`;
+
+test('the line of a structuredResult is the one JSON.stringify makes of the result as shaped, in every era', async () => {
+  const data = { title: 'a "quoted"\nline \u2028 and \u2029', list: [1, { b: null }] };
+  const json = JSON.stringify(data);
+  const make = (): ToolResult => {
+    const result = structuredResult(data, [
+      { type: 'resource_link', uri: 'test://a', name: 'a' },
+      { type: 'text', text: 'more', annotations: { audience: ['user'], lastModified: '2026-01-01T00:00:00Z' } },
+    ]);
+    result.content[0] = { type: 'text', text: json, annotations: { priority: 1, lastModified: '2026-01-01T00:00:00Z' } };
+    result.isError = true;
+    return result;
+  };
+  // The same result twice: the second answer is the JSON kept from the first.
+  const twice = [call(1), call(2)];
+
+  const current = await linesFor(make, [...initialize('2025-06-18'), ...twice]);
+  const link = { type: 'resource_link', uri: 'test://a', name: 'a' };
+  const annotations = { priority: 1, lastModified: '2026-01-01T00:00:00Z' };
+  const more = { type: 'text', text: 'more', annotations: { audience: ['user'], lastModified: '2026-01-01T00:00:00Z' } };
+  const result = { content: [{ type: 'text', text: json, annotations }, link, more], structuredContent: data, isError: true };
+  assert.equal(
+    current.slice(1),
+    [1, 2].map((id) => lineOf({ jsonrpc: '2.0', id, result })),
+  );
+
+  const older = await linesFor(make, [...initialize('2025-03-26'), ...twice]);
+  const olderResult = {
+    content: [
+      { type: 'text', text: json, annotations: { priority: 1 } },
+      { type: 'text', text: 'a: test://a' },
+      { ...more, annotations: { audience: ['user'] } },
+    ],
+    isError: true,
+  };
+  assert.equal(
+    older.slice(1),
+    [1, 2].map((id) => lineOf({ jsonrpc: '2.0', id, result: olderResult })),
+  );
+
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+  };
+  const stateless = await linesFor(make, [{ ...call(3), params: { name: 'probe', arguments: {}, _meta: meta } }]);
+  const serverInfo = { 'io.modelcontextprotocol/serverInfo': { name: 'tools-test', version: '1.0.0' } };
+  assert.equal(stateless, [lineOf({ jsonrpc: '2.0', id: 3, result: { ...result, resultType: 'complete', _meta: serverInfo } })]);
 });
 
 test('a handler may pass context.progress on by itself', async () => {
