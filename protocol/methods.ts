@@ -12,6 +12,7 @@ import type * as z from 'zod/mini';
 import type { RequestContext } from './context.js';
 import { excerpt, invalidParams } from './errors.js';
 import { paginate } from './pagination.js';
+import { PreEncoded } from './pre-encoded.js';
 import type { PromptRegistry } from './prompts.js';
 import type { Completer, ResourceRegistry, Suggestions } from './resources.js';
 import {
@@ -63,6 +64,9 @@ export interface CacheHint {
 const STABLE: CacheHint = { ttlMs: 3_600_000, scope: 'public' };
 const LIVE: CacheHint = { ttlMs: 0, scope: 'private' };
 
+// ping's answer, `{}`, encoded once: its line is then written without a JSON.stringify (json-rpc.ts, encodeLine).
+const EMPTY_RESULT = PreEncoded.ofValue({});
+
 export interface MethodEntry<P = any> {
   params: z.ZodMiniType<P>;
   /** The feature the method belongs to; if we do not serve it, the method is unknown. */
@@ -88,7 +92,7 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
   }),
 
   // https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping: answer promptly with an empty result, at any time.
-  ping: entry({ params: EmptyParamsSchema, beforeInitialize: true, era: 'handshake', run: () => ({}) }),
+  ping: entry({ params: EmptyParamsSchema, beforeInitialize: true, era: 'handshake', run: () => EMPTY_RESULT }),
 
   // https://modelcontextprotocol.io/specification/2026-07-28/server/discover: servers MUST implement it.
   'server/discover': entry({
