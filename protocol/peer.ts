@@ -1,8 +1,10 @@
 // Layer 3: the peer — correlation of requests and responses, in both directions.
 //
-// Incoming requests: each one in flight has a RunningRequest, keyed by its id exactly as
-// sent (the Map tells 1 from "1"). Cancelling aborts the handler's signal, and then nothing
-// more is sent for that id: no result, no error, no progress (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation).
+// Incoming requests: each one still running once its handler has returned (a promise) is in
+// `running`, keyed by its id exactly as sent (the Map tells 1 from "1"). A handler that answers
+// synchronously is done before the next message is read, so nothing can cancel it or reuse its
+// id meanwhile: it never enters the Map. Cancelling aborts the handler's signal, and then
+// nothing more is sent for that id: no result, no error, no progress (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation).
 // Ids 0 and "" are ids like any other: we never test an id for truthiness (the SDK's
 // `if (requestId)` made request 0 impossible to cancel).
 //
@@ -36,8 +38,8 @@ export interface Peer {
    */
   cancel(id: RequestId): void;
   /** True while this request runs and may still send things for itself. */
-  isActive(id: RequestId, running: RunningRequest): boolean;
-  /** How many incoming requests are running. */
+  isActive(running: RunningRequest): boolean;
+  /** How many incoming requests are still running after their handlers returned. */
   inFlight(): number;
   /** How many of our requests to the other side await an answer. */
   awaitingAnswers(): number;
@@ -84,6 +86,7 @@ export class OutgoingRequestError extends Error {
 export class RunningRequest {
   #controller: AbortController | undefined;
   #cancelled = false;
+  #answered = false;
 
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
@@ -97,9 +100,19 @@ export class RunningRequest {
     return this.#cancelled;
   }
 
+  /** Neither answered nor cancelled: it may still send things for itself. */
+  get active(): boolean {
+    return !this.#answered && !this.#cancelled;
+  }
+
   cancel(): void {
     this.#cancelled = true;
     this.#controller?.abort();
+  }
+
+  /** Its answer is made (or it is dropped, if cancelled): nothing more is sent for it. */
+  answered(): void {
+    this.#answered = true;
   }
 }
 
@@ -126,26 +139,29 @@ export function createPeer(options: PeerOptions): Peer {
       );
     }
     const self = new RunningRequest();
-    running.set(id, self);
     let value: unknown;
     try {
       value = options.onRequest(request, self);
     } catch (thrown) {
-      return settle(id, self, failure(id, thrown));
+      return settle(self, failure(id, thrown));
     }
-    if (value instanceof Promise) {
-      return value.then(
-        (result) => settle(id, self, resultMessage(id, result)),
-        (thrown: unknown) => settle(id, self, failure(id, thrown)),
-      );
-    }
-    return settle(id, self, resultMessage(id, value));
+    if (!(value instanceof Promise)) return settle(self, resultMessage(id, value));
+    // Still running when the next message is read: from now on it can be cancelled, and its id is taken.
+    running.set(id, self);
+    const done = (message: OutgoingMessage): OutgoingMessage | null => {
+      // A cancelled request has already left the table, and its id may belong to a newer one.
+      if (running.get(id) === self) running.delete(id);
+      return settle(self, message);
+    };
+    return value.then(
+      (result) => done(resultMessage(id, result)),
+      (thrown: unknown) => done(failure(id, thrown)),
+    );
   }
 
   // Settle before sending: from here on progress for this id is refused (rule A-19).
-  // A cancelled request has already left the table, and its id may belong to a newer one.
-  function settle(id: RequestId, self: RunningRequest, message: OutgoingMessage): OutgoingMessage | null {
-    if (running.get(id) === self) running.delete(id);
+  function settle(self: RunningRequest, message: OutgoingMessage): OutgoingMessage | null {
+    self.answered();
     return self.cancelled ? null : message;
   }
 
@@ -159,7 +175,7 @@ export function createPeer(options: PeerOptions): Peer {
       running.get(id)?.cancel();
       running.delete(id);
     },
-    isActive: (id, self) => running.get(id) === self && !self.cancelled,
+    isActive: (self) => self.active,
     inFlight: () => running.size,
     awaitingAnswers: () => outgoing.count(),
     abortAll() {

@@ -18,6 +18,51 @@ test('a synchronous handler is answered at once, and the id is free again', () =
   assert.is(peer.inFlight(), 0);
 });
 
+test('a synchronous handler is active while it runs, and never in flight: nothing can be read before it answers', () => {
+  let during: { active: boolean; inFlight: number } | undefined;
+  let running: RunningRequest | undefined;
+  const { peer } = peerWith((_request, self) => {
+    running = self;
+    during = { active: peer.isActive(self), inFlight: peer.inFlight() };
+    return 'done';
+  });
+  assert.equal(peer.answer(request(3)), { jsonrpc: '2.0', id: 3, result: 'done' });
+  assert.equal(during, { active: true, inFlight: 0 });
+  assert.not.ok(running && peer.isActive(running), 'answered: nothing more is sent for it');
+  peer.cancel(3); // too late, and harmless
+  assert.is(running?.cancelled, false);
+});
+
+test('a request whose handler returned a promise is in flight, and active, until it settles', async () => {
+  let running: RunningRequest | undefined;
+  let finish = () => {};
+  const { peer } = peerWith((_request, self) => {
+    running = self;
+    return new Promise<string>((resolve) => (finish = () => resolve('late')));
+  });
+  const answer = peer.answer(request(4));
+  assert.is(peer.inFlight(), 1);
+  assert.ok(running && peer.isActive(running));
+  finish();
+  assert.equal(await answer, { jsonrpc: '2.0', id: 4, result: 'late' });
+  assert.is(peer.inFlight(), 0);
+  assert.not.ok(peer.isActive(running));
+});
+
+test('a synchronous request with the id of a running one gets -32600, and the running one goes on', async () => {
+  let finish = () => {};
+  const { peer } = peerWith((request) =>
+    request.method === 'slow' ? new Promise<string>((resolve) => (finish = () => resolve('slow'))) : 'quick',
+  );
+  const slow = peer.answer(request(1, 'slow'));
+  const quick = peer.answer(request(1, 'quick')) as OutgoingMessage;
+  assert.is('error' in quick && quick.error.code, -32600);
+  assert.equal(peer.answer(request(2, 'quick')), { jsonrpc: '2.0', id: 2, result: 'quick' });
+  assert.is(peer.inFlight(), 1);
+  finish();
+  assert.equal(await slow, { jsonrpc: '2.0', id: 1, result: 'slow' });
+});
+
 test('a second request with the id of a running one gets -32600; 1 and "1" are different ids', async () => {
   const finishers: Array<() => void> = [];
   const { peer } = peerWith(() => new Promise<void>((resolve) => finishers.push(resolve)));
@@ -38,11 +83,11 @@ test('a cancelled request is never answered; a signal first asked for after the 
     return new Promise<string>((resolve) => (finish = () => resolve('late')));
   });
   const answer = peer.answer(request(0));
-  assert.ok(running && peer.isActive(0, running));
+  assert.ok(running && peer.isActive(running));
   peer.cancel(0); // id 0 is an id like any other
   assert.is(running.cancelled, true);
   assert.is(running.signal.aborted, true);
-  assert.not.ok(peer.isActive(0, running));
+  assert.not.ok(peer.isActive(running));
   finish();
   assert.is(await answer, null);
 });

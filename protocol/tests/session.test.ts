@@ -391,6 +391,23 @@ test('a cancel that arrives after the response is ignored', async () => {
   assert.equal(await t.server(10), []);
 });
 
+test('a quick request is never in flight; a slow one is until answered, and its id is refused meanwhile', async () => {
+  const t = transcript(definition());
+  await t.initialize();
+  t.client(req(1, 'tools/call', { name: 'slow', arguments: {} }));
+  t.client(req(2, 'tools/call', { name: 'echo', arguments: { text: 'hi' } }));
+  assert.is(t.session.inFlight, 1, 'only the slow one counts against the limit on work in flight');
+  t.client(req(1, 'ping'));
+  t.client(req(2, 'ping'));
+  const [slowId, quick, again] = codes(byId(await t.server())) as any[];
+  assert.equal(slowId, error(1, -32600), 'the id of a request still running');
+  assert.equal([quick.id, quick.result.structuredContent], [2, { text: 'hi' }]);
+  assert.equal(again, { jsonrpc: '2.0', id: 2, result: {} }, 'the id of a request answered at once is free again');
+  const [slow] = (await t.until((out) => out.length > 0)) as any[];
+  assert.equal([slow.id, slow.result.content], [1, [{ type: 'text', text: 'done' }]]);
+  assert.is(t.session.inFlight, 0);
+});
+
 // ---- resources, prompts, completion, logging, subscriptions ----------------------------------
 
 test('resources: fixed and templated reads; M9: not found is -32002 with the uri', async () => {
