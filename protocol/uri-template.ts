@@ -27,19 +27,26 @@ export interface UriTemplate {
   match(uri: string): Variables | null;
 }
 
-type Part = { literal: string } | { variable: string };
+/**
+ * A piece of the template before its query: literal text, or a variable. A variable's value
+ * ends at the first "/", "?", "#" or `stop` (the first character of the literal after it).
+ */
+type Part = { readonly literal: string } | { readonly variable: string; readonly stop: string };
 
 const EXPRESSION = /\{([^}]*)\}/g;
 const NAME = /^[A-Za-z0-9_]+$/;
 
+// Expansion and matching run on every resources/read and every link a result carries, so they
+// build their strings and read the URI by hand, character by character: no regular
+// expression, and no arrays of pieces to join or split (the parts are made once, here).
 export function compileUriTemplate(template: string): UriTemplate {
-  const parts: Part[] = [];
+  const pieces: ({ literal: string } | { variable: string })[] = [];
   let queryNames: string[] = [];
   let last = 0;
   for (const found of template.matchAll(EXPRESSION)) {
     const body = found[1] ?? '';
     const index = found.index ?? 0;
-    if (index > last) parts.push({ literal: template.slice(last, index) });
+    if (index > last) pieces.push({ literal: template.slice(last, index) });
     last = index + found[0].length;
     if (body.startsWith('?')) {
       if (last !== template.length) throw new Error(`URI template ${template}: {?...} must come last`);
@@ -47,65 +54,92 @@ export function compileUriTemplate(template: string): UriTemplate {
       queryNames.forEach((name) => checkName(template, name));
     } else {
       checkName(template, body);
-      parts.push({ variable: body });
+      pieces.push({ variable: body });
     }
   }
-  if (last < template.length) parts.push({ literal: template.slice(last) });
-
+  if (last < template.length) pieces.push({ literal: template.slice(last) });
+  const parts = pieces.map((piece, index): Part =>
+    'literal' in piece ? piece : variablePart(piece.variable, pieces[index + 1]),
+  );
   const pathVariables = parts.flatMap((part) => ('variable' in part ? [part.variable] : []));
-  const pathPattern = new RegExp('^' + parts.map(patternOf).join('') + '(?:\\?([^#]*))?$');
 
   return {
     template,
     variables: [...pathVariables, ...queryNames],
     expand(values) {
-      const path = parts.map((part) => ('literal' in part ? part.literal : encode(values[part.variable] ?? ''))).join('');
-      const query = queryNames.flatMap((name) => {
+      let uri = '';
+      for (const part of parts) uri += 'literal' in part ? part.literal : encode(values[part.variable] ?? '');
+      let separator = '?';
+      for (const name of queryNames) {
         const value = values[name];
-        return value === undefined ? [] : [`${name}=${encode(value)}`];
-      });
-      return query.length ? `${path}?${query.join('&')}` : path;
+        if (value === undefined) continue;
+        uri += `${separator}${name}=${encode(value)}`;
+        separator = '&';
+      }
+      return uri;
     },
     match(uri) {
-      const found = pathPattern.exec(uri);
-      if (!found) return null;
       const variables: Variables = Object.create(null) as Variables;
-      for (const [i, name] of pathVariables.entries()) {
-        const value = decode(found[i + 1] ?? '');
+      let at = 0;
+      for (const part of parts) {
+        if ('literal' in part) {
+          if (!uri.startsWith(part.literal, at)) return null;
+          at += part.literal.length;
+          continue;
+        }
+        const end = valueEnd(uri, at, part.stop);
+        if (end === at) return null; // one character at least
+        const value = decode(uri.slice(at, end));
         if (value === null) return null;
-        variables[name] = value;
+        variables[part.variable] = value;
+        at = end;
       }
-      const query = found[pathVariables.length + 1];
-      if (query === undefined) return variables;
-      return matchQuery(query, queryNames, variables);
+      if (at === uri.length) return variables;
+      if (uri[at] !== '?' || uri.includes('#', at)) return null;
+      return matchQuery(uri, at + 1, queryNames, variables);
     },
   };
 }
 
-function matchQuery(query: string, names: readonly string[], into: Variables): Variables | null {
-  if (names.length === 0) return null;
-  if (query === '') return into;
-  for (const pair of query.split('&')) {
-    const equals = pair.indexOf('=');
-    const name = equals === -1 ? pair : pair.slice(0, equals);
-    const value = decode(equals === -1 ? '' : pair.slice(equals + 1));
-    if (!names.includes(name) || Object.hasOwn(into, name) || value === null) return null;
-    into[name] = value;
-  }
-  return into;
-}
-
 /**
  * A variable matches up to the first character of the literal after it. Letting it match that
- * character too would make "x://{a}-{b}-{c}" backtrack in cubic time on a hostile URI.
+ * character too would make "x://{a}-{b}-{c}" ambiguous (a regular expression for it
+ * backtracks in cubic time on a hostile URI); two variables in a row cannot be split at all.
  */
-function patternOf(part: Part, index: number, parts: readonly Part[]): string {
-  if ('literal' in part) return escapeRegExp(part.literal);
-  const next = parts[index + 1];
-  if (next && 'variable' in next) throw new Error(`URI template: {${part.variable}}{${next.variable}} cannot be told apart`);
-  const stop = next && 'literal' in next ? (next.literal[0] ?? '') : '';
-  // Inside a character class only \ ] ^ - are special.
-  return `([^/?#${stop.replace(/[\\\]^-]/g, '\\$&')}]+)`;
+function variablePart(variable: string, next: { literal: string } | { variable: string } | undefined): Part {
+  if (next !== undefined && 'variable' in next)
+    throw new Error(`URI template: {${variable}}{${next.variable}} cannot be told apart`);
+  return { variable, stop: next === undefined ? '' : (next.literal[0] ?? '') };
+}
+
+/** Where a variable's value that starts at `from` ends: at "/", "?", "#", `stop`, or the end. */
+function valueEnd(uri: string, from: number, stop: string): number {
+  let at = from;
+  while (at < uri.length) {
+    const c = uri[at];
+    if (c === '/' || c === '?' || c === '#' || c === stop) break;
+    at++;
+  }
+  return at;
+}
+
+/** The parameters of the query that starts at `from` (after the "?"), added to `into`. */
+function matchQuery(uri: string, from: number, names: readonly string[], into: Variables): Variables | null {
+  if (names.length === 0) return null;
+  if (from === uri.length) return into;
+  let start = from;
+  while (start <= uri.length) {
+    const ampersand = uri.indexOf('&', start);
+    const end = ampersand === -1 ? uri.length : ampersand;
+    const equals = uri.indexOf('=', start);
+    const split = equals === -1 || equals > end ? end : equals;
+    const name = uri.slice(start, split);
+    const value = decode(split === end ? '' : uri.slice(split + 1, end));
+    if (!names.includes(name) || Object.hasOwn(into, name) || value === null) return null;
+    into[name] = value;
+    start = end + 1;
+  }
+  return into;
 }
 
 function checkName(template: string, name: string): void {
@@ -114,17 +148,32 @@ function checkName(template: string, name: string): void {
 
 /** RFC 3986 unreserved characters stay; everything else is percent-encoded as UTF-8. */
 function encode(value: string): string {
+  if (allUnreserved(value)) return value; // most values (keys, ids) are
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
+/** A-Z a-z 0-9 - . _ ~ only. */
+function allUnreserved(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const unreserved =
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x30 && c <= 0x39) ||
+      c === 0x2d ||
+      c === 0x2e ||
+      c === 0x5f ||
+      c === 0x7e;
+    if (!unreserved) return false;
+  }
+  return true;
+}
+
 function decode(value: string): string | null {
+  if (!value.includes('%')) return value; // nothing encoded: decoding would give it back unchanged
   try {
     return decodeURIComponent(value);
   } catch {
     return null; // malformed percent-encoding: not a URI we produce
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -13,8 +13,12 @@ const MAX_QUESTION_CHARS = 1024;
 export interface DerivedCache {
   /** `compute()`'s answer for `question` at the state's current revision. */
   get<T>(state: TrackerState, question: string, compute: () => T): T;
-  /** The same for an answer computed across turns of the event loop: kept only if no record was applied meanwhile. */
-  getAcrossTurns<T>(state: TrackerState, question: string, compute: () => Promise<T>): Promise<T>;
+  /**
+   * The same for an answer that may be computed across turns of the event loop (a promise):
+   * kept only if no record was applied meanwhile. An answer computed at once is kept and
+   * returned at once, as `get` does.
+   */
+  getAcrossTurns<T>(state: TrackerState, question: string, compute: () => T | Promise<T>): T | Promise<T>;
 }
 
 export function createDerivedCache(): DerivedCache {
@@ -43,12 +47,15 @@ export function createDerivedCache(): DerivedCache {
       if (current(state).has(question)) return answers.get(question) as T;
       return keep(question, compute()); // a thrown domain error is not kept: the next call throws it again
     },
-    async getAcrossTurns<T>(state: TrackerState, question: string, compute: () => Promise<T>): Promise<T> {
+    getAcrossTurns<T>(state: TrackerState, question: string, compute: () => T | Promise<T>): T | Promise<T> {
       if (current(state).has(question)) return answers.get(question) as T;
       const askedAt = state.lastSeq;
-      const answer = await compute();
-      if (state.lastSeq !== askedAt) return answer; // it may mix issues from before and after the change
-      return keep(question, answer); // the cache is still at askedAt: lastSeq only grows
+      const answer = compute();
+      if (!(answer instanceof Promise)) return keep(question, answer); // no turn passed: nothing was applied
+      return answer.then((late) => {
+        if (state.lastSeq !== askedAt) return late; // it may mix issues from before and after the change
+        return keep(question, late); // the cache is still at askedAt: lastSeq only grows
+      });
     },
   };
 }

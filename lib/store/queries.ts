@@ -118,18 +118,29 @@ export function searchIssues(
  * The same search, pausing (a turn of the event loop by default) after each slice. A record
  * applied during a pause is seen by the rest of the scan: each issue is tested as it is when
  * the scan reaches it.
+ *
+ * A search the first slice finishes (most do: whatever the indexes answer exactly takes no
+ * scan) is answered at once, as a page, not a promise: nothing was waited for, so the caller
+ * need not wait either. Only a search that pauses gives a promise, and a wrong argument is
+ * thrown at once, before anything is searched.
  */
-export async function searchIssuesYielding(
+export function searchIssuesYielding(
   state: TrackerState,
   query: SearchIssuesQuery,
   context: ResolveContext = nowForNobody(),
   pause: () => Promise<void> = nextTurn,
-): Promise<Page<Issue>> {
+): Page<Issue> | Promise<Page<Issue>> {
   const scan = searchInSlices(state, query, context);
+  const first = scan.next();
+  return first.done === true ? first.value : restOfScan(scan, pause);
+}
+
+/** The slices after the first, each after a pause. */
+async function restOfScan(scan: Generator<void, Page<Issue>, void>, pause: () => Promise<void>): Promise<Page<Issue>> {
   for (;;) {
+    await pause();
     const step = scan.next();
     if (step.done === true) return step.value;
-    await pause();
   }
 }
 

@@ -187,8 +187,11 @@ export interface TrackerStore extends SprintCommands {
   listIssues(query?: ListIssuesQuery): Page<Issue>;
   /** Runs the whole scan at once: for callers that must answer now. */
   searchIssues(query: SearchIssuesQuery): Page<Issue>;
-  /** The same answer, letting other work run between slices of the scan (see queries.ts). */
-  searchIssuesYielding(query: SearchIssuesQuery): Promise<Page<Issue>>;
+  /**
+   * The same answer, letting other work run between slices of the scan (see queries.ts): a
+   * page when no pause was needed, a promise of it otherwise (always, searching in SQL).
+   */
+  searchIssuesYielding(query: SearchIssuesQuery): Page<Issue> | Promise<Page<Issue>>;
   getProject(key: string): Project;
   listProjects(): readonly Project[];
   getSprint(id: string): Sprint;
@@ -331,11 +334,22 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
   // Searches that yield run one after another, not in turns: 64 taking turns would all end
   // together, at the end of the last, and the engine reads no further request (a ping) while
   // 64 are in flight. One at a time, the first ends after its own scan and frees its place.
-  let searching: Promise<unknown> = Promise.resolve();
-  function oneSearchAtATime<T>(search: () => Promise<T>): Promise<T> {
-    const turn = searching.then(search);
-    searching = turn.catch(() => undefined);
-    return turn;
+  // With none under way, a search starts at once, and one that needs no pause is answered
+  // at once; `searching` is the last search that paused, until it (and those queued after
+  // it) ends.
+  let searching: Promise<unknown> | null = null;
+  function oneSearchAtATime<T>(search: () => T | Promise<T>): T | Promise<T> {
+    const answer = searching === null ? search() : searching.then(search);
+    if (!(answer instanceof Promise)) return answer;
+    const turn: Promise<unknown> = answer.then(
+      () => leave(turn),
+      () => leave(turn),
+    );
+    searching = turn;
+    return answer;
+  }
+  function leave(turn: Promise<unknown>): void {
+    if (searching === turn) searching = null; // no search was queued after this one
   }
 
   // Queries read memory after a cheap check for appends by others: one stat() of the file.
@@ -395,6 +409,20 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
     );
   }
 
+  /** A search answered from memory, through the cache; see searchIssuesYielding in queries.ts. */
+  function searchInMemory(query: SearchIssuesQuery): Page<Issue> | Promise<Page<Issue>> {
+    return read((state) => {
+      const { context, question } = queryAsOf(query);
+      return derived.getAcrossTurns(state, question, () => oneSearchAtATime(() => searchIssuesYielding(state, query, context)));
+    });
+  }
+
+  /** A search answered by the backend (SQL) when it can, from memory when it cannot. */
+  async function searchPushedDown(inBackend: SearchPushdown, query: SearchIssuesQuery): Promise<Page<Issue>> {
+    const pushed = await read((state) => inBackend(state, query, queryAsOf(query).context));
+    return pushed ?? searchInMemory(query);
+  }
+
   const store: TrackerStore = {
     path: backend.name,
 
@@ -416,14 +444,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
         const { context, question } = queryAsOf(query);
         return derived.get(state, question, () => searchIssues(state, query, context));
       }),
-    searchIssuesYielding: async (query) => {
-      const pushed = pushdown === undefined ? null : await read((state) => pushdown(state, query, queryAsOf(query).context));
-      if (pushed !== null) return pushed;
-      return read((state) => {
-        const { context, question } = queryAsOf(query);
-        return derived.getAcrossTurns(state, question, () => oneSearchAtATime(() => searchIssuesYielding(state, query, context)));
-      });
-    },
+    searchIssuesYielding: (query) => (pushdown === undefined ? searchInMemory(query) : searchPushedDown(pushdown, query)),
     getProject: (key) => read((state) => requireProject(state, parseProjectKey(key))),
     listProjects: () => read((state) => sortedProjectKeys(state).map((key) => requireProject(state, key))),
     getSprint: (id) => read((state) => requireSprint(state, parseSprintId(id))),

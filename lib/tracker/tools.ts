@@ -319,7 +319,12 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     }),
     output: z.object({ issues: z.array(IssueSummarySchema), total: z.int(), next_cursor: z.optional(z.string()) }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (args) => domain(async () => searchResults.get(await store.searchIssuesYielding(args))),
+    // Most searches are answered without a pause (store.ts searchIssuesYielding), and so is their result.
+    run: (args) =>
+      domain(() => {
+        const page = store.searchIssuesYielding(args);
+        return page instanceof Promise ? page.then((late) => searchResults.get(late)) : searchResults.get(page);
+      }),
   };
 
   const bulkUpdateStatus: ToolDefinition = {

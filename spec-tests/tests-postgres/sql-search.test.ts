@@ -235,10 +235,12 @@ test('errors are the in-memory engine’s: an unknown name, a bad query, a bad p
       } catch (error) {
         memory = (error as Error).message;
       }
-      const sql = await store.searchIssuesYielding(query).then(
-        () => '',
-        (error: Error) => error.message,
-      );
+      const sql = await Promise.resolve()
+        .then(() => store.searchIssuesYielding(query))
+        .then(
+          () => '',
+          (error: Error) => error.message,
+        );
       assert.ok(memory !== '', JSON.stringify(query));
       assert.is(sql, memory, JSON.stringify(query));
     }
@@ -393,10 +395,12 @@ test('a cursor of another search, an edited one, or not a cursor at all is refus
       [{ ...search, cursor: 'not a cursor' }, 'not a cursor'],
       [{ ...search, cursor: Buffer.from('["PROJ"]').toString('base64url') }, 'another shape'],
     ] as const) {
-      const refused = await store.searchIssuesYielding(query).then(
-        () => '',
-        (error: Error) => error.message,
-      );
+      const refused = await Promise.resolve()
+        .then(() => store.searchIssuesYielding(query))
+        .then(
+          () => '',
+          (error: Error) => error.message,
+        );
       assert.match(refused, 'The cursor is not one this search gave', label);
     }
   } finally {
