@@ -41,6 +41,14 @@ export class PreEncoded<Value> {
   }
 
   /**
+   * The text this stands for followed by `tail`: this text's JSON is not made again, only the
+   * tail's. For a text made once that ends differently on each use (a timestamp at its end).
+   */
+  static ofStringThen(head: PreEncoded<string>, tail: string): PreEncoded<string> {
+    return new PreEncoded<string>(`${head.json.slice(0, -1)}${JSON.stringify(tail).slice(1)}`);
+  }
+
+  /**
    * This object's JSON with more fields at its end, as a spread of `fields` after it would place
    * them. For fields this object does not have: the JSON would then hold a key twice.
    */

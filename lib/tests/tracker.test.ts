@@ -359,6 +359,29 @@ test('completion: template variables and prompt arguments, narrowed by context.a
   await finish(client, '2025-11-25', sent);
 });
 
+test('jira://sprint/current: the text JSON.stringify(value, null, 2) prints, read_at last and new on each read, the numbers new after a change', async () => {
+  const client = server();
+  const { sent, call } = recording(client);
+  await client.initialize('2025-11-25');
+  const readText = async (): Promise<string> =>
+    (await call('resources/read', { uri: 'jira://sprint/current' })).result.contents[0].text;
+  const first = await readText();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const second = await readText();
+  for (const text of [first, second]) {
+    const value = JSON.parse(text);
+    assert.is(text, JSON.stringify(value, null, 2));
+    assert.is(Object.keys(value).at(-1), 'read_at');
+  }
+  const [a, b] = [JSON.parse(first), JSON.parse(second)];
+  assert.ok(b.read_at > a.read_at, `${a.read_at} then ${b.read_at}`);
+  assert.equal({ ...b, read_at: '' }, { ...a, read_at: '' });
+  await call('tools/call', { name: 'update_issue', arguments: { key: 'PROJ-103', status: 'done' } });
+  const after = JSON.parse(await readText());
+  assert.ok(after.by_status.done > a.by_status.done, `done ${a.by_status.done} -> ${after.by_status.done}`);
+  await finish(client, '2025-11-25', sent);
+});
+
 test('subscriptions: updated exactly for the URIs whose content changed; list_changed on create; logs at the set level', async () => {
   const client = server();
   const { sent, call } = recording(client);

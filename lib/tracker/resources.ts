@@ -28,7 +28,9 @@ import { createSnapshotCache } from './snapshot-cache.js';
 import { ATTACHMENT_TEMPLATE, attachmentSummary, attachmentTemplate } from './attachments.js';
 import { READY_SHOWN_MAX, VIEW_TEMPLATES, readView } from './issue-views.js';
 import {
+  type Burndown,
   type Issue,
+  type SprintStats,
   type TrackerStore,
   canonicalQuery,
   isDomainError,
@@ -72,10 +74,15 @@ export function defaultProject(store: TrackerStore): string | undefined {
  * leaves it out when it compares reads.
  */
 export function readUri(store: TrackerStore, uri: string): Record<string, unknown> | null {
+  return nothingOnDomainError(() => readKnownUri(store, uri));
+}
+
+/** What `read` returns, or null when the store says there is nothing there (an unknown key, a bad filter). */
+function nothingOnDomainError<T>(read: () => T | null): T | null {
   try {
-    return readKnownUri(store, uri);
+    return read();
   } catch (error) {
-    if (isDomainError(error) && error.code !== 'conflict') return null; // unknown key, bad filter: nothing there
+    if (isDomainError(error) && error.code !== 'conflict') return null;
     throw error;
   }
 }
@@ -83,10 +90,8 @@ export function readUri(store: TrackerStore, uri: string): Record<string, unknow
 function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown> | null {
   if (uri === PROJECTS_URI) return { projects: store.listProjects().map((p) => ({ ...p, ...countsOf(store, p.key) })) };
   if (uri === CURRENT_SPRINT_URI) {
-    const project = defaultProject(store);
-    if (project === undefined) return null;
-    const stats = store.getCurrentSprintStats(project);
-    return { ...stats, burndown: store.getSprintBurndown(stats.sprint).points, read_at: new Date().toISOString() };
+    const sprint = currentSprint(store);
+    return sprint === null ? null : { ...sprint.stats, burndown: sprint.burndown, read_at: new Date().toISOString() };
   }
   const view = readView(store, uri, issueSummary);
   if (view !== undefined) return view;
@@ -170,6 +175,34 @@ export function issueSummary(issue: Issue): Record<string, unknown> {
   return { key, title, type, status, priority, assignee, story_points, sprint, uri: issueUri(key) };
 }
 
+/** The default project's active sprint: its numbers and burndown as the store keeps them. */
+function currentSprint(store: TrackerStore): { stats: SprintStats; burndown: Burndown['points'] } | null {
+  const project = defaultProject(store);
+  if (project === undefined) return null;
+  const stats = store.getCurrentSprintStats(project);
+  return { stats, burndown: store.getSprintBurndown(stats.sprint).points };
+}
+
+/**
+ * jira://sprint/current's text, read by hosts again and again. Its numbers are the same
+ * objects until a record is applied or the day turns (the store keeps them: derived.ts), but
+ * `read_at`, its last field, is new on every read. So the text before `read_at` is printed
+ * and encoded once per pair of those objects, and only `read_at` is added to it on each read:
+ * the same text as JSON.stringify(value, null, 2) of the whole value (a test holds it to that).
+ */
+function currentSprintTexts(store: TrackerStore): () => PreEncoded<string> | null {
+  let kept: { stats: SprintStats; burndown: Burndown['points']; head: PreEncoded<string> } | undefined;
+  return () => {
+    const sprint = nothingOnDomainError(() => currentSprint(store));
+    if (sprint === null) return null;
+    if (kept?.stats !== sprint.stats || kept.burndown !== sprint.burndown) {
+      const whole = JSON.stringify({ ...sprint.stats, burndown: sprint.burndown }, null, 2);
+      kept = { ...sprint, head: PreEncoded.ofString(whole.slice(0, -'\n}'.length)) };
+    }
+    return PreEncoded.ofStringThen(kept.head, `,\n  "read_at": ${JSON.stringify(new Date().toISOString())}\n}`);
+  };
+}
+
 const asContents = (uri: string, value: Record<string, unknown>): ResourceContents[] => [
   { uri, mimeType: JSON_MIME, text: JSON.stringify(value, null, 2) },
 ];
@@ -225,6 +258,7 @@ export function trackerResources(store: TrackerStore): {
 } {
   const complete = completers(store);
   const texts = issueTexts(store);
+  const sprintText = currentSprintTexts(store);
   const readAs = (uri: string) => {
     const value = readUri(store, uri);
     return value === null ? null : asContents(uri, value);
@@ -272,6 +306,10 @@ export function trackerResources(store: TrackerStore): {
     }
   };
   const fixed = (info: ResourceInfo): ResourceDefinition => ({ ...info, read: () => readAs(info.uri) ?? [] });
+  const readCurrentSprint = (): ResourceContents[] => {
+    const text = sprintText();
+    return text === null ? [] : [{ uri: CURRENT_SPRINT_URI, mimeType: JSON_MIME, text }];
+  };
   const templated = (
     definition: Omit<ResourceTemplateDefinition, 'read'>,
     read: (uri: string, context: RequestContext) => ResourceContents[] | null = readExplained,
@@ -291,7 +329,7 @@ export function trackerResources(store: TrackerStore): {
         description: 'Every project with its lead, issue count and active sprint.',
         annotations: { audience: ['user', 'assistant'], priority: 0.5 },
       }),
-      fixed({
+      {
         uri: CURRENT_SPRINT_URI,
         name: 'current-sprint',
         title: 'Current sprint (live)',
@@ -301,7 +339,8 @@ export function trackerResources(store: TrackerStore): {
           'open P0s, days_remaining and last_updated. It changes whenever issues change; re-read it for fresh numbers ' +
           'instead of relying on an earlier copy.',
         annotations: { audience: ['user', 'assistant'], priority: 1 },
-      }),
+        read: readCurrentSprint,
+      },
     ],
     templates: [
       templated(
