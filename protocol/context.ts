@@ -52,7 +52,6 @@ export type ClientCapabilityName = 'sampling' | 'elicitation' | 'roots';
  * send names the request it is made for, so a transport can put it on that request's stream.
  */
 export interface SessionLink {
-  isActive(running: RunningRequest): boolean;
   send(message: OutgoingMessage, relatedRequestId: RequestId): void;
   /** Sends notifications/message if `level` reaches `threshold` (undefined: the client asked for none). */
   sendLog(
@@ -119,7 +118,7 @@ export class HandlerContext implements RequestContext {
   #sendProgress(progress: number, total?: number, message?: string): void {
     // https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress: only with a token, strictly increasing, never after the response.
     const token = this.progressToken;
-    if (token === undefined || progress <= this.#lastProgress || !this.link.isActive(this.running)) return;
+    if (token === undefined || progress <= this.#lastProgress || !this.running.active) return;
     this.#lastProgress = progress;
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
@@ -132,7 +131,7 @@ export class HandlerContext implements RequestContext {
   // (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging).
   #sendLog(level: LogLevel, data: unknown, logger?: string): void {
     if (this.running.cancelled) return;
-    if (this.rules.era === 'stateless' && !this.link.isActive(this.running)) return;
+    if (this.rules.era === 'stateless' && !this.running.active) return;
     this.link.sendLog(this.logLevel(), level, data, logger, this.requestId);
   }
 

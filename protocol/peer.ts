@@ -37,8 +37,6 @@ export interface Peer {
    * id is free again at once: 2026-07-28 only asks ids to be unique among outstanding requests.
    */
   cancel(id: RequestId): void;
-  /** True while this request runs and may still send things for itself. */
-  isActive(running: RunningRequest): boolean;
   /** How many incoming requests are still running after their handlers returned. */
   inFlight(): number;
   /** How many of our requests to the other side await an answer. */
@@ -175,7 +173,6 @@ export function createPeer(options: PeerOptions): Peer {
       running.get(id)?.cancel();
       running.delete(id);
     },
-    isActive: (self) => self.active,
     inFlight: () => running.size,
     awaitingAnswers: () => outgoing.count(),
     abortAll() {

@@ -150,7 +150,6 @@ class ServerSession implements Session {
   }
 
   readonly #link: SessionLink = {
-    isActive: (running) => this.#peer.isActive(running),
     send: (message, relatedRequestId) => this.#io.send(message, { relatedRequestId }),
     sendLog: (threshold, level, data, logger, relatedRequestId) =>
       this.#sendLog(threshold, level, data, logger, relatedRequestId),
