@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the conformance reports in spec-tests/reports: installs a panel of public MCP servers
-# (5 SDK families, 7 SDKs: TypeScript v1 and v2, Python mcp and FastMCP, Go mark3labs/mcp-go and the
+# (7 SDKs: TypeScript v1 and v2, Python mcp and FastMCP, Go mark3labs/mcp-go and the
 # official go-sdk, Rust rmcp) at pinned versions into a temporary folder (never into this repository
 # or its package.json), runs the built-in generic fixtures of mcp-conform against each over stdio
 # and, where the server offers it, over Streamable HTTP, and writes spec-tests/reports/<report>.md
@@ -25,6 +25,7 @@ readonly MEMORY_VERSION=2026.8.31     # @modelcontextprotocol/server-memory (TS 
 readonly FILESYSTEM_VERSION=2026.8.31 # @modelcontextprotocol/server-filesystem (TS SDK v1)
 readonly TS_SDK_V2_VERSION=2.4.0      # @modelcontextprotocol/server (TypeScript SDK v2)
 readonly ZOD_VERSION=4.6.7            # zod, for the TypeScript SDK v2 server's tool schema
+readonly TS_SDK_V2_NODE_VERSION=2.1.2 # @modelcontextprotocol/node (toNodeHandler), for its HTTP mode
 readonly PYTHON_MCP_VERSION=2.3.0     # mcp (Python SDK 2.x), PyPI
 readonly FASTMCP_VERSION=4.0.10       # fastmcp (standalone FastMCP), PyPI
 readonly MCP_TIME_VERSION=0.4.0       # mcp-time-linux-x64: TheoBrigitte/mcp-time on mark3labs/mcp-go v0.33.0
@@ -37,7 +38,7 @@ readonly ONSHAPE_VERSION=0.5.2        # @onshape-mcp/linux-x64: on rmcp 2.2.0
 
 readonly ALL_REPORTS=(
   server-everything server-everything-http server-memory server-filesystem
-  ts-sdk-v2 ts-sdk-v2-modern-only python-mcp-2 python-mcp-2-http fastmcp fastmcp-http
+  ts-sdk-v2 ts-sdk-v2-modern-only ts-sdk-v2-http python-mcp-2 python-mcp-2-http fastmcp fastmcp-http
   mcp-time mcp-time-http excel mcp-cron mcp-cron-http kubernetes kubernetes-http
   cortex vaulttools onshape
 )
@@ -63,6 +64,7 @@ install_npm_servers() {
     "@modelcontextprotocol/server-memory@$MEMORY_VERSION" \
     "@modelcontextprotocol/server-filesystem@$FILESYSTEM_VERSION" \
     "@modelcontextprotocol/server@$TS_SDK_V2_VERSION" "zod@$ZOD_VERSION" \
+    "@modelcontextprotocol/node@$TS_SDK_V2_NODE_VERSION" \
     "mcp-time-linux-x64@$MCP_TIME_VERSION" "@negokaz/excel-mcp-server@$EXCEL_VERSION" \
     "mcp-cron-linux-amd64@$MCP_CRON_VERSION" "kubernetes-mcp-server@$KUBERNETES_VERSION" \
     "@temporal-cortex/cortex-mcp-linux-x64@$CORTEX_VERSION" \
@@ -109,11 +111,12 @@ server_setup() {
   server-filesystem)
     SDK="TypeScript SDK v1 ($(npm_version @modelcontextprotocol/sdk))"; SERVER=$(npm_version @modelcontextprotocol/server-filesystem)
     COMMAND="node $bin/@modelcontextprotocol/server-filesystem/dist/index.js $WORK/data/fs" ;;
-  ts-sdk-v2 | ts-sdk-v2-modern-only)
+  ts-sdk-v2 | ts-sdk-v2-modern-only | ts-sdk-v2-http)
     SDK="TypeScript SDK v2 ($(npm_version @modelcontextprotocol/server), $(npm_version @modelcontextprotocol/core), $(npm_version zod))"
     SERVER="spec-tests/reports/servers/ts-sdk-v2-server.mjs"
     COMMAND="node ts-sdk-v2-server.mjs"
-    [ "$name" = ts-sdk-v2 ] || { COMMAND="node ts-sdk-v2-server.mjs --legacy reject"; SERVER="$SERVER with serveStdio's legacy: 'reject'"; } ;;
+    [ "$name" != ts-sdk-v2-modern-only ] || { COMMAND="node ts-sdk-v2-server.mjs --legacy reject"; SERVER="$SERVER with serveStdio's legacy: 'reject'"; }
+    [ -z "$port" ] || { COMMAND="node ts-sdk-v2-server.mjs --http $port"; URL="http://127.0.0.1:$port/mcp"; SERVER="$SERVER with createMcpHandler + $(npm_version @modelcontextprotocol/node) toNodeHandler"; } ;;
   python-mcp-2 | python-mcp-2-http)
     SDK="Python SDK $(pip_version venv mcp) on $("$WORK/venv/bin/python" --version)"; SERVER="spec-tests/reports/servers/python_mcp2_server.py"
     COMMAND="venv/bin/python python_mcp2_server.py"
