@@ -177,11 +177,19 @@ stop_http_server() {
   SERVER_GROUP=""
 }
 
-# Server processes of this panel (their command lines name $WORK's files) still alive.
+# Processes still alive that this script's servers left: those whose working directory is $WORK
+# (every server runs there) or whose command line names $WORK, other than this script's own
+# shell. Other jobs on the machine are not counted.
 leftover_processes() {
-  ps -eo pid=,ppid=,args= | grep -F -e "$WORK" -e "node_modules/" | grep -v -e grep -e mcp-conform -e run.sh -e "ps -eo" |
-    grep -E "server-everything|server-memory|server-filesystem|ts-sdk-v2-server|python_mcp2_server|fastmcp_server|mcp-time|excel-mcp|mcp-cron|kubernetes-mcp|cortex-mcp|vaulttools-mcp|onshape-mcp" |
-    sed 's/  */ /g' | paste -sd ';' - || true
+  local pid cwd args
+  for pid in $(ps -eo pid=); do
+    [ "$pid" != "$$" ] && [ "$pid" != "$BASHPID" ] || continue
+    cwd=$(readlink "/proc/$pid/cwd" 2>/dev/null) || continue
+    args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
+    case "$cwd $args" in "$WORK"* | *" $WORK"*) ;; *) continue ;; esac
+    case "$args" in *run.sh* | *mcp-conform* | "ps "* | "") continue ;; esac
+    printf '%s (ppid %s): %s; ' "$pid" "$(ps -o ppid= -p "$pid" | tr -d ' ')" "${args% }"
+  done
 }
 
 # Runs the generic fixtures against one server and writes its report.
