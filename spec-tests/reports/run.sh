@@ -187,7 +187,7 @@ leftover_processes() {
     cwd=$(readlink "/proc/$pid/cwd" 2>/dev/null) || continue
     args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
     case "$cwd $args" in "$WORK"* | *" $WORK"*) ;; *) continue ;; esac
-    case "$args" in *run.sh* | *mcp-conform* | "ps "* | "") continue ;; esac
+    case "$args" in *run.sh* | *mcp-conform.mjs* | "ps "* | "") continue ;; esac
     printf '%s (ppid %s): %s; ' "$pid" "$(ps -o ppid= -p "$pid" | tr -d ' ')" "${args% }"
   done
 }
