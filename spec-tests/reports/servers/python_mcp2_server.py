@@ -1,6 +1,9 @@
 """A tiny stdio server on the Python SDK 2.x high-level API (mcp.server.MCPServer), for the
 reports in spec-tests/reports. run.sh runs it with the virtual environment it creates; the
-repository does not depend on the SDK."""
+repository does not depend on the SDK.
+Usage: python python_mcp2_server.py [--http PORT]   (Streamable HTTP on 127.0.0.1:PORT/mcp)"""
+
+import sys
 
 from mcp.server import MCPServer
 
@@ -26,4 +29,8 @@ def greet(name: str) -> str:
 
 
 if __name__ == "__main__":
-    server.run("stdio")
+    if "--http" in sys.argv:
+        port = int(sys.argv[sys.argv.index("--http") + 1])
+        server.run("streamable-http", host="127.0.0.1", port=port)
+    else:
+        server.run("stdio")
