@@ -106,7 +106,7 @@ export const MANIFEST: readonly ManifestRule[] = [
   enforced(
     '1.7',
     'MUST',
-    'Unknown methods, and methods of undeclared capabilities, get -32601.',
+    'Unknown methods get -32601 (methods of undeclared capabilities too, a SHOULD: A-22).',
     'https://modelcontextprotocol.io/specification/2025-03-26/server/utilities/completion',
   ),
 
@@ -173,7 +173,7 @@ export const MANIFEST: readonly ManifestRule[] = [
   enforced(
     '4',
     'MUST',
-    'One UTF-8 JSON message per newline-terminated line on stdout and nothing else; input framing tolerates splits, CRLF, BOM and blank lines.',
+    'One UTF-8 JSON message per newline-terminated line on stdout and nothing else; input framing tolerates splits and CRLF (a BOM and blank lines too, as robustness: the client broke a MUST sending them, so those fixtures are should).',
     'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
   ),
 
@@ -516,8 +516,8 @@ export const MANIFEST: readonly ManifestRule[] = [
   ),
   enforced(
     'A-22',
-    'MUST',
-    'Methods of undeclared capabilities get -32601.',
+    'SHOULD',
+    'Methods of undeclared capabilities get -32601: only the completion page names a code, and it says SHOULD.',
     'https://modelcontextprotocol.io/specification/2025-03-26/server/utilities/completion',
   ),
   enforced(
@@ -676,7 +676,7 @@ export const MANIFEST: readonly ManifestRule[] = [
   ),
   enforced(
     'M13',
-    'MUST',
+    'SHOULD',
     'A method of an undeclared capability: -32601.',
     'https://modelcontextprotocol.io/specification/2025-03-26/server/utilities/completion',
   ),
