@@ -8,10 +8,10 @@ import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import type { ServerConnection } from './server-connection.js';
 import type { SchemaValidator } from './schema-validator.js';
-import { checkEnvelope } from './envelope-rules.js';
+import { checkEnvelope, isValidRequestId } from './envelope-rules.js';
 import { describeMessage, idKey, messageKind } from './message-kinds.js';
 import { compareMessage, couldPair, isMethodMessage, wrongFormOf } from './pairing.js';
-import { describe, parseMarker } from './matchers.js';
+import { describe, matchValue, parseMarker } from './matchers.js';
 import { PURITY_RULE } from './stdout-reader.js';
 import { unmetRequirement } from './requirements-check.js';
 import { HANDSHAKE_RULE, NEWEST_HANDSHAKE_VERSION, handshakeRequirements, handshakeSteps } from './handshake.js';
@@ -207,7 +207,11 @@ export class Session {
     if (Array.isArray(value)) return value.every((item) => this.answersAtOnce(item));
     if (!isJsonObject(value)) return false;
     if (isJsonObject(value.error)) return expectedCodes(value.error.code).every((code) => AT_ONCE_ERROR_CODES.has(code));
-    return 'result' in value && this.sentRequest(value.id)?.method === 'ping';
+    if ('result' in value) return this.sentRequest(value.id)?.method === 'ping';
+    // Any answer at all (a result or an error, e.g. to an oversized ping): at once when every
+    // request its id could belong to is a ping.
+    const answered = [...this.sentRequests.values()].filter((sent) => matchValue(value.id ?? null, sent.id) === undefined);
+    return answered.length > 0 && answered.every((sent) => sent.method === 'ping');
   }
 
   /** Sends a ping whose answer the session keeps to itself; returns how many fences must be answered. */
@@ -414,13 +418,24 @@ export class Session {
     }
     this.received.push({ value, seq: this.received.length, stepIndex: this.stepIndex, consumed: false });
     this.noticeInitializeResult(value);
+    // A response that echoes an invalid id the client itself sent (null, 1.5) shows that the
+    // server served an invalid request: the fixture's expectation grades that, at its level,
+    // not the envelope and schema checks at must.
+    const echoesInvalidId = this.echoesInvalidId(value);
     for (const violation of checkEnvelope(value, this.negotiatedVersion))
-      this.fail(`${describeMessage(value)}: ${violation.problem}`, [violation.rule]);
+      if (!(echoesInvalidId && violation.aboutId)) this.fail(`${describeMessage(value)}: ${violation.problem}`, [violation.rule]);
     const version = this.negotiatedVersion ?? NEWEST_HANDSHAKE_VERSION;
-    const schemaViolations = this.options.schema?.validate(value, version, (id) => this.sentRequest(id)) ?? [];
+    const schemaViolations = echoesInvalidId
+      ? []
+      : (this.options.schema?.validate(value, version, (id) => this.sentRequest(id)) ?? []);
     for (const violation of schemaViolations)
       this.fail(`schema: ${describeMessage(value)} ${violation.problem}`, [violation.rule]);
     this.answerServerPing(value);
+  }
+
+  private echoesInvalidId(value: JsonValue): boolean {
+    if (!isJsonObject(value) || messageKind(value) !== 'response' || isValidRequestId(value.id)) return false;
+    return this.sentRequest(value.id) !== undefined;
   }
 
   private sentRequest(id: JsonValue | undefined): JsonObject | undefined {

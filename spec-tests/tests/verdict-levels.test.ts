@@ -1,6 +1,7 @@
 // One rule, one level: the grade of a failure is the fixture's, the level the spec's keyword
 // gives that behaviour, whatever way the server gets it wrong: silent, exiting, or answering in
 // a form that cannot pair. Each test breaks a tiny server one way and reads the verdict.
+import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PING_FIXTURE, runInline, tinyServer } from '../test-support/tiny-servers.js';
@@ -119,6 +120,51 @@ test('a capability declared false is not declared', () => {
   assert.is(
     unmetRequirement(requires('capabilities.tools.listChanged'), { capabilities: { tools: { listChanged: true } } }),
     undefined,
+  );
+});
+
+const robustness = (name: string): string => readFileSync(`spec-tests/fixtures/generic/robustness/${name}.txtar`, 'utf8');
+
+test('robustness: a server that serves invalid requests gets a jsonrpc-strict advisory, not a must failure', async () => {
+  // The tiny server serves any ping, whatever its envelope, id or params.
+  const lax = tinyServer('serves-anything');
+  for (const name of ['jsonrpc-version-1-0', 'null-and-fractional-ids', 'string-params']) {
+    const result = await runInline(robustness(name), lax);
+    assert.is(result.outcome, 'failed', name);
+    assert.is(result.level, 'jsonrpc-strict', `${name}: ${summaries(result)}`);
+    assert.match(result.failures[0]?.mismatch?.path ?? '', '$', name);
+  }
+  const strict = tinyServer('refuses-invalid-requests', {
+    onMessage:
+      'if (msg.jsonrpc !== "2.0" || (msg.id !== undefined && !(typeof msg.id === "string" || Number.isInteger(msg.id))) || (msg.params !== undefined && typeof msg.params !== "object")) return send({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } });',
+  });
+  for (const name of ['jsonrpc-version-1-0', 'null-and-fractional-ids', 'string-params']) {
+    const result = await runInline(robustness(name), strict);
+    assert.is(result.outcome, 'passed', `${name}: ${summaries(result)}`);
+  }
+});
+
+test('robustness: a server that crashes on a reused id gets a should advisory saying it exited', async () => {
+  const crashes = tinyServer('crashes-on-reused-id', {
+    atStart: 'const seen = new Set();',
+    onMessage: 'if (msg.method === "ping") { if (seen.has(msg.id)) process.exit(5); seen.add(msg.id); }',
+  });
+  const result = await runInline(robustness('reused-in-flight-id'), crashes, { stepTimeoutMs: 3000 });
+  assert.is(result.outcome, 'failed');
+  assert.is(result.level, 'should', summaries(result));
+  assert.match(summaries(result), 'the server exited (code 5)');
+  assert.is((await runInline(robustness('reused-in-flight-id'), tinyServer('answers-reused-id'))).outcome, 'passed');
+});
+
+test('robustness: a server that drops an oversized line silently gets a should advisory', async () => {
+  const drops = tinyServer('drops-long-lines', { onMessage: 'if (line.length > 1000000) return;' });
+  const result = await runInline(robustness('oversized-line'), drops, { stepTimeoutMs: 15_000 });
+  assert.is(result.outcome, 'failed');
+  assert.is(result.level, 'should', summaries(result));
+  assert.match(summaries(result), 'the message was dropped');
+  assert.is(
+    (await runInline(robustness('oversized-line'), tinyServer('reads-long-lines'), { stepTimeoutMs: 15_000 })).outcome,
+    'passed',
   );
 });
 
