@@ -36,13 +36,14 @@ export interface WrongForm {
 /**
  * Whether `actual` is the server's answer to `expected` in a form that cannot pair with it: the
  * request's id echoed with another JSON type (7 sent back as "7", which the client cannot match:
- * "Responses MUST include the same ID as the request they correspond to"), or a JSON-RPC batch
- * answered with separate responses, or a single message answered with an array.
+ * "Responses MUST include the same ID as the request they correspond to") or left out (an error
+ * with id null for a request whose id was readable), or a JSON-RPC batch answered with separate
+ * responses, or a single message answered with an array.
  */
 export function wrongFormOf(expected: JsonValue, actual: JsonValue): WrongForm | undefined {
   const expectedKind = messageKind(expected);
   const actualKind = messageKind(actual);
-  if (expectedKind === 'response' && actualKind === 'response') return idTypeChanged(expected, actual);
+  if (expectedKind === 'response' && actualKind === 'response') return idNotEchoed(expected, actual);
   if (expectedKind === 'batch' && actualKind === 'response' && Array.isArray(expected) && answersBatch(expected, actual))
     return {
       problem: 'a batch (JSON array) is owed and the server sent separate responses',
@@ -56,9 +57,14 @@ export function wrongFormOf(expected: JsonValue, actual: JsonValue): WrongForm |
   return undefined;
 }
 
-function idTypeChanged(expected: JsonValue, actual: JsonValue): WrongForm | undefined {
+function idNotEchoed(expected: JsonValue, actual: JsonValue): WrongForm | undefined {
   if (!isJsonObject(expected) || !isJsonObject(actual)) return undefined;
   const [sent, got] = [expected.id, actual.id];
+  if ((got === null || got === undefined) && 'error' in actual && (typeof sent === 'number' || isPlainString(sent)))
+    return {
+      problem: `expected id ${JSON.stringify(sent)}, got an error without it (id ${got === null ? 'null' : 'absent'}): the server answered, but the client cannot tell what`,
+      behaviour: 'an error without the request id (id null or absent) where the id was readable',
+    };
   const plain = (id: JsonValue | undefined): boolean =>
     typeof id === 'number' || (typeof id === 'string' && !id.startsWith('<<'));
   if (!plain(sent) || !plain(got) || typeof sent === typeof got || String(sent) !== String(got)) return undefined;
@@ -73,4 +79,9 @@ function answersBatch(expected: JsonValue[], actual: JsonValue): boolean {
   if (!isJsonObject(actual)) return false;
   if (actual.id === null || !('id' in actual)) return 'error' in actual;
   return expected.some((item) => couldPair(item, actual));
+}
+
+/** A string id, not a matcher. */
+function isPlainString(id: JsonValue | undefined): id is string {
+  return typeof id === 'string' && !id.startsWith('<<');
 }

@@ -72,6 +72,17 @@ test('an id echoed with another JSON type is named as such, once, not as a dropp
   assert.not.match(summaries(result), 'dropped');
 });
 
+test('an error without the id of a readable request is named as such, at the fixture level', async () => {
+  const nullIds = tinyServer('null-id-errors', {
+    onMessage: 'if (msg.method === "ping") return send({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "no" } });',
+  });
+  const result = await runInline(ID_SEVEN.replace('protocol: any', 'level: jsonrpc-strict\nprotocol: any'), nullIds);
+  assert.is(result.outcome, 'failed');
+  assert.is(result.level, 'jsonrpc-strict', summaries(result));
+  assert.is(result.failures.length, 1, summaries(result));
+  assert.match(summaries(result), 'got an error without it (id null)');
+});
+
 const STRICT_BATCH = `An invalid batch in 2025-03-26 gets an array of errors.
 level: jsonrpc-strict
 protocol: 2025-03-26
