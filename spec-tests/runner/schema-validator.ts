@@ -48,6 +48,11 @@ export class SchemaValidator {
     );
   }
 
+  /** Whether there is a schema for `version` (a server may negotiate one that does not exist). */
+  has(version: string): boolean {
+    return typeof this.schemaFor(version) !== 'string';
+  }
+
   validate(message: JsonValue, version: string, sentRequest: SentRequestLookup): RuleViolation[] {
     const schema = this.schemaFor(version);
     if (typeof schema === 'string') return [{ problem: schema, rule: this.source.describe }];

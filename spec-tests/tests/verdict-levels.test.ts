@@ -7,6 +7,8 @@ import * as assert from 'uvu/assert';
 import { PING_FIXTURE, runInline, tinyServer } from '../test-support/tiny-servers.js';
 import { unmetRequirement } from '../runner/requirements-check.js';
 import { parseFixture } from '../runner/fixture-parser.js';
+import { SchemaValidator } from '../runner/schema-validator.js';
+import { builtinSchemas } from '../runner/builtin.js';
 
 const summaries = (result: { failures: { summary: string }[] }): string =>
   result.failures.map((failure) => failure.summary).join(' | ');
@@ -81,6 +83,15 @@ test('an error without the id of a readable request is named as such, at the fix
   assert.is(result.level, 'jsonrpc-strict', summaries(result));
   assert.is(result.failures.length, 1, summaries(result));
   assert.match(summaries(result), 'got an error without it (id null)');
+});
+
+test('a server that echoes an unknown version fails on the version, not on a missing schema', async () => {
+  const schema = await SchemaValidator.load(builtinSchemas());
+  const fixture = readFileSync('spec-tests/fixtures/generic/lifecycle/initialize-unknown-version.txtar', 'utf8');
+  const result = await runInline(fixture, tinyServer('echoes-any-version'), { schema });
+  assert.is(result.outcome, 'failed');
+  assert.is(result.failures.length, 1, summaries(result));
+  assert.is(result.failures[0]?.mismatch?.path, '$.result.protocolVersion');
 });
 
 const STRICT_BATCH = `An invalid batch in 2025-03-26 gets an array of errors.
