@@ -304,6 +304,7 @@ export class Session {
       item.consumed = true;
       this.failures.push({
         level: this.levelOf(planned),
+        behaviour: 'a response where silence is owed (after a notification or a cancellation)',
         where: planned.where,
         summary: `expected no response within ${ms} ms, got ${describeMessage(item.value)}`,
         mismatch: { path: '$', expected: 'nothing', actual: describe(item.value) },
@@ -362,12 +363,15 @@ export class Session {
         this.observations.push({ sectionIndex: this.sectionIndexAt(item.stepIndex), expected: undefined, actual: item.value });
         continue;
       }
-      const rule = messageKind(item.value) === 'request' ? SERVER_REQUEST_RULE : UNEXPECTED_RULE;
+      const isRequest = messageKind(item.value) === 'request';
       this.failures.push({
+        behaviour: isRequest
+          ? 'a request to the client that nothing in the fixture expects'
+          : 'a response nothing asked for (to a notification, a second one, or to an unknown id)',
         where: planned.where,
         summary: `unexpected ${describeMessage(item.value)}`,
         mismatch: { path: '$', expected: 'nothing', actual: describe(item.value) },
-        rule: [...planned.rule, ...rule],
+        rule: [...planned.rule, ...(isRequest ? SERVER_REQUEST_RULE : UNEXPECTED_RULE)],
       });
     }
   }

@@ -94,6 +94,16 @@ test('a server that echoes an unknown version fails on the version, not on a mis
   assert.is(result.failures[0]?.mismatch?.path, '$.result.protocolVersion');
 });
 
+test('an error without an id passes the 2025-03-26 schema (A-3), as one with id null does', async () => {
+  const schema = await SchemaValidator.load(builtinSchemas());
+  const fixture = readFileSync('spec-tests/fixtures/generic/batch/j11-empty-array-2025-03-26.txtar', 'utf8');
+  const noId = tinyServer('error-without-id', {
+    onMessage: 'if (Array.isArray(msg)) return send({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request" } });',
+  });
+  const result = await runInline(fixture, noId, { schema });
+  assert.is(result.outcome, 'passed', summaries(result));
+});
+
 const STRICT_BATCH = `An invalid batch in 2025-03-26 gets an array of errors.
 level: jsonrpc-strict
 protocol: 2025-03-26
