@@ -26,6 +26,7 @@ run options:
   --startup-timeout MS       how long the server may take to answer its first probe (default 30000)
   --fail-on LEVELS           levels whose failures fail the run: must (default), should, jsonrpc-strict, all
   --jobs N                   fixtures run at the same time (default ${defaultJobs()})
+  --verbose                  advisories (failures at levels the run does not fail on) in full, with stderr
 Without FIXTURE_FILES_OR_DIRS the built-in generic fixtures are run (list prints them), and every
 message the server sends is validated against the official JSON Schema of its revision (built in).
 
@@ -57,6 +58,8 @@ export interface RunArguments {
   /** Failures at these levels fail the run; the others are advisory. */
   failOn: Level[];
   jobs: number;
+  /** --verbose: advisories in full in the text report, not in five lines. */
+  verbose?: boolean;
   paths: string[];
 }
 
@@ -106,6 +109,7 @@ function parseRun(argv: string[]): RunArguments {
     if (!option.startsWith('--')) result.paths.push(option);
     else if (option === '--update') result.update = true;
     else if (option === '--no-schema') result.schema = false;
+    else if (option === '--verbose') result.verbose = true;
     else applyValueOption(result, option, options.value(option));
   }
   if ((result.server === '') === (result.url === undefined))

@@ -2,6 +2,7 @@
 import type { RunInfo } from './reporter.js';
 import type { JsonObject } from './json-types.js';
 import { isJsonObject } from './json-types.js';
+import { isDeclared } from './requirements-check.js';
 
 const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 
@@ -32,7 +33,9 @@ function handshakeNotes(detection: RunInfo['detection']): string {
 }
 
 function describeCapabilities(capabilities: JsonObject): string {
-  const names = Object.entries(capabilities).map(([name, value]) => {
+  // A capability set to false (or null) is not declared (requirements-check.ts isDeclared).
+  const declared = Object.entries(capabilities).filter(([, value]) => isDeclared(value));
+  const names = declared.map(([name, value]) => {
     const flags = isJsonObject(value) ? Object.keys(value).filter((key) => value[key] === true) : [];
     return flags.length > 0 ? `${name} {${flags.join(', ')}}` : name;
   });

@@ -7,6 +7,8 @@ import { messageKind } from './message-kinds.js';
 export interface RuleViolation {
   problem: string;
   rule: string;
+  /** Set when the problem is the message's id (see Session: an id the client itself sent). */
+  aboutId?: true;
 }
 
 const ENVELOPE_RULE =
@@ -77,7 +79,11 @@ function checkResponse(message: JsonObject): RuleViolation[] {
 function checkResult(message: JsonObject): RuleViolation[] {
   const violations: RuleViolation[] = [];
   if (!isValidRequestId(message.id))
-    violations.push({ problem: `result response id ${JSON.stringify(message.id)} is not a string or integer`, rule: ID_RULE });
+    violations.push({
+      problem: `result response id ${JSON.stringify(message.id)} is not a string or integer`,
+      rule: ID_RULE,
+      aboutId: true,
+    });
   if (!isJsonObject(message.result))
     violations.push({ problem: `result is ${JSON.stringify(message.result)}, not an object`, rule: RESULT_RULE });
   return violations;
@@ -91,6 +97,7 @@ function checkError(message: JsonObject): RuleViolation[] {
     violations.push({
       problem: `error response id ${JSON.stringify(message.id)} is not a string, an integer or null`,
       rule: ID_RULE,
+      aboutId: true,
     });
   }
   const error = message.error;
@@ -100,6 +107,6 @@ function checkError(message: JsonObject): RuleViolation[] {
   return violations;
 }
 
-function isValidRequestId(id: JsonValue | undefined): boolean {
+export function isValidRequestId(id: JsonValue | undefined): boolean {
   return typeof id === 'string' || Number.isInteger(id);
 }

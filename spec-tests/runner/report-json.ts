@@ -1,7 +1,7 @@
 // A machine-readable report: one JSON document on stdout once the run is over.
 import type { Reporter, RunInfo, Write } from './reporter.js';
 import type { JudgedFixture, Summary } from './verdicts.js';
-import { groupFindings } from './findings.js';
+import { behaviourOf, groupFindings } from './findings.js';
 
 export class JsonReporter implements Reporter {
   private readonly fixtures: object[] = [];
@@ -28,7 +28,13 @@ export class JsonReporter implements Reporter {
       ...(result.skipReason !== undefined ? { skipReason: result.skipReason } : {}),
       ...(fixture.expectedFailureReason !== undefined ? { expectedFailureReason: fixture.expectedFailureReason } : {}),
       ...(fixture.updated ? { updated: true } : {}),
-      failures: result.failures,
+      // Every entry says how binding it is and what behaviour it shows (null: no failure).
+      behaviour: result.failures[0] === undefined ? null : behaviourOf(result.failures[0]),
+      failures: result.failures.map((failure) => ({
+        ...failure,
+        level: failure.level ?? 'must',
+        behaviour: behaviourOf(failure),
+      })),
       ...(result.failures.length > 0 ? { stderr: result.stderr } : {}),
     });
   }

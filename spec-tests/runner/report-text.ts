@@ -3,18 +3,23 @@
 import type { Failure } from './fixture-result.js';
 import type { Reporter, RunInfo, Write } from './reporter.js';
 import { describeDetection } from './detection-text.js';
-import { groupFindings } from './findings.js';
+import { groupFindings, otherLevelsText } from './findings.js';
 import type { Palette } from './terminal-colors.js';
 import type { JudgedFixture, Summary } from './verdicts.js';
 import { summaryLine } from './verdicts.js';
 
 const STDERR_TAIL_LINES = 15;
 const INDENT = '      ';
+// A note (an advisory) is read in passing: at most NOTE_LINES lines, each cut at NOTE_WIDTH, unless --verbose.
+const NOTE_LINES = 5;
+const NOTE_WIDTH = 160;
 
 export class TextReporter implements Reporter {
   constructor(
     private readonly write: Write,
     private readonly palette: Palette,
+    /** --verbose: advisories get the whole failure and the stderr, like failures. */
+    private readonly verbose = false,
   ) {}
 
   private readonly byRevision = new Map<string, Map<string, number>>();
@@ -37,7 +42,7 @@ export class TextReporter implements Reporter {
         return this.write(`${this.palette.yellow('skip ')} ${result.name}: ${result.skipReason ?? ''}\n`);
       case 'advisory':
         this.write(`${this.palette.yellow('note ')} ${result.name} [${result.level}] ${timing}\n`);
-        return this.write(formatFailureDetails(fixture));
+        return this.write(this.verbose ? formatFailureDetails(fixture) : formatNote(fixture));
       case 'not-applicable':
         return this.write(`${this.palette.dim('n/a  ')} ${result.name}: ${result.skipReason ?? ''}\n`);
       case 'expected-failure':
@@ -62,7 +67,9 @@ export class TextReporter implements Reporter {
     if (findings.length > 0) this.write('\nfindings (fixtures that show the same behaviour, once):\n');
     for (const finding of findings) {
       const expected = finding.expected ? ', expected' : '';
-      this.write(`  [${finding.level}${expected}] ${finding.behaviour}\n      ${finding.fixtures.join(', ')}\n`);
+      this.write(
+        `  [${finding.level}${expected}] ${finding.behaviour}${otherLevelsText(finding)}\n      ${finding.fixtures.join(', ')}\n`,
+      );
     }
     if (findings.length > 0) this.write('\n');
     for (const [revision, counts] of [...this.byRevision.entries()].sort())
@@ -86,6 +93,21 @@ export function formatFailureDetails(fixture: JudgedFixture): string {
   for (const failure of fixture.result.failures) lines.push(...formatFailure(failure));
   lines.push(...formatStderr(fixture.result.stderr));
   return `${lines.join('\n')}\n`;
+}
+
+/** An advisory in NOTE_LINES lines with its own: the problem, expected vs actual, the rule, where to see more. */
+export function formatNote(fixture: JudgedFixture): string {
+  const failure = fixture.result.failures[0];
+  if (failure === undefined) return '';
+  const lines = [`problem: ${failure.summary}`];
+  if (failure.mismatch) lines.push(`expected ${failure.mismatch.expected}, got ${failure.mismatch.actual}`);
+  if (failure.rule[0] !== undefined) lines.push(`rule:    ${failure.rule[0]}`);
+  lines.push(`fixture: ${fixture.result.path} (--verbose shows every failure and the stderr)`);
+  const cut = (line: string) => (line.length > NOTE_WIDTH ? `${line.slice(0, NOTE_WIDTH - 1)}…` : line);
+  return `${lines
+    .slice(0, NOTE_LINES - 1)
+    .map((line) => `${INDENT}${cut(line.replace(/\s*\n\s*/g, ' '))}`)
+    .join('\n')}\n`;
 }
 
 function formatFailure(failure: Failure): string[] {

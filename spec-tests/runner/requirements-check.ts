@@ -15,10 +15,19 @@ export function unmetRequirement(requirements: Requirement[], initializeResult: 
   return undefined;
 }
 
+/**
+ * A capability set to `false` (or null) is not declared: `"listChanged": false` says the server
+ * will not send list changes, so `requires: capabilities.tools.listChanged` does not hold and
+ * `requires: !capabilities.tools.listChanged` does.
+ */
+export function isDeclared(value: JsonValue | undefined): boolean {
+  return value !== undefined && value !== null && value !== false;
+}
+
 function holds(alternative: RequirementAlternative, value: JsonValue | undefined): boolean {
   const condition = alternative.condition;
-  if (condition.kind === 'present') return value !== undefined;
-  if (condition.kind === 'absent') return value === undefined;
+  if (condition.kind === 'present') return isDeclared(value);
+  if (condition.kind === 'absent') return !isDeclared(value);
   return JSON.stringify(value) === JSON.stringify(condition.value);
 }
 

@@ -112,7 +112,7 @@ function createReporter(args: RunArguments, output: Output): Reporter {
   if (args.reporter === 'json') return new JsonReporter(output.write);
   if (args.reporter === 'junit') return new JunitReporter(output.write);
   if (args.reporter === 'markdown') return new MarkdownReporter(output.write);
-  return new TextReporter(output.write, choosePalette(output.isTerminal, output.env));
+  return new TextReporter(output.write, choosePalette(output.isTerminal, output.env), args.verbose === true);
 }
 
 /** The fixtures named on the command line, or the built-in generic set. */

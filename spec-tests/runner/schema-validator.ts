@@ -48,6 +48,11 @@ export class SchemaValidator {
     );
   }
 
+  /** Whether there is a schema for `version` (a server may negotiate one that does not exist). */
+  has(version: string): boolean {
+    return typeof this.schemaFor(version) !== 'string';
+  }
+
   validate(message: JsonValue, version: string, sentRequest: SentRequestLookup): RuleViolation[] {
     const schema = this.schemaFor(version);
     if (typeof schema === 'string') return [{ problem: schema, rule: this.source.describe }];
@@ -81,7 +86,9 @@ export class SchemaValidator {
     sentRequest: SentRequestLookup,
   ): RuleViolation[] {
     if ('error' in message) {
-      if (message.id === null) return []; // rule A-3: JSON-RPC needs it, the schemas cannot say it.
+      // Rule A-3: JSON-RPC needs id null where the id could not be read, and no MCP schema can
+      // say it; 2025-11-25 leaves the id out instead, which the older schemas cannot say either.
+      if (message.id === null || !('id' in message)) return [];
       return this.check(schema, version, message, [firstDefined(schema, ['JSONRPCErrorResponse', 'JSONRPCError'])]);
     }
     const envelope = this.check(schema, version, message, [firstDefined(schema, ['JSONRPCResultResponse', 'JSONRPCResponse'])]);

@@ -8,10 +8,10 @@ import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import type { ServerConnection } from './server-connection.js';
 import type { SchemaValidator } from './schema-validator.js';
-import { checkEnvelope } from './envelope-rules.js';
+import { checkEnvelope, isValidRequestId } from './envelope-rules.js';
 import { describeMessage, idKey, messageKind } from './message-kinds.js';
-import { compareMessage, couldPair, isMethodMessage } from './pairing.js';
-import { describe, parseMarker } from './matchers.js';
+import { compareMessage, couldPair, isMethodMessage, wrongFormOf } from './pairing.js';
+import { describe, matchValue, parseMarker } from './matchers.js';
 import { PURITY_RULE } from './stdout-reader.js';
 import { unmetRequirement } from './requirements-check.js';
 import { HANDSHAKE_RULE, NEWEST_HANDSHAKE_VERSION, handshakeRequirements, handshakeSteps } from './handshake.js';
@@ -62,9 +62,6 @@ const UNEXPECTED_RULE = [
 ];
 const SERVER_REQUEST_RULE = [
   'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: the server MUST NOT send requests for client features the client did not declare (rule 8)',
-];
-const PREMATURE_EXIT_RULE = [
-  'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: the stdio server keeps serving until the client closes its stdin (rule 2.7)',
 ];
 const EXIT_RULE = [
   'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: on stdin EOF the server SHOULD exit promptly (rule 2.7, M18)',
@@ -210,7 +207,11 @@ export class Session {
     if (Array.isArray(value)) return value.every((item) => this.answersAtOnce(item));
     if (!isJsonObject(value)) return false;
     if (isJsonObject(value.error)) return expectedCodes(value.error.code).every((code) => AT_ONCE_ERROR_CODES.has(code));
-    return 'result' in value && this.sentRequest(value.id)?.method === 'ping';
+    if ('result' in value) return this.sentRequest(value.id)?.method === 'ping';
+    // Any answer at all (a result or an error, e.g. to an oversized ping): at once when every
+    // request its id could belong to is a ping.
+    const answered = [...this.sentRequests.values()].filter((sent) => matchValue(value.id ?? null, sent.id) === undefined);
+    return answered.length > 0 && answered.every((sent) => sent.method === 'ping');
   }
 
   /** Sends a ping whose answer the session keeps to itself; returns how many fences must be answered. */
@@ -236,28 +237,63 @@ export class Session {
     }
     const first = unpaired[0];
     if (!first) return;
-    const leftovers = this.received.filter((item) => !item.consumed).map((item) => item.value);
+    if (this.reportWrongForm(planned, first, unpaired)) return;
+    // Notifications are the server's to send at will (a list change, a log message): never the
+    // answer that went missing, so they are not shown as if they were.
+    const leftovers = this.received.filter((item) => !item.consumed && messageKind(item.value) !== 'notification');
     const owed = describeOwed(first.value);
-    const [waitedFor, behaviour] = this.server.hasExited
-      ? ['before the server exited', `the server exited where ${owed} was owed`]
-      : fenced
-        ? [
-            'but it never came: the server answered a ping sent after it (the message was dropped)',
-            `no reply where ${owed} is owed (dropped: a later ping was answered)`,
-          ]
-        : [`within ${this.timeoutMs()} ms`, `no reply within the step timeout where ${owed} is owed`];
+    const exit = this.exitText();
+    // A server that exits instead of answering is graded as one that stays silent: the lifecycle
+    // page lets a server exit ("The server MAY initiate shutdown by closing its output stream to
+    // the client and exiting"), so what counts is the answer it owed, at the fixture's level.
+    const [waitedFor, behaviour] =
+      exit !== undefined
+        ? [`, but the server exited (${exit}) before the fixture finished`, `the server exited where ${owed} was owed`]
+        : fenced
+          ? [
+              ' but it never came: the server answered a ping sent after it (the message was dropped)',
+              `no reply where ${owed} is owed (dropped: a later ping was answered)`,
+            ]
+          : [` within ${this.timeoutMs()} ms`, `no reply within the step timeout where ${owed} is owed`];
     this.failures.push({
       level: this.levelOf(planned),
       behaviour,
       where: planned.where,
-      summary: `expected ${describeMessage(first.value)} (line ${first.line}) ${waitedFor}${unpaired.length > 1 ? `, and ${unpaired.length - 1} more` : ''}`,
+      summary: `expected ${describeMessage(first.value)} (line ${first.line})${waitedFor}${unpaired.length > 1 ? `, and ${unpaired.length - 1} more` : ''}`,
       mismatch: {
         path: '$',
         expected: describe(first.value),
-        actual: leftovers.length > 0 ? `unmatched: ${describe(leftovers)}` : 'nothing',
+        actual: leftovers.length > 0 ? `unmatched: ${describe(leftovers.map((item) => item.value))}` : 'nothing',
       },
       rule: planned.rule,
     });
+  }
+
+  /**
+   * The server answered, but in a form that cannot pair: the id with another JSON type ("7" for
+   * 7), or a batch answered with separate responses (or the reverse). That is a wrong answer to
+   * the same expectation, graded at the fixture's level like a missing one, and named as what it
+   * is; the messages it consists of are not reported again as unexpected.
+   */
+  private reportWrongForm(planned: PlannedStep, first: Expectation, unpaired: Expectation[]): boolean {
+    let found: { problem: string; behaviour: string; value: JsonValue } | undefined;
+    for (const item of this.received) {
+      if (item.consumed) continue;
+      const wrong = unpaired.map((expectation) => wrongFormOf(expectation.value, item.value)).find((form) => form !== undefined);
+      if (wrong === undefined) continue;
+      item.consumed = true;
+      found ??= { ...wrong, value: item.value };
+    }
+    if (found === undefined) return false;
+    this.failures.push({
+      level: this.levelOf(planned),
+      behaviour: found.behaviour,
+      where: planned.where,
+      summary: `${describeMessage(found.value)} answers the expectation at line ${first.line}, but ${found.problem}`,
+      mismatch: { path: '$', expected: describe(first.value), actual: describe(found.value) },
+      rule: planned.rule,
+    });
+    return true;
   }
 
   private async expectSilence(planned: PlannedStep, ms: number): Promise<void> {
@@ -268,6 +304,7 @@ export class Session {
       item.consumed = true;
       this.failures.push({
         level: this.levelOf(planned),
+        behaviour: 'a response where silence is owed (after a notification or a cancellation)',
         where: planned.where,
         summary: `expected no response within ${ms} ms, got ${describeMessage(item.value)}`,
         mismatch: { path: '$', expected: 'nothing', actual: describe(item.value) },
@@ -281,6 +318,7 @@ export class Session {
     const exit = this.exitEvent();
     if (!exited || !exit) {
       this.failures.push({
+        level: this.levelOf(planned),
         where: planned.where,
         summary: `the server did not exit within ${withinMs} ms`,
         rule: [...planned.rule, ...EXIT_RULE],
@@ -288,8 +326,9 @@ export class Session {
       return;
     }
     if (code !== undefined && exit.code !== code) {
-      const actual = exit.code === null ? `signal ${exit.signal ?? '?'}` : `code ${exit.code}`;
+      const actual = describeExit(exit);
       this.failures.push({
+        level: this.levelOf(planned),
         where: planned.where,
         summary: `the server exited with ${actual}, expected code ${code}`,
         rule: [...planned.rule, ...EXIT_RULE],
@@ -300,6 +339,12 @@ export class Session {
   private exitEvent(): { code: number | null; signal: string | null } | undefined {
     const event = this.server.events.find((item) => item.kind === 'exit');
     return event?.kind === 'exit' ? event : undefined;
+  }
+
+  /** "code 1" or "signal SIGSEGV" once the server has exited, else undefined. */
+  private exitText(): string | undefined {
+    const exit = this.server.hasExited ? this.exitEvent() : undefined;
+    return exit === undefined ? undefined : describeExit(exit);
   }
 
   /** After the last step: close stdin, let the server exit, and flag anything left unanswered. */
@@ -318,12 +363,15 @@ export class Session {
         this.observations.push({ sectionIndex: this.sectionIndexAt(item.stepIndex), expected: undefined, actual: item.value });
         continue;
       }
-      const rule = messageKind(item.value) === 'request' ? SERVER_REQUEST_RULE : UNEXPECTED_RULE;
+      const isRequest = messageKind(item.value) === 'request';
       this.failures.push({
+        behaviour: isRequest
+          ? 'a request to the client that nothing in the fixture expects'
+          : 'a response nothing asked for (to a notification, a second one, or to an unknown id)',
         where: planned.where,
         summary: `unexpected ${describeMessage(item.value)}`,
         mismatch: { path: '$', expected: 'nothing', actual: describe(item.value) },
-        rule: [...planned.rule, ...rule],
+        rule: [...planned.rule, ...(isRequest ? SERVER_REQUEST_RULE : UNEXPECTED_RULE)],
       });
     }
   }
@@ -364,7 +412,6 @@ export class Session {
       if (event?.kind === 'message') this.onMessage(event.value);
       if (event?.kind === 'impurity') this.fail(`stdout purity: ${event.reason}: ${event.text}`, [PURITY_RULE]);
       if (event?.kind === 'transport') this.fail(event.problem, [event.rule]);
-      if (event?.kind === 'exit') this.onExit(event.code, event.signal);
     }
   }
 
@@ -375,13 +422,27 @@ export class Session {
     }
     this.received.push({ value, seq: this.received.length, stepIndex: this.stepIndex, consumed: false });
     this.noticeInitializeResult(value);
+    // A response that echoes an invalid id the client itself sent (null, 1.5) shows that the
+    // server served an invalid request: the fixture's expectation grades that, at its level,
+    // not the envelope and schema checks at must.
+    const echoesInvalidId = this.echoesInvalidId(value);
     for (const violation of checkEnvelope(value, this.negotiatedVersion))
-      this.fail(`${describeMessage(value)}: ${violation.problem}`, [violation.rule]);
-    const version = this.negotiatedVersion ?? NEWEST_HANDSHAKE_VERSION;
-    const schemaViolations = this.options.schema?.validate(value, version, (id) => this.sentRequest(id)) ?? [];
+      if (!(echoesInvalidId && violation.aboutId)) this.fail(`${describeMessage(value)}: ${violation.problem}`, [violation.rule]);
+    // A server that answers initialize with a version no schema exists for (it echoed 1999-01-01)
+    // is failed by the fixture that asked; its messages are checked against the newest schema.
+    const negotiated = this.negotiatedVersion ?? NEWEST_HANDSHAKE_VERSION;
+    const version = this.options.schema?.has(negotiated) === false ? NEWEST_HANDSHAKE_VERSION : negotiated;
+    const schemaViolations = echoesInvalidId
+      ? []
+      : (this.options.schema?.validate(value, version, (id) => this.sentRequest(id)) ?? []);
     for (const violation of schemaViolations)
       this.fail(`schema: ${describeMessage(value)} ${violation.problem}`, [violation.rule]);
     this.answerServerPing(value);
+  }
+
+  private echoesInvalidId(value: JsonValue): boolean {
+    if (!isJsonObject(value) || messageKind(value) !== 'response' || isValidRequestId(value.id)) return false;
+    return this.sentRequest(value.id) !== undefined;
   }
 
   private sentRequest(id: JsonValue | undefined): JsonObject | undefined {
@@ -410,13 +471,6 @@ export class Session {
     const item = this.received[this.received.length - 1];
     if (item) item.consumed = true;
     void this.server.send({ jsonrpc: '2.0', id: value.id ?? null, result: {} });
-  }
-
-  private onExit(code: number | null, signal: string | null): void {
-    const exitExpected = this.plan.slice(this.stepIndex).some(({ step }) => step.kind === 'exit');
-    if (this.stdinClosed || exitExpected) return;
-    const how = code === null ? `signal ${signal ?? '?'}` : `code ${code}`;
-    this.fail(`the server exited (${how}) before the fixture finished`, PREMATURE_EXIT_RULE);
   }
 
   private pairExpectations(): void {
@@ -494,6 +548,10 @@ function describeStep(step: Step): string {
     exit: 'exit section',
   };
   return `${names[step.kind]} at line ${step.line}`;
+}
+
+function describeExit(exit: { code: number | null; signal: string | null }): string {
+  return exit.code === null ? `signal ${exit.signal ?? '?'}` : `code ${exit.code}`;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -19,7 +19,7 @@ require('node:readline')
       return fail(undefined, -32700, 'Parse error');
     }
     if (Array.isArray(message)) return fail(undefined, -32700, 'Batches are not part of this revision');
-    if (message === null || typeof message !== 'object' || typeof message.method !== 'string') {
+    if (message === null || typeof message !== 'object' || typeof message.method !== 'string' || message.jsonrpc !== '2.0') {
       return fail(isId(message?.id) ? message.id : undefined, -32600, 'Invalid request');
     }
     if (!('id' in message)) return; // notifications are never answered

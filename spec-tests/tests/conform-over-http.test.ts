@@ -34,6 +34,7 @@ const STDIO_ONLY: Record<string, RegExp> = {
   'generic/framing/utf8-split-across-writes': RAW,
   'generic/jsonrpc/j08-invalid-json': RAW,
   'generic/mcp/m17-stdout-purity': RAW,
+  'generic/robustness/oversized-line': RAW,
   'generic/shutdown/exit-on-stdin-eof': PROCESS,
   'generic/ping/ping-before-initialize': /no session/,
   'tracker-2026/listen-ended-on-stdin-eof': PROCESS,

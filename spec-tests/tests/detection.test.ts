@@ -71,7 +71,7 @@ test('a modern-only server: every handshake fixture is not applicable, with the 
   assert.equal(
     stateless.filter((fixture) => fixture.verdict === 'not-applicable').map((fixture) => fixture.skipReason),
     [
-      'requires capabilities.resources.subscribe | capabilities.resources.listChanged | capabilities.tools.listChanged | capabilities.prompts.listChanged, but server/discover has nothing (key absent) | nothing (key absent) | nothing (key absent) | nothing (key absent) there',
+      'requires capabilities.resources.listChanged | capabilities.tools.listChanged | capabilities.prompts.listChanged, but server/discover has nothing (key absent) | nothing (key absent) | nothing (key absent) there',
       'requires capabilities.resources, but server/discover has nothing (key absent) there',
       'requires capabilities.tools, but server/discover has nothing (key absent) there',
     ],

@@ -12,6 +12,7 @@ import { judge, summarize, summaryLine, unmatchedEntries } from '../runner/verdi
 import { parseExpectedFailures } from '../runner/expected-failures.js';
 import { groupFindings } from '../runner/findings.js';
 import { MarkdownReporter } from '../runner/report-markdown.js';
+import { parseArguments, type RunArguments } from '../runner/cli-args.js';
 
 function result(name: string, outcome: FixtureResult['outcome'], extra: Partial<FixtureResult> = {}): FixtureResult {
   return {
@@ -151,7 +152,7 @@ test('json report: one document with verdicts and counts', () => {
   assert.is(document.unmatchedExpectedFailures[0]?.name, 'ghost/entry');
 });
 
-test('one behaviour, one finding: fixtures failing the same way group, at their level', () => {
+test('one behaviour, one finding: fixtures failing the same way group, at the strictest level, naming the others', () => {
   const dropped = (name: string, level: 'must' | 'jsonrpc-strict') =>
     result(name, 'failed', {
       level,
@@ -173,17 +174,65 @@ test('one behaviour, one finding: fixtures failing the same way group, at their 
   assert.equal(
     findings.map((finding) => [finding.level, finding.fixtures]),
     [
+      ['must', ['generic/j08', 'generic/j10', 'x/must']],
       ['must', ['generic/ids/echo']],
-      ['must', ['x/must']],
-      ['jsonrpc-strict', ['generic/j08', 'generic/j10']],
     ],
   );
+  assert.equal(findings[0]?.otherLevels, { 'jsonrpc-strict': ['generic/j08', 'generic/j10'] });
   let markdown = '';
   const reporter = new MarkdownReporter((chunk) => (markdown += chunk));
   judged.forEach((item) => reporter.fixtureDone(item));
   reporter.finish(summarize(judged, []));
-  assert.match(markdown, '| jsonrpc-strict | no reply where error -32700 is owed | `generic/j08`, `generic/j10` | r |');
+  assert.match(
+    markdown,
+    '| must | no reply where error -32700 is owed (graded jsonrpc-strict in generic/j08, generic/j10) | `generic/j08`, `generic/j10`, `x/must` | r |',
+  );
   assert.match(markdown, '**0 passed, 2 failed, 2 advisory**');
+});
+
+test('json report: level and behaviour on every fixture and every failure', () => {
+  let text = '';
+  report(new JsonReporter((chunk) => (text += chunk)));
+  const document = JSON.parse(text) as {
+    fixtures: { level: string; behaviour: string | null; failures: { level: string; behaviour: string }[] }[];
+  };
+  for (const fixture of document.fixtures) {
+    assert.ok(['must', 'should', 'jsonrpc-strict'].includes(fixture.level));
+    assert.ok('behaviour' in fixture);
+    for (const failure of fixture.failures) {
+      assert.is(failure.level, 'must');
+      assert.is(
+        failure.behaviour,
+        'https://modelcontextprotocol.io/specification/2025-06-18/basic: responses MUST include the same ID',
+      );
+    }
+  }
+  assert.equal(
+    document.fixtures.map((fixture) => fixture.behaviour),
+    [null, FAILED.failures[0]?.rule[0], null, FAILED.failures[0]?.rule[0], null],
+  );
+});
+
+test('an advisory is a note of at most 5 lines; --verbose shows it in full', () => {
+  const longStderr = Array.from({ length: 30 }, (_, index) => `stderr line ${index}`).join('\n');
+  const advisory = judge(
+    result('generic/strict', 'failed', { ...FAILED, name: 'generic/strict', level: 'jsonrpc-strict', stderr: longStderr }),
+    [],
+  );
+  assert.is(advisory.verdict, 'advisory');
+  const render = (verbose: boolean) => {
+    let text = '';
+    new TextReporter((chunk) => (text += chunk), choosePalette(false, {}), verbose).fixtureDone(advisory);
+    return text.trimEnd().split('\n');
+  };
+  const note = render(false);
+  assert.ok(note.length <= 5, note.join('\n'));
+  assert.match(note.join('\n'), 'problem: response to id 1 differs');
+  assert.match(note.join('\n'), '--verbose');
+  assert.is((parseArguments(['run', '--server', 'x', '--verbose']) as RunArguments).verbose, true);
+  const full = render(true);
+  assert.ok(full.length > 15, full.join('\n'));
+  assert.match(full.join('\n'), 'stderr line 29');
 });
 
 test('junit report: counts, one testcase per fixture, escaped text', () => {
