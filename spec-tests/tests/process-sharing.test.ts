@@ -126,7 +126,9 @@ test('which fixtures need a process of their own', () => {
   assert.ok(fresh('protocol: any', '-- client raw --\n{}\\n\n'));
   assert.ok(fresh('protocol: any', '-- eof --\n-- exit --\n'));
   assert.ok(fresh('protocol: any', '-- client --\n[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n'));
-  assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"1.0","id":1,"method":"ping"}\n'));
+  assert.not.ok(fresh('protocol: 2025-03-26', '-- client --\n[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n'));
+  assert.not.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"1.0","id":1,"method":"ping"}\n'));
+  assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":-1,"method":"ping"}\n'));
   assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":0,"method":"ping"}\n'));
   assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":"","method":"ping"}\n'));
   assert.throws(() => need('protocol: any\nprocess: shared', ping), /process: expected "fresh: REASON"/);
