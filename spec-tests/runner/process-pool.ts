@@ -8,8 +8,9 @@
 // - a fence, a request of the runner's own (`ping`, or `server/discover` in 2026-07-28), is
 //   answered with nothing but notifications before it: a server writes its answers in order on
 //   one stdout, so what the previous fixture caused has arrived by then;
-// - the process is alive, nothing arrived while it was idle, and the fixture did not fail.
-// Otherwise the process is stopped and the fixture is played again on a fresh one.
+// - the process is alive and nothing arrived while it was idle.
+// Otherwise the process is stopped. A fixture that failed, or whose turn did not end clean, is
+// played again on a fresh process (run-fixture.ts); a process whose turn ended clean serves on.
 //
 // A client MUST NOT reuse a request id within a session
 // (https://modelcontextprotocol.io/specification/2025-11-25/basic "Requests"), yet every fixture
@@ -76,10 +77,10 @@ export class ServerPool {
     return new ProcessLease(started, this.stepTimeoutMs);
   }
 
-  /** Ends a turn: the process waits for the next fixture if `keep` and the turn ended clean, else it is stopped. */
-  async release(lease: ProcessLease, keep: boolean): Promise<void> {
+  /** Ends a turn: the process waits for the next fixture if the turn ended clean, else it is stopped. */
+  async release(lease: ProcessLease): Promise<void> {
     lease.shared.settledAt = lease.shared.process.events.length;
-    if (keep && lease.endedClean && lease.shared.reusable) this.idle.push(lease.shared);
+    if (lease.endedClean && lease.shared.reusable) this.idle.push(lease.shared);
     else await this.discard(lease.shared);
   }
 

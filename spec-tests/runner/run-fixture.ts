@@ -80,9 +80,9 @@ async function runOnSharedProcess(
   const lease = await pool.acquire(shareKey);
   const openedWith = lease.openedWith;
   const result = await new Session(fixture, lease, { ...options, ...(openedWith ? { openedWith } : {}) }).run();
-  const stands = result.outcome !== 'failed' && lease.endedClean;
-  await pool.release(lease, stands);
-  return stands ? result : undefined;
+  // A turn that ended clean leaves the process fit for the next fixture, whatever this one's verdict.
+  await pool.release(lease);
+  return result.outcome !== 'failed' && lease.endedClean ? result : undefined;
 }
 
 const applicability = (fixture: Fixture, options: FixtureRunOptions): string | undefined =>

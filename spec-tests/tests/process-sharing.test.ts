@@ -104,12 +104,12 @@ test('a fixture failing on a shared process is played again on a fresh one: the 
   assert.ok(readFileSync(counter, 'utf8').length > 5 + 1, 'fixtures were played again on fresh processes');
   // A server that is broken for every fixture still fails: the fresh run decides.
   const broken = tinyServer('broken-ping', {
-    onMessage: `if (msg.method === "ping" && msg.id === "a") return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32603, message: "no" } });`,
+    onMessage: `if (msg.method === "ping" && typeof msg.id === "string" && !msg.id.startsWith("mcp-conform:")) return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32603, message: "no" } });`,
   });
-  const failing = await runJson(broken, fixtureFolder(TWO_PINGS, 2));
+  const failing = await runJson(broken, fixtureFolder(TWO_PINGS, 3));
   assert.equal(
     failing.fixtures.map((fixture) => fixture.verdict),
-    ['failed', 'failed'],
+    ['failed', 'failed', 'failed'],
   );
 });
 
