@@ -72,6 +72,11 @@ export class ServerPool {
       if (candidate) await this.discard(candidate);
       index = this.idle.findIndex((item) => item.key === key);
     }
+    return this.acquireNew(key);
+  }
+
+  /** A lease on a process started for it: its first turn, as on a fresh process. */
+  acquireNew(key: string): ProcessLease {
     const started = new SharedProcess(this.command, key);
     this.running.add(started);
     return new ProcessLease(started, this.stepTimeoutMs);
@@ -100,6 +105,8 @@ export class ServerPool {
 /** One fixture's turn on a shared process; a ServerConnection like a process of its own. */
 export class ProcessLease implements ServerConnection {
   readonly shared: SharedProcess;
+  /** The process was started for this turn: the fixture plays as on a process of its own, handshake included. */
+  readonly firstTurn: boolean;
   /** From the second turn of a handshake session on, the fixture's request ids are renamed with this. */
   private readonly turn: number;
   private readonly firstEvent: number;
@@ -122,6 +129,7 @@ export class ProcessLease implements ServerConnection {
     private readonly stepTimeoutMs: number,
   ) {
     this.shared = shared;
+    this.firstTurn = shared.turns === 0;
     this.turn = shared.stateless ? 0 : shared.turns;
     shared.turns += 1;
     this.firstEvent = shared.process.events.length;

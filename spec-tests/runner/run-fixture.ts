@@ -13,7 +13,7 @@ import { parseFixture } from './fixture-parser.js';
 import { ServerProcess } from './server-process.js';
 import { HttpConnection } from './http-connection.js';
 import { Session } from './session.js';
-import type { ServerPool } from './process-pool.js';
+import type { ProcessLease, ServerPool } from './process-pool.js';
 import { processNeed } from './process-sharing.js';
 
 export interface FixtureRunOptions {
@@ -67,9 +67,11 @@ export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptio
 }
 
 /**
- * The fixture's turn on a shared process. Its result stands only when the fixture did not fail
- * and the turn ended clean (process-pool.ts); otherwise undefined, and the fixture is played
- * again on a fresh process, so that sharing never decides a verdict.
+ * The fixture's turn on a shared process. A fixture that fails there, or whose turn does not end
+ * clean (process-pool.ts), is played again as the first turn of a new process, which is what a
+ * fresh process gives it (but for stdin, left open), so that sharing never decides a verdict; the
+ * new process then serves on. Undefined when even that turn did not end clean: the caller plays
+ * the fixture on a process of its own.
  */
 async function runOnSharedProcess(
   fixture: Fixture,
@@ -77,12 +79,18 @@ async function runOnSharedProcess(
   pool: ServerPool,
   options: FixtureRunOptions,
 ): Promise<Omit<FixtureResult, 'durationMs'> | undefined> {
-  const lease = await pool.acquire(shareKey);
+  const shared = await takeTurn(fixture, await pool.acquire(shareKey), pool, options);
+  if (shared.clean && (shared.result.outcome !== 'failed' || shared.firstTurn)) return shared.result;
+  const again = await takeTurn(fixture, await pool.acquireNew(shareKey), pool, options);
+  return again.clean ? again.result : undefined;
+}
+
+async function takeTurn(fixture: Fixture, lease: ProcessLease, pool: ServerPool, options: FixtureRunOptions) {
   const openedWith = lease.openedWith;
   const result = await new Session(fixture, lease, { ...options, ...(openedWith ? { openedWith } : {}) }).run();
   // A turn that ended clean leaves the process fit for the next fixture, whatever this one's verdict.
   await pool.release(lease);
-  return result.outcome !== 'failed' && lease.endedClean ? result : undefined;
+  return { result, clean: lease.endedClean, firstTurn: lease.firstTurn };
 }
 
 const applicability = (fixture: Fixture, options: FixtureRunOptions): string | undefined =>
