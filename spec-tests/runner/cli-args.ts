@@ -214,6 +214,7 @@ function parsePositive(option: string, value: string): number {
   return Number(value);
 }
 
+/** One fixture per core: a fixture mostly waits on its server, so even one core runs two. */
 function defaultJobs(): number {
-  return Math.min(4, availableParallelism());
+  return Math.max(2, availableParallelism());
 }

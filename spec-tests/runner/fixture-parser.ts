@@ -20,7 +20,7 @@ import { parseRawChunks } from './raw-chunks.js';
 import { checkMarkers } from './matchers.js';
 
 const SECTION_MARKER = /^-- (.+) --$/;
-const HEADER_KEY = /^(spec|covers|protocol|requires|timeout|level|transport|server-args):\s*(.*)$/;
+const HEADER_KEY = /^(spec|covers|protocol|requires|timeout|level|transport|server-args|process):\s*(.*)$/;
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
 const DURATION = /^(\d+)\s*(ms)?$/;
 const DEFAULT_EXIT_WITHIN_MS = 2000;
@@ -61,6 +61,7 @@ function parseHeader(headerText: string): FixtureHeader {
     timeoutMs: undefined,
     stdioOnly: undefined,
     serverArgs: undefined,
+    freshProcess: undefined,
   };
   headerText.split('\n').forEach((text, index) => {
     const key = HEADER_KEY.exec(text);
@@ -80,6 +81,14 @@ function applyHeaderKey(header: HeaderDraft, key: string, value: string, line: n
   if (key === 'level') header.level = parseLevel(value, line);
   if (key === 'transport') header.stdioOnly = parseStdioOnly(value, line);
   if (key === 'server-args') header.serverArgs = parseServerArgs(value, line);
+  if (key === 'process') header.freshProcess = parseFreshProcess(value, line);
+}
+
+/** `fresh: REASON`: the one thing a fixture can ask of the process, and why. */
+function parseFreshProcess(value: string, line: number): string {
+  const reason = /^fresh:\s*(\S.*)$/.exec(value)?.[1];
+  if (reason === undefined) throw new FixtureSyntaxError(`process: expected "fresh: REASON", got "${value}"`, line);
+  return reason;
 }
 
 /** Options for the server's command line; nothing that starts another command. */

@@ -54,6 +54,8 @@ export interface FixtureHeader {
   stdioOnly: string | undefined;
   /** `server-args: ARGS`: appended to the server's command line (the server must be started in a mode of its own). */
   serverArgs: string | undefined;
+  /** `process: fresh: REASON`: the fixture needs a server process of its own (REASON says why); see process-sharing.ts. */
+  freshProcess: string | undefined;
 }
 
 export interface ExpectedMessage {

@@ -1,6 +1,6 @@
-// `mcp-conform run`: finds and loads the fixtures, runs them against fresh server processes (or
-// fresh sessions of an HTTP endpoint), applies --update and the expected-failures list, and
-// reports. Returns the exit code.
+// `mcp-conform run`: finds and loads the fixtures, runs them against server processes (shared
+// where a fixture allows it, process-sharing.ts) or fresh sessions of an HTTP endpoint, applies
+// --update and the expected-failures list, and reports. Returns the exit code.
 import { existsSync, writeFileSync } from 'node:fs';
 import type { RunArguments } from './cli-args.js';
 import type { FixtureResult } from './fixture-result.js';
@@ -27,6 +27,8 @@ import { JsonReporter } from './report-json.js';
 import { JunitReporter } from './report-junit.js';
 import { MarkdownReporter } from './report-markdown.js';
 import { choosePalette } from './terminal-colors.js';
+import { ServerPool } from './process-pool.js';
+import { RUN_MARK, serverProcesses, signalEach } from './process-tree.js';
 
 export interface Output {
   write: Write;
@@ -62,12 +64,15 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
     schema,
     update: args.update,
   };
+  const pool = args.url === undefined ? new ServerPool(args.server, args.timeoutMs) : undefined;
   const judged = await runInOrder(
     fixtures,
     args.jobs,
-    async (fixture) => finishFixture(fixture, await runSafely(fixture, options), entries, args),
+    async (fixture) => finishFixture(fixture, await runSafely(fixture, { ...options, pool }), entries, args),
     (fixture) => reporter.fixtureDone(fixture),
-  );
+  ).finally(() => pool?.close());
+  // Whatever this run started and is still alive (a server's detached child): gone before the report ends.
+  signalEach(serverProcesses({ mark: `${RUN_MARK}-`, prefix: true }), 'SIGKILL');
   const summary = summarize(judged, staleEntries(entries, fixtures, args.filters));
   reporter.finish(summary);
   return summary.failed > 0 ? 1 : 0;

@@ -1,4 +1,5 @@
-// Runs one fixture file against a fresh server process, or a fresh session of an HTTP endpoint. A fixture that cannot be read or
+// Runs one fixture file against a server process (its own, or its turn on a shared one:
+// process-pool.ts), or a fresh session of an HTTP endpoint. A fixture that cannot be read or
 // parsed is reported as a failure of that fixture, never as a crash of the whole run.
 import { readFileSync } from 'node:fs';
 import type { Fixture } from './fixture-types.js';
@@ -12,6 +13,8 @@ import { parseFixture } from './fixture-parser.js';
 import { ServerProcess } from './server-process.js';
 import { HttpConnection } from './http-connection.js';
 import { Session } from './session.js';
+import type { ProcessLease, ServerPool } from './process-pool.js';
+import { processNeed } from './process-sharing.js';
 
 export interface FixtureRunOptions {
   serverCommand: string;
@@ -26,6 +29,8 @@ export interface FixtureRunOptions {
   detection?: Detection;
   schema: SchemaValidator | undefined;
   update: boolean;
+  /** Server processes that fixtures may share (stdio only); without it every fixture gets a fresh one. */
+  pool?: ServerPool;
 }
 
 export type LoadedFixture = { ok: true; fixture: Fixture } | { ok: false; file: FixtureFile; error: string };
@@ -46,6 +51,11 @@ export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptio
       : applicability(loaded.fixture, options);
   if (reason !== undefined) return notApplicableFixture(loaded.fixture, reason);
   const started = Date.now();
+  const need = processNeed(loaded.fixture);
+  if (options.pool !== undefined && options.url === undefined && !options.update && 'shareKey' in need) {
+    const shared = await runOnSharedProcess(loaded.fixture, need.shareKey, options.pool, options);
+    if (shared !== undefined) return { ...shared, durationMs: Date.now() - started };
+  }
   const extraArgs = loaded.fixture.header.serverArgs;
   const server =
     options.url === undefined
@@ -54,6 +64,33 @@ export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptio
   const session = new Session(loaded.fixture, server, options);
   const result = await session.run();
   return { ...result, durationMs: Date.now() - started };
+}
+
+/**
+ * The fixture's turn on a shared process. A fixture that fails there, or whose turn does not end
+ * clean (process-pool.ts), is played again as the first turn of a new process, which is what a
+ * fresh process gives it (but for stdin, left open), so that sharing never decides a verdict; the
+ * new process then serves on. Undefined when even that turn did not end clean: the caller plays
+ * the fixture on a process of its own.
+ */
+async function runOnSharedProcess(
+  fixture: Fixture,
+  shareKey: string,
+  pool: ServerPool,
+  options: FixtureRunOptions,
+): Promise<Omit<FixtureResult, 'durationMs'> | undefined> {
+  const shared = await takeTurn(fixture, await pool.acquire(shareKey), pool, options);
+  if (shared.clean && (shared.result.outcome !== 'failed' || shared.firstTurn)) return shared.result;
+  const again = await takeTurn(fixture, await pool.acquireNew(shareKey), pool, options);
+  return again.clean ? again.result : undefined;
+}
+
+async function takeTurn(fixture: Fixture, lease: ProcessLease, pool: ServerPool, options: FixtureRunOptions) {
+  const openedWith = lease.openedWith;
+  const result = await new Session(fixture, lease, { ...options, ...(openedWith ? { openedWith } : {}) }).run();
+  // A turn that ended clean leaves the process fit for the next fixture, whatever this one's verdict.
+  await pool.release(lease);
+  return { result, clean: lease.endedClean, firstTurn: lease.firstTurn };
 }
 
 const applicability = (fixture: Fixture, options: FixtureRunOptions): string | undefined =>

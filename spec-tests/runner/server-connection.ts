@@ -29,6 +29,11 @@ export interface ServerConnection {
   waitForEvent(seenCount: number, deadline: number): Promise<void>;
   /** Releases everything the connection holds, within `graceMs`. */
   stop(graceMs: number): Promise<void>;
+  /**
+   * Set on a fixture's turn on a shared process (process-pool.ts): the process serves the next
+   * fixture, so the client is done when its requests are answered, not by closing stdin.
+   */
+  readonly sharedTurn?: { allAnswered(): boolean };
 }
 
 /** Resolves at the deadline, or earlier when the `wake` it hands out is called (a new event arrived). */

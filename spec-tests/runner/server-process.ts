@@ -1,12 +1,14 @@
 // One server under test: spawned through the shell (so --server takes a command line), fed on
 // stdin, read on stdout, with stderr kept for failure reports. Every wait has a deadline and
-// the whole process group is killed at the end, so a hung server can never hang the runner.
+// at the end the server is killed with everything it started (process-tree.ts), so a hung
+// server can never hang the runner and nothing it spawned outlives the run.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { StdoutItem } from './stdout-reader.js';
 import { StdoutReader } from './stdout-reader.js';
 import type { JsonValue } from './json-types.js';
 import { type ServerConnection, type ServerEvent, untilWokenOr } from './server-connection.js';
+import { MARK_VARIABLE, newServerMark, serverProcesses, signalEach } from './process-tree.js';
 
 const STDERR_LIMIT = 64 * 1024;
 // 'exit' can fire before the last stdout bytes are read; 'close' waits for them but never comes
@@ -21,9 +23,16 @@ export class ServerProcess implements ServerConnection {
   private exitReported = false;
   private stdinOpen = true;
   private wake: (() => void) | undefined;
+  private readonly mark = newServerMark();
 
   constructor(command: string, env: NodeJS.ProcessEnv = process.env) {
-    this.child = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env });
+    // detached: the server leads a process group of its own, which the runner can signal as one.
+    this.child = spawn(command, {
+      shell: true,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...env, [MARK_VARIABLE]: this.mark },
+    });
     this.child.stdout?.on('data', (chunk: Buffer) => this.record(this.reader.push(chunk)));
     this.child.stdout?.on('end', () => this.record(this.reader.finish()));
     this.child.stderr?.on('data', (chunk: Buffer) => this.keepStderr(chunk));
@@ -68,16 +77,29 @@ export class ServerProcess implements ServerConnection {
     await untilWokenOr(deadline, (wake) => (this.wake = wake));
   }
 
-  /** Ends the server: SIGTERM to its process group, then SIGKILL if it lingers. */
+  /**
+   * Ends the server and everything it started: SIGTERM to its process group and to the
+   * processes that carry its mark, then, after `graceMs` (none if it already exited), SIGKILL
+   * to whatever is left, including children that ignore SIGTERM or left the group.
+   */
   async stop(graceMs: number): Promise<void> {
-    // Children the server started (npx → node, sh → node) may outlive it; the group goes too.
-    if (this.exitReported) return this.signalGroup('SIGKILL');
-    this.signalGroup('SIGTERM');
-    const deadline = Date.now() + graceMs;
-    while (!this.exitReported && Date.now() < deadline) await this.waitForEvent(this.events.length, deadline);
-    if (!this.exitReported) this.signalGroup('SIGKILL');
+    if (!this.exitReported) {
+      this.signalGroup('SIGTERM');
+      signalEach(this.startedProcesses(), 'SIGTERM');
+      const deadline = Date.now() + graceMs;
+      while (!this.exitReported && Date.now() < deadline) await this.waitForEvent(this.events.length, deadline);
+    }
+    this.signalGroup('SIGKILL');
+    signalEach(this.startedProcesses(), 'SIGKILL');
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
+  }
+
+  /** The server's own process and its descendants, wherever they moved (process-tree.ts). */
+  private startedProcesses(): number[] {
+    // Once the server has exited its pid may be reused by a stranger: only the mark is trusted then.
+    const running = this.child.pid !== undefined && !this.exitReported;
+    return serverProcesses({ mark: this.mark, ...(running ? { rootPid: this.child.pid } : {}) });
   }
 
   private signalGroup(signal: NodeJS.Signals): void {

@@ -23,6 +23,8 @@ export interface SessionOptions {
   startupTimeoutMs: number;
   schema: SchemaValidator | undefined;
   update: boolean;
+  /** The initialize result of the session this fixture continues on a shared process (process-pool.ts): no handshake is played. */
+  openedWith?: JsonObject;
 }
 
 interface PlannedStep {
@@ -52,7 +54,10 @@ const RAW_CHUNK_GAP_MS = 25;
 const EXIT_GRACE_MS = 2000;
 const STOP_GRACE_MS = 500;
 // A fence is a ping the runner sends after requests whose answers need no handler (see
-// `answersAtOnce`): once the fence is answered, those answers get this long, then are missing.
+// `answersAtOnce`): once the fence is answered, those answers get this long, or twice what the
+// fence took if that is longer, then are missing. A server that handles requests concurrently
+// may answer the fence first, and on a loaded machine everything is slower: the grace grows
+// with the delay the server shows, so that the verdict does not depend on the load.
 const FENCE_PREFIX = 'mcp-conform:fence:';
 const FENCE_GRACE_MS = 250;
 const AT_ONCE_ERROR_CODES: ReadonlySet<JsonValue> = new Set([-32700, -32600, -32601, -32602]);
@@ -90,14 +95,15 @@ export class Session {
     private readonly server: ServerConnection,
     private readonly options: SessionOptions,
   ) {
-    this.plan = planSteps(fixture);
+    this.plan = planSteps(fixture, options.openedWith === undefined);
     // A stateless fixture has no initialize to learn the version from: its header names it.
     if (fixture.header.protocol.kind === 'stateless') this.negotiatedVersion = fixture.header.protocol.version;
   }
 
   async run(): Promise<Omit<FixtureResult, 'durationMs'>> {
     let completed = true;
-    for (const [index, planned] of this.plan.entries()) {
+    if (this.options.openedWith !== undefined) this.continueSession(this.options.openedWith);
+    for (const [index, planned] of (this.skipReason === undefined ? this.plan : []).entries()) {
       this.stepIndex = index;
       await this.runStep(planned);
       if (this.skipReason !== undefined || this.failures.length > 0) {
@@ -180,10 +186,12 @@ export class Session {
     const deadline = Date.now() + this.timeoutMs();
     // Silence is the slow answer to find: a server that drops a line says nothing. The fence
     // turns "wait out the timeout" into "the server answered what came after, not this".
+    const fenceSent = Date.now();
     const fence = this.canFence(section) ? await this.sendFence() : undefined;
     const fenced = () => fence !== undefined && this.fencesAnswered >= fence;
     await this.waitUntil(() => allPaired() || fenced(), deadline);
-    if (!allPaired() && fenced()) await this.waitUntil(allPaired, Math.min(deadline, Date.now() + FENCE_GRACE_MS));
+    const grace = Math.max(FENCE_GRACE_MS, 2 * (Date.now() - fenceSent));
+    if (!allPaired() && fenced()) await this.waitUntil(allPaired, Math.min(deadline, Date.now() + grace));
     if (!allPaired())
       this.reportUnpaired(
         planned,
@@ -347,10 +355,18 @@ export class Session {
     return exit === undefined ? undefined : describeExit(exit);
   }
 
-  /** After the last step: close stdin, let the server exit, and flag anything left unanswered. */
+  /**
+   * After the last step: close stdin, let the server exit (on a shared process: let it answer
+   * every request instead), and flag anything left unanswered.
+   */
   private async finish(completed: boolean): Promise<void> {
-    if (!this.stdinClosed) this.closeStdin();
-    await this.waitUntil(() => this.server.hasExited, Date.now() + Math.min(EXIT_GRACE_MS, this.timeoutMs()));
+    const deadline = Date.now() + Math.min(EXIT_GRACE_MS, this.timeoutMs());
+    const turn = this.server.sharedTurn;
+    if (turn !== undefined && !this.stdinClosed) await this.waitUntil(() => turn.allAnswered(), deadline);
+    else {
+      if (!this.stdinClosed) this.closeStdin();
+      await this.waitUntil(() => this.server.hasExited, deadline);
+    }
     if (completed) this.reportUnexpected({ step: { kind: 'close-stdin', line: 0 }, where: 'end of fixture', rule: [] });
   }
 
@@ -465,6 +481,15 @@ export class Session {
     this.skipReason = unmetRequirement(requirements, value.result);
   }
 
+  /** A fixture that continues a shared session takes the version and its `requires:` verdict from the session's initialize result. */
+  private continueSession(initializeResult: JsonObject): void {
+    const version = initializeResult.protocolVersion;
+    if (typeof version === 'string') this.negotiatedVersion = version;
+    this.requirementsChecked = true;
+    const requirements = [...handshakeRequirements(this.fixture.header.protocol), ...this.fixture.header.requires];
+    this.skipReason = unmetRequirement(requirements, initializeResult);
+  }
+
   /** Either side may ping at any time (https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/ping); a client answers. */
   private answerServerPing(value: JsonValue): void {
     if (!isJsonObject(value) || value.method !== 'ping' || !('id' in value) || this.isAwaited(value)) return;
@@ -526,9 +551,13 @@ export class Session {
   }
 }
 
-function planSteps(fixture: Fixture): PlannedStep[] {
+function planSteps(fixture: Fixture, withHandshake: boolean): PlannedStep[] {
   const rule = fixtureRule(fixture);
-  const handshake = handshakeSteps(fixture.header.protocol).map((step) => ({ step, where: 'handshake', rule: HANDSHAKE_RULE }));
+  const handshake = (withHandshake ? handshakeSteps(fixture.header.protocol) : []).map((step) => ({
+    step,
+    where: 'handshake',
+    rule: HANDSHAKE_RULE,
+  }));
   const own = fixture.steps.map((step) => ({ step, where: describeStep(step), rule }));
   return [...handshake, ...own];
 }

@@ -1,0 +1,137 @@
+// Fixtures share a server process where they can (process-sharing.ts, process-pool.ts): fewer
+// starts, one session per handshake, ids renamed so none is reused in a session, and a fixture
+// that fails on a shared process is played again on a fresh one, so the verdict is the one a
+// process of its own gives.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCommand } from '../runner/run-command.js';
+import { parseFixture } from '../runner/fixture-parser.js';
+import { processNeed } from '../runner/process-sharing.js';
+import { scratchDir, tinyServer } from '../test-support/tiny-servers.js';
+
+interface JsonReport {
+  fixtures: { name: string; verdict: string; failures: { summary: string }[] }[];
+}
+
+let folders = 0;
+/** Writes `count` copies of a fixture into a folder of their own; returns the folder. */
+function fixtureFolder(text: string, count: number): string {
+  folders += 1;
+  const folder = join(scratchDir, `sharing-${folders}`);
+  mkdirSync(folder, { recursive: true });
+  for (let index = 1; index <= count; index++) writeFileSync(join(folder, `f${index}.txtar`), text);
+  return folder;
+}
+
+async function runJson(server: string, folder: string, jobs = 1): Promise<JsonReport> {
+  let text = '';
+  await runCommand(
+    {
+      command: 'run',
+      server,
+      schema: false,
+      schemaDir: undefined,
+      reporter: 'json',
+      filters: [],
+      update: false,
+      expectedFailures: undefined,
+      timeoutMs: 3000,
+      startupTimeoutMs: 10_000,
+      failOn: ['must'],
+      jobs,
+      paths: [folder],
+    },
+    { write: (chunk) => (text += chunk), isTerminal: false, env: {} },
+  );
+  return JSON.parse(text) as JsonReport;
+}
+
+const TWO_PINGS = `Two pings.
+protocol: any
+
+-- client --
+{"jsonrpc":"2.0","id":1,"method":"ping"}
+{"jsonrpc":"2.0","id":"a","method":"ping"}
+-- server --
+{"jsonrpc":"2.0","id":1,"result":{}}
+{"jsonrpc":"2.0","id":"a","result":{}}
+`;
+
+/** Counts its starts in a file, and refuses a request id it has seen before, as a strict server may. */
+function countingStrictServer(name: string): { command: string; starts: () => number } {
+  const counter = join(scratchDir, `${name}.starts`);
+  writeFileSync(counter, '');
+  const command = tinyServer(name, {
+    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x"); const usedIds = new Set();`,
+    onMessage: `if ("id" in msg && "method" in msg) { const key = JSON.stringify(msg.id); if (usedIds.has(key)) return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32600, message: "request id reused in this session" } }); usedIds.add(key); }`,
+  });
+  return { command, starts: () => readFileSync(counter, 'utf8').length };
+}
+
+test('fixtures share a session, each with request ids of its own on the wire', async () => {
+  const server = countingStrictServer('strict-ids');
+  const report = await runJson(server.command, fixtureFolder(TWO_PINGS, 6));
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed', 'passed', 'passed', 'passed', 'passed'],
+    JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
+  );
+  // Five detection probes and one shared process: nothing failed, so nothing was played again.
+  assert.is(server.starts(), 6);
+});
+
+test('a fixture that needs a fresh process gets one', async () => {
+  const server = countingStrictServer('fresh-each');
+  await runJson(server.command, fixtureFolder(TWO_PINGS.replace('protocol: any', 'protocol: any\nprocess: fresh: test'), 3));
+  assert.is(server.starts(), 5 + 3);
+});
+
+test('a fixture failing on a shared process is played again on a fresh one: the verdict is the fresh one', async () => {
+  // Breaks after its third ping: the second fixture on a shared process fails, alone it passes.
+  const counter = join(scratchDir, 'tired.starts');
+  writeFileSync(counter, '');
+  const tired = tinyServer('tired', {
+    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x"); let pings = 0;`,
+    onMessage: `if (msg.method === "ping" && !String(msg.id).startsWith("mcp-conform:") && ++pings > 2) return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32603, message: "tired" } });`,
+  });
+  const report = await runJson(tired, fixtureFolder(TWO_PINGS, 3));
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed', 'passed'],
+  );
+  assert.ok(readFileSync(counter, 'utf8').length > 5 + 1, 'fixtures were played again on fresh processes');
+  // A server that is broken for every fixture still fails: the fresh run decides.
+  const broken = tinyServer('broken-ping', {
+    onMessage: `if (msg.method === "ping" && typeof msg.id === "string" && !msg.id.startsWith("mcp-conform:")) return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32603, message: "no" } });`,
+  });
+  const failing = await runJson(broken, fixtureFolder(TWO_PINGS, 3));
+  assert.equal(
+    failing.fixtures.map((fixture) => fixture.verdict),
+    ['failed', 'failed', 'failed'],
+  );
+});
+
+test('which fixtures need a process of their own', () => {
+  const need = (header: string, body: string) => processNeed(parseFixture(`${header}\n\n${body}`, 'x.txtar', 'x'));
+  const ping = '-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{}}\n';
+  assert.equal(need('protocol: any', ping), { shareKey: 'handshake 2025-11-25' });
+  assert.equal(need('protocol: 2025-11-25', ping), { shareKey: 'handshake 2025-11-25' });
+  assert.equal(need('protocol: 2025-03-26', ping), { shareKey: 'handshake 2025-03-26' });
+  assert.equal(need('protocol: any\nprocess: fresh: it deletes the data', ping), { fresh: 'it deletes the data' });
+  const fresh = (header: string, body: string) => 'fresh' in need(header, body);
+  assert.ok(fresh('protocol: none', ping));
+  assert.ok(fresh('protocol: any\nserver-args: --read-only', ping));
+  assert.ok(fresh('protocol: any', '-- client raw --\n{}\\n\n'));
+  assert.ok(fresh('protocol: any', '-- eof --\n-- exit --\n'));
+  assert.ok(fresh('protocol: any', '-- client --\n[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n'));
+  assert.not.ok(fresh('protocol: 2025-03-26', '-- client --\n[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n'));
+  assert.not.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"1.0","id":1,"method":"ping"}\n'));
+  assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":-1,"method":"ping"}\n'));
+  assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":0,"method":"ping"}\n'));
+  assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":"","method":"ping"}\n'));
+  assert.throws(() => need('protocol: any\nprocess: shared', ping), /process: expected "fresh: REASON"/);
+});
+
+test.run();
