@@ -166,8 +166,8 @@ class HttpTransport {
     if (!/application\/json|\*\/\*/.test(accept) || !/text\/event-stream|\*\/\*/.test(accept)) {
       return replyError(res, 406, invalidRequest('Not Acceptable: accept both application/json and text/event-stream'));
     }
-    if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) {
-      return replyError(res, 415, invalidRequest('Unsupported Media Type: the body must be application/json'));
+    if (!isJsonUtf8(req.headers['content-type'])) {
+      return replyError(res, 415, invalidRequest('Unsupported Media Type: the body must be application/json in UTF-8'));
     }
     const maxBytes = this.#options.maxMessageBytes ?? 32 * 1024 * 1024;
     const body = await readBody(req, maxBytes);
@@ -240,6 +240,22 @@ class HttpTransport {
     for (const connection of this.#stateless) connection.close();
     http.closeAllConnections();
   }
+}
+
+/**
+ * `application/json`, with no charset or `utf-8`: the client "MUST" POST JSON-RPC messages
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "Sending Messages
+ * to the Server"), and "JSON-RPC messages MUST be UTF-8 encoded" (same page). Not a prefix
+ * match: `application/json-seq` is another type. Type and parameter names are case-insensitive,
+ * a value may be quoted (RFC 9110 section 8.3.1).
+ */
+export function isJsonUtf8(contentType: string | undefined): boolean {
+  const [type, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim());
+  if (type?.toLowerCase() !== 'application/json') return false;
+  return parameters.every((parameter) => {
+    const [name, value = ''] = parameter.split('=').map((part) => part.trim());
+    return name!.toLowerCase() !== 'charset' || value.replace(/^"(.*)"$/, '$1').toLowerCase() === 'utf-8';
+  });
 }
 
 /**
