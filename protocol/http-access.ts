@@ -12,6 +12,7 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Refusal } from './http-budget.js';
 
 export interface AccessRules {
   /**
@@ -98,19 +99,31 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return timingSafeEqual(digest(given), digest(token));
 }
 
-/** The body as text; 'too-large' once it passes `maxBytes` (the rest is not kept); 'not-utf8'. */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<string | 'too-large' | 'not-utf8'> {
-  return new Promise((resolve, reject) => {
+/**
+ * The body as text; 'too-large' once it passes `maxBytes` (the rest is not kept); 'not-utf8';
+ * 'gone' when the client went away before its end. `reserve`, for a body of no declared length,
+ * takes each chunk's bytes from the process's budget (http-budget.ts) before it is kept; its
+ * refusal stops the reading there.
+ */
+export function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  reserve?: (bytes: number) => Refusal | undefined,
+): Promise<string | 'too-large' | 'not-utf8' | 'gone' | Refusal> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (outcome: 'too-large' | Refusal) => {
+      chunks.length = 0;
+      req.removeAllListeners('data');
+      resolve(outcome);
+      req.resume();
+    };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
-        chunks.length = 0;
-        resolve('too-large');
-        req.resume();
-        return;
-      }
+      if (size > maxBytes) return stop('too-large');
+      const refused = reserve?.(chunk.length);
+      if (refused !== undefined) return stop(refused);
       chunks.push(chunk);
     });
     req.on('end', () => {
@@ -120,6 +133,8 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
         resolve('not-utf8');
       }
     });
-    req.on('error', reject);
+    // A client that leaves mid-body (or is cut by the request timeout) is nobody's error.
+    req.on('error', () => resolve('gone'));
+    req.on('close', () => resolve('gone'));
   });
 }

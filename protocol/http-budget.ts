@@ -1,0 +1,180 @@
+// First reading: skip this file. It is a detail of the HTTP transport; stdio is enough to learn MCP (reading path in README.md).
+// One memory budget for every client of the HTTP endpoint, and each peer's fair share of it.
+//
+// What a client can make the process hold, and the bound on each (all clients together):
+//   - output waiting for a client that reads slowly or not at all (JSON bodies and SSE
+//     streams alike): `maxQueuedBytes`, counted in characters as on stdio (line-writer.ts);
+//   - requests being served: `maxInFlight`, as on stdio;
+//   - request bodies being received: `maxBodyBytes`.
+// Each peer address gets at most half of each (PEER_SHARE), so one greedy client never holds
+// the whole budget: past its share it gets 429 (Too Many Requests: it is the one asking for
+// too much); past the whole budget everyone gets 503 (Service Unavailable), both with
+// `Retry-After` (RFC 9110 section 10.2.3, RFC 6585 section 4). A request is refused before
+// it runs, never cut off while running; a client whose output stops draining for `stallMs`
+// is closed, which frees its share (the "slowest" go first: nobody else is ever closed).
+//
+// So the output held stays under `maxQueuedBytes` plus one answer per request in flight, as
+// on stdio (README, "held off"): admission stops at the bound, and the requests already
+// running may each add their answer. The worst case the limits allow, stated in README.md
+// "Bounds over HTTP" and measured in docs/hardening.md:
+//   maxQueuedBytes + maxInFlight x (the largest answer) + maxBodyBytes
+//   + maxConnections x (about 64 KiB of socket and parser state) + the data itself.
+//
+// A peer is the socket's remote address: behind a proxy every client is the proxy, and on
+// one machine every local client is 127.0.0.1; shares then protect the process, not one
+// local client from another.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A peer gets at most this part of each total. */
+export const PEER_SHARE = 0.5;
+
+export interface BudgetLimits {
+  maxQueuedBytes: number;
+  maxInFlight: number;
+  maxBodyBytes: number;
+  /** A response whose queued output has not shrunk for this long is closed (default 30 s). */
+  stallMs: number;
+}
+
+/** Why a request cannot be taken now: its HTTP status (429 or 503) and what to tell the client. */
+export interface Refusal {
+  status: 429 | 503;
+  message: string;
+}
+
+interface PeerUse {
+  queued: number;
+  inFlight: number;
+  body: number;
+}
+
+interface QueuedResponse {
+  peer: string;
+  /** What this response counts against the budget now (its queued output when last looked at). */
+  counted: number;
+  /** When its queued output last shrank (or was first counted). */
+  progressAt: number;
+}
+
+export class HttpBudget {
+  readonly limits: BudgetLimits;
+  readonly #peers = new Map<string, PeerUse>();
+  readonly #responses = new Map<ServerResponse, QueuedResponse>();
+  readonly #total: PeerUse = { queued: 0, inFlight: 0, body: 0 };
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(limits: BudgetLimits) {
+    this.limits = limits;
+    this.#sweeper = setInterval(() => this.#closeStalled(), Math.min(1000, limits.stallMs));
+    this.#sweeper.unref();
+  }
+
+  /** What everyone holds now (for tests and the operator). */
+  get total(): Readonly<PeerUse> {
+    return this.#total;
+  }
+
+  /** Whether `peer` may start `requests` more requests now. */
+  admitRequests(peer: string, requests: number): Refusal | undefined {
+    const use = this.#peers.get(peer);
+    const { maxQueuedBytes, maxInFlight } = this.limits;
+    if ((use?.queued ?? 0) >= share(maxQueuedBytes)) {
+      return tooMany(`output for you waits unread (${use!.queued} characters; a client's share is ${share(maxQueuedBytes)})`);
+    }
+    if ((use?.inFlight ?? 0) + requests > share(maxInFlight)) {
+      return tooMany(`you have ${use?.inFlight ?? 0} requests running (a client's share is ${share(maxInFlight)})`);
+    }
+    if (this.#total.queued >= maxQueuedBytes) return busy(`${this.#total.queued} characters of output wait for clients`);
+    if (this.#total.inFlight + requests > maxInFlight) return busy(`${this.#total.inFlight} requests are running`);
+    return undefined;
+  }
+
+  /** Counts `requests` running for `peer` until `res` closes. */
+  holdRequests(peer: string, requests: number, res: ServerResponse): void {
+    this.#add(peer, 'inFlight', requests);
+    res.once('close', () => this.#add(peer, 'inFlight', -requests));
+  }
+
+  /** Takes `bytes` more of body for `peer`, or says why not; `release` gives them back. */
+  reserveBody(peer: string, bytes: number): Refusal | undefined {
+    const use = this.#peers.get(peer)?.body ?? 0;
+    if (use + bytes > share(this.limits.maxBodyBytes)) {
+      return tooMany(
+        `your request bodies would hold ${use + bytes} bytes (a client's share is ${share(this.limits.maxBodyBytes)})`,
+      );
+    }
+    if (this.#total.body + bytes > this.limits.maxBodyBytes)
+      return busy(`${this.#total.body} bytes of request bodies are on their way`);
+    this.#add(peer, 'body', bytes);
+    return undefined;
+  }
+
+  releaseBody(peer: string, bytes: number): void {
+    this.#add(peer, 'body', -bytes);
+  }
+
+  /**
+   * Counts what `res` has queued for its client (call after each write): `res.writableLength`
+   * is the response's own buffer plus its socket's, so it only shrinks as the client reads.
+   */
+  noteQueued(peer: string, res: ServerResponse): void {
+    let entry = this.#responses.get(res);
+    if (!entry) {
+      entry = { peer, counted: 0, progressAt: Date.now() };
+      this.#responses.set(res, entry);
+      // 'finish': everything was handed to the operating system; 'close': the client went.
+      const forget = () => this.#recount(res, 0);
+      res.once('finish', forget);
+      res.once('close', forget);
+    }
+    this.#recount(res, res.writableFinished || res.destroyed ? 0 : res.writableLength);
+  }
+
+  close(): void {
+    clearInterval(this.#sweeper);
+  }
+
+  #recount(res: ServerResponse, queued: number): void {
+    const entry = this.#responses.get(res);
+    if (!entry) return;
+    if (queued < entry.counted || entry.counted === 0) entry.progressAt = Date.now();
+    this.#add(entry.peer, 'queued', queued - entry.counted);
+    entry.counted = queued;
+    if (queued === 0) this.#responses.delete(res);
+  }
+
+  /** Every second: recount what each response still holds; one that has not shrunk for `stallMs` is closed. */
+  #closeStalled(): void {
+    const now = Date.now();
+    for (const [res, entry] of [...this.#responses]) {
+      this.#recount(res, res.writableFinished || res.destroyed ? 0 : res.writableLength);
+      if (entry.counted > 0 && now - entry.progressAt >= this.limits.stallMs) {
+        this.#recount(res, 0);
+        res.destroy();
+      }
+    }
+  }
+
+  #add(peer: string, field: keyof PeerUse, amount: number): void {
+    if (amount === 0) return;
+    let use = this.#peers.get(peer);
+    if (!use) this.#peers.set(peer, (use = { queued: 0, inFlight: 0, body: 0 }));
+    use[field] += amount;
+    this.#total[field] += amount;
+    if (use.queued === 0 && use.inFlight === 0 && use.body === 0) this.#peers.delete(peer);
+  }
+}
+
+/** The client's address: what shares are counted by (the header of this file says what that means behind a proxy). */
+export function peerOf(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? '';
+}
+
+/** A peer's share of a total: at least 1, so a small limit still lets everyone in. */
+export function share(total: number): number {
+  return Math.max(1, Math.floor(total * PEER_SHARE));
+}
+
+const tooMany = (why: string): Refusal => ({ status: 429, message: `Too Many Requests: ${why}; retry later` });
+const busy = (why: string): Refusal => ({ status: 503, message: `Service Unavailable: ${why}; retry later` });
