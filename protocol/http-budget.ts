@@ -6,12 +6,15 @@
 //     streams alike): `maxQueuedBytes`, counted in characters as on stdio (line-writer.ts);
 //   - requests being served: `maxInFlight`, as on stdio;
 //   - request bodies being received: `maxBodyBytes`.
-// Each peer address gets at most half of each (PEER_SHARE), so one greedy client never holds
-// the whole budget: past its share it gets 429 (Too Many Requests: it is the one asking for
-// too much); past the whole budget everyone gets 503 (Service Unavailable), both with
-// `Retry-After` (RFC 9110 section 10.2.3, RFC 6585 section 4). A request is refused before
-// it runs, never cut off while running; a client whose output stops draining for `stallMs`
-// is closed, which frees its share (the "slowest" go first: nobody else is ever closed).
+// Past --max-in-flight a request waits for a slot, as on stdio (where reading pauses), the
+// waiting peers taking turns, so the greediest cannot keep the others waiting; after
+// `slotWaitMs` it gets 503. Output and bodies are shares: each peer address gets at most half
+// of each (PEER_SHARE), so one greedy client never holds the whole budget: past its share it
+// gets 429 (Too Many Requests: it is the one asking for too much); past the whole budget
+// everyone gets 503 (Service Unavailable), both with `Retry-After` (RFC 9110 section 10.2.3,
+// RFC 6585 section 4). A body past a share is not read at all. A request is refused before it
+// runs, never cut off while running; a client whose output stops draining for `stallMs` is
+// closed, which frees its share (the slowest go first: nobody else is ever closed).
 //
 // So the output held stays under `maxQueuedBytes` plus one answer per request in flight, as
 // on stdio (README, "held off"): admission stops at the bound, and the requests already
@@ -35,6 +38,8 @@ export interface BudgetLimits {
   maxBodyBytes: number;
   /** A response whose queued output has not shrunk for this long is closed (default 30 s). */
   stallMs: number;
+  /** A request waits this long for a slot of maxInFlight, then gets 503 (default 10 s). */
+  slotWaitMs: number;
 }
 
 /** Why a request cannot be taken now: its HTTP status (429 or 503) and what to tell the client. */
@@ -47,6 +52,11 @@ interface PeerUse {
   queued: number;
   inFlight: number;
   body: number;
+}
+
+interface Waiter {
+  requests: number;
+  grant(): void;
 }
 
 interface QueuedResponse {
@@ -62,6 +72,8 @@ export class HttpBudget {
   readonly #peers = new Map<string, PeerUse>();
   readonly #responses = new Map<ServerResponse, QueuedResponse>();
   readonly #total: PeerUse = { queued: 0, inFlight: 0, body: 0 };
+  /** Requests waiting for a slot, by peer, in the order the peers take turns. */
+  readonly #waiting = new Map<string, Waiter[]>();
   readonly #sweeper: NodeJS.Timeout;
 
   constructor(limits: BudgetLimits) {
@@ -75,25 +87,79 @@ export class HttpBudget {
     return this.#total;
   }
 
-  /** Whether `peer` may start `requests` more requests now. */
-  admitRequests(peer: string, requests: number): Refusal | undefined {
-    const use = this.#peers.get(peer);
-    const { maxQueuedBytes, maxInFlight } = this.limits;
-    if ((use?.queued ?? 0) >= share(maxQueuedBytes)) {
-      return tooMany(`output for you waits unread (${use!.queued} characters; a client's share is ${share(maxQueuedBytes)})`);
-    }
-    if ((use?.inFlight ?? 0) + requests > share(maxInFlight)) {
-      return tooMany(`you have ${use?.inFlight ?? 0} requests running (a client's share is ${share(maxInFlight)})`);
+  /** Whether `peer` may start requests now, as far as output waiting for clients goes. */
+  admitOutput(peer: string): Refusal | undefined {
+    const queued = this.#peers.get(peer)?.queued ?? 0;
+    const { maxQueuedBytes } = this.limits;
+    if (queued >= share(maxQueuedBytes)) {
+      return tooMany(`output for you waits unread (${queued} characters; a client's share is ${share(maxQueuedBytes)})`);
     }
     if (this.#total.queued >= maxQueuedBytes) return busy(`${this.#total.queued} characters of output wait for clients`);
-    if (this.#total.inFlight + requests > maxInFlight) return busy(`${this.#total.inFlight} requests are running`);
     return undefined;
   }
 
-  /** Counts `requests` running for `peer` until `res` closes. */
-  holdRequests(peer: string, requests: number, res: ServerResponse): void {
+  /**
+   * Takes `requests` of the `maxInFlight` slots for `peer` until `res` closes: at once (true)
+   * when they are free, else when they free up (the promise says true), peers taking turns so
+   * the greediest cannot keep the others waiting; false after `slotWaitMs`, or when the client
+   * left. Past --max-in-flight a request waits, as on stdio, where reading pauses.
+   */
+  takeSlots(peer: string, requests: number, res: ServerResponse): true | Promise<boolean> {
+    if (this.#waiting.size === 0 && this.#fits(requests)) {
+      this.#hold(peer, requests, res);
+      return true;
+    }
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (granted: boolean) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        if (granted) this.#hold(peer, requests, res);
+        else this.#unqueue(peer, waiter);
+        resolve(granted);
+      };
+      const waiter: Waiter = { requests, grant: () => finish(true) };
+      const timer = setTimeout(() => finish(false), this.limits.slotWaitMs);
+      res.once('close', () => finish(false));
+      const queue = this.#waiting.get(peer) ?? [];
+      queue.push(waiter);
+      this.#waiting.set(peer, queue);
+    });
+  }
+
+  #fits(requests: number): boolean {
+    // A batch larger than the whole limit runs alone rather than never.
+    return this.#total.inFlight + requests <= this.limits.maxInFlight || this.#total.inFlight === 0;
+  }
+
+  #hold(peer: string, requests: number, res: ServerResponse): void {
     this.#add(peer, 'inFlight', requests);
-    res.once('close', () => this.#add(peer, 'inFlight', -requests));
+    res.once('close', () => {
+      this.#add(peer, 'inFlight', -requests);
+      this.#grantWaiting();
+    });
+  }
+
+  /** Freed slots go to the waiting peers in turn: the first waiter of each, then round again. */
+  #grantWaiting(): void {
+    while (this.#waiting.size > 0) {
+      const [peer, queue] = this.#waiting.entries().next().value as [string, Waiter[]];
+      if (!this.#fits(queue[0]!.requests)) return;
+      const waiter = queue.shift()!;
+      // The peer goes to the back of the rotation.
+      this.#waiting.delete(peer);
+      if (queue.length > 0) this.#waiting.set(peer, queue);
+      waiter.grant();
+    }
+  }
+
+  #unqueue(peer: string, waiter: Waiter): void {
+    const queue = this.#waiting.get(peer);
+    if (!queue) return;
+    const at = queue.indexOf(waiter);
+    if (at !== -1) queue.splice(at, 1);
+    if (queue.length === 0) this.#waiting.delete(peer);
   }
 
   /** Takes `bytes` more of body for `peer`, or says why not; `release` gives them back. */
@@ -120,6 +186,8 @@ export class HttpBudget {
    */
   noteQueued(peer: string, res: ServerResponse): void {
     let entry = this.#responses.get(res);
+    // Most answers are in the operating system's hands at once: nothing to count, nothing to watch.
+    if (!entry && (res.writableFinished || res.writableLength === 0)) return;
     if (!entry) {
       entry = { peer, counted: 0, progressAt: Date.now() };
       this.#responses.set(res, entry);

@@ -87,9 +87,9 @@ export class HandshakeSessions {
     const headers = { 'Mcp-Session-Id': session.id };
     // A request whose POST connection dropped goes on running ("Disconnection SHOULD NOT be
     // interpreted as the client cancelling"), no longer counted by its response: the session
-    // itself is held to a peer's share of --max-in-flight.
+    // itself is held to --max-in-flight.
     const running = session.connection.inFlight;
-    if (requests.length > 0 && running >= share(this.#options.budget.limits.maxInFlight)) {
+    if (requests.length > 0 && running >= this.#options.budget.limits.maxInFlight) {
       const busy = invalidRequest(`Too Many Requests: this session has ${running} requests running; retry later`);
       return replyError(res, 429, busy, { ...headers, 'Retry-After': '1' });
     }

@@ -58,7 +58,7 @@ export interface HttpOptions {
   sessionIdleMs?: number;
   /** Output waiting for clients that read slowly, all of them together, in characters (default 64 MiB, as on stdio; http-budget.ts). */
   maxQueuedBytes?: number;
-  /** Requests served at once, all clients together (default 64, as on stdio). */
+  /** Requests served at once, all clients together (default 64, as on stdio); more wait their turn, peers in rotation. */
   maxInFlight?: number;
   /** Request bodies being received at once, in bytes (default 64 MiB: two of the largest message). */
   maxBodyBytes?: number;
@@ -72,6 +72,8 @@ export interface HttpOptions {
   idleTimeoutMs?: number;
   /** A response whose unread output has not shrunk for this long is closed (default 30 s). */
   stallMs?: number;
+  /** A request waits this long for one of the --max-in-flight slots, then gets 503 (default 10 s). */
+  slotWaitMs?: number;
   /** A comment line on a quiet stream this often (default 15 s). */
   keepAliveMs?: number;
   /** What a handshake-era session keeps of its SSE streams for a client that resumes one (http-replay.ts). */
@@ -164,6 +166,7 @@ class HttpTransport {
       maxInFlight: options.maxInFlight ?? 64,
       maxBodyBytes: options.maxBodyBytes ?? 2 * (options.maxMessageBytes ?? 32 * 1024 * 1024),
       stallMs: options.stallMs ?? 30_000,
+      slotWaitMs: options.slotWaitMs ?? 10_000,
     });
     this.#maxConnections = options.maxConnections ?? defaultMaxConnections();
     this.sessions = new HandshakeSessions(server, {
@@ -251,32 +254,41 @@ class HttpTransport {
     };
     const upFront = Number.isSafeInteger(declared) ? reserve(declared) : undefined;
     if (upFront) return refuseBody(res, upFront.status, upFront.message);
-    let body: Awaited<ReturnType<typeof readBody>>;
+    // The bytes stay counted until the message runs: one waiting for a slot still holds them.
     try {
-      body = await readBody(req, maxBytes, Number.isSafeInteger(declared) ? undefined : reserve);
+      const body = await readBody(req, maxBytes, Number.isSafeInteger(declared) ? undefined : reserve);
+      if (body === 'gone') return void res.destroy();
+      if (typeof body === 'object') return refuseBody(res, body.status, body.message);
+      if (body === 'too-large') return refuseBody(res, 413, `Payload Too Large: at most ${maxBytes} bytes`);
+      if (body === 'not-utf8')
+        return replyError(res, 400, new RpcError(ErrorCode.ParseError, 'Parse error: the body is not valid UTF-8'));
+      const parsed = parseLine(body, this.#options.maxDepth);
+      if (parsed.kind === 'parse-error')
+        return replyError(res, 400, new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON'));
+      if (parsed.kind === 'too-deep') {
+        return replyError(res, 400, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));
+      }
+      // Requests that cost work and output wait their turn; a ping, a listen stream (bounded by
+      // its own limits, stateless.ts), notifications and responses do not.
+      const costly = costlyRequests(parsed);
+      if (costly > 0) {
+        const refused = this.#budget.admitOutput(peer);
+        if (refused) return replyError(res, refused.status, invalidRequest(refused.message), { 'Retry-After': '1' });
+        const taken = this.#budget.takeSlots(peer, costly, res);
+        if (taken !== true && !(await taken)) {
+          if (res.destroyed) return;
+          const busy = `Service Unavailable: ${this.#budget.total.inFlight} requests are running and no slot freed in ${this.#budget.limits.slotWaitMs} ms; retry later`;
+          return replyError(res, 503, invalidRequest(busy), { 'Retry-After': '1' });
+        }
+      }
+      this.#dispatch(req, res, parsed);
     } finally {
       this.#budget.releaseBody(peer, reserved);
     }
-    if (body === 'gone') return void res.destroy();
-    if (typeof body === 'object') return refuseBody(res, body.status, body.message);
-    if (body === 'too-large') return refuseBody(res, 413, `Payload Too Large: at most ${maxBytes} bytes`);
-    if (body === 'not-utf8')
-      return replyError(res, 400, new RpcError(ErrorCode.ParseError, 'Parse error: the body is not valid UTF-8'));
-    const parsed = parseLine(body, this.#options.maxDepth);
-    if (parsed.kind === 'parse-error')
-      return replyError(res, 400, new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON'));
-    if (parsed.kind === 'too-deep') {
-      return replyError(res, 400, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));
-    }
+  }
+
+  #dispatch(req: IncomingMessage, res: ServerResponse, parsed: ParsedLine): void {
     const request = parsed.kind === 'single' && parsed.message.kind === 'request' ? parsed.message : undefined;
-    // Requests that cost work and output wait their turn (429/503 past the budget); a ping, a
-    // listen stream (bounded by its own limits, stateless.ts), notifications and responses do not.
-    const costly = costlyRequests(parsed);
-    if (costly > 0) {
-      const refused = this.#budget.admitRequests(peer, costly);
-      if (refused) return replyError(res, refused.status, invalidRequest(refused.message), { 'Retry-After': '1' });
-      this.#budget.holdRequests(peer, costly, res);
-    }
     // A request with the 2026-07-28 _meta, or one without a session that does not open one: no
     // session to serve it in, so it is answered on its own (the era router says what is missing).
     const sessionless = request?.method !== 'initialize' && req.headers['mcp-session-id'] === undefined;

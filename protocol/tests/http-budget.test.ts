@@ -133,27 +133,55 @@ test('a client that never reads: past its share of --max-queued-bytes 429 with R
   }
 });
 
-test('--max-in-flight over HTTP: a peer past its half gets 429, everyone past the total 503, both with Retry-After; a freed slot is free at once', async () => {
-  const http = await endpoint({ maxInFlight: 2 });
-  const held: Promise<Answer>[] = [];
+test('--max-in-flight over HTTP: past it a request waits for a slot (as on stdio), 503 with Retry-After when none frees in time', async () => {
+  const http = await endpoint({ maxInFlight: 2, slotWaitMs: 300 });
   try {
-    held.push(send(http.url, '127.0.0.1', callTool('hold'), toolHeaders('hold')));
+    const first = send(http.url, '127.0.0.1', callTool('hold'), toolHeaders('hold'));
+    await sleep(50);
+    const releaseFirst = release!;
+    const second = send(http.url, '127.0.0.2', callTool('hold'), toolHeaders('hold'));
+    await sleep(50);
+    const releaseSecond = release!;
+    let answered = false;
+    const waiting = send(http.url, '127.0.0.3', callTool('small'), toolHeaders('small')).then((answer) => {
+      answered = true;
+      return answer;
+    });
     await sleep(100);
-    const second = await send(http.url, '127.0.0.1', callTool('small'), toolHeaders('small'));
-    assert.equal([second.status, second.headers['retry-after']], [429, '1'], 'a peer gets half of 2');
-    const firstRelease = release!;
-    held.push(send(http.url, '127.0.0.2', callTool('hold'), toolHeaders('hold')));
-    await sleep(100);
-    const third = await send(http.url, '127.0.0.3', callTool('small'), toolHeaders('small'));
-    assert.equal([third.status, third.headers['retry-after']], [503, '1'], 'both slots are taken');
-    assert.match(JSON.parse(third.body).error.message, /Service Unavailable: 2 requests are running/);
-    firstRelease();
+    assert.not.ok(answered, 'both slots are taken: it waits');
+    releaseFirst();
+    assert.is((await waiting).status, 200, 'a freed slot is taken at once');
+    assert.is((await first).status, 200);
+    const third = send(http.url, '127.0.0.1', callTool('hold'), toolHeaders('hold'));
+    await sleep(50);
+    const late = await send(http.url, '127.0.0.3', callTool('small'), toolHeaders('small'));
+    assert.equal([late.status, late.headers['retry-after']], [503, '1'], 'no slot freed within slotWaitMs');
+    assert.match(JSON.parse(late.body).error.message, /Service Unavailable: 2 requests are running/);
     release!();
-    assert.equal(
-      (await Promise.all(held)).map((answer) => answer.status),
-      [200, 200],
-    );
-    assert.is((await send(http.url, '127.0.0.3', callTool('small'), toolHeaders('small'))).status, 200);
+    releaseSecond();
+    assert.equal([(await second).status, (await third).status], [200, 200]);
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('--max-in-flight over HTTP: waiting peers take turns, so a greedy one cannot keep another waiting', async () => {
+  const http = await endpoint({ maxInFlight: 1 });
+  try {
+    const holding = send(http.url, '127.0.0.1', callTool('hold'), toolHeaders('hold'));
+    await sleep(50);
+    const order: string[] = [];
+    const small = (peer: string, name: string) =>
+      send(http.url, peer, callTool('small'), toolHeaders('small')).then(() => order.push(name));
+    const greedy1 = small('127.0.0.1', 'greedy 1');
+    await sleep(30);
+    const greedy2 = small('127.0.0.1', 'greedy 2');
+    await sleep(30);
+    const other = small('127.0.0.2', 'other');
+    await sleep(30);
+    release!();
+    await Promise.all([holding, greedy1, greedy2, other]);
+    assert.equal(order, ['greedy 1', 'other', 'greedy 2']);
   } finally {
     await http.close(100);
   }
