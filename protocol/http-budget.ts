@@ -18,10 +18,17 @@
 //
 // So the output held stays under `maxQueuedBytes` plus one answer per request in flight, as
 // on stdio (README, "held off"): admission stops at the bound, and the requests already
-// running may each add their answer. The worst case the limits allow, stated in README.md
-// "Bounds over HTTP" and measured in docs/hardening.md:
-//   maxQueuedBytes + maxInFlight x (the largest answer) + maxBodyBytes
-//   + maxConnections x (about 64 KiB of socket and parser state) + the data itself.
+// running may each add their answer. The worst case the limits allow (README.md "Bounds over
+// HTTP"; measured in docs/hardening.md), counting 2 bytes of memory per character held (the
+// answer's string and its copy on its way to the socket) and 3 per body byte (the chunks, the
+// text, the parsed value):
+//   RSS <= the process with its data
+//          + 2 x (maxQueuedBytes + maxInFlight x the largest answer)
+//          + 3 x maxBodyBytes + maxConnections x 64 KiB (socket and parser state)
+// With the defaults (64 MiB, 64, 64 MiB, 1000) and answers of at most 10.3 MB (a resources/read
+// of an issue of 1,000 comments of 10,000 characters): 50 MB + 1,450 MB + 200 MB + 64 MB, about
+// 1.8 GB; with --max-in-flight 4 --max-queued-bytes 1000000, about 400 MB. The largest answer is
+// the term to watch: --max-in-flight multiplies it.
 //
 // A peer is the socket's remote address: behind a proxy every client is the proxy, and on
 // one machine every local client is 127.0.0.1; shares then protect the process, not one

@@ -280,6 +280,9 @@ class HttpTransport {
           const busy = `Service Unavailable: ${this.#budget.total.inFlight} requests are running and no slot freed in ${this.#budget.limits.slotWaitMs} ms; retry later`;
           return replyError(res, 503, invalidRequest(busy), { 'Retry-After': '1' });
         }
+        // While it waited, the output of others may have filled the budget.
+        const late = taken === true ? undefined : this.#budget.admitOutput(peer);
+        if (late) return replyError(res, late.status, invalidRequest(late.message), { 'Retry-After': '1' });
       }
       this.#dispatch(req, res, parsed);
     } finally {

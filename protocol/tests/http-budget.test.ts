@@ -11,7 +11,12 @@ import { createServer } from '../server.js';
 import { initializeRequest } from './http-client.js';
 
 const BIG = 32 * 1024 * 1024;
-let release: (() => void) | undefined;
+/** The `hold` calls running now, oldest first: each one's way to finish. */
+const holds: Array<() => void> = [];
+/** Waits until `count` hold calls run (no fixed sleep: the machine may be slow). */
+async function holding(count: number): Promise<void> {
+  while (holds.length < count) await sleep(10);
+}
 
 async function endpoint(options: Partial<HttpOptions>): Promise<HttpEndpoint> {
   const server = createServer({
@@ -33,7 +38,7 @@ async function endpoint(options: Partial<HttpOptions>): Promise<HttpEndpoint> {
         name: 'hold',
         description: 'Runs until the test lets it go.',
         input: z.object({}),
-        run: () => new Promise((resolve) => (release = () => resolve({ content: [] }))),
+        run: () => new Promise((resolve) => holds.push(() => resolve({ content: [] }))),
       },
     ],
   });
@@ -135,13 +140,11 @@ test('a client that never reads: past its share of --max-queued-bytes 429 with R
 
 test('--max-in-flight over HTTP: past it a request waits for a slot (as on stdio), 503 with Retry-After when none frees in time', async () => {
   const http = await endpoint({ maxInFlight: 2, slotWaitMs: 300 });
+  holds.length = 0;
   try {
     const first = send(http.url, '127.0.0.1', callTool('hold'), toolHeaders('hold'));
-    await sleep(50);
-    const releaseFirst = release!;
     const second = send(http.url, '127.0.0.2', callTool('hold'), toolHeaders('hold'));
-    await sleep(50);
-    const releaseSecond = release!;
+    await holding(2);
     let answered = false;
     const waiting = send(http.url, '127.0.0.3', callTool('small'), toolHeaders('small')).then((answer) => {
       answered = true;
@@ -149,40 +152,41 @@ test('--max-in-flight over HTTP: past it a request waits for a slot (as on stdio
     });
     await sleep(100);
     assert.not.ok(answered, 'both slots are taken: it waits');
-    releaseFirst();
+    holds.shift()!();
     assert.is((await waiting).status, 200, 'a freed slot is taken at once');
-    assert.is((await first).status, 200);
     const third = send(http.url, '127.0.0.1', callTool('hold'), toolHeaders('hold'));
-    await sleep(50);
+    await holding(2);
     const late = await send(http.url, '127.0.0.3', callTool('small'), toolHeaders('small'));
     assert.equal([late.status, late.headers['retry-after']], [503, '1'], 'no slot freed within slotWaitMs');
     assert.match(JSON.parse(late.body).error.message, /Service Unavailable: 2 requests are running/);
-    release!();
-    releaseSecond();
-    assert.equal([(await second).status, (await third).status], [200, 200]);
+    while (holds.length > 0) holds.shift()!();
+    assert.equal([(await first).status, (await second).status, (await third).status], [200, 200, 200]);
   } finally {
+    while (holds.length > 0) holds.shift()!();
     await http.close(100);
   }
 });
 
 test('--max-in-flight over HTTP: waiting peers take turns, so a greedy one cannot keep another waiting', async () => {
   const http = await endpoint({ maxInFlight: 1 });
+  holds.length = 0;
   try {
-    const holding = send(http.url, '127.0.0.1', callTool('hold'), toolHeaders('hold'));
-    await sleep(50);
+    const held = send(http.url, '127.0.0.1', callTool('hold'), toolHeaders('hold'));
+    await holding(1);
     const order: string[] = [];
     const small = (peer: string, name: string) =>
       send(http.url, peer, callTool('small'), toolHeaders('small')).then(() => order.push(name));
     const greedy1 = small('127.0.0.1', 'greedy 1');
-    await sleep(30);
+    await sleep(100);
     const greedy2 = small('127.0.0.1', 'greedy 2');
-    await sleep(30);
+    await sleep(100);
     const other = small('127.0.0.2', 'other');
-    await sleep(30);
-    release!();
-    await Promise.all([holding, greedy1, greedy2, other]);
+    await sleep(100);
+    holds.shift()!();
+    await Promise.all([held, greedy1, greedy2, other]);
     assert.equal(order, ['greedy 1', 'other', 'greedy 2']);
   } finally {
+    while (holds.length > 0) holds.shift()!();
     await http.close(100);
   }
 });
