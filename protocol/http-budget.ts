@@ -14,7 +14,8 @@
 // everyone gets 503 (Service Unavailable), both with `Retry-After` (RFC 9110 section 10.2.3,
 // RFC 6585 section 4). A body past a share is not read at all. A request is refused before it
 // runs, never cut off while running; a client whose output stops draining for `stallMs` is
-// closed, which frees its share (the slowest go first: nobody else is ever closed).
+// closed, which frees its share, and after 2 s while the whole budget is full (the slowest go
+// first: a client that reads is never closed).
 //
 // So the output held stays under `maxQueuedBytes` plus one answer per request in flight, as
 // on stdio (README, "held off"): admission stops at the bound, and the requests already
@@ -35,6 +36,9 @@
 // local client from another.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** How long a response may make no progress while the output budget is full. */
+const PRESSED_STALL_MS = 2000;
 
 /** A peer gets at most this part of each total. */
 export const PEER_SHARE = 0.5;
@@ -219,12 +223,18 @@ export class HttpBudget {
     if (queued === 0) this.#responses.delete(res);
   }
 
-  /** Every second: recount what each response still holds; one that has not shrunk for `stallMs` is closed. */
+  /**
+   * Every second: recount what each response still holds; one that has not shrunk for `stallMs`
+   * is closed, or for PRESSED_STALL_MS while the whole budget is full, so that clients that
+   * never read keep everyone else out for seconds, not for `stallMs`.
+   */
   #closeStalled(): void {
     const now = Date.now();
+    const full = this.#total.queued >= this.limits.maxQueuedBytes;
+    const patience = full ? Math.min(PRESSED_STALL_MS, this.limits.stallMs) : this.limits.stallMs;
     for (const [res, entry] of [...this.#responses]) {
       this.#recount(res, res.writableFinished || res.destroyed ? 0 : res.writableLength);
-      if (entry.counted > 0 && now - entry.progressAt >= this.limits.stallMs) {
+      if (entry.counted > 0 && now - entry.progressAt >= patience) {
         this.#recount(res, 0);
         res.destroy();
       }

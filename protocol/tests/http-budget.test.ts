@@ -110,6 +110,16 @@ const rawPost = (url: string, body: string, headers: Record<string, string>, dec
   return `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n${lines.join('')}Content-Length: ${declared}\r\n\r\n${body}`;
 };
 
+/** How long until a cheap call from `peer` is answered 200 (polling), or `ms` when it never is. */
+async function untilServed(peer: string, url: string, ms: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < ms) {
+    if ((await send(url, peer, callTool('small'), toolHeaders('small'))).status === 200) return Date.now() - started;
+    await sleep(100);
+  }
+  return ms;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('a client that never reads: past its share of --max-queued-bytes 429 with Retry-After, others served; its stalled answer closed, its share freed', async () => {
@@ -124,14 +134,26 @@ test('a client that never reads: past its share of --max-queued-bytes 429 with R
     assert.match(JSON.parse(again.body).error.message, /Too Many Requests/);
     const other = await send(http.url, '127.0.0.2', callTool('small'), toolHeaders('small'));
     assert.is(other.status, 200, 'another peer still has room');
-    // No progress for stallMs: the connection is closed, and with it what it held.
-    const { closed } = await untilClosed(greedy, 3000);
-    assert.ok(closed, 'the stalled response is closed');
-    assert.is(
-      (await send(http.url, '127.0.0.1', callTool('small'), toolHeaders('small'))).status,
-      200,
-      'its share is free again',
-    );
+    // No progress for stallMs: the response is closed, and with it what it held. (A client that
+    // does not read cannot see the close; its share coming back is what shows it.)
+    const freedAfter = await untilServed('127.0.0.1', http.url, 3000);
+    assert.ok(freedAfter < 3000, `its share is free again once the stalled answer is closed (${freedAfter} ms)`);
+  } finally {
+    greedy.destroy();
+    await http.close(100);
+  }
+});
+
+test('with the whole output budget full, everyone gets 503, and an answer making no progress is closed after 2 s, not stallMs', async () => {
+  const http = await endpoint({ maxQueuedBytes: 16 * 1024 * 1024 });
+  const greedy = await rawSocket(http.url, '127.0.0.1', rawPost(http.url, callTool('big'), toolHeaders('big')));
+  try {
+    greedy.pause();
+    await sleep(200);
+    const other = await send(http.url, '127.0.0.2', callTool('small'), toolHeaders('small'));
+    assert.equal([other.status, other.headers['retry-after']], [503, '1'], 'a 32 MiB answer fills a 16 MiB budget');
+    const freedAfter = await untilServed('127.0.0.2', http.url, 6000);
+    assert.ok(freedAfter < 4500, `closed within about 2 s, not the 30 s of stallMs (${freedAfter} ms)`);
   } finally {
     greedy.destroy();
     await http.close(100);
