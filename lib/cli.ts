@@ -37,9 +37,11 @@ Options:
                              (default: $MCP_TRACKER_READ_ONLY=1)
   --page-size N              items per page in list results (default 100)
   --max-message-bytes N      longest accepted message (default 33554432, 32 MiB)
-  --max-in-flight N          requests run at once before reading pauses (default 64)
+  --max-in-flight N          requests run at once before reading pauses (default 64; over
+                             HTTP for all clients together, and more wait their turn)
   --max-queued-bytes N       output waiting for the client before reading pauses
-                             (default 67108864, 64 MiB, counted in characters)
+                             (default 67108864, 64 MiB, counted in characters; over HTTP for all
+                             clients together, a client at most half: 429/503 past it)
   --max-depth N              deepest accepted nesting of arrays and objects (default 1000)
   --http [HOST:]PORT         serve over HTTP (HOST defaults to 127.0.0.1: this machine only)
   --auth-token-file PATH     (http) require "Authorization: Bearer <the file's first line>"

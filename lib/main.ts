@@ -188,6 +188,9 @@ async function serveOverHttp(
     allowedOrigins: line.allowedOrigins,
     instanceName: line.instanceName,
     maxMessageBytes: line.maxMessageBytes,
+    // The same bounds as on stdio, for all clients together (protocol/http-budget.ts).
+    maxInFlight: line.maxInFlight,
+    maxQueuedBytes: line.maxQueuedBytes,
     maxDepth: line.maxDepth,
     report,
     encodeLine,

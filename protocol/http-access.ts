@@ -12,6 +12,7 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Refusal } from './http-budget.js';
 
 export interface AccessRules {
   /**
@@ -41,9 +42,16 @@ export function accessRules(host: string, allowedOrigins: readonly string[], tok
 
 /** Why a request is refused (status and message), or undefined when it may go on. */
 export function refusal(req: IncomingMessage, rules: AccessRules): { status: number; message: string } | undefined {
-  const host = hostName(req.headers.host);
+  // An absolute-form target (`POST http://other.example/mcp`) names the host itself, and then
+  // "the recipient MUST ignore the received Host header field and instead use the host
+  // information of the request-target" (RFC 9112 section 3.2.2): so that authority is the one checked.
+  const authority = targetAuthority(req.url) ?? req.headers.host;
+  const host = hostName(authority);
   if (rules.hosts && (host === undefined || !rules.hosts.has(host))) {
-    return { status: 403, message: `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not this server` };
+    return { status: 403, message: `Forbidden: Host ${JSON.stringify(authority ?? '')} is not this server` };
+  }
+  if (host === undefined && authority !== undefined) {
+    return { status: 400, message: `Bad Request: Host ${JSON.stringify(authority)} is not host[:port]` };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, rules)) {
@@ -55,10 +63,19 @@ export function refusal(req: IncomingMessage, rules: AccessRules): { status: num
   return undefined;
 }
 
+/**
+ * The host of `host[:port]`, or undefined when it is not that: RFC 9110 section 7.2, `Host =
+ * uri-host [ ":" port ]` with `port = *DIGIT`, so `127.0.0.1:evil` names no host of ours.
+ */
 function hostName(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  if (header.startsWith('[')) return header.slice(0, header.indexOf(']') + 1);
-  return header.split(':')[0];
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]]+)(?::\d{0,5})?$/.exec(header ?? '');
+  return match?.[1];
+}
+
+/** The authority of an absolute-form request target, or undefined for the usual origin-form (`/mcp`). */
+function targetAuthority(target: string | undefined): string | undefined {
+  const match = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(target ?? '');
+  return match ? match[1]!.slice(match[1]!.lastIndexOf('@') + 1) : undefined;
 }
 
 /** A page served from this machine may call a loopback server; any other origin only when listed. */
@@ -74,25 +91,39 @@ function originAllowed(origin: string, rules: AccessRules): boolean {
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {
-  const given = header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+  // "It uses a case-insensitive token as a means to identify the authentication scheme" (RFC
+  // 7235 section 2.1, now RFC 9110 section 11.1): `bearer` and `BEARER` are `Bearer`.
+  const given = /^bearer +(.*)$/is.exec(header ?? '')?.[1] ?? '';
   // Digests have one length whatever was sent, so the comparison time says nothing about the token.
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(given), digest(token));
 }
 
-/** The body as text; 'too-large' once it passes `maxBytes` (the rest is not kept); 'not-utf8'. */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<string | 'too-large' | 'not-utf8'> {
-  return new Promise((resolve, reject) => {
+/**
+ * The body as text; 'too-large' once it passes `maxBytes` (the rest is not kept); 'not-utf8';
+ * 'gone' when the client went away before its end. `reserve`, for a body of no declared length,
+ * takes each chunk's bytes from the process's budget (http-budget.ts) before it is kept; its
+ * refusal stops the reading there.
+ */
+export function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  reserve?: (bytes: number) => Refusal | undefined,
+): Promise<string | 'too-large' | 'not-utf8' | 'gone' | Refusal> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (outcome: 'too-large' | Refusal) => {
+      chunks.length = 0;
+      req.removeAllListeners('data');
+      resolve(outcome);
+      req.resume();
+    };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
-        chunks.length = 0;
-        resolve('too-large');
-        req.resume();
-        return;
-      }
+      if (size > maxBytes) return stop('too-large');
+      const refused = reserve?.(chunk.length);
+      if (refused !== undefined) return stop(refused);
       chunks.push(chunk);
     });
     req.on('end', () => {
@@ -102,6 +133,8 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
         resolve('not-utf8');
       }
     });
-    req.on('error', reject);
+    // A client that leaves mid-body (or is cut by the request timeout) is nobody's error.
+    req.on('error', () => resolve('gone'));
+    req.on('close', () => resolve('gone'));
   });
 }

@@ -42,7 +42,7 @@ function expectHeader(headers: IncomingHttpHeaders, name: string, bodyValue: unk
   if (raw === undefined) throw mismatch(`the ${name} header is missing`);
   if (Array.isArray(raw)) throw mismatch(`the ${name} header is given more than once`);
   const value = encoded ? decodeSentinel(raw) : raw;
-  if (value === undefined) throw mismatch(`the ${name} header is not valid Base64 between =?base64? and ?=`);
+  if (value === undefined) throw mismatch(`the ${name} header is not valid Base64 of UTF-8 between =?base64? and ?=`);
   if (value !== bodyValue) {
     throw mismatch(
       `the ${name} header value ${excerpt(JSON.stringify(value))} does not match the body's ${excerpt(JSON.stringify(bodyValue))}`,
@@ -50,12 +50,20 @@ function expectHeader(headers: IncomingHttpHeaders, name: string, bodyValue: unk
   }
 }
 
-/** `=?base64?...?=` -> its UTF-8 text; any other value as it is; undefined when the Base64 is malformed. */
+/**
+ * `=?base64?...?=` -> its UTF-8 text; any other value as it is; undefined when the Base64 is
+ * malformed or its bytes are not UTF-8. Decoded strictly: a lossy decoder turns every invalid
+ * byte into U+FFFD, so `=?base64?/w==?=` (the lone byte 0xFF) would match a name of U+FFFD.
+ */
 export function decodeSentinel(value: string): string | undefined {
   if (!value.startsWith('=?base64?') || !value.endsWith('?=')) return value;
   const encoded = value.slice('=?base64?'.length, -'?='.length);
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return undefined;
-  return Buffer.from(encoded, 'base64').toString('utf8');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(encoded, 'base64'));
+  } catch {
+    return undefined;
+  }
 }
 
 const mismatch = (detail: string) => new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${detail}`);

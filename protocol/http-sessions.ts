@@ -16,7 +16,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { invalidRequest } from './errors.js';
 import { DEFAULT_REPLAY_LIMITS, type ReplayLimits, type ReplayableStream, SessionStreams } from './http-replay.js';
-import { type EncodeLine, createEventStream, createPostResponse, replyError } from './http-stream.js';
+import { type HttpBudget, peerOf, share } from './http-budget.js';
+import { type EncodeLine, type StreamOptions, createEventStream, createPostResponse, replyError } from './http-stream.js';
 import { type OutgoingMessage, type ParsedLine, type RequestId, classify } from './json-rpc.js';
 import type { Server } from './server.js';
 import type { Session, SessionLimits } from './session.js';
@@ -25,6 +26,8 @@ import { type HandshakeVersion, isHandshakeVersion, rulesFor } from './versions.
 
 interface HttpSession {
   readonly id: string;
+  /** The peer address that opened it: a peer holds at most half the table (http-budget.ts). */
+  readonly peer: string;
   readonly connection: Session;
   /** The negotiated version, once initialize is answered. */
   version: HandshakeVersion | undefined;
@@ -36,6 +39,8 @@ interface HttpSession {
 }
 
 export interface SessionTableOptions {
+  /** The process's budget: what each stream leaves unread for its client is counted there. */
+  budget: HttpBudget;
   maxSessions: number;
   /** Put before every id: the instance's name and a dot, or nothing. */
   idPrefix: string;
@@ -51,6 +56,8 @@ export class HandshakeSessions {
   readonly #server: Server;
   readonly #options: SessionTableOptions;
   readonly #sessions = new Map<string, HttpSession>();
+  /** Sessions open now, by the peer address that opened them. */
+  readonly #perPeer = new Map<string, number>();
   readonly #sweeper: NodeJS.Timeout;
 
   constructor(server: Server, options: SessionTableOptions) {
@@ -73,12 +80,20 @@ export class HandshakeSessions {
   post(req: IncomingMessage, res: ServerResponse, parsed: ParsedLine): void {
     const messages = parsed.kind === 'batch' ? parsed.items.map(classify) : parsed.kind === 'single' ? [parsed.message] : [];
     const opens = messages.length === 1 && messages[0]!.kind === 'request' && messages[0]!.method === 'initialize';
-    const session = opens && req.headers['mcp-session-id'] === undefined ? this.#open(res) : this.#find(req, res);
+    const session = opens && req.headers['mcp-session-id'] === undefined ? this.#open(req, res) : this.#find(req, res);
     if (!session) return;
     session.lastSeen = Date.now();
     const requests = messages.flatMap((message) => (message.kind === 'request' ? [message.id] : []));
     const headers = { 'Mcp-Session-Id': session.id };
-    const response = createPostResponse(res, new Set(requests), { headers, ...this.#streamOptions() });
+    // A request whose POST connection dropped goes on running ("Disconnection SHOULD NOT be
+    // interpreted as the client cancelling"), no longer counted by its response: the session
+    // itself is held to --max-in-flight.
+    const running = session.connection.inFlight;
+    if (requests.length > 0 && running >= this.#options.budget.limits.maxInFlight) {
+      const busy = invalidRequest(`Too Many Requests: this session has ${running} requests running; retry later`);
+      return replyError(res, 429, busy, { ...headers, 'Retry-After': '1' });
+    }
+    const response = createPostResponse(res, new Set(requests), { headers, ...this.#streamOptions(session.peer) });
     const stream = session.streams.openPost(requests, response);
     for (const id of requests) session.posts.set(id, stream);
     // The POST's stream goes with the message, so its answers come back here, an error without an id included.
@@ -100,7 +115,8 @@ export class HandshakeSessions {
     }
     const session = this.#find(req, res);
     if (!session) return;
-    const open = () => createEventStream(res, { headers: { 'Mcp-Session-Id': session.id }, ...this.#streamOptions() });
+    const open = () =>
+      createEventStream(res, { headers: { 'Mcp-Session-Id': session.id }, ...this.#streamOptions(session.peer) });
     const lastEventId = req.headers['last-event-id'];
     if (typeof lastEventId !== 'string') {
       if (session.streams.standalone.connected) {
@@ -129,13 +145,26 @@ export class HandshakeSessions {
     for (const session of [...this.#sessions.values()]) this.#end(session);
   }
 
-  #streamOptions(): { keepAliveMs: number | undefined; encodeLine: EncodeLine } {
-    return { keepAliveMs: this.#options.keepAliveMs, encodeLine: this.#options.encodeLine };
+  #streamOptions(peer: string): StreamOptions {
+    const { budget, keepAliveMs, encodeLine } = this.#options;
+    const maxQueuedBytes = share(budget.limits.maxQueuedBytes);
+    return { keepAliveMs, encodeLine, maxQueuedBytes, queued: (res) => budget.noteQueued(peer, res) };
   }
 
-  #open(res: ServerResponse): HttpSession | undefined {
-    if (this.#sessions.size >= this.#options.maxSessions) {
-      replyError(res, 503, invalidRequest(`Service Unavailable: at most ${this.#options.maxSessions} sessions at once`));
+  #open(req: IncomingMessage, res: ServerResponse): HttpSession | undefined {
+    const { maxSessions } = this.#options;
+    const peer = peerOf(req);
+    const mine = this.#perPeer.get(peer) ?? 0;
+    // A quota per peer, so one client cannot lock every other out of the handshake era.
+    if (mine >= share(maxSessions)) {
+      const message = `Too Many Requests: ${mine} sessions are open from your address (at most ${share(maxSessions)}); end one with DELETE, or retry later`;
+      replyError(res, 429, invalidRequest(message), { 'Retry-After': '60' });
+      return undefined;
+    }
+    if (this.#sessions.size >= maxSessions) {
+      replyError(res, 503, invalidRequest(`Service Unavailable: at most ${maxSessions} sessions at once`), {
+        'Retry-After': '60',
+      });
       return undefined;
     }
     const id = this.#options.idPrefix + randomBytes(16).toString('hex');
@@ -145,6 +174,7 @@ export class HandshakeSessions {
     );
     const session: HttpSession = {
       id,
+      peer,
       connection,
       version: undefined,
       posts: new Map(),
@@ -152,6 +182,7 @@ export class HandshakeSessions {
       lastSeen: Date.now(),
     };
     this.#sessions.set(id, session);
+    this.#perPeer.set(peer, mine + 1);
     return session;
   }
 
@@ -165,6 +196,7 @@ export class HandshakeSessions {
     // Even with its connection gone, the request's stream keeps what it sends, for a resumption;
     // it never goes to the GET stream, which carries no responses.
     post.send(message);
+    session.lastSeen = Date.now();
     if (!post.finished) return;
     for (const [id, stream] of session.posts) if (stream === post) session.posts.delete(id);
     session.streams.finished(post);
@@ -201,16 +233,25 @@ export class HandshakeSessions {
 
   #end(session: HttpSession): void {
     if (!this.#sessions.delete(session.id)) return;
+    const left = (this.#perPeer.get(session.peer) ?? 1) - 1;
+    if (left === 0) this.#perPeer.delete(session.peer);
+    else this.#perPeer.set(session.peer, left);
     session.connection.close();
     session.streams.standalone.connection?.end();
     for (const post of session.posts.values()) post.connection?.end();
   }
 
+  /**
+   * Ends each session that sent no request and got no answer for `idleMs`, an open GET stream
+   * and a pending request notwithstanding: otherwise a client holds its slot for ever with one
+   * idle GET, or a request that never completes (an elicitation nobody answers). The client
+   * learns it from a 404 and initializes again ("Session Management": the server MAY terminate
+   * the session at any time).
+   */
   #sweep(): void {
     const now = Date.now();
     for (const session of [...this.#sessions.values()]) {
-      const busy = session.posts.size > 0 || session.streams.standalone.connected;
-      if (!busy && now - session.lastSeen > this.#options.idleMs) this.#end(session);
+      if (now - session.lastSeen > this.#options.idleMs) this.#end(session);
     }
   }
 }

@@ -36,8 +36,10 @@ export interface StreamOptions {
   encodeLine: EncodeLine;
   /** A comment line this often, so a quiet stream stays open (default 15 s). */
   keepAliveMs?: number;
-  /** Output waiting for a slow client before we drop its stream (default 64 MiB). */
+  /** Output waiting for a slow client before we drop its stream (default 64 MiB; http.ts gives a peer's share). */
   maxQueuedBytes?: number;
+  /** Called after each write, so the process-wide budget counts what waits for this client (http-budget.ts). */
+  queued?(res: ServerResponse): void;
   /** Extra headers (Mcp-Session-Id). */
   headers?: Record<string, string>;
   /** The HTTP status for a JSON answer that is an error with this code. */
@@ -86,6 +88,7 @@ class PostResponse implements ResponseStream {
         'Content-Type': 'application/json',
       });
       this.#res.end(body);
+      this.#options.queued?.(this.#res);
       return;
     }
     this.#sse ??= createEventStream(this.#res, this.#options);
@@ -134,6 +137,7 @@ export function createEventStream(res: ServerResponse, options: StreamOptions): 
       return;
     }
     res.write(text);
+    options.queued?.(res);
   }
 
   return {

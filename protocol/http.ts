@@ -11,15 +11,17 @@
 // Both eras share one Server (server.ts): a change made through one client reaches the
 // subscribers of every other. Access checks come first (http-access.ts).
 
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server as NodeServer, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode, RpcError, invalidRequest } from './errors.js';
 import { type AccessRules, accessRules, readBody, refusal } from './http-access.js';
+import { HttpBudget, type Refusal, peerOf, share } from './http-budget.js';
 import type { ReplayLimits } from './http-replay.js';
 import { checkStatelessHeaders } from './http-headers.js';
 import { HandshakeSessions } from './http-sessions.js';
 import { type EncodeLine, createPostResponse, replyError, replyJson } from './http-stream.js';
-import { type Request, encodeLine, errorMessage, parseLine } from './json-rpc.js';
+import { type ParsedLine, type Request, classify, encodeLine, errorMessage, parseLine } from './json-rpc.js';
 import type { Server } from './server.js';
 import type { Session } from './session.js';
 import { carriesStatelessMeta, readStatelessMeta } from './stateless.js';
@@ -45,12 +47,33 @@ export interface HttpOptions {
   maxMessageBytes?: number;
   /** Deepest accepted nesting in a body (default 1000). */
   maxDepth?: number;
-  /** Handshake-era sessions open at once (default 100); 503 past it. */
+  /** Handshake-era sessions open at once (default 100; a peer address at most half): 503 past it, 429 past a peer's half. */
   maxSessions?: number;
   /** Responses open at once, streams included (default 512); 503 past it. */
   maxOpenResponses?: number;
-  /** A session without requests or open streams for this long is ended (default 30 minutes). */
+  /**
+   * A session that sent no request and got no answer for this long is ended, even with a GET
+   * stream open or a request still pending (default 30 minutes).
+   */
   sessionIdleMs?: number;
+  /** Output waiting for clients that read slowly, all of them together, in characters (default 64 MiB, as on stdio; http-budget.ts). */
+  maxQueuedBytes?: number;
+  /** Requests served at once, all clients together (default 64, as on stdio); more wait their turn, peers in rotation. */
+  maxInFlight?: number;
+  /** Request bodies being received at once, in bytes (default 64 MiB: two of the largest message). */
+  maxBodyBytes?: number;
+  /** TCP connections open at once (default 1000, fewer when the file limit is low); a peer address at most half. */
+  maxConnections?: number;
+  /** The request line and headers must arrive within this (default 10 s); then 408 and the connection closes. */
+  headersTimeoutMs?: number;
+  /** The whole request, body included, must arrive within this (default 30 s); then 408. */
+  requestTimeoutMs?: number;
+  /** A kept-alive connection with no request for this long is closed (default 5 s). */
+  idleTimeoutMs?: number;
+  /** A response whose unread output has not shrunk for this long is closed (default 30 s). */
+  stallMs?: number;
+  /** A request waits this long for one of the --max-in-flight slots, then gets 503 (default 10 s). */
+  slotWaitMs?: number;
   /** A comment line on a quiet stream this often (default 15 s). */
   keepAliveMs?: number;
   /** What a handshake-era session keeps of its SSE streams for a client that resumes one (http-replay.ts). */
@@ -88,7 +111,19 @@ export async function serveHttp(server: Server, options: HttpOptions): Promise<H
   const transport = new HttpTransport(server, options, accessRules(host, options.allowedOrigins ?? [], options.authToken));
   // node:http is loaded here, not at start: a server on stdio never pays for loading it.
   const { createServer: createHttpServer } = await import('node:http');
-  const http = createHttpServer((req, res) => transport.handle(req, res));
+  // Our own timeouts, not node's defaults (headers 60 s, a whole request 300 s): a client that
+  // trickles its headers or its body holds a connection and its share of the body budget for
+  // at most these, and one that connects and sends nothing is cut at the headers timeout.
+  const http = createHttpServer(
+    {
+      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      keepAliveTimeout: options.idleTimeoutMs ?? 5_000,
+      connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs ?? 1000),
+    },
+    (req, res) => transport.handle(req, res),
+  );
+  http.on('connection', (socket: Socket) => transport.admitConnection(socket));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, host, () => resolve());
@@ -113,6 +148,11 @@ class HttpTransport {
   readonly #encodeLine: EncodeLine;
   /** Connections of 2026-07-28 requests still being answered. */
   readonly #stateless = new Set<Session>();
+  readonly #budget: HttpBudget;
+  readonly #maxConnections: number;
+  /** TCP connections open now, by peer address. */
+  readonly #connections = new Map<string, number>();
+  #connectionCount = 0;
   #openResponses = 0;
 
   constructor(server: Server, options: HttpOptions, rules: AccessRules) {
@@ -121,7 +161,16 @@ class HttpTransport {
     this.#rules = rules;
     this.#report = options.report ?? ((detail: string) => process.stderr.write(`[mcp http] ${detail}\n`));
     this.#encodeLine = options.encodeLine ?? encodeLine;
+    this.#budget = new HttpBudget({
+      maxQueuedBytes: options.maxQueuedBytes ?? 64 * 1024 * 1024,
+      maxInFlight: options.maxInFlight ?? 64,
+      maxBodyBytes: options.maxBodyBytes ?? 2 * (options.maxMessageBytes ?? 32 * 1024 * 1024),
+      stallMs: options.stallMs ?? 30_000,
+      slotWaitMs: options.slotWaitMs ?? 10_000,
+    });
+    this.#maxConnections = options.maxConnections ?? defaultMaxConnections();
     this.sessions = new HandshakeSessions(server, {
+      budget: this.#budget,
       maxSessions: options.maxSessions ?? 100,
       idPrefix: options.instanceName === undefined ? '' : `${checkedInstanceName(options.instanceName)}.`,
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
@@ -130,6 +179,28 @@ class HttpTransport {
       replay: options.replay,
       limits: { maxDepth: options.maxDepth },
       report: this.#report,
+    });
+  }
+
+  /**
+   * A new TCP connection: past the total or its peer's half, told 503 and closed at once, so
+   * idle sockets cannot take every file descriptor (the data file needs some too).
+   */
+  admitConnection(socket: Socket): void {
+    const peer = socket.remoteAddress ?? '';
+    const mine = this.#connections.get(peer) ?? 0;
+    if (this.#connectionCount >= this.#maxConnections || mine >= share(this.#maxConnections)) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.destroySoon();
+      return;
+    }
+    this.#connectionCount += 1;
+    this.#connections.set(peer, mine + 1);
+    socket.once('close', () => {
+      this.#connectionCount -= 1;
+      const left = (this.#connections.get(peer) ?? 1) - 1;
+      if (left === 0) this.#connections.delete(peer);
+      else this.#connections.set(peer, left);
     });
   }
 
@@ -166,20 +237,60 @@ class HttpTransport {
     if (!/application\/json|\*\/\*/.test(accept) || !/text\/event-stream|\*\/\*/.test(accept)) {
       return replyError(res, 406, invalidRequest('Not Acceptable: accept both application/json and text/event-stream'));
     }
-    if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) {
-      return replyError(res, 415, invalidRequest('Unsupported Media Type: the body must be application/json'));
+    if (!isJsonUtf8(req.headers['content-type'])) {
+      return replyError(res, 415, invalidRequest('Unsupported Media Type: the body must be application/json in UTF-8'));
     }
     const maxBytes = this.#options.maxMessageBytes ?? 32 * 1024 * 1024;
-    const body = await readBody(req, maxBytes);
-    if (body === 'too-large') return replyError(res, 413, invalidRequest(`Payload Too Large: at most ${maxBytes} bytes`));
-    if (body === 'not-utf8')
-      return replyError(res, 400, new RpcError(ErrorCode.ParseError, 'Parse error: the body is not valid UTF-8'));
-    const parsed = parseLine(body, this.#options.maxDepth);
-    if (parsed.kind === 'parse-error')
-      return replyError(res, 400, new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON'));
-    if (parsed.kind === 'too-deep') {
-      return replyError(res, 400, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > maxBytes) return refuseBody(res, 413, `Payload Too Large: at most ${maxBytes} bytes`);
+    const peer = peerOf(req);
+    // The body budget is taken before a byte is read: all of a declared length at once, a
+    // chunked body chunk by chunk. A peer past its share is not read from at all.
+    let reserved = 0;
+    const reserve = (bytes: number): Refusal | undefined => {
+      const refused = this.#budget.reserveBody(peer, bytes);
+      if (!refused) reserved += bytes;
+      return refused;
+    };
+    const upFront = Number.isSafeInteger(declared) ? reserve(declared) : undefined;
+    if (upFront) return refuseBody(res, upFront.status, upFront.message);
+    // The bytes stay counted until the message runs: one waiting for a slot still holds them.
+    try {
+      const body = await readBody(req, maxBytes, Number.isSafeInteger(declared) ? undefined : reserve);
+      if (body === 'gone') return void res.destroy();
+      if (typeof body === 'object') return refuseBody(res, body.status, body.message);
+      if (body === 'too-large') return refuseBody(res, 413, `Payload Too Large: at most ${maxBytes} bytes`);
+      if (body === 'not-utf8')
+        return replyError(res, 400, new RpcError(ErrorCode.ParseError, 'Parse error: the body is not valid UTF-8'));
+      const parsed = parseLine(body, this.#options.maxDepth);
+      if (parsed.kind === 'parse-error')
+        return replyError(res, 400, new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON'));
+      if (parsed.kind === 'too-deep') {
+        return replyError(res, 400, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));
+      }
+      // Requests that cost work and output wait their turn; a ping, a listen stream (bounded by
+      // its own limits, stateless.ts), notifications and responses do not.
+      const costly = costlyRequests(parsed);
+      if (costly > 0) {
+        const refused = this.#budget.admitOutput(peer);
+        if (refused) return replyError(res, refused.status, invalidRequest(refused.message), { 'Retry-After': '1' });
+        const taken = this.#budget.takeSlots(peer, costly, res);
+        if (taken !== true && !(await taken)) {
+          if (res.destroyed) return;
+          const busy = `Service Unavailable: ${this.#budget.total.inFlight} requests are running and no slot freed in ${this.#budget.limits.slotWaitMs} ms; retry later`;
+          return replyError(res, 503, invalidRequest(busy), { 'Retry-After': '1' });
+        }
+        // While it waited, the output of others may have filled the budget.
+        const late = taken === true ? undefined : this.#budget.admitOutput(peer);
+        if (late) return replyError(res, late.status, invalidRequest(late.message), { 'Retry-After': '1' });
+      }
+      this.#dispatch(req, res, parsed);
+    } finally {
+      this.#budget.releaseBody(peer, reserved);
     }
+  }
+
+  #dispatch(req: IncomingMessage, res: ServerResponse, parsed: ParsedLine): void {
     const request = parsed.kind === 'single' && parsed.message.kind === 'request' ? parsed.message : undefined;
     // A request with the 2026-07-28 _meta, or one without a session that does not open one: no
     // session to serve it in, so it is answered on its own (the era router says what is missing).
@@ -204,10 +315,13 @@ class HttpTransport {
     }
     // Without the _meta and without a session, every error is the client's: 400.
     const statusFor = modern ? statelessStatus : () => 400;
+    const peer = peerOf(req);
     const stream = createPostResponse(res, new Set([request.id]), {
       keepAliveMs: this.#options.keepAliveMs,
       encodeLine: this.#encodeLine,
       statusFor,
+      maxQueuedBytes: share(this.#budget.limits.maxQueuedBytes),
+      queued: (response) => this.#budget.noteQueued(peer, response),
     });
     const finish = () => {
       if (this.#stateless.delete(connection)) connection.close();
@@ -237,9 +351,57 @@ class HttpTransport {
     await Promise.race([Promise.all(connections.map((connection) => connection.idle())), deadline]);
     clearTimeout(timer);
     this.sessions.closeAll();
+    this.#budget.close();
     for (const connection of this.#stateless) connection.close();
     http.closeAllConnections();
   }
+}
+
+/** Refused before the body is read: the connection closes after the answer, so its unread body is not read either. */
+function refuseBody(res: ServerResponse, status: number, message: string): void {
+  const retry: Record<string, string> = status === 413 ? {} : { 'Retry-After': '1' };
+  replyError(res, status, invalidRequest(message), { ...retry, Connection: 'close' });
+  res.once('finish', () => res.req.destroy());
+}
+
+/** The requests of a message that cost work: all but pings and listen streams. */
+function costlyRequests(parsed: ParsedLine): number {
+  const messages = parsed.kind === 'batch' ? parsed.items.map(classify) : parsed.kind === 'single' ? [parsed.message] : [];
+  let costly = 0;
+  for (const message of messages) {
+    if (message.kind === 'request' && message.method !== 'ping' && message.method !== 'subscriptions/listen') costly += 1;
+  }
+  return costly;
+}
+
+/**
+ * 1000 connections, or fewer when the process may open fewer files (Linux's default soft limit
+ * is 1024): 64 descriptors stay for the data file, its lock and snapshot, and the rest.
+ */
+function defaultMaxConnections(): number {
+  try {
+    const limit = /Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    if (limit) return Math.max(16, Math.min(1000, Number(limit) - 64));
+  } catch {
+    // Not Linux: the default stands.
+  }
+  return 1000;
+}
+
+/**
+ * `application/json`, with no charset or `utf-8`: the client "MUST" POST JSON-RPC messages
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "Sending Messages
+ * to the Server"), and "JSON-RPC messages MUST be UTF-8 encoded" (same page). Not a prefix
+ * match: `application/json-seq` is another type. Type and parameter names are case-insensitive,
+ * a value may be quoted (RFC 9110 section 8.3.1).
+ */
+export function isJsonUtf8(contentType: string | undefined): boolean {
+  const [type, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim());
+  if (type?.toLowerCase() !== 'application/json') return false;
+  return parameters.every((parameter) => {
+    const [name, value = ''] = parameter.split('=').map((part) => part.trim());
+    return name!.toLowerCase() !== 'charset' || value.replace(/^"(.*)"$/, '$1').toLowerCase() === 'utf-8';
+  });
 }
 
 /**

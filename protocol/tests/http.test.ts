@@ -261,6 +261,10 @@ test('2026-07-28: no session; headers must match the body (-32020), unsupported 
     assert.is(((await wrongName.json()) as any).error.code, -32020, 'Mcp-Name says another tool');
     const encoded = `=?base64?${Buffer.from('count').toString('base64')}?=`;
     assert.is((await post(http.url, call, statelessHeaders('tools/call', encoded))).status, 200, 'a Base64 sentinel is decoded');
+    // The lone byte 0xFF is not UTF-8: decoded lossily it would be U+FFFD and match this body.
+    const replacement = stateless(6, 'tools/call', { name: '\uFFFD', arguments: {} });
+    const invalid = await post(http.url, replacement, statelessHeaders('tools/call', '=?base64?/w==?='));
+    assert.equal([invalid.status, ((await invalid.json()) as any).error.code], [400, -32020], 'invalid UTF-8 in the sentinel');
 
     const future = {
       ...stateless(4, 'tools/list'),
@@ -371,10 +375,49 @@ test('access: a foreign Host or Origin is 403, a missing token 401; bodies: 413,
   }
 });
 
-/** fetch will not send a Host of our choosing; node:http will. */
-function statusWithHost(url: string, host: string): Promise<number> {
+test('access: the Bearer scheme in any case (RFC 7235 2.1); a Host with a port that is not digits and an absolute-form target naming another host are refused', async () => {
+  const { http } = await endpoint({ authToken: 'secret' });
+  try {
+    assert.is((await post(http.url, initialize(), { Authorization: 'bearer secret' })).status, 200, 'lower case');
+    assert.is((await post(http.url, initialize(), { Authorization: 'BEARER secret' })).status, 200, 'upper case');
+    assert.is((await post(http.url, initialize(), { Authorization: 'Basic secret' })).status, 401, 'another scheme');
+    assert.is((await post(http.url, initialize(), { Authorization: 'bearersecret' })).status, 401, 'no space');
+    const auth = { Authorization: 'Bearer secret' };
+    assert.is(await statusWithHost(http.url, '127.0.0.1:evil', auth), 403, 'RFC 9110 7.2: port = *DIGIT');
+    assert.is(await statusWithHost(http.url, '127.0.0.1:', auth), 200, 'an empty port is allowed');
+    const port = new URL(http.url).port;
+    const host = `127.0.0.1:${port}`;
+    assert.is(await statusWithHost(http.url, host, auth, 'http://evil.example/mcp'), 403, 'RFC 9112 3.2.2: the target wins');
+    assert.is(
+      await statusWithHost(http.url, host, auth, `http://user@evil.example:${port}/mcp`),
+      403,
+      'userinfo is not the host',
+    );
+    assert.is(await statusWithHost(http.url, host, auth, `http://localhost:${port}/mcp`), 200, 'an absolute target naming us');
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('bodies: application/json only, in UTF-8; application/json-seq and another charset are 415', async () => {
+  const { http } = await endpoint();
+  try {
+    const status = async (type: string) => (await post(http.url, initialize(), { 'Content-Type': type })).status;
+    assert.is(await status('application/json-seq'), 415);
+    assert.is(await status('application/json; charset=utf-16'), 415);
+    assert.is(await status('application/jsonx'), 415);
+    assert.is(await status('Application/JSON; Charset="UTF-8"'), 200, 'names are case-insensitive, values may be quoted');
+    assert.is(await status('application/json;charset=utf-8'), 200);
+  } finally {
+    await http.close(100);
+  }
+});
+
+/** fetch will not send a Host (or a request target) of our choosing; node:http will. */
+function statusWithHost(url: string, host: string, headers: Record<string, string> = {}, path?: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: 'POST', headers: { ...JSON_AND_SSE, Host: host } }, (response) => {
+    const options = { method: 'POST', headers: { ...JSON_AND_SSE, ...headers, Host: host }, ...(path ? { path } : {}) };
+    const request = httpRequest(url, options, (response) => {
       response.resume();
       resolve(response.statusCode ?? 0);
     });
