@@ -21,6 +21,7 @@ import { idKey, messageKind } from './message-kinds.js';
 import { type ServerConnection, type ServerEvent, untilWokenOr } from './server-connection.js';
 import { causeOf, contentTypeOf, excerpt, isAbort, readAnswer } from './http-answers.js';
 import { POST_HEADERS, sessionHeaders, statelessHeaders, statelessVersion } from './http-request-headers.js';
+import { type HttpOutcome, type HttpRequestSpec, PROTOCOL_VERSION, SESSION_ID } from './http-exchange.js';
 
 const ORDER_WAIT_MS = 200;
 const DELETE_WAIT_MS = 2000;
@@ -49,10 +50,15 @@ export class HttpConnection implements ServerConnection {
   private ended = false;
   private wake: (() => void) | undefined;
 
-  /** `answerWaitMs`: how long a POST after initialize may wait for the initialize answer. */
+  /**
+   * `answerWaitMs`: how long a POST after initialize may wait for the initialize answer.
+   * `listen`: whether to open the session's GET stream; a fixture with http request sections
+   * makes its own requests, and a second GET stream may be refused (409) where one is allowed.
+   */
   constructor(
     private readonly url: string,
     private readonly answerWaitMs: number,
+    private readonly listen = true,
   ) {}
 
   get hasExited(): boolean {
@@ -75,6 +81,45 @@ export class HttpConnection implements ServerConnection {
         this.answerWaitMs,
       );
     else this.previous = within(started, ORDER_WAIT_MS);
+  }
+
+  /**
+   * Sends a fixture's `-- http request --` as written, with the session's id and version in place
+   * of their placeholders, once the POSTs before it have been answered. Reads a JSON body to its end;
+   * an event stream is left unread (a GET stream stays open).
+   */
+  async exchange(request: HttpRequestSpec, timeoutMs: number): Promise<HttpOutcome | { skip: string } | { problem: string }> {
+    await this.previous;
+    const usesSession = request.needsSession || request.headers.some(([, value]) => value.includes(SESSION_ID));
+    if (usesSession && this.sessionId === undefined)
+      return { skip: 'the server issued no Mcp-Session-Id: it keeps no sessions, which the transport allows' };
+    const headers = new Headers(
+      request.method === 'GET' ? { Accept: 'text/event-stream' } : request.method === 'POST' ? POST_HEADERS : {},
+    );
+    const own: string[] = [];
+    for (const [name, value] of request.headers) {
+      const filled = value.replaceAll(SESSION_ID, this.sessionId ?? '').replaceAll(PROTOCOL_VERSION, this.sessionVersion ?? '');
+      if (filled === '') headers.delete(name);
+      else headers.set(name, filled);
+      if (!value.includes('<<')) own.push(`${name}: ${filled}`);
+    }
+    const described = `${request.method} ${describeBody(request.body)}${own.length > 0 ? ` with ${own.join(', ')}` : ''}`;
+    const controller = this.track();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const init = { method: request.method, headers, signal: controller.signal };
+      const response = await fetch(this.url, request.method === 'POST' ? { ...init, body: request.body } : init);
+      const contentType = contentTypeOf(response);
+      this.note(`${described} -> ${response.status} ${contentType}`);
+      const body = contentType === 'text/event-stream' ? undefined : await response.text();
+      if (body === undefined) controller.abort();
+      return { request: described, status: response.status, contentType, headers: response.headers, body };
+    } catch (error) {
+      return { problem: `${described}: ${isAbort(error) ? `no answer within ${timeoutMs} ms` : causeOf(error)}` };
+    } finally {
+      clearTimeout(timer);
+      this.release(controller);
+    }
   }
 
   write(): Promise<void> {
@@ -166,7 +211,7 @@ export class HttpConnection implements ServerConnection {
 
   /** Opens the session's GET stream once; resolves when the server has said whether it offers one. */
   private async openListenStream(): Promise<void> {
-    if (this.listenStreamAsked || this.sessionId === undefined || this.ending !== undefined) return;
+    if (!this.listen || this.listenStreamAsked || this.sessionId === undefined || this.ending !== undefined) return;
     this.listenStreamAsked = true;
     const controller = this.track();
     try {
@@ -268,6 +313,15 @@ function requestIds(message: JsonValue): string[] {
   return items
     .filter((item): item is JsonObject => isJsonObject(item) && typeof item.method === 'string' && 'id' in item)
     .map(idKey);
+}
+
+/** A fixture's raw body in a few words: the method and id of the message it holds, or its start. */
+function describeBody(body: string): string {
+  try {
+    return describe(JSON.parse(body) as JsonValue);
+  } catch {
+    return body === '' ? '(no body)' : `the body ${JSON.stringify(excerpt(body).slice(0, 60))}`;
+  }
 }
 
 function isJsonRpc(value: JsonValue): boolean {

@@ -37,7 +37,7 @@ export interface Output {
 export async function runCommand(args: RunArguments, output: Output): Promise<number> {
   if (args.schemaDir !== undefined && !existsSync(args.schemaDir))
     throw new UsageError(`--schema-dir ${args.schemaDir} does not exist`);
-  const fixtures = fixtureFiles(args.paths)
+  const fixtures = fixtureFiles(args.paths, args.url !== undefined)
     .filter((file) => args.filters.length === 0 || args.filters.some((filter) => file.name.includes(filter)))
     .map(loadFixture);
   if (args.update && fixtures.some((fixture) => fixture.ok && fixture.fixture.path.startsWith(BUILTIN_PREFIX)))
@@ -115,9 +115,9 @@ function createReporter(args: RunArguments, output: Output): Reporter {
   return new TextReporter(output.write, choosePalette(output.isTerminal, output.env));
 }
 
-/** The fixtures named on the command line, or the built-in generic set. */
-export function fixtureFiles(paths: string[]): FixtureFile[] {
-  return paths.length > 0 ? findFixtureFiles(paths) : builtinFixtures();
+/** The fixtures named on the command line, or the built-in set (with the HTTP transport's when `overHttp`). */
+export function fixtureFiles(paths: string[], overHttp: boolean): FixtureFile[] {
+  return paths.length > 0 ? findFixtureFiles(paths) : builtinFixtures(overHttp);
 }
 
 function schemaSource(schemaDir: string | undefined): SchemaSource {

@@ -3,6 +3,7 @@
 // (http-connection.ts). Both turn what the server says into events, in arrival order.
 import type { JsonValue } from './json-types.js';
 import type { StdoutItem } from './stdout-reader.js';
+import type { HttpOutcome, HttpRequestSpec } from './http-exchange.js';
 
 /** A rule of the transport the server broke outside any message (an HTTP error without a JSON-RPC body). */
 export interface TransportProblem {
@@ -21,6 +22,8 @@ export interface ServerConnection {
   readonly stderrText: string;
   /** Sends one JSON-RPC message (or batch) the way the transport frames it. */
   send(message: JsonValue): Promise<void>;
+  /** Sends a fixture's `-- http request --` (HTTP only; http-connection.ts). */
+  exchange?(request: HttpRequestSpec, timeoutMs: number): Promise<HttpOutcome | { skip: string } | { problem: string }>;
   /** Sends bytes exactly as given: a stdio fixture's raw sections. */
   write(chunk: Buffer): Promise<void>;
   /** The client is done: stdio closes stdin; HTTP ends the session (DELETE) and its streams. */

@@ -17,6 +17,7 @@ import { unmetRequirement } from './requirements-check.js';
 import { HANDSHAKE_RULE, NEWEST_HANDSHAKE_VERSION, handshakeRequirements, handshakeSteps } from './handshake.js';
 import { sentRequestsInRaw } from './raw-requests.js';
 import { collectCaptures, fillEchoes, missingCapture, type Captures } from './captures.js';
+import { type HttpOutcome, type HttpResponseSpec, judgeHttpOutcome } from './http-exchange.js';
 
 export interface SessionOptions {
   stepTimeoutMs: number;
@@ -87,6 +88,8 @@ export class Session {
   private fencesSent = 0;
   private fencesAnswered = 0;
   private readonly captures: Captures = new Map();
+  /** The answer to the last `-- http request --`, for the `-- http response --` after it. */
+  private httpOutcome: HttpOutcome | undefined;
 
   constructor(
     private readonly fixture: Fixture,
@@ -140,6 +143,25 @@ export class Session {
     if (step.kind === 'silence') await this.expectSilence(planned, step.ms);
     if (step.kind === 'close-stdin') this.closeStdin();
     if (step.kind === 'exit') await this.expectExit(planned, step.code, step.withinMs);
+    if (step.kind === 'http-request') await this.sendHttp(step.request);
+    if (step.kind === 'http-response') this.checkHttp(planned, step.response);
+  }
+
+  private async sendHttp(request: Extract<Step, { kind: 'http-request' }>['request']): Promise<void> {
+    if (this.server.exchange === undefined) return this.fail('an http request section needs an HTTP server (--url)', []);
+    const outcome = await this.server.exchange(request, this.timeoutMs());
+    if ('skip' in outcome) this.skipReason = outcome.skip;
+    else if ('problem' in outcome) this.fail(outcome.problem, this.plan[this.stepIndex]?.rule ?? []);
+    else this.httpOutcome = outcome;
+  }
+
+  private checkHttp(planned: PlannedStep, response: HttpResponseSpec): void {
+    if (this.httpOutcome === undefined) return;
+    const verdict = judgeHttpOutcome(this.httpOutcome, response);
+    if (verdict.kind === 'skip') this.skipReason = verdict.reason;
+    if (verdict.kind !== 'fail') return;
+    const { summary, behaviour } = verdict;
+    this.failures.push({ level: this.levelOf(planned), behaviour, where: planned.where, summary, rule: planned.rule });
   }
 
   private async sendJson(messages: JsonValue[]): Promise<void> {
@@ -492,6 +514,8 @@ function describeStep(step: Step): string {
     silence: 'silence section',
     'close-stdin': 'eof section',
     exit: 'exit section',
+    'http-request': 'http request section',
+    'http-response': 'http response section',
   };
   return `${names[step.kind]} at line ${step.line}`;
 }
