@@ -30,7 +30,6 @@ const LOG_LIMIT = 64 * 1024;
 const HANDSHAKE_TRANSPORT = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports';
 const STATELESS_TRANSPORT = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http';
 const ANSWER_RULE = `a POST of requests is answered with Content-Type application/json or text/event-stream; of notifications or responses only, with 202 Accepted and no body`;
-const ERROR_BODY_RULE = `${HANDSHAKE_TRANSPORT}: an HTTP error answers a message the server cannot accept, its body MAY be a JSON-RPC error; the runner needs one to judge the answer`;
 const GET_RESPONSE_RULE = `${HANDSHAKE_TRANSPORT}: on the GET stream the server MUST NOT send a JSON-RPC response unless resuming a stream of an earlier request`;
 const GET_RULE = `${HANDSHAKE_TRANSPORT}: a GET to the MCP endpoint returns Content-Type text/event-stream, or 405 Method Not Allowed when the server offers no such stream`;
 
@@ -181,23 +180,47 @@ export class HttpConnection implements ServerConnection {
     this.note(`POST ${describe(message)} -> ${response.status} ${type}`);
     const where = `POST ${describe(message)} answered ${response.status}`;
     const rule = `${stateless ? STATELESS_TRANSPORT : HANDSHAKE_TRANSPORT}: ${ANSWER_RULE}`;
-    // An HTTP error is judged by its JSON-RPC body alone; without one it is a finding of its own.
+    // An HTTP error is judged by its JSON-RPC body; without one it is a refusal (http-refusals.ts).
     const failed = response.status >= 400;
+    const gathered = this.gathersBatch(message) ? ([] as JsonValue[]) : undefined;
     let answered = false;
     await readAnswer(response, (item) => {
       if (item.kind === 'message' && (!failed || isJsonRpc(item.value))) {
         answered = true;
         this.noticeSession(message, item.value, response);
-        this.push({ kind: 'message', value: item.value });
+        if (gathered !== undefined && messageKind(item.value) === 'response') gathered.push(item.value);
+        else this.push({ kind: 'message', value: item.value });
       } else if (item.kind === 'problem' && !failed) {
         answered = true;
         this.problem(`${where} with ${item.problem}`, rule);
       }
     });
+    if (gathered !== undefined && gathered.length > 0) this.push({ kind: 'message', value: gathered });
     if (answered) return;
-    if (failed) this.problem(`${where} without a JSON-RPC body`, ERROR_BODY_RULE);
+    if (failed) this.refused(message, response);
     else if (requestIds(message).length > 0) this.problem(`${where} ${type || 'with no body'}: the request got no answer`, rule);
     else if (response.status !== 202) this.problem(`${where}, not 202 Accepted`, rule);
+  }
+
+  /**
+   * In a 2025-03-26 session the responses to a POSTed batch may come one by one: "These
+   * responses MAY be batched" (https://modelcontextprotocol.io/specification/2025-03-26/basic/transports).
+   * They are gathered into the one batch response JSON-RPC describes, so that transcripts match.
+   */
+  private gathersBatch(message: JsonValue): boolean {
+    return (
+      Array.isArray(message) && message.length > 0 && (this.sessionVersion === undefined || this.sessionVersion < '2025-06-18')
+    );
+  }
+
+  private refused(message: JsonValue, response: Response): void {
+    const type = contentTypeOf(response);
+    const problem = `the server answered POST ${describe(message)} with HTTP ${response.status}${type === '' ? '' : ` (${type})`} and no JSON-RPC body`;
+    this.note(problem);
+    const ids = requestIds(message);
+    const items = Array.isArray(message) ? message : [message];
+    const idless = Array.isArray(message) || items.length > ids.length;
+    this.push({ kind: 'refused', problem, ids, idless, batch: Array.isArray(message) });
   }
 
   /** A result to our initialize opens the session: its id (if the server issued one) goes on every later request. */

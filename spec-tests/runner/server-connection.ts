@@ -4,6 +4,7 @@
 import type { JsonValue } from './json-types.js';
 import type { StdoutItem } from './stdout-reader.js';
 import type { HttpOutcome, HttpRequestSpec } from './http-exchange.js';
+import type { Refusal } from './http-refusals.js';
 
 /** A rule of the transport the server broke outside any message (an HTTP error without a JSON-RPC body). */
 export interface TransportProblem {
@@ -12,7 +13,11 @@ export interface TransportProblem {
   rule: string;
 }
 
-export type ServerEvent = StdoutItem | TransportProblem | { kind: 'exit'; code: number | null; signal: string | null };
+/** An HTTP error status without a JSON-RPC body (http-refusals.ts). */
+export type RefusedEvent = { kind: 'refused' } & Refusal;
+
+export type ServerEvent =
+  StdoutItem | TransportProblem | RefusedEvent | { kind: 'exit'; code: number | null; signal: string | null };
 
 export interface ServerConnection {
   readonly events: ServerEvent[];

@@ -18,6 +18,7 @@ import { HANDSHAKE_RULE, NEWEST_HANDSHAKE_VERSION, handshakeRequirements, handsh
 import { sentRequestsInRaw } from './raw-requests.js';
 import { collectCaptures, fillEchoes, missingCapture, type Captures } from './captures.js';
 import { type HttpOutcome, type HttpResponseSpec, judgeHttpOutcome } from './http-exchange.js';
+import { type Refusal, refusalCovers, useRefusal } from './http-refusals.js';
 
 export interface SessionOptions {
   stepTimeoutMs: number;
@@ -90,6 +91,8 @@ export class Session {
   private readonly captures: Captures = new Map();
   /** The answer to the last `-- http request --`, for the `-- http response --` after it. */
   private httpOutcome: HttpOutcome | undefined;
+  /** POSTs an HTTP server refused without a JSON-RPC body, not yet matched with what they stand for. */
+  private readonly refusals: Refusal[] = [];
 
   constructor(
     private readonly fixture: Fixture,
@@ -386,6 +389,7 @@ export class Session {
       if (event?.kind === 'message') this.onMessage(event.value);
       if (event?.kind === 'impurity') this.fail(`stdout purity: ${event.reason}: ${event.text}`, [PURITY_RULE]);
       if (event?.kind === 'transport') this.fail(event.problem, [event.rule]);
+      if (event?.kind === 'refused') this.refusals.push({ ...event });
       if (event?.kind === 'exit') this.onExit(event.code, event.signal);
     }
   }
@@ -443,7 +447,7 @@ export class Session {
 
   private pairExpectations(): void {
     for (const expectation of this.expectations) {
-      if (expectation.paired) continue;
+      if (expectation.paired || this.pairWithRefusal(expectation)) continue;
       const partner = this.findPartner(expectation);
       if (!partner) continue;
       expectation.paired = true;
@@ -451,6 +455,24 @@ export class Session {
       if (isMethodMessage(partner.value)) this.lastMethodSeq.set(expectation.sectionIndex, partner.seq);
       this.compare(expectation, partner.value);
     }
+  }
+
+  /** An HTTP refusal stands for the errors expected for its POST; where a result is owed it is the failure. */
+  private pairWithRefusal(expectation: Expectation): boolean {
+    const refusal = this.refusals.find((item) => refusalCovers(item, expectation.value) !== undefined);
+    if (refusal === undefined) return false;
+    const covered = refusalCovers(refusal, expectation.value);
+    useRefusal(refusal, expectation.value);
+    expectation.paired = true;
+    if (covered === 'result' && !this.options.update)
+      this.failures.push({
+        level: this.levelOf(expectation.planned),
+        behaviour: `an HTTP error status with no JSON-RPC body where ${describeOwed(expectation.value)} is owed`,
+        where: expectation.planned.where,
+        summary: `${refusal.problem}, where ${describeOwed(expectation.value)} is owed (line ${expectation.line})`,
+        rule: expectation.planned.rule,
+      });
+    return true;
   }
 
   /** Notifications and server requests keep their order within a section; responses need not. */

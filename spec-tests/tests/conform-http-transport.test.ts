@@ -7,7 +7,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCommand } from '../runner/run-command.js';
+import type { RunArguments } from '../runner/cli-args.js';
 
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
@@ -70,7 +74,11 @@ interface JsonReport {
   fixtures: { name: string; verdict: string; level: string; failures: { summary: string }[] }[];
 }
 
-async function runHttpFixtures(url: string): Promise<{ code: number; report: JsonReport }> {
+async function runHttpFixtures(
+  url: string,
+  paths = ['spec-tests/fixtures/http'],
+  failOn: RunArguments['failOn'] = ['must'],
+): Promise<{ code: number; report: JsonReport }> {
   let output = '';
   const code = await runCommand(
     {
@@ -85,9 +93,9 @@ async function runHttpFixtures(url: string): Promise<{ code: number; report: Jso
       expectedFailures: undefined,
       timeoutMs: 2000,
       startupTimeoutMs: 5000,
-      failOn: ['must'],
+      failOn,
       jobs: 2,
-      paths: ['spec-tests/fixtures/http'],
+      paths,
     },
     { write: (chunk) => (output += chunk), isTerminal: false, env: {} },
   );
@@ -130,6 +138,80 @@ test('every HTTP transport check fails a server that breaks its rule, and says w
       'http/session-id-missing-400-2025-11-25',
     ])
       assert.is(report.fixtures.find((item) => item.name === name)?.verdict, 'passed', name);
+  } finally {
+    fake.close();
+  }
+});
+
+/**
+ * A server that refuses what it cannot take the plain HTTP way: a batch (outside 2025-03-26), a
+ * notification or tools/list with 400 and no body; in 2025-03-26 it answers a batch's requests
+ * as separate SSE events.
+ */
+async function startRefusingServer(): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const message = JSON.parse(body) as Message | Message[];
+      const version = req.headers['mcp-protocol-version'] ?? '2025-03-26';
+      const json = (value: unknown) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+      if (Array.isArray(message)) {
+        if (version !== '2025-03-26') return void res.writeHead(400, { 'Content-Type': 'text/plain' }).end('no batches');
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        for (const item of message.filter((entry) => entry.id !== undefined))
+          res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: item.id, result: {} })}\n\n`);
+        return void res.end();
+      }
+      if (message.method === 'initialize') {
+        const requested = (message.params as { protocolVersion?: string } | undefined)?.protocolVersion;
+        const result = {
+          protocolVersion: requested,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'refusing', version: '1' },
+        };
+        return void json({ jsonrpc: '2.0', id: message.id, result });
+      }
+      if (message.method === 'notifications/initialized') return void res.writeHead(202).end();
+      if (message.method === 'ping') return void json({ jsonrpc: '2.0', id: message.id, result: {} });
+      res.writeHead(400).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/mcp`, close: () => server.close() };
+}
+
+test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected error, fails an expected result and says so', async () => {
+  const fake = await startRefusingServer();
+  const folder = mkdtempSync(join(tmpdir(), 'conform-refusals-'));
+  writeFileSync(
+    join(folder, 'tools-list.txtar'),
+    'tools/list gets a result.\nspec: https://example.invalid\nprotocol: 2025-11-25\n\n-- client --\n{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n',
+  );
+  try {
+    const fixtures = [
+      'spec-tests/fixtures/generic/batch/j14-mixed-batch-2025-11-25.txtar',
+      'spec-tests/fixtures/generic/batch/j12-batch-of-one-invalid-2025-11-25.txtar',
+      'spec-tests/fixtures/generic/batch/valid-batch-2025-03-26.txtar',
+      'spec-tests/fixtures/generic/notifications/unknown-notification.txtar',
+      folder,
+    ];
+    const { report } = await runHttpFixtures(fake.url, fixtures, ['must', 'should', 'jsonrpc-strict']);
+    const verdicts = Object.fromEntries(report.fixtures.map((item) => [item.name, item.verdict]));
+    assert.equal(verdicts, {
+      'generic/batch/j12-batch-of-one-invalid-2025-11-25': 'passed',
+      'generic/batch/j14-mixed-batch-2025-11-25': 'passed',
+      'generic/batch/valid-batch-2025-03-26': 'passed',
+      'generic/notifications/unknown-notification': 'passed',
+      'tools-list': 'failed',
+    });
+    const failure = report.fixtures.find((item) => item.name === 'tools-list')?.failures[0]?.summary;
+    assert.is(
+      failure,
+      'the server answered POST tools/list (id 1) with HTTP 400 and no JSON-RPC body, where a result is owed (line 8)',
+    );
   } finally {
     fake.close();
   }
