@@ -22,6 +22,7 @@ import { type ServerConnection, type ServerEvent, untilWokenOr } from './server-
 import { causeOf, contentTypeOf, excerpt, isAbort, readAnswer } from './http-answers.js';
 import { POST_HEADERS, sessionHeaders, statelessHeaders, statelessVersion } from './http-request-headers.js';
 import { type HttpOutcome, type HttpRequestSpec, PROTOCOL_VERSION, SESSION_ID } from './http-exchange.js';
+import { isWellFormedRequest } from './http-refusals.js';
 
 const ORDER_WAIT_MS = 200;
 const DELETE_WAIT_MS = 2000;
@@ -182,10 +183,13 @@ export class HttpConnection implements ServerConnection {
     const rule = `${stateless ? STATELESS_TRANSPORT : HANDSHAKE_TRANSPORT}: ${ANSWER_RULE}`;
     // An HTTP error is judged by its JSON-RPC body; without one it is a refusal (http-refusals.ts).
     const failed = response.status >= 400;
+    // Input without requests may be refused with an HTTP error whose body MAY be a JSON-RPC error
+    // without an id: that body is part of the refusal, not a response to a notification.
+    const refusedInput = failed && requestIds(message).length === 0;
     const gathered = this.gathersBatch(message) ? ([] as JsonValue[]) : undefined;
     let answered = false;
     await readAnswer(response, (item) => {
-      if (item.kind === 'message' && (!failed || isJsonRpc(item.value))) {
+      if (item.kind === 'message' && (!failed || isJsonRpc(item.value)) && !refusedInput) {
         answered = true;
         this.noticeSession(message, item.value, response);
         if (gathered !== undefined && messageKind(item.value) === 'response') gathered.push(item.value);
@@ -220,7 +224,8 @@ export class HttpConnection implements ServerConnection {
     const ids = requestIds(message);
     const items = Array.isArray(message) ? message : [message];
     const idless = Array.isArray(message) || items.length > ids.length;
-    this.push({ kind: 'refused', problem, ids, idless, batch: Array.isArray(message) });
+    const wellFormed = items.filter(isWellFormedRequest).map((item) => idKey(item as JsonObject));
+    this.push({ kind: 'refused', problem, ids, wellFormed, idless, batch: Array.isArray(message) });
   }
 
   /** A result to our initialize opens the session: its id (if the server issued one) goes on every later request. */

@@ -68,6 +68,8 @@ const SERVER_REQUEST_RULE = [
 const PREMATURE_EXIT_RULE = [
   'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: the stdio server keeps serving until the client closes its stdin (rule 2.7)',
 ];
+const REQUEST_BODY_RULE =
+  'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports: If the input is a JSON-RPC request, the server MUST either return Content-Type: text/event-stream, to initiate an SSE stream, or Content-Type: application/json, to return one JSON object';
 const EXIT_RULE = [
   'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: on stdin EOF the server SHOULD exit promptly (rule 2.7, M18)',
 ];
@@ -464,14 +466,15 @@ export class Session {
     const covered = refusalCovers(refusal, expectation.value);
     useRefusal(refusal, expectation.value);
     expectation.paired = true;
-    if (covered === 'result' && !this.options.update)
-      this.failures.push({
-        level: this.levelOf(expectation.planned),
-        behaviour: `an HTTP error status with no JSON-RPC body where ${describeOwed(expectation.value)} is owed`,
-        where: expectation.planned.where,
-        summary: `${refusal.problem}, where ${describeOwed(expectation.value)} is owed (line ${expectation.line})`,
-        rule: expectation.planned.rule,
-      });
+    if (covered === 'error' || this.options.update) return true;
+    const owed = describeOwed(expectation.value);
+    this.failures.push({
+      level: this.levelOf(expectation.planned),
+      behaviour: `an HTTP error status with no JSON-RPC body where ${covered === 'result' ? owed : `a request's ${owed} in a JSON or SSE body`} is owed`,
+      where: expectation.planned.where,
+      summary: `${refusal.problem}, where ${owed} is owed (line ${expectation.line})${covered === 'bare-request' ? ': a request is answered with a JSON-RPC body' : ''}`,
+      rule: [...expectation.planned.rule, ...(covered === 'bare-request' ? [REQUEST_BODY_RULE] : [])],
+    });
     return true;
   }
 

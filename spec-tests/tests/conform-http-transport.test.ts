@@ -196,6 +196,8 @@ test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected 
       'spec-tests/fixtures/generic/batch/j12-batch-of-one-invalid-2025-11-25.txtar',
       'spec-tests/fixtures/generic/batch/valid-batch-2025-03-26.txtar',
       'spec-tests/fixtures/generic/notifications/unknown-notification.txtar',
+      'spec-tests/fixtures/generic/jsonrpc/j09-invalid-request-object.txtar',
+      'spec-tests/fixtures/generic/jsonrpc/j07-unknown-method-string-id.txtar',
       folder,
     ];
     const { report } = await runHttpFixtures(fake.url, fixtures, ['must', 'should', 'jsonrpc-strict']);
@@ -204,9 +206,18 @@ test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected 
       'generic/batch/j12-batch-of-one-invalid-2025-11-25': 'passed',
       'generic/batch/j14-mixed-batch-2025-11-25': 'passed',
       'generic/batch/valid-batch-2025-03-26': 'passed',
+      'generic/jsonrpc/j07-unknown-method-string-id': 'failed',
+      'generic/jsonrpc/j09-invalid-request-object': 'passed',
       'generic/notifications/unknown-notification': 'passed',
       'tools-list': 'failed',
     });
+    // A well-formed request's error belongs in a JSON or SSE body; a bare 400 for it fails, and says so.
+    const unknownMethod = report.fixtures.find((item) => item.name === 'generic/jsonrpc/j07-unknown-method-string-id');
+    assert.is(unknownMethod?.level, 'must');
+    assert.match(
+      unknownMethod?.failures[0]?.summary ?? '',
+      /with HTTP 400 and no JSON-RPC body, where error -32601 is owed \(line \d+\): a request is answered with a JSON-RPC body/,
+    );
     const failure = report.fixtures.find((item) => item.name === 'tools-list')?.failures[0]?.summary;
     assert.is(
       failure,
