@@ -90,8 +90,7 @@ export class HttpConnection implements ServerConnection {
    */
   async exchange(request: HttpRequestSpec, timeoutMs: number): Promise<HttpOutcome | { skip: string } | { problem: string }> {
     await this.previous;
-    const usesSession = request.needsSession || request.headers.some(([, value]) => value.includes(SESSION_ID));
-    if (usesSession && this.sessionId === undefined)
+    if (request.needsSession && this.sessionId === undefined)
       return { skip: 'the server issued no Mcp-Session-Id: it keeps no sessions, which the transport allows' };
     const headers = new Headers(
       request.method === 'GET' ? { Accept: 'text/event-stream' } : request.method === 'POST' ? POST_HEADERS : {},

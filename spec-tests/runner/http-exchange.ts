@@ -34,8 +34,8 @@ export interface HttpOutcomeSpec {
 
 export interface HttpResponseSpec {
   outcomes: HttpOutcomeSpec[];
-  /** `skip-if-status: 405: REASON`: a status the spec lets the server answer instead, after which the fixture has nothing to check. */
-  skipIfStatus: { status: number; reason: string }[];
+  /** `otherwise skip: REASON`: an answer outside the outcomes is one the spec allows too, after which the fixture has nothing to check. */
+  otherwiseSkip: string | undefined;
 }
 
 /** What came back, as the runner read it (an SSE body is not read: its stream may stay open). */
@@ -84,7 +84,7 @@ export function parseHttpRequest(body: string, firstLine: number): HttpRequestSp
 }
 
 export function parseHttpResponse(body: string, firstLine: number): HttpResponseSpec {
-  const spec: HttpResponseSpec = { outcomes: [], skipIfStatus: [] };
+  const spec: HttpResponseSpec = { outcomes: [], otherwiseSkip: undefined };
   let outcome = emptyOutcome();
   body.split('\n').forEach((raw, offset) => {
     const text = raw.trim();
@@ -95,8 +95,8 @@ export function parseHttpResponse(body: string, firstLine: number): HttpResponse
       outcome = emptyOutcome();
       return;
     }
-    const skip = /^skip-if-status:\s*(\d{3}):\s*(\S.*)$/.exec(text);
-    if (skip) return void spec.skipIfStatus.push({ status: Number(skip[1]), reason: skip[2] ?? '' });
+    const skip = /^otherwise skip:\s*(\S.*)$/.exec(text);
+    if (skip) return void (spec.otherwiseSkip = skip[1]);
     readOutcomeLine(outcome, text, line);
   });
   spec.outcomes.push(outcome);
@@ -121,7 +121,7 @@ function readOutcomeLine(outcome: HttpOutcomeSpec, text: string, line: number): 
     outcome.headers.push(parseHeaderExpectation(key.slice('header '.length).trim(), value, line));
   else
     throw new FixtureSyntaxError(
-      `http response: expected status:, content-type:, body: empty, json:, header NAME:, skip-if-status: or "or", got "${text}"`,
+      `http response: expected status:, content-type:, body: empty, json:, header NAME:, "otherwise skip:" or "or", got "${text}"`,
       line,
     );
 }
@@ -161,10 +161,10 @@ export type HttpVerdict =
 
 /** Whether what came back is one of the outcomes the response section allows. */
 export function judgeHttpOutcome(outcome: HttpOutcome, spec: HttpResponseSpec): HttpVerdict {
-  const skip = spec.skipIfStatus.find((item) => item.status === outcome.status);
-  if (skip !== undefined) return { kind: 'skip', reason: `${outcome.request} answered HTTP ${outcome.status}: ${skip.reason}` };
   const problems = spec.outcomes.map((item) => outcomeProblem(outcome, item));
   if (problems.some((problem) => problem === undefined)) return { kind: 'pass' };
+  if (spec.otherwiseSkip !== undefined)
+    return { kind: 'skip', reason: `${outcome.request} answered HTTP ${outcome.status}: ${spec.otherwiseSkip}` };
   const allowed = spec.outcomes.map((item) => item.text).join('; or ');
   return {
     kind: 'fail',
