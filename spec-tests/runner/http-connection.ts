@@ -191,7 +191,7 @@ export class HttpConnection implements ServerConnection {
       if (item.kind === 'message' && (!failed || isJsonRpc(item.value)) && !refusedInput) {
         answered = true;
         this.noticeSession(message, item.value, response);
-        if (gathered !== undefined && messageKind(item.value) === 'response') gathered.push(item.value);
+        if (gathered !== undefined && answersRequestIn(message, item.value)) gathered.push(item.value);
         else this.push({ kind: 'message', value: item.value });
       } else if (item.kind === 'problem' && !failed) {
         answered = true;
@@ -340,6 +340,11 @@ function requestIds(message: JsonValue): string[] {
   return items
     .filter((item): item is JsonObject => isJsonObject(item) && typeof item.method === 'string' && 'id' in item)
     .map(idKey);
+}
+
+/** Whether `answer` is a single response to one of the requests `message` carried (by id). */
+function answersRequestIn(message: JsonValue, answer: JsonValue): boolean {
+  return messageKind(answer) === 'response' && isJsonObject(answer) && requestIds(message).includes(idKey(answer));
 }
 
 /** A fixture's raw body in a few words: the method and id of the message it holds, or its start. */

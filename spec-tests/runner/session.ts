@@ -472,7 +472,7 @@ export class Session {
       level: this.levelOf(expectation.planned),
       behaviour: `an HTTP error status with no JSON-RPC body where ${covered === 'result' ? owed : `a request's ${owed} in a JSON or SSE body`} is owed`,
       where: expectation.planned.where,
-      summary: `${refusal.problem}, where ${owed} is owed (line ${expectation.line})${covered === 'bare-request' ? ': a request is answered with a JSON-RPC body' : ''}`,
+      summary: `${refusal.problem}, where ${owed} is owed (line ${expectation.line})${covered === 'bare-request' ? ": a request's answer belongs in a JSON or SSE body" : ''}`,
       rule: [...expectation.planned.rule, ...(covered === 'bare-request' ? [REQUEST_BODY_RULE] : [])],
     });
     return true;

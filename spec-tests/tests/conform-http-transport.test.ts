@@ -216,7 +216,7 @@ test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected 
     assert.is(unknownMethod?.level, 'must');
     assert.match(
       unknownMethod?.failures[0]?.summary ?? '',
-      /with HTTP 400 and no JSON-RPC body, where error -32601 is owed \(line \d+\): a request is answered with a JSON-RPC body/,
+      /with HTTP 400 and no JSON-RPC body, where error -32601 is owed \(line \d+\): a request's answer belongs in a JSON or SSE body/,
     );
     const failure = report.fixtures.find((item) => item.name === 'tools-list')?.failures[0]?.summary;
     assert.is(
