@@ -32,6 +32,7 @@ const HANDSHAKE_TRANSPORT = 'https://modelcontextprotocol.io/specification/2025-
 const STATELESS_TRANSPORT = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http';
 const ANSWER_RULE = `a POST of requests is answered with Content-Type application/json or text/event-stream; of notifications or responses only, with 202 Accepted and no body`;
 const GET_RESPONSE_RULE = `${HANDSHAKE_TRANSPORT}: on the GET stream the server MUST NOT send a JSON-RPC response unless resuming a stream of an earlier request`;
+const EVENT_ID_RULE = `${HANDSHAKE_TRANSPORT}: Servers MAY attach an id field to their SSE events; if present, the ID MUST be globally unique across all streams within that session`;
 const GET_RULE = `${HANDSHAKE_TRANSPORT}: a GET to the MCP endpoint returns Content-Type text/event-stream, or 405 Method Not Allowed when the server offers no such stream`;
 
 export class HttpConnection implements ServerConnection {
@@ -40,6 +41,8 @@ export class HttpConnection implements ServerConnection {
   private sessionId: string | undefined;
   private sessionVersion: string | undefined;
   private listenStreamAsked = false;
+  /** The SSE event ids seen in this session, which must never repeat (no stream is resumed here). */
+  private readonly eventIds = new Set<string>();
   /** What the next POST waits for (see ORDER_WAIT_MS). */
   private previous: Promise<unknown> = Promise.resolve();
   /** Every response not yet read to its end, so that the end of the fixture can close them. */
@@ -188,6 +191,7 @@ export class HttpConnection implements ServerConnection {
     const gathered = this.gathersBatch(message) ? ([] as JsonValue[]) : undefined;
     let answered = false;
     await readAnswer(response, (item) => {
+      if (item.kind === 'event-id') return this.noticeEventId(item.id, stateless);
       if (item.kind === 'message' && (!failed || isJsonRpc(item.value)) && !refusedInput) {
         answered = true;
         this.noticeSession(message, item.value, response);
@@ -227,6 +231,14 @@ export class HttpConnection implements ServerConnection {
     this.push({ kind: 'refused', problem, ids, wellFormed, idless, batch: Array.isArray(message) });
   }
 
+  /** Event ids identify where a stream resumes, so within a handshake-era session one never repeats. */
+  private noticeEventId(id: string, stateless: boolean): void {
+    if (stateless || this.sessionId === undefined) return;
+    if (this.eventIds.has(id))
+      this.problem(`the SSE event id ${JSON.stringify(id)} was sent twice in one session`, EVENT_ID_RULE);
+    this.eventIds.add(id);
+  }
+
   /** A result to our initialize opens the session: its id (if the server issued one) goes on every later request. */
   private noticeSession(sent: JsonValue, answer: JsonValue, response: Response): void {
     if (!isJsonObject(sent) || sent.method !== 'initialize' || !isJsonObject(answer) || !isJsonObject(answer.result)) return;
@@ -261,6 +273,7 @@ export class HttpConnection implements ServerConnection {
   private async readListenStream(response: Response, controller: AbortController): Promise<void> {
     try {
       await readAnswer(response, (item) => {
+        if (item.kind === 'event-id') return this.noticeEventId(item.id, false);
         if (item.kind === 'problem') return this.problem(`the session's GET stream sent ${item.problem}`, GET_RULE);
         if (messageKind(item.value) === 'response' || messageKind(item.value) === 'batch')
           this.problem(`the session's GET stream sent a response: ${excerpt(JSON.stringify(item.value))}`, GET_RESPONSE_RULE);

@@ -228,4 +228,37 @@ test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected 
   }
 });
 
+test('an SSE event id sent twice in one session fails, citing the resumability rule', async () => {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const message = JSON.parse(body) as Message;
+      if (message.id === undefined) return void res.writeHead(202).end();
+      const result =
+        message.method === 'initialize'
+          ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'same-ids', version: '1' } }
+          : {};
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Mcp-Session-Id': 'session-1' });
+      res.end(`id: event-1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const folder = mkdtempSync(join(tmpdir(), 'conform-event-ids-'));
+  writeFileSync(
+    join(folder, 'two-pings.txtar'),
+    'Two pings.\nspec: https://example.invalid\nprotocol: 2025-11-25\n\n-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{}}\n',
+  );
+  try {
+    const { port } = server.address() as AddressInfo;
+    const { report } = await runHttpFixtures(`http://127.0.0.1:${port}/mcp`, [folder]);
+    const [fixture] = report.fixtures;
+    assert.is(fixture?.verdict, 'failed');
+    assert.is(fixture?.failures[0]?.summary, 'the SSE event id "event-1" was sent twice in one session');
+  } finally {
+    server.close();
+  }
+});
+
 test.run();
