@@ -65,12 +65,15 @@ const programs = [
 
 /** spec-tests/runner/builtin.ts reads this back: brotli-compressed JSON, as base64. */
 function packBuiltin() {
-  const root = 'spec-tests/fixtures/generic';
   const fixtures = {};
-  for (const entry of readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((e) => e.endsWith('.txtar'))
-    .sort())
-    fixtures[`generic/${entry.split('\\').join('/').slice(0, -'.txtar'.length)}`] = readFileSync(join(root, entry), 'utf8');
+  // generic/: every run; http/: the Streamable HTTP transport's own checks, run with --url.
+  for (const folder of ['generic', 'http']) {
+    const root = `spec-tests/fixtures/${folder}`;
+    for (const entry of readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((e) => e.endsWith('.txtar'))
+      .sort())
+      fixtures[`${folder}/${entry.split('\\').join('/').slice(0, -'.txtar'.length)}`] = readFileSync(join(root, entry), 'utf8');
+  }
   const schemas = {};
   for (const version of readdirSync('spec-tests/schemas')
     .filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name))

@@ -380,12 +380,59 @@ export const MANIFEST: readonly ManifestRule[] = [
     'https://modelcontextprotocol.io/specification/2026-07-28/deprecated',
     'a list of deprecations, no behaviour of its own',
   ),
-  uncovered(
+  enforced(
     '16',
     'MAY',
-    'Streamable HTTP transport.',
+    'Streamable HTTP transport: a POST holding a request is answered as application/json or text/event-stream.',
     'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
-    'out of scope: the server speaks stdio only',
+  ),
+  enforced(
+    '16.1',
+    'MUST',
+    'A foreign Origin is refused (2025-11-25 and 2026-07-28: with 403 Forbidden).',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+  ),
+  enforced(
+    '16.2',
+    'MUST',
+    'A POST of notifications only is answered 202 Accepted with no body, or an HTTP error status.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+  ),
+  enforced(
+    '16.3',
+    'MUST',
+    'A GET opens an event stream or is answered 405 Method Not Allowed.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+  ),
+  enforced(
+    '16.4',
+    'MUST',
+    'A session id holds only visible ASCII (0x21-0x7E).',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+  ),
+  enforced(
+    '16.5',
+    'MUST',
+    'A request with the id of a terminated session is answered 404 Not Found.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+  ),
+  enforced(
+    '16.6',
+    'SHOULD',
+    'A server that requires a session id answers a request without it 400 Bad Request.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+  ),
+  enforced(
+    '16.7',
+    'MUST',
+    'An unsupported MCP-Protocol-Version header is answered 400 Bad Request (2025-06-18 on).',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+  ),
+  enforced(
+    '16.8',
+    'MUST',
+    '2026-07-28: headers that do not match the body: 400 and HeaderMismatch (-32020); an unsupported version: 400 and -32022; an unknown method: 404 and -32601.',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http',
   ),
 
   // Ambiguities: the choices we made

@@ -12,6 +12,8 @@ const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 export function notApplicable(fixture: Fixture, detection: Detection): string | undefined {
   const stdioOnly = detection.transport === 'http' ? stdioOnlyReason(fixture) : undefined;
   if (stdioOnly !== undefined) return `over HTTP: ${stdioOnly}`;
+  if (detection.transport === 'stdio' && fixture.steps.some((step) => step.kind === 'http-request'))
+    return 'over stdio: it checks the Streamable HTTP transport (http request sections); run it with --url';
   const mode = fixture.header.protocol;
   if (mode.kind === 'handshake') return handshakeOffered(mode.version, detection);
   if (mode.kind === 'stateless') return statelessOffered(mode.version, detection) ?? unmetOnDiscover(fixture, detection);

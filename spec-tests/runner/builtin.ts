@@ -1,7 +1,8 @@
 // What mcp-conform carries inside itself, so that its bundle works alone in an empty folder: the
-// generic fixtures (they hold for any MCP server) and the official JSON Schemas of every revision.
+// generic fixtures (they hold for any MCP server), the HTTP transport's fixtures (run with --url)
+// and the official JSON Schemas of every revision.
 //
-// build.mjs packs spec-tests/fixtures/generic and spec-tests/schemas into one brotli-compressed,
+// build.mjs packs spec-tests/fixtures/generic, spec-tests/fixtures/http and spec-tests/schemas into one brotli-compressed,
 // base64 JSON string and defines it as __MCP_CONFORM_BUILTIN__ (about a tenth of their size).
 // Run from source (tests, tsx), there is no such constant and the same folders are read from
 // the tree instead, so both ways see the same files.
@@ -35,11 +36,13 @@ export const BUILTIN_PREFIX = '(built in) ';
 
 const treePath = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
-/** The generic fixtures, run when no fixture paths are given. */
-export function builtinFixtures(): FixtureFile[] {
+/** The fixtures run when no fixture paths are given: the generic ones, and over HTTP the transport's own too. */
+export function builtinFixtures(overHttp: boolean): FixtureFile[] {
+  const folders = overHttp ? ['generic', 'http'] : ['generic'];
   const packed = payload();
-  if (packed === undefined) return findFixtureFiles([treePath('../fixtures/generic')]);
+  if (packed === undefined) return findFixtureFiles(folders.map((folder) => treePath(`../fixtures/${folder}`)));
   return Object.entries(packed.fixtures)
+    .filter(([name]) => folders.includes(name.split('/')[0] ?? ''))
     .map(([name, text]) => ({ path: `${BUILTIN_PREFIX}${name}.txtar`, name, text }))
     .sort((left, right) => left.name.localeCompare(right.name));
 }

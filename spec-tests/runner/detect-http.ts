@@ -18,6 +18,8 @@ import {
   type Detection,
   type HandshakeProbe,
   ServerStartError,
+  askAgain,
+  askEachAgain,
   assembleDetection,
   describeError,
 } from './detect.js';
@@ -29,13 +31,12 @@ const PROBE_ID = 'mcp-conform:probe';
 const DELETE_WAIT_MS = 2000;
 
 export async function detectHttpServer(url: string, startupTimeoutMs: number): Promise<Detection> {
-  const [discover, ...handshake] = await Promise.all([
-    probeDiscover(url, startupTimeoutMs),
-    ...HANDSHAKE_VERSIONS.map((version) => probeInitialize(url, version, startupTimeoutMs)),
-  ]);
+  const askDiscover = () => probeDiscover(url, startupTimeoutMs);
+  const askInitialize = (version: string) => probeInitialize(url, version, startupTimeoutMs);
+  const [discover, ...handshake] = await Promise.all([askDiscover(), ...HANDSHAKE_VERSIONS.map(askInitialize)]);
   if (discover.silent && handshake.every((probe) => probe.silent))
     throw new ServerStartError(`the server at ${url} answered none of the probes: ${discover.problem ?? 'no answer'}`);
-  return assembleDetection('http', discover, handshake);
+  return assembleDetection('http', await askAgain(discover, askDiscover), await askEachAgain(handshake, askInitialize));
 }
 
 async function probeInitialize(url: string, version: string, timeoutMs: number): Promise<Answered & { probe: HandshakeProbe }> {
@@ -50,7 +51,7 @@ async function probeInitialize(url: string, version: string, timeoutMs: number):
   const negotiated = typeof result?.protocolVersion === 'string' ? result.protocolVersion : undefined;
   const sessionId = exchange.response?.headers.get('mcp-session-id') ?? undefined;
   if (sessionId !== undefined) await deleteSession(url, sessionHeaders(sessionId, negotiated));
-  const base = { silent: exchange.response === undefined, stderr: '', waitedMs: exchange.waitedMs };
+  const base = answeredBy(exchange);
   if (result !== undefined && negotiated !== undefined) return { ...base, probe: { requested: version, negotiated, result } };
   return { ...base, probe: { requested: version, problem: exchange.problem } };
 }
@@ -64,9 +65,18 @@ async function probeDiscover(url: string, timeoutMs: number): Promise<Answered &
     params: { _meta: { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} } },
   };
   const exchange = await postProbe(url, request, statelessHeaders(request, version), timeoutMs);
-  const base = { silent: exchange.response === undefined, stderr: '', waitedMs: exchange.waitedMs };
+  const base = answeredBy(exchange);
   if (isJsonObject(exchange.answer?.result)) return { ...base, result: exchange.answer.result };
   return { ...base, problem: exchange.problem };
+}
+
+/** Statuses that ask the client to come back later rather than answer the question. */
+const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
+
+function answeredBy(exchange: ProbeExchange): Answered {
+  const status = exchange.response?.status;
+  const transient = status !== undefined && TRANSIENT_STATUSES.has(status);
+  return { silent: exchange.response === undefined, transient, stderr: '', waitedMs: exchange.waitedMs };
 }
 
 interface ProbeExchange {

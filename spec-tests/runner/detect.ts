@@ -21,6 +21,8 @@ import { HANDSHAKE_VERSIONS, RUNNER_VERSION, STATELESS_VERSIONS } from './handsh
 /** After the fence is answered, how long a dropped request still gets to arrive. */
 const FENCE_GRACE_MS = 300;
 const STOP_GRACE_MS = 300;
+/** How many more times a probe that got nothing is asked, one at a time, before its revision is called not offered. */
+export const PROBE_RETRIES = 2;
 
 export interface HandshakeProbe {
   requested: string;
@@ -49,15 +51,53 @@ export interface Detection {
 export class ServerStartError extends Error {}
 
 export async function detectServer(command: string, startupTimeoutMs: number): Promise<Detection> {
-  const [discover, ...handshake] = await Promise.all([
-    probeDiscover(command, startupTimeoutMs),
-    ...HANDSHAKE_VERSIONS.map((version) => probeInitialize(command, version, startupTimeoutMs)),
-  ]);
+  const askDiscover = () => probeDiscover(command, startupTimeoutMs);
+  const askInitialize = (version: string) => probeInitialize(command, version, startupTimeoutMs);
+  const [discover, ...handshake] = await Promise.all([askDiscover(), ...HANDSHAKE_VERSIONS.map(askInitialize)]);
   if (discover.silent && handshake.every((probe) => probe.silent))
     throw new ServerStartError(
       `the server answered none of the probes within ${startupTimeoutMs} ms${stderrTail(discover.stderr)}`,
     );
-  return assembleDetection('stdio', discover, handshake);
+  return assembleDetection('stdio', await askAgain(discover, askDiscover), await askEachAgain(handshake, askInitialize));
+}
+
+/**
+ * A probe that got nothing while others were answered is asked again, one at a time: under load a
+ * fresh process can be slow to start or lost, and one silent probe must not make a whole revision
+ * not applicable in one run and applicable in the next.
+ */
+export async function askAgain<T extends Answered>(first: T, ask: () => Promise<T>): Promise<T> {
+  let answer = first;
+  for (let attempt = 0; attempt < PROBE_RETRIES && (answer.silent || answer.transient === true); attempt += 1)
+    answer = await ask();
+  return answer;
+}
+
+/** askAgain for the initialize probes, in order (HANDSHAKE_VERSIONS). */
+export async function askEachAgain<T extends Answered>(probes: T[], ask: (version: string) => Promise<T>): Promise<T[]> {
+  const answers: T[] = [];
+  for (const [index, probe] of probes.entries()) answers.push(await askAgain(probe, () => ask(HANDSHAKE_VERSIONS[index] ?? '')));
+  return answers;
+}
+
+/**
+ * Nothing to test: the server offers none of the revisions the runner knows. That is an error
+ * (exit 2) that shows what each probe saw, never a run of fixtures that are all not applicable.
+ */
+export function nothingOffered(detection: Detection): string | undefined {
+  if (detection.offeredHandshake.length > 0 || detection.offeredStateless.length > 0) return undefined;
+  const seen = [
+    ...detection.handshake.map(
+      (probe) =>
+        `initialize ${probe.requested}: ${probe.negotiated !== undefined ? `answered ${probe.negotiated}` : (probe.problem ?? 'no answer')}`,
+    ),
+    `server/discover: ${detection.discoverProblem ?? 'lists no revision the runner knows'}`,
+  ];
+  const refusals = [...detection.handshake.map((probe) => probe.problem ?? ''), detection.discoverProblem ?? ''];
+  const hint = refusals.every((problem) => /^HTTP (403|421)\b/.test(problem))
+    ? '\nEvery probe was refused with 403 or 421: the server may accept only some Host (or Origin) values; try --url with the host name it expects (e.g. localhost instead of 127.0.0.1).'
+    : '';
+  return `the server offers no protocol revision the runner can test, so nothing would be tested; what the probes saw:\n  ${seen.join('\n  ')}${hint}`;
 }
 
 /** What the probes found, over either transport. */
@@ -79,6 +119,8 @@ export function assembleDetection(
 
 export interface Answered {
   silent: boolean;
+  /** An answer that says "try again" (HTTP 429, 502, 503, 504): asked again like silence. */
+  transient?: boolean;
   stderr: string;
   /** From start to the answer (or to giving up). */
   waitedMs: number;

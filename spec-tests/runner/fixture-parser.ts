@@ -18,6 +18,7 @@ import { isJsonObject } from './json-types.js';
 import { FixtureSyntaxError, parseJsonSequence } from './json-sequence.js';
 import { parseRawChunks } from './raw-chunks.js';
 import { checkMarkers } from './matchers.js';
+import { parseHttpRequest, parseHttpResponse } from './http-exchange.js';
 
 const SECTION_MARKER = /^-- (.+) --$/;
 const HEADER_KEY = /^(spec|covers|protocol|requires|timeout|level|transport|server-args|process):\s*(.*)$/;
@@ -172,6 +173,10 @@ function parseStep(section: Section, sectionIndex: number): Step {
   }
   if (kind === 'silence' && words.length === 2)
     return { kind: 'silence', line: section.line, ms: parseDuration(words[1] ?? '', section.line) };
+  if (section.name === 'http request')
+    return { kind: 'http-request', line: section.line, request: parseHttpRequest(section.body, bodyLine) };
+  if (section.name === 'http response')
+    return { kind: 'http-response', line: section.line, response: parseHttpResponse(section.body, bodyLine) };
   if (section.name === 'eof') return { kind: 'close-stdin', line: section.line };
   if (section.name === 'exit') return parseExitStep(section);
   throw new FixtureSyntaxError(`unknown section "-- ${section.name} --"`, section.line);
@@ -219,10 +224,15 @@ function parseExitCode(value: string, line: number): number {
   return Number(value);
 }
 
-/** Writing to stdin after it was closed is impossible, so such a fixture is a mistake. */
+/**
+ * Writing to stdin after it was closed is impossible, so such a fixture is a mistake; so is an
+ * `http response` that follows no `http request`.
+ */
 function checkStepOrder(steps: Step[]): void {
   let closedAt: number | undefined;
-  for (const step of steps) {
+  for (const [index, step] of steps.entries()) {
+    if (step.kind === 'http-response' && steps[index - 1]?.kind !== 'http-request')
+      throw new FixtureSyntaxError('"-- http response --" must follow an "-- http request --" section', step.line);
     if (step.kind === 'close-stdin') closedAt = step.line;
     if ((step.kind === 'send-json' || step.kind === 'send-raw') && closedAt !== undefined) {
       throw new FixtureSyntaxError(`cannot send after "-- eof --" (line ${closedAt})`, step.line);

@@ -1,5 +1,6 @@
 // What a parsed fixture looks like. FORMAT.md documents the text form these types come from.
 import type { JsonValue } from './json-types.js';
+import type { HttpRequestSpec, HttpResponseSpec } from './http-exchange.js';
 
 /** How the runner opens the session before the fixture's own steps run. */
 export type ProtocolMode =
@@ -69,7 +70,9 @@ export type Step =
   | { kind: 'expect'; line: number; optional: boolean; messages: ExpectedMessage[]; sectionIndex: number }
   | { kind: 'silence'; line: number; ms: number }
   | { kind: 'close-stdin'; line: number }
-  | { kind: 'exit'; line: number; code: number | undefined; withinMs: number };
+  | { kind: 'exit'; line: number; code: number | undefined; withinMs: number }
+  | { kind: 'http-request'; line: number; request: HttpRequestSpec }
+  | { kind: 'http-response'; line: number; response: HttpResponseSpec };
 
 /** One `-- name --` section exactly as written, kept so --update can rewrite a file faithfully. */
 export interface Section {

@@ -9,7 +9,8 @@ import { SseReader } from './sse-reader.js';
 /** The largest JSON body, or SSE event, the runner reads; past it the response is dropped and reported. */
 export const MAX_HTTP_MESSAGE_BYTES = 64 * 1024 * 1024;
 
-export type AnswerItem = { kind: 'message'; value: JsonValue } | { kind: 'problem'; problem: string };
+export type AnswerItem =
+  { kind: 'message'; value: JsonValue } | { kind: 'problem'; problem: string } | { kind: 'event-id'; id: string };
 
 export function contentTypeOf(response: Response): string {
   return (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -33,6 +34,7 @@ async function readEvents(response: Response, onItem: (item: AnswerItem) => void
     for await (const chunk of response.body ?? []) {
       for (const event of reader.push(chunk)) {
         // MCP sends its messages as `message` events; an event with empty data only primes a resumable stream.
+        if (event.id !== undefined) onItem({ kind: 'event-id', id: event.id });
         if (event.type === 'message' && event.data !== '') onItem(parseMessage(event.data, 'an SSE event'));
       }
     }

@@ -21,6 +21,8 @@ import { idKey, messageKind } from './message-kinds.js';
 import { type ServerConnection, type ServerEvent, untilWokenOr } from './server-connection.js';
 import { causeOf, contentTypeOf, excerpt, isAbort, readAnswer } from './http-answers.js';
 import { POST_HEADERS, sessionHeaders, statelessHeaders, statelessVersion } from './http-request-headers.js';
+import { type HttpOutcome, type HttpRequestSpec, PROTOCOL_VERSION, SESSION_ID } from './http-exchange.js';
+import { isWellFormedRequest } from './http-refusals.js';
 
 const ORDER_WAIT_MS = 200;
 const DELETE_WAIT_MS = 2000;
@@ -29,8 +31,8 @@ const LOG_LIMIT = 64 * 1024;
 const HANDSHAKE_TRANSPORT = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports';
 const STATELESS_TRANSPORT = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http';
 const ANSWER_RULE = `a POST of requests is answered with Content-Type application/json or text/event-stream; of notifications or responses only, with 202 Accepted and no body`;
-const ERROR_BODY_RULE = `${HANDSHAKE_TRANSPORT}: an HTTP error answers a message the server cannot accept, its body MAY be a JSON-RPC error; the runner needs one to judge the answer`;
 const GET_RESPONSE_RULE = `${HANDSHAKE_TRANSPORT}: on the GET stream the server MUST NOT send a JSON-RPC response unless resuming a stream of an earlier request`;
+const EVENT_ID_RULE = `${HANDSHAKE_TRANSPORT}: Servers MAY attach an id field to their SSE events; if present, the ID MUST be globally unique across all streams within that session`;
 const GET_RULE = `${HANDSHAKE_TRANSPORT}: a GET to the MCP endpoint returns Content-Type text/event-stream, or 405 Method Not Allowed when the server offers no such stream`;
 
 export class HttpConnection implements ServerConnection {
@@ -39,6 +41,8 @@ export class HttpConnection implements ServerConnection {
   private sessionId: string | undefined;
   private sessionVersion: string | undefined;
   private listenStreamAsked = false;
+  /** The SSE event ids seen in this session, which must never repeat (no stream is resumed here). */
+  private readonly eventIds = new Set<string>();
   /** What the next POST waits for (see ORDER_WAIT_MS). */
   private previous: Promise<unknown> = Promise.resolve();
   /** Every response not yet read to its end, so that the end of the fixture can close them. */
@@ -49,10 +53,15 @@ export class HttpConnection implements ServerConnection {
   private ended = false;
   private wake: (() => void) | undefined;
 
-  /** `answerWaitMs`: how long a POST after initialize may wait for the initialize answer. */
+  /**
+   * `answerWaitMs`: how long a POST after initialize may wait for the initialize answer.
+   * `listen`: whether to open the session's GET stream; a fixture with http request sections
+   * makes its own requests, and a second GET stream may be refused (409) where one is allowed.
+   */
   constructor(
     private readonly url: string,
     private readonly answerWaitMs: number,
+    private readonly listen = true,
   ) {}
 
   get hasExited(): boolean {
@@ -75,6 +84,44 @@ export class HttpConnection implements ServerConnection {
         this.answerWaitMs,
       );
     else this.previous = within(started, ORDER_WAIT_MS);
+  }
+
+  /**
+   * Sends a fixture's `-- http request --` as written, with the session's id and version in place
+   * of their placeholders, once the POSTs before it have been answered. Reads a JSON body to its end;
+   * an event stream is left unread (a GET stream stays open).
+   */
+  async exchange(request: HttpRequestSpec, timeoutMs: number): Promise<HttpOutcome | { skip: string } | { problem: string }> {
+    await this.previous;
+    if (request.needsSession && this.sessionId === undefined)
+      return { skip: 'the server issued no Mcp-Session-Id: it keeps no sessions, which the transport allows' };
+    const headers = new Headers(
+      request.method === 'GET' ? { Accept: 'text/event-stream' } : request.method === 'POST' ? POST_HEADERS : {},
+    );
+    const own: string[] = [];
+    for (const [name, value] of request.headers) {
+      const filled = value.replaceAll(SESSION_ID, this.sessionId ?? '').replaceAll(PROTOCOL_VERSION, this.sessionVersion ?? '');
+      if (filled === '') headers.delete(name);
+      else headers.set(name, filled);
+      if (!value.includes('<<')) own.push(`${name}: ${filled}`);
+    }
+    const described = `${request.method} ${describeBody(request.body)}${own.length > 0 ? ` with ${own.join(', ')}` : ''}`;
+    const controller = this.track();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const init = { method: request.method, headers, signal: controller.signal };
+      const response = await fetch(this.url, request.method === 'POST' ? { ...init, body: request.body } : init);
+      const contentType = contentTypeOf(response);
+      this.note(`${described} -> ${response.status} ${contentType}`);
+      const body = contentType === 'text/event-stream' ? undefined : await response.text();
+      if (body === undefined) controller.abort();
+      return { request: described, status: response.status, contentType, headers: response.headers, body };
+    } catch (error) {
+      return { problem: `${described}: ${isAbort(error) ? `no answer within ${timeoutMs} ms` : causeOf(error)}` };
+    } finally {
+      clearTimeout(timer);
+      this.release(controller);
+    }
   }
 
   write(): Promise<void> {
@@ -136,23 +183,60 @@ export class HttpConnection implements ServerConnection {
     this.note(`POST ${describe(message)} -> ${response.status} ${type}`);
     const where = `POST ${describe(message)} answered ${response.status}`;
     const rule = `${stateless ? STATELESS_TRANSPORT : HANDSHAKE_TRANSPORT}: ${ANSWER_RULE}`;
-    // An HTTP error is judged by its JSON-RPC body alone; without one it is a finding of its own.
+    // An HTTP error is judged by its JSON-RPC body; without one it is a refusal (http-refusals.ts).
     const failed = response.status >= 400;
+    // Input without requests may be refused with an HTTP error whose body MAY be a JSON-RPC error
+    // without an id: that body is part of the refusal, not a response to a notification.
+    const refusedInput = failed && requestIds(message).length === 0;
+    const gathered = this.gathersBatch(message) ? ([] as JsonValue[]) : undefined;
     let answered = false;
     await readAnswer(response, (item) => {
-      if (item.kind === 'message' && (!failed || isJsonRpc(item.value))) {
+      if (item.kind === 'event-id') return this.noticeEventId(item.id, stateless);
+      if (item.kind === 'message' && (!failed || isJsonRpc(item.value)) && !refusedInput) {
         answered = true;
         this.noticeSession(message, item.value, response);
-        this.push({ kind: 'message', value: item.value });
+        if (gathered !== undefined && answersRequestIn(message, item.value)) gathered.push(item.value);
+        else this.push({ kind: 'message', value: item.value });
       } else if (item.kind === 'problem' && !failed) {
         answered = true;
         this.problem(`${where} with ${item.problem}`, rule);
       }
     });
+    if (gathered !== undefined && gathered.length > 0) this.push({ kind: 'message', value: gathered });
     if (answered) return;
-    if (failed) this.problem(`${where} without a JSON-RPC body`, ERROR_BODY_RULE);
+    if (failed) this.refused(message, response);
     else if (requestIds(message).length > 0) this.problem(`${where} ${type || 'with no body'}: the request got no answer`, rule);
     else if (response.status !== 202) this.problem(`${where}, not 202 Accepted`, rule);
+  }
+
+  /**
+   * In a 2025-03-26 session the responses to a POSTed batch may come one by one: "These
+   * responses MAY be batched" (https://modelcontextprotocol.io/specification/2025-03-26/basic/transports).
+   * They are gathered into the one batch response JSON-RPC describes, so that transcripts match.
+   */
+  private gathersBatch(message: JsonValue): boolean {
+    return (
+      Array.isArray(message) && message.length > 0 && (this.sessionVersion === undefined || this.sessionVersion < '2025-06-18')
+    );
+  }
+
+  private refused(message: JsonValue, response: Response): void {
+    const type = contentTypeOf(response);
+    const problem = `the server answered POST ${describe(message)} with HTTP ${response.status}${type === '' ? '' : ` (${type})`} and no JSON-RPC body`;
+    this.note(problem);
+    const ids = requestIds(message);
+    const items = Array.isArray(message) ? message : [message];
+    const idless = Array.isArray(message) || items.length > ids.length;
+    const wellFormed = items.filter(isWellFormedRequest).map((item) => idKey(item as JsonObject));
+    this.push({ kind: 'refused', problem, ids, wellFormed, idless, batch: Array.isArray(message) });
+  }
+
+  /** Event ids identify where a stream resumes, so within a handshake-era session one never repeats. */
+  private noticeEventId(id: string, stateless: boolean): void {
+    if (stateless || this.sessionId === undefined) return;
+    if (this.eventIds.has(id))
+      this.problem(`the SSE event id ${JSON.stringify(id)} was sent twice in one session`, EVENT_ID_RULE);
+    this.eventIds.add(id);
   }
 
   /** A result to our initialize opens the session: its id (if the server issued one) goes on every later request. */
@@ -166,7 +250,7 @@ export class HttpConnection implements ServerConnection {
 
   /** Opens the session's GET stream once; resolves when the server has said whether it offers one. */
   private async openListenStream(): Promise<void> {
-    if (this.listenStreamAsked || this.sessionId === undefined || this.ending !== undefined) return;
+    if (!this.listen || this.listenStreamAsked || this.sessionId === undefined || this.ending !== undefined) return;
     this.listenStreamAsked = true;
     const controller = this.track();
     try {
@@ -189,6 +273,7 @@ export class HttpConnection implements ServerConnection {
   private async readListenStream(response: Response, controller: AbortController): Promise<void> {
     try {
       await readAnswer(response, (item) => {
+        if (item.kind === 'event-id') return this.noticeEventId(item.id, false);
         if (item.kind === 'problem') return this.problem(`the session's GET stream sent ${item.problem}`, GET_RULE);
         if (messageKind(item.value) === 'response' || messageKind(item.value) === 'batch')
           this.problem(`the session's GET stream sent a response: ${excerpt(JSON.stringify(item.value))}`, GET_RESPONSE_RULE);
@@ -268,6 +353,20 @@ function requestIds(message: JsonValue): string[] {
   return items
     .filter((item): item is JsonObject => isJsonObject(item) && typeof item.method === 'string' && 'id' in item)
     .map(idKey);
+}
+
+/** Whether `answer` is a single response to one of the requests `message` carried (by id). */
+function answersRequestIn(message: JsonValue, answer: JsonValue): boolean {
+  return messageKind(answer) === 'response' && isJsonObject(answer) && requestIds(message).includes(idKey(answer));
+}
+
+/** A fixture's raw body in a few words: the method and id of the message it holds, or its start. */
+function describeBody(body: string): string {
+  try {
+    return describe(JSON.parse(body) as JsonValue);
+  } catch {
+    return body === '' ? '(no body)' : `the body ${JSON.stringify(excerpt(body).slice(0, 60))}`;
+  }
 }
 
 function isJsonRpc(value: JsonValue): boolean {

@@ -8,7 +8,7 @@ import { loadFixture } from './run-fixture.js';
 import { fixtureFiles } from './run-command.js';
 
 export function listCommand(args: ListArguments, write: Write): number {
-  const rows = fixtureFiles(args.paths).map((file) => {
+  const rows = fixtureFiles(args.paths, true).map((file) => {
     const loaded = loadFixture(file);
     if (!loaded.ok) return [file.name, 'unreadable', loaded.error];
     return [file.name, revisionOf(loaded.fixture.header.protocol), loaded.fixture.header.covers.join(', ')];

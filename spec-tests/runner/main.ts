@@ -17,6 +17,7 @@ async function main(argv: string[]): Promise<number> {
     write: (text) => process.stdout.write(text),
     isTerminal: process.stdout.isTTY === true,
     env: process.env,
+    warn: (text) => process.stderr.write(text),
   });
 }
 

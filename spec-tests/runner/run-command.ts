@@ -17,7 +17,7 @@ import { runInOrder } from './ordered-pool.js';
 import { SchemaValidator } from './schema-validator.js';
 import { schemaDirectory } from './schema-source.js';
 import { BUILTIN_PREFIX, builtinFixtures, builtinSchemas } from './builtin.js';
-import { detectServer } from './detect.js';
+import { ServerStartError, detectServer, nothingOffered } from './detect.js';
 import { detectHttpServer } from './detect-http.js';
 import { RUNNER_VERSION } from './handshake.js';
 import { UsageError } from './cli-args.js';
@@ -34,12 +34,14 @@ export interface Output {
   write: Write;
   isTerminal: boolean;
   env: NodeJS.ProcessEnv;
+  /** Where to say why the run is an error (stderr); the report still goes to `write`. */
+  warn?: Write;
 }
 
 export async function runCommand(args: RunArguments, output: Output): Promise<number> {
   if (args.schemaDir !== undefined && !existsSync(args.schemaDir))
     throw new UsageError(`--schema-dir ${args.schemaDir} does not exist`);
-  const fixtures = fixtureFiles(args.paths)
+  const fixtures = fixtureFiles(args.paths, args.url !== undefined)
     .filter((file) => args.filters.length === 0 || args.filters.some((filter) => file.name.includes(filter)))
     .map(loadFixture);
   if (args.update && fixtures.some((fixture) => fixture.ok && fixture.fixture.path.startsWith(BUILTIN_PREFIX)))
@@ -52,6 +54,8 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
     args.url === undefined
       ? await detectServer(args.server, args.startupTimeoutMs)
       : await detectHttpServer(args.url, args.startupTimeoutMs);
+  const noRevision = nothingOffered(detection);
+  if (noRevision !== undefined) throw new ServerStartError(noRevision);
   const serverCommand = args.url ?? args.server;
   reporter.start({ runnerVersion: RUNNER_VERSION, serverCommand, detection, detectionMs: Date.now() - probing });
   const options = {
@@ -75,7 +79,29 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
   signalEach(serverProcesses({ mark: `${RUN_MARK}-`, prefix: true }), 'SIGKILL');
   const summary = summarize(judged, staleEntries(entries, fixtures, args.filters));
   reporter.finish(summary);
+  const nothing = nothingTested(judged);
+  if (nothing !== undefined) {
+    output.warn?.(`mcp-conform: ${nothing}\n`);
+    return 2;
+  }
   return summary.failed > 0 ? 1 : 0;
+}
+
+/**
+ * A run in which no fixture reached a verdict tested nothing: that is an error (exit 2), never a
+ * pass, and says why (the reasons the fixtures did not run, most frequent first).
+ */
+export function nothingTested(judged: JudgedFixture[]): string | undefined {
+  if (judged.length === 0) return 'nothing was tested: no fixture matched';
+  if (judged.some((item) => item.verdict !== 'skipped' && item.verdict !== 'not-applicable')) return undefined;
+  const reasons = new Map<string, number>();
+  for (const item of judged) {
+    const reason = item.result.skipReason ?? item.verdict;
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  }
+  const top = [...reasons.entries()].sort((left, right) => right[1] - left[1]).slice(0, 3);
+  const lines = top.map(([reason, count]) => `  ${count} x ${reason}`);
+  return `nothing was tested: none of the ${judged.length} fixtures applied to this server or ran; the reasons:\n${lines.join('\n')}`;
 }
 
 function finishFixture(
@@ -120,9 +146,9 @@ function createReporter(args: RunArguments, output: Output): Reporter {
   return new TextReporter(output.write, choosePalette(output.isTerminal, output.env), args.verbose === true);
 }
 
-/** The fixtures named on the command line, or the built-in generic set. */
-export function fixtureFiles(paths: string[]): FixtureFile[] {
-  return paths.length > 0 ? findFixtureFiles(paths) : builtinFixtures();
+/** The fixtures named on the command line, or the built-in set (with the HTTP transport's when `overHttp`). */
+export function fixtureFiles(paths: string[], overHttp: boolean): FixtureFile[] {
+  return paths.length > 0 ? findFixtureFiles(paths) : builtinFixtures(overHttp);
 }
 
 function schemaSource(schemaDir: string | undefined): SchemaSource {

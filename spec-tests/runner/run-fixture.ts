@@ -60,7 +60,11 @@ export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptio
   const server =
     options.url === undefined
       ? new ServerProcess(extraArgs === undefined ? options.serverCommand : `${options.serverCommand} ${extraArgs}`)
-      : new HttpConnection(options.url, options.startupTimeoutMs);
+      : new HttpConnection(
+          options.url,
+          options.startupTimeoutMs,
+          !loaded.fixture.steps.some((step) => step.kind === 'http-request'),
+        );
   const session = new Session(loaded.fixture, server, options);
   const result = await session.run();
   return { ...result, durationMs: Date.now() - started };

@@ -3,6 +3,8 @@
 // (http-connection.ts). Both turn what the server says into events, in arrival order.
 import type { JsonValue } from './json-types.js';
 import type { StdoutItem } from './stdout-reader.js';
+import type { HttpOutcome, HttpRequestSpec } from './http-exchange.js';
+import type { Refusal } from './http-refusals.js';
 
 /** A rule of the transport the server broke outside any message (an HTTP error without a JSON-RPC body). */
 export interface TransportProblem {
@@ -11,7 +13,11 @@ export interface TransportProblem {
   rule: string;
 }
 
-export type ServerEvent = StdoutItem | TransportProblem | { kind: 'exit'; code: number | null; signal: string | null };
+/** An HTTP error status without a JSON-RPC body (http-refusals.ts). */
+export type RefusedEvent = { kind: 'refused' } & Refusal;
+
+export type ServerEvent =
+  StdoutItem | TransportProblem | RefusedEvent | { kind: 'exit'; code: number | null; signal: string | null };
 
 export interface ServerConnection {
   readonly events: ServerEvent[];
@@ -21,6 +27,8 @@ export interface ServerConnection {
   readonly stderrText: string;
   /** Sends one JSON-RPC message (or batch) the way the transport frames it. */
   send(message: JsonValue): Promise<void>;
+  /** Sends a fixture's `-- http request --` (HTTP only; http-connection.ts). */
+  exchange?(request: HttpRequestSpec, timeoutMs: number): Promise<HttpOutcome | { skip: string } | { problem: string }>;
   /** Sends bytes exactly as given: a stdio fixture's raw sections. */
   write(chunk: Buffer): Promise<void>;
   /** The client is done: stdio closes stdin; HTTP ends the session (DELETE) and its streams. */

@@ -17,6 +17,8 @@ import { unmetRequirement } from './requirements-check.js';
 import { HANDSHAKE_RULE, NEWEST_HANDSHAKE_VERSION, handshakeRequirements, handshakeSteps } from './handshake.js';
 import { sentRequestsInRaw } from './raw-requests.js';
 import { collectCaptures, fillEchoes, missingCapture, type Captures } from './captures.js';
+import { type HttpOutcome, type HttpResponseSpec, judgeHttpOutcome } from './http-exchange.js';
+import { type Refusal, refusalCovers, useRefusal } from './http-refusals.js';
 
 export interface SessionOptions {
   stepTimeoutMs: number;
@@ -68,6 +70,8 @@ const UNEXPECTED_RULE = [
 const SERVER_REQUEST_RULE = [
   'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: the server MUST NOT send requests for client features the client did not declare (rule 8)',
 ];
+const REQUEST_BODY_RULE =
+  'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports: If the input is a JSON-RPC request, the server MUST either return Content-Type: text/event-stream, to initiate an SSE stream, or Content-Type: application/json, to return one JSON object';
 const EXIT_RULE = [
   'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: on stdin EOF the server SHOULD exit promptly (rule 2.7, M18)',
 ];
@@ -89,6 +93,10 @@ export class Session {
   private fencesSent = 0;
   private fencesAnswered = 0;
   private readonly captures: Captures = new Map();
+  /** The answer to the last `-- http request --`, for the `-- http response --` after it. */
+  private httpOutcome: HttpOutcome | undefined;
+  /** POSTs an HTTP server refused without a JSON-RPC body, not yet matched with what they stand for. */
+  private readonly refusals: Refusal[] = [];
 
   constructor(
     private readonly fixture: Fixture,
@@ -143,6 +151,25 @@ export class Session {
     if (step.kind === 'silence') await this.expectSilence(planned, step.ms);
     if (step.kind === 'close-stdin') this.closeStdin();
     if (step.kind === 'exit') await this.expectExit(planned, step.code, step.withinMs);
+    if (step.kind === 'http-request') await this.sendHttp(step.request);
+    if (step.kind === 'http-response') this.checkHttp(planned, step.response);
+  }
+
+  private async sendHttp(request: Extract<Step, { kind: 'http-request' }>['request']): Promise<void> {
+    if (this.server.exchange === undefined) return this.fail('an http request section needs an HTTP server (--url)', []);
+    const outcome = await this.server.exchange(request, this.timeoutMs());
+    if ('skip' in outcome) this.skipReason = outcome.skip;
+    else if ('problem' in outcome) this.fail(outcome.problem, this.plan[this.stepIndex]?.rule ?? []);
+    else this.httpOutcome = outcome;
+  }
+
+  private checkHttp(planned: PlannedStep, response: HttpResponseSpec): void {
+    if (this.httpOutcome === undefined) return;
+    const verdict = judgeHttpOutcome(this.httpOutcome, response);
+    if (verdict.kind === 'skip') this.skipReason = verdict.reason;
+    if (verdict.kind !== 'fail') return;
+    const { summary, behaviour } = verdict;
+    this.failures.push({ level: this.levelOf(planned), behaviour, where: planned.where, summary, rule: planned.rule });
   }
 
   private async sendJson(messages: JsonValue[]): Promise<void> {
@@ -428,6 +455,7 @@ export class Session {
       if (event?.kind === 'message') this.onMessage(event.value);
       if (event?.kind === 'impurity') this.fail(`stdout purity: ${event.reason}: ${event.text}`, [PURITY_RULE]);
       if (event?.kind === 'transport') this.fail(event.problem, [event.rule]);
+      if (event?.kind === 'refused') this.refusals.push({ ...event });
     }
   }
 
@@ -500,7 +528,7 @@ export class Session {
 
   private pairExpectations(): void {
     for (const expectation of this.expectations) {
-      if (expectation.paired) continue;
+      if (expectation.paired || this.pairWithRefusal(expectation)) continue;
       const partner = this.findPartner(expectation);
       if (!partner) continue;
       expectation.paired = true;
@@ -508,6 +536,25 @@ export class Session {
       if (isMethodMessage(partner.value)) this.lastMethodSeq.set(expectation.sectionIndex, partner.seq);
       this.compare(expectation, partner.value);
     }
+  }
+
+  /** An HTTP refusal stands for the errors expected for its POST; where a result is owed it is the failure. */
+  private pairWithRefusal(expectation: Expectation): boolean {
+    const refusal = this.refusals.find((item) => refusalCovers(item, expectation.value) !== undefined);
+    if (refusal === undefined) return false;
+    const covered = refusalCovers(refusal, expectation.value);
+    useRefusal(refusal, expectation.value);
+    expectation.paired = true;
+    if (covered === 'error' || this.options.update) return true;
+    const owed = describeOwed(expectation.value);
+    this.failures.push({
+      level: this.levelOf(expectation.planned),
+      behaviour: `an HTTP error status with no JSON-RPC body where ${covered === 'result' ? owed : `a request's ${owed} in a JSON or SSE body`} is owed`,
+      where: expectation.planned.where,
+      summary: `${refusal.problem}, where ${owed} is owed (line ${expectation.line})${covered === 'bare-request' ? ": a request's answer belongs in a JSON or SSE body" : ''}`,
+      rule: [...expectation.planned.rule, ...(covered === 'bare-request' ? [REQUEST_BODY_RULE] : [])],
+    });
+    return true;
   }
 
   /** Notifications and server requests keep their order within a section; responses need not. */
@@ -575,6 +622,8 @@ function describeStep(step: Step): string {
     silence: 'silence section',
     'close-stdin': 'eof section',
     exit: 'exit section',
+    'http-request': 'http request section',
+    'http-response': 'http response section',
   };
   return `${names[step.kind]} at line ${step.line}`;
 }

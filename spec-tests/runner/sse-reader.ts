@@ -8,6 +8,8 @@ export interface SseEvent {
   /** The event type; `message` when the server named none. */
   type: string;
   data: string;
+  /** The event's own `id:` field, when it has one (a resumable stream). */
+  id?: string;
 }
 
 export class SseReader {
@@ -16,6 +18,7 @@ export class SseReader {
   private data: string[] = [];
   private dataChars = 0;
   private type = '';
+  private id: string | undefined;
   /** A CR ended the last chunk: an LF starting the next one belongs to the same line end. */
   private afterCr = false;
 
@@ -45,15 +48,22 @@ export class SseReader {
       this.data.push(value);
     }
     if (field === 'event') this.type = value;
+    if (field === 'id' && !value.includes('\0')) this.id = value;
     return [];
   }
 
   private dispatch(): SseEvent[] {
-    const event = { type: this.type === '' ? 'message' : this.type, data: this.data.join('\n') };
-    const hadData = this.data.length > 0;
+    const id = this.id;
+    const event = {
+      type: this.type === '' ? 'message' : this.type,
+      data: this.data.join('\n'),
+      ...(id !== undefined ? { id } : {}),
+    };
+    const hadData = this.data.length > 0 || id !== undefined;
     this.data = [];
     this.dataChars = 0;
     this.type = '';
+    this.id = undefined;
     return hadData ? [event] : [];
   }
 }

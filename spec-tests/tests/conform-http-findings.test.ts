@@ -137,7 +137,11 @@ test('a request answered with a bare HTTP 500, or with 202, is a finding that sa
     );
     const summaries = report.fixtures[0]?.failures.map((failure) => failure.summary) ?? [];
     assert.ok(
-      summaries.some((summary) => summary.includes('POST tools/list (id 1) answered 500 without a JSON-RPC body')),
+      summaries.some((summary) =>
+        summary.includes(
+          'the server answered POST tools/list (id 1) with HTTP 500 (text/plain) and no JSON-RPC body, where a result is owed',
+        ),
+      ),
       summaries.join('\n'),
     );
     const pinged = await runFixture(

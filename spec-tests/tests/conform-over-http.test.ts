@@ -87,10 +87,11 @@ function assertVerdicts(fixtures: JsonReport['fixtures']): void {
   }
 }
 
-test('generic fixtures over HTTP: the stdio verdicts, stdio-only fixtures not applicable', async () => {
+test('generic fixtures over HTTP: the stdio verdicts, stdio-only fixtures not applicable; the transport checks pass', async () => {
   const { child, url } = await startTracker();
   try {
-    const report = await runOverHttp(url, ['spec-tests/fixtures/generic']);
+    const report = await runOverHttp(url, ['spec-tests/fixtures/generic', 'spec-tests/fixtures/http']);
+    assert.ok(report.fixtures.filter((fixture) => fixture.name.startsWith('http/')).length >= 25);
     assert.is(report.run.detection.transport, 'http');
     assert.equal(report.run.detection.offeredHandshake, ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
     assert.equal(report.run.detection.offeredStateless, ['2026-07-28']);

@@ -1,0 +1,264 @@
+// The Streamable HTTP transport's own rules (spec-tests/fixtures/http), each proved able to fail:
+// a small server written here breaks every one of them (it answers a foreign Origin with 200,
+// a notification with 200 and a body, a request as text/plain, keeps serving a DELETEd session,
+// ignores an unsupported MCP-Protocol-Version, issues a session id with a space, and in
+// 2026-07-28 answers everything 200). Our own server passes them all (conform-over-http.test.ts).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCommand } from '../runner/run-command.js';
+import type { RunArguments } from '../runner/cli-args.js';
+
+const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+interface Message {
+  id?: unknown;
+  method?: string;
+  params?: { _meta?: Record<string, unknown> };
+}
+
+function answerBroken(req: IncomingMessage, message: Message | undefined, res: ServerResponse): void {
+  const json = (body: unknown, headers: Record<string, string> = {}) =>
+    res.writeHead(200, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+  if (req.method === 'GET') return void res.writeHead(405).end();
+  if (req.method === 'DELETE') return void res.writeHead(200).end();
+  if (message === undefined) return void res.writeHead(400).end();
+  const result = (value: unknown) => json({ jsonrpc: '2.0', id: message.id, result: value });
+  if (message.method === 'initialize')
+    return void json(
+      {
+        jsonrpc: '2.0',
+        id: message.id,
+        result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'broken', version: '1' } },
+      },
+      { 'Mcp-Session-Id': 'session one' },
+    );
+  if (message.method === 'server/discover')
+    return void result({
+      resultType: 'complete',
+      supportedVersions: ['2026-07-28'],
+      capabilities: {},
+      ttlMs: 0,
+      cacheScope: 'shared',
+    });
+  if (message.params?._meta?.[VERSION_KEY] !== undefined) return void result({ resultType: 'complete' });
+  if (message.method === 'notifications/initialized') return void res.writeHead(202).end();
+  if (message.method === 'ping') return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('pong');
+  json({ ok: true });
+}
+
+async function startBrokenServer(): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      let message: Message | undefined;
+      try {
+        message = body === '' ? {} : (JSON.parse(body) as Message);
+      } catch {
+        message = undefined;
+      }
+      answerBroken(req, message, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/mcp`, close: () => server.close() };
+}
+
+interface JsonReport {
+  fixtures: { name: string; verdict: string; level: string; failures: { summary: string }[] }[];
+}
+
+async function runHttpFixtures(
+  url: string,
+  paths = ['spec-tests/fixtures/http'],
+  failOn: RunArguments['failOn'] = ['must'],
+): Promise<{ code: number; report: JsonReport }> {
+  let output = '';
+  const code = await runCommand(
+    {
+      command: 'run',
+      server: '',
+      url,
+      schema: false,
+      schemaDir: undefined,
+      reporter: 'json',
+      filters: [],
+      update: false,
+      expectedFailures: undefined,
+      timeoutMs: 2000,
+      startupTimeoutMs: 5000,
+      failOn,
+      jobs: 2,
+      paths,
+    },
+    { write: (chunk) => (output += chunk), isTerminal: false, env: {} },
+  );
+  return { code, report: JSON.parse(output) as JsonReport };
+}
+
+/** Fixture -> the words its failure must say. */
+const BROKEN: Record<string, RegExp> = {
+  'http/origin-forbidden-2025-11-25':
+    /POST initialize \(id "mcp-conform:origin"\) with Origin: http:\/\/evil\.example: the server answered HTTP 200 application\/json/,
+  'http/origin-forbidden-2026-07-28': /with .*Origin: http:\/\/evil\.example: the server answered HTTP 200/,
+  'http/notification-accepted-202-2025-11-25':
+    /POST notifications\/cancelled: the server answered HTTP 200 application\/json with the body \{"ok":true\}, expected status: 202, body: empty; or status: 4xx \| 5xx/,
+  'http/request-content-type-2025-11-25': /answered HTTP 200 text\/plain with the body pong/,
+  'http/session-terminated-404-2025-11-25': /POST ping \(id "mcp-conform:after-delete"\): the server answered HTTP 200/,
+  'http/protocol-version-unsupported-400-2025-11-25': /with MCP-Protocol-Version: 1999-01-01: the server answered HTTP 200/,
+  'http/session-id-visible-ascii-2025-11-25': /Mcp-Session-Id: "session one"/,
+  'http/unsupported-version-400-2026-07-28': /answered HTTP 200/,
+  'http/header-mismatch-400-2026-07-28':
+    /with MCP-Protocol-Version: 2026-07-28, Mcp-Method: prompts\/list: the server answered HTTP 200/,
+  'http/method-not-found-404-2026-07-28': /answered HTTP 200/,
+};
+
+test('every HTTP transport check fails a server that breaks its rule, and says what it answered', async () => {
+  const fake = await startBrokenServer();
+  try {
+    const { code, report } = await runHttpFixtures(fake.url);
+    assert.is(code, 1);
+    for (const [name, words] of Object.entries(BROKEN)) {
+      const fixture = report.fixtures.find((item) => item.name === name);
+      assert.is(fixture?.verdict, 'failed', `${name}: ${fixture?.verdict}`);
+      assert.is(fixture?.level, 'must', name);
+      assert.match(fixture?.failures[0]?.summary ?? '', words);
+    }
+    // What the spec leaves open passes: GET answered 405, an unreadable body refused with 400,
+    // requests without the session id served (the server does not require one).
+    for (const name of [
+      'http/get-stream-or-405-2025-11-25',
+      'http/unreadable-body-2025-11-25',
+      'http/session-id-missing-400-2025-11-25',
+    ])
+      assert.is(report.fixtures.find((item) => item.name === name)?.verdict, 'passed', name);
+  } finally {
+    fake.close();
+  }
+});
+
+/**
+ * A server that refuses what it cannot take the plain HTTP way: a batch (outside 2025-03-26), a
+ * notification or tools/list with 400 and no body; in 2025-03-26 it answers a batch's requests
+ * as separate SSE events.
+ */
+async function startRefusingServer(): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const message = JSON.parse(body) as Message | Message[];
+      const version = req.headers['mcp-protocol-version'] ?? '2025-03-26';
+      const json = (value: unknown) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+      if (Array.isArray(message)) {
+        if (version !== '2025-03-26') return void res.writeHead(400, { 'Content-Type': 'text/plain' }).end('no batches');
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        for (const item of message.filter((entry) => entry.id !== undefined))
+          res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: item.id, result: {} })}\n\n`);
+        return void res.end();
+      }
+      if (message.method === 'initialize') {
+        const requested = (message.params as { protocolVersion?: string } | undefined)?.protocolVersion;
+        const result = {
+          protocolVersion: requested,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'refusing', version: '1' },
+        };
+        return void json({ jsonrpc: '2.0', id: message.id, result });
+      }
+      if (message.method === 'notifications/initialized') return void res.writeHead(202).end();
+      if (message.method === 'ping') return void json({ jsonrpc: '2.0', id: message.id, result: {} });
+      res.writeHead(400).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/mcp`, close: () => server.close() };
+}
+
+test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected error, fails an expected result and says so', async () => {
+  const fake = await startRefusingServer();
+  const folder = mkdtempSync(join(tmpdir(), 'conform-refusals-'));
+  writeFileSync(
+    join(folder, 'tools-list.txtar'),
+    'tools/list gets a result.\nspec: https://example.invalid\nprotocol: 2025-11-25\n\n-- client --\n{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n',
+  );
+  try {
+    const fixtures = [
+      'spec-tests/fixtures/generic/batch/j14-mixed-batch-2025-11-25.txtar',
+      'spec-tests/fixtures/generic/batch/j12-batch-of-one-invalid-2025-11-25.txtar',
+      'spec-tests/fixtures/generic/batch/valid-batch-2025-03-26.txtar',
+      'spec-tests/fixtures/generic/notifications/unknown-notification.txtar',
+      'spec-tests/fixtures/generic/jsonrpc/j09-invalid-request-object.txtar',
+      'spec-tests/fixtures/generic/jsonrpc/j07-unknown-method-string-id.txtar',
+      folder,
+    ];
+    const { report } = await runHttpFixtures(fake.url, fixtures, ['must', 'should', 'jsonrpc-strict']);
+    const verdicts = Object.fromEntries(report.fixtures.map((item) => [item.name, item.verdict]));
+    assert.equal(verdicts, {
+      'generic/batch/j12-batch-of-one-invalid-2025-11-25': 'passed',
+      'generic/batch/j14-mixed-batch-2025-11-25': 'passed',
+      'generic/batch/valid-batch-2025-03-26': 'passed',
+      'generic/jsonrpc/j07-unknown-method-string-id': 'failed',
+      'generic/jsonrpc/j09-invalid-request-object': 'passed',
+      'generic/notifications/unknown-notification': 'passed',
+      'tools-list': 'failed',
+    });
+    // A well-formed request's error belongs in a JSON or SSE body; a bare 400 for it fails, and says so.
+    const unknownMethod = report.fixtures.find((item) => item.name === 'generic/jsonrpc/j07-unknown-method-string-id');
+    assert.is(unknownMethod?.level, 'must');
+    assert.match(
+      unknownMethod?.failures[0]?.summary ?? '',
+      /with HTTP 400 and no JSON-RPC body, where error -32601 is owed \(line \d+\): a request's answer belongs in a JSON or SSE body/,
+    );
+    const failure = report.fixtures.find((item) => item.name === 'tools-list')?.failures[0]?.summary;
+    assert.is(
+      failure,
+      'the server answered POST tools/list (id 1) with HTTP 400 and no JSON-RPC body, where a result is owed (line 8)',
+    );
+  } finally {
+    fake.close();
+  }
+});
+
+test('an SSE event id sent twice in one session fails, citing the resumability rule', async () => {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const message = JSON.parse(body) as Message;
+      if (message.id === undefined) return void res.writeHead(202).end();
+      const result =
+        message.method === 'initialize'
+          ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'same-ids', version: '1' } }
+          : {};
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Mcp-Session-Id': 'session-1' });
+      res.end(`id: event-1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const folder = mkdtempSync(join(tmpdir(), 'conform-event-ids-'));
+  writeFileSync(
+    join(folder, 'two-pings.txtar'),
+    'Two pings.\nspec: https://example.invalid\nprotocol: 2025-11-25\n\n-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{}}\n',
+  );
+  try {
+    const { port } = server.address() as AddressInfo;
+    const { report } = await runHttpFixtures(`http://127.0.0.1:${port}/mcp`, [folder]);
+    const [fixture] = report.fixtures;
+    assert.is(fixture?.verdict, 'failed');
+    assert.is(fixture?.failures[0]?.summary, 'the SSE event id "event-1" was sent twice in one session');
+  } finally {
+    server.close();
+  }
+});
+
+test.run();
