@@ -166,7 +166,12 @@ const resources: Chapter = {
   ],
   async run(tour) {
     await openSession(tour);
-    await requestStep(tour, 'A static resource: jira://projects.', 'resources/read', { uri: 'jira://projects' });
+    await requestStep(
+      tour,
+      'A fixed resource: jira://projects, listed by resources/list; computed at each read like every resource here, with live counts.',
+      'resources/read',
+      { uri: 'jira://projects' },
+    );
     await requestStep(
       tour,
       'A dynamic resource: jira://sprint/current is computed when read, so it changes as the data does.',

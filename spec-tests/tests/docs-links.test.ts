@@ -1,0 +1,84 @@
+// The guides point at files, and a learner follows them: every relative link in the README, OVERVIEW.md,
+// docs/ and the runner's guides leads to a file the repository holds, a `#section` link to a heading
+// of its page, and every source path the guides name in backticks (`protocol/peer.ts`) exists. When
+// a page moves or a file is renamed, this fails where the guide went stale.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const GUIDES = [
+  'README.md',
+  'OVERVIEW.md',
+  'spec-tests/FORMAT.md',
+  ...readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name)),
+];
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+function anchors(text: string): Set<string> {
+  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchorOf(match[1]!)));
+}
+
+/** Outside fenced code blocks: a shell comment there is not a heading, a path there may be made up. */
+function prose(text: string): string {
+  return text.replace(/^```[\s\S]*?^```/gm, '');
+}
+
+export function linkProblems(page: string, text: string, exists: (path: string) => boolean): string[] {
+  const problems: string[] = [];
+  const body = prose(text);
+  for (const [, target] of body.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z]+:/.test(target!)) continue;
+    const [path, anchor] = target!.split('#') as [string, string | undefined];
+    const file = path === '' ? page : normalize(join(dirname(page), path));
+    if (!exists(file)) problems.push(`${page}: link to ${target}, which the repository does not hold`);
+    else if (
+      anchor !== undefined &&
+      file.endsWith('.md') &&
+      !anchors(file === page ? text : readFileSync(file, 'utf8')).has(anchor)
+    )
+      problems.push(`${page}: link to ${target}, which names no heading of ${file}`);
+  }
+  for (const [, path] of body.matchAll(/`((?:protocol|lib|spec-tests|scripts)\/[\w./-]+\.(?:ts|mjs|md|txt|conf|sh|py))`/g))
+    if (!exists(path!)) problems.push(`${page}: names ${path}, which the repository does not hold`);
+  return problems;
+}
+
+test('every link and source path in the guides leads somewhere', () => {
+  const problems = GUIDES.flatMap((page) => linkProblems(page, readFileSync(page, 'utf8'), existsSync));
+  assert.equal(problems, []);
+});
+
+test('the check sees a missing file, a missing heading and a renamed source file', () => {
+  const page = 'docs/sample.md';
+  const text = [
+    '# Sample',
+    '## Where next',
+    'See [the tracker](tracker.md), [below](#where-next), [nowhere](gone.md) and [lost](#no-such-part).',
+    'The peer is `protocol/peer.ts`; the old one was `protocol/old-peer.ts`.',
+    '```sh',
+    '# not a heading, and `protocol/made-up.ts` is fine in a code block',
+    '```',
+  ].join('\n');
+  const held = new Set(['docs/sample.md', 'docs/tracker.md', 'protocol/peer.ts']);
+  assert.equal(
+    linkProblems(page, text, (path) => held.has(path)),
+    [
+      'docs/sample.md: link to gone.md, which the repository does not hold',
+      'docs/sample.md: link to #no-such-part, which names no heading of docs/sample.md',
+      'docs/sample.md: names protocol/old-peer.ts, which the repository does not hold',
+    ],
+  );
+});
+
+test.run();
