@@ -81,4 +81,48 @@ test('the check sees a missing file, a missing heading and a renamed source file
   );
 });
 
+// Comments cite the rules of spec-tests/RULES.md by id ("rule 1.6", "rule 2.7, M18", "(A-22)");
+// an id that is not there sends the reader nowhere.
+const RULE_CITATION = /\brules? ((?:(?:\d+\.\d+|[JM]\d+|A-\d+)(?:, | and )?)+)|\((A-\d+)\)/g;
+
+export function unknownRuleIds(file: string, text: string, known: ReadonlySet<string>): string[] {
+  const cited = [...text.matchAll(RULE_CITATION)].flatMap((match) =>
+    match[2] !== undefined ? [match[2]] : match[1]!.split(/, | and /).filter((id) => id !== ''),
+  );
+  return cited.filter((id) => !known.has(id)).map((id) => `${file}: cites rule ${id}, which spec-tests/RULES.md does not hold`);
+}
+
+function knownRuleIds(): Set<string> {
+  return new Set([...readFileSync('spec-tests/RULES.md', 'utf8').matchAll(/^\*\*([^*]+)\*\*/gm)].map((match) => match[1]!));
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return ['node_modules', 'fixtures', 'schemas'].includes(entry.name) ? [] : sourceFiles(path);
+    return /\.(ts|mjs)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+test('every rule id a comment or a guide cites is in spec-tests/RULES.md', () => {
+  const known = knownRuleIds();
+  // This file spells unknown ids out to test the check, so it is left out.
+  const files = [...['protocol', 'lib', 'spec-tests'].flatMap(sourceFiles), ...GUIDES].filter(
+    (file) => file !== join('spec-tests', 'tests', 'docs-links.test.ts'),
+  );
+  assert.equal(
+    files.flatMap((file) => unknownRuleIds(file, readFileSync(file, 'utf8'), known)),
+    [],
+  );
+});
+
+test('the rule check sees an id that is not there', () => {
+  const known = new Set(['1.6', '2.7', 'M18', 'A-22']);
+  const text = '// rule 1.6; rules 2.7, M18 and 9.9 (A-22) (A-99)';
+  assert.equal(unknownRuleIds('sample.ts', text, known), [
+    'sample.ts: cites rule 9.9, which spec-tests/RULES.md does not hold',
+    'sample.ts: cites rule A-99, which spec-tests/RULES.md does not hold',
+  ]);
+});
+
 test.run();
