@@ -11,9 +11,11 @@ const GUIDES = [
   'README.md',
   'OVERVIEW.md',
   'spec-tests/FORMAT.md',
-  ...readdirSync('docs')
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => join('docs', name)),
+  ...['docs', 'docs/guides'].flatMap((dir) =>
+    readdirSync(dir)
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => join(dir, name)),
+  ),
 ];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
