@@ -6,6 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { defines } from '../test-support/source-names.js';
 
 const GUIDES = [
   'README.md',
@@ -81,6 +82,57 @@ test('the check sees a missing file, a missing heading and a renamed source file
       'docs/sample.md: names protocol/old-peer.ts, which the repository does not hold',
     ],
   );
+});
+
+// "The life of a request" (docs/reading-path.md) draws a request's path with the functions that
+// take it. Each name must be declared in protocol/, and where the drawing ties a name to a file
+// (`session.ts #contextFor`, `encodeLine (json-rpc.ts)`), in that file.
+const CODE_NAME = /^#\w+$|^[a-z]+[A-Z]\w*$|^[A-Z][a-z]+[A-Z]\w*$/;
+
+const declares = (source: string, name: string): boolean =>
+  defines(source, name) || new RegExp(`(class|interface|type)\\s+${name}\\b`).test(source);
+
+export function undeclaredNames(drawing: string, sources: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = [];
+  for (const match of drawing.matchAll(/(?:([\w-]+\.ts)\s+)?(?<![\w#.])(#?[A-Za-z_]\w*)(?:\s*\(([\w-]+\.ts))?/g)) {
+    const name = match[2]!;
+    if (!CODE_NAME.test(name)) continue;
+    const file = match[3] ?? match[1];
+    const found =
+      file === undefined
+        ? [...sources.values()].some((source) => declares(source, name))
+        : declares(sources.get(file) ?? '', name);
+    if (!found) problems.push(`${name}${file === undefined ? '' : ` (${file})`}`);
+  }
+  return problems;
+}
+
+function protocolSources(): Map<string, string> {
+  return new Map(
+    readdirSync('protocol')
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => [name, readFileSync(join('protocol', name), 'utf8')]),
+  );
+}
+
+test('every function "The life of a request" names is declared where it says', () => {
+  const page = readFileSync('docs/reading-path.md', 'utf8');
+  const drawing = /## The life of a request[\s\S]*?```\n([\s\S]*?)```/.exec(page)?.[1];
+  assert.ok(drawing, 'docs/reading-path.md draws the life of a request');
+  assert.equal(undeclaredNames(drawing!, protocolSources()), []);
+});
+
+test('the drawing check sees a function put in the wrong file and one that does not exist', () => {
+  const drawing = [
+    '   │                  → parseOrThrow(method.params) (validation.ts) → contextFor (context.ts)',
+    ' stdio.ts             writer.send → line-writer.ts encodeLine + "\\n" → stdout',
+    ' peer.ts              settleEverything: resultMessage(id, result)',
+  ].join('\n');
+  assert.equal(undeclaredNames(drawing, protocolSources()), [
+    'contextFor (context.ts)',
+    'encodeLine (line-writer.ts)',
+    'settleEverything (peer.ts)',
+  ]);
 });
 
 // Comments cite the rules of spec-tests/RULES.md by id ("rule 1.6", "rule 2.7, M18", "(A-22)");
