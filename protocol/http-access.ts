@@ -1,4 +1,4 @@
-// First reading: skip this file. It is a detail of the HTTP transport; stdio is enough to learn MCP (reading path in README.md).
+// First reading: skip this file. It is a detail of the HTTP transport; stdio is enough to learn MCP (docs/reading-path.md).
 // Who may talk to the HTTP endpoint, and how much: the checks made before a body is read.
 //
 // - DNS rebinding: a web page can make a browser send requests to 127.0.0.1 under a name the

@@ -1,4 +1,4 @@
-// First reading: skip this file. It is a detail of the HTTP transport; stdio is enough to learn MCP (reading path in README.md).
+// First reading: skip this file. It is a detail of the HTTP transport; stdio is enough to learn MCP (docs/reading-path.md).
 // The request headers of a 2026-07-28 POST, checked against its body.
 //
 // Streamable HTTP mirrors parts of the body into headers so that load balancers and gateways

@@ -1,4 +1,4 @@
-// First reading: skip this file. It is a detail of the HTTP transport; stdio is enough to learn MCP (reading path in README.md).
+// First reading: skip this file. It is a detail of the HTTP transport; stdio is enough to learn MCP (docs/reading-path.md).
 // Resumable SSE streams of a handshake-era session: event ids, a bounded replay buffer per
 // stream, and resumption with `Last-Event-ID`
 // (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "Resumability and

@@ -1,4 +1,4 @@
-// First reading: skip this file. It is a detail of the HTTP transport; stdio is enough to learn MCP (reading path in README.md).
+// First reading: skip this file. It is a detail of the HTTP transport; stdio is enough to learn MCP (docs/reading-path.md).
 // The handshake era over Streamable HTTP: sessions, each one a connection of the server
 // (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "Streamable HTTP").
 //

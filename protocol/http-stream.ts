@@ -1,4 +1,4 @@
-// First reading: skip this file. It is a detail of the HTTP transport; stdio is enough to learn MCP (reading path in README.md).
+// First reading: skip this file. It is a detail of the HTTP transport; stdio is enough to learn MCP (docs/reading-path.md).
 // One HTTP response of the Streamable HTTP transport, as a JSON body or an SSE stream.
 //
 // A POST that carries requests is answered "either Content-Type: application/json (a single

@@ -1,4 +1,4 @@
-// First reading: skip this file. It is performance or flow-control code, the last chapter of the reading path in README.md.
+// First reading: skip this file. It is performance or flow-control code, the last step of the reading path in docs/reading-path.md.
 // JSON made once, sent many times. A tool's structuredContent is exactly the JSON of its text
 // block, and a big resource's text is the same on every read: a PreEncoded holds that JSON, and
 // encodeJson copies it into the line instead of encoding the value again. A whole result may be

@@ -1,4 +1,4 @@
-// First reading: skip this file. It is performance or flow-control code, the last chapter of the reading path in README.md.
+// First reading: skip this file. It is performance or flow-control code, the last step of the reading path in docs/reading-path.md.
 // Read-ahead for a stdio connection at its limit of requests in flight.
 //
 // While `--max-in-flight` requests run, more requests must wait: that is what bounds memory.

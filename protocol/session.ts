@@ -15,7 +15,7 @@
 // - A JSON array is a batch only in a 2025-03-26 session (rule 1.6); otherwise it gets a
 //   single -32600 with id null.
 //
-// The life of a request, from the transport to a handler and back, is drawn in README.md.
+// The life of a request, from the transport to a handler and back, is drawn in docs/reading-path.md.
 
 import { type Client, HandlerContext, type RequestContext, type SessionLink, refuse } from './context.js';
 import { createEraRouter } from './era-router.js';

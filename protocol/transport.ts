@@ -1,6 +1,6 @@
 // The seam between the engine and whatever carries its messages.
 //
-// A transport (stdio today: protocol/stdio.ts; Streamable HTTP next) cuts its input into whole
+// A transport (stdio: protocol/stdio.ts; Streamable HTTP: protocol/http.ts) cuts its input into whole
 // messages and hands each to a Connection; the engine hands back what to send, each message
 // with the request it belongs to. Nothing on the engine's side knows about pipes, sockets,
 // lines or HTTP. The line is drawn where the Go SDK (`Connection`: read and write whole

@@ -1,5 +1,5 @@
 // The fixtures as lessons: spec-tests/fixtures/README.md lists every fixture by topic, in the
-// order of the reading path in README.md, with the first sentence of its header as its lesson.
+// order of the reading path in docs/reading-path.md, with the first sentence of its header as its lesson.
 //
 //   npm run fixtures-index        writes spec-tests/fixtures/README.md
 //

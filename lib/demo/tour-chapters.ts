@@ -104,9 +104,9 @@ const handshake: Chapter = {
     );
     await requestStep(
       tour,
-      'A second initialize on the same connection: the lifecycle allows one (protocol/era-router.ts: runHandshake()).',
+      'A second initialize on the same connection is refused before any negotiation: the lifecycle allows one per connection (protocol/era-router.ts: runHandshake()). A revision the server does not know is negotiated only on a new connection: it answers with its newest (the fixture spec-tests/fixtures/generic/lifecycle/initialize-unknown-version.txtar shows it).',
       'initialize',
-      initializeParams('1999-01-01'),
+      initializeParams('2025-11-25'),
       errorLine,
     );
   },
@@ -166,7 +166,12 @@ const resources: Chapter = {
   ],
   async run(tour) {
     await openSession(tour);
-    await requestStep(tour, 'A static resource: jira://projects.', 'resources/read', { uri: 'jira://projects' });
+    await requestStep(
+      tour,
+      'A fixed resource: jira://projects, listed by resources/list; computed at each read like every resource here, with live counts.',
+      'resources/read',
+      { uri: 'jira://projects' },
+    );
     await requestStep(
       tour,
       'A dynamic resource: jira://sprint/current is computed when read, so it changes as the data does.',
@@ -355,7 +360,7 @@ const MANY_KEYS = Array.from({ length: 400 }, (_, index) => `PROJ-${101 + (index
 async function cancelStep(tour: TourSession): Promise<void> {
   let answered = true;
   await tour.step(
-    'A long bulk_update_status, cancelled after its first progress: the server stops (protocol/peer.ts: cancel()) and a ping shows the session goes on.',
+    'A long bulk_update_status; the client sends notifications/cancelled as soon as the first progress arrives, and the server stops (protocol/peer.ts: cancel()); a ping shows the session goes on. The wire below is in the order messages crossed it: progress the server sent while the client reacted shows before the cancel.',
     async () => {
       const from = tour.mark;
       const call = tour.client
@@ -377,8 +382,10 @@ async function cancelStep(tour: TourSession): Promise<void> {
     },
     (events) => {
       const cancel = events.findIndex((e) => e.direction === 'sent' && parsed(e).method === 'notifications/cancelled');
+      const before = notifications(events.slice(0, cancel), 'notifications/progress').length;
       const crossed = notifications(events.slice(cancel), 'notifications/progress').length;
       return [
+        `${before} progress notification(s) arrived before the cancel left: the first one made the client cancel, the server sent the others meanwhile.`,
         answered
           ? 'The result was already on its way when the cancel left: a client must expect that and ignore it.'
           : 'No response for the cancelled id: the server dropped it (protocol/peer.ts: answer()), and answered the ping.',

@@ -1,4 +1,4 @@
-// First reading: skip this file. It is performance or flow-control code, the last chapter of the reading path in README.md.
+// First reading: skip this file. It is performance or flow-control code, the last step of the reading path in docs/reading-path.md.
 // Store benchmark: npx tsx lib/store/bench.ts [sizes...]   (default: 1000 100000)
 //
 // For each size, writes a journal with that many issues (plus some history:

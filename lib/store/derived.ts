@@ -1,4 +1,4 @@
-// First reading: skip this file. It is performance or flow-control code, the last chapter of the reading path in README.md.
+// First reading: skip this file. It is performance or flow-control code, the last step of the reading path in docs/reading-path.md.
 // Answers derived from many issues (a search, a sprint's counts) cost a scan of a project.
 // They stay true until the next record is applied, so they are kept until then: every
 // change, ours or another process's, advances `lastSeq` and empties the cache. A read that

@@ -41,7 +41,7 @@
 //
 // Supported: local file systems, shared by processes on one host, including containers that
 // share a volume. Not network file systems (NFS, SMB): their locking, O_APPEND and mtimes are
-// not reliable across hosts. Several hosts need a database server (team mode, see README.md).
+// not reliable across hosts. Several hosts need a database server (team mode, docs/team-mode.md).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,7 +1,7 @@
 // What a host shows the model of tools/list, measured: each tool's name, description and input
 // schema as JSON, at 4 characters a token. Every tool costs the model context on every turn,
 // used or not, so the whole list has a budget (issue 15): at most 12 tools and 2,500 tokens.
-// The README states the count and the estimate; this test keeps it honest.
+// The README and docs/tracker.md state the count and the estimate; this test keeps them honest.
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -46,20 +46,20 @@ test(`tools/list stays within ${TOOLS_MAX} tools and ${TOKENS_MAX} tokens as a m
   assert.ok(tokens <= TOKENS_MAX, `${tokens} tokens; the budget is ${TOKENS_MAX}: shorten descriptions`);
 });
 
-test('the README states the tool count and the token estimate (within 5%, in hundreds)', async () => {
-  const tools = await listedTools();
-  const tokens = modelVisibleTokens(tools);
-  const readme = readFileSync('README.md', 'utf8');
-  const stated = /(\d+) tools, about ([\d,]+) tokens of `tools\/list`/.exec(readme);
-  assert.ok(stated, 'README: "N tools, about T tokens of `tools/list`"');
-  const [count, estimate] = [Number(stated![1]), Number(stated![2]!.replace(/,/g, ''))];
-  const shown = `${tools.length} tools, about ${(Math.round(tokens / 100) * 100).toLocaleString('en-US')} tokens`;
-  assert.is(count, tools.length, `README says ${count} tools; write "${shown}"`);
-  assert.ok(
-    Math.abs(estimate - tokens) <= tokens * 0.05,
-    `README says about ${estimate} tokens, measured ${tokens}; write "${shown}"`,
-  );
-});
+for (const page of ['README.md', 'docs/tracker.md'])
+  test(`${page} states the tool count and the token estimate (within 5%, in hundreds)`, async () => {
+    const tools = await listedTools();
+    const tokens = modelVisibleTokens(tools);
+    const stated = /(\d+) tools, about ([\d,]+) tokens of `tools\/list`/.exec(readFileSync(page, 'utf8'));
+    assert.ok(stated, `${page}: "N tools, about T tokens of \`tools/list\`"`);
+    const [count, estimate] = [Number(stated![1]), Number(stated![2]!.replace(/,/g, ''))];
+    const shown = `${tools.length} tools, about ${(Math.round(tokens / 100) * 100).toLocaleString('en-US')} tokens`;
+    assert.is(count, tools.length, `${page} says ${count} tools; write "${shown}"`);
+    assert.ok(
+      Math.abs(estimate - tokens) <= tokens * 0.05,
+      `${page} says about ${estimate} tokens, measured ${tokens}; write "${shown}"`,
+    );
+  });
 
 test('read-only mode and a toolset list fewer tools, and cost less', async () => {
   const all = modelVisibleTokens(await listedTools());

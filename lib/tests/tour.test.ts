@@ -86,11 +86,25 @@ test('the narration of the subscription says the order the notification and the 
   assert.match(step.concluded.join(' '), notice < result ? 'BEFORE' : 'AFTER');
 });
 
-test('the narration of the cancel says whether a response came for the cancelled id', () => {
+test('the narration of the cancel counts the progress shown before it and says whether a response came', () => {
   const step = stepOf('progress', 1);
   const call = parsed(step.events[0]!);
+  const cancel = step.events.findIndex(
+    (event) => event.direction === 'sent' && parsed(event).method === 'notifications/cancelled',
+  );
+  const before = step.events.slice(0, cancel).filter((event) => parsed(event).method === 'notifications/progress').length;
+  assert.ok(before >= 1, 'the cancel is sent after the first progress');
+  assert.match(step.concluded[0]!, `${before} progress notification(s) arrived before the cancel left`);
   const answered = step.events.some((event) => event.direction === 'received' && parsed(event).id === call.id);
-  assert.match(step.concluded[0]!, answered ? 'already on its way' : 'No response');
+  assert.match(step.concluded[1]!, answered ? 'already on its way' : 'No response');
+});
+
+test('the handshake chapter proposes no revision it does not negotiate', () => {
+  const proposed = stepOf('handshake', 2)
+    .events.map(parsed)
+    .find((message) => message.method === 'initialize')?.params as { protocolVersion?: string } | undefined;
+  assert.is(proposed?.protocolVersion, '2025-11-25');
+  assert.match(stepOf('handshake', 2).concluded.join(' '), /-32600/);
 });
 
 test('the errors chapter shows the codes the server sent', () => {

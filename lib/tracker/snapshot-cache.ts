@@ -1,4 +1,4 @@
-// First reading: skip this file. It is performance or flow-control code, the last chapter of the reading path in README.md.
+// First reading: skip this file. It is performance or flow-control code, the last step of the reading path in docs/reading-path.md.
 // What the tracker makes from a store snapshot (an issue's JSON text, a tool result), kept
 // for the next read of the same snapshot. The store hands out frozen snapshots and makes new
 // ones on every change, so a snapshot is a key that can never go stale.

@@ -1,7 +1,7 @@
 // npm run bench: our server against the official SDKs (v1 and v2) and the floor, in both eras
-// over stdio and over HTTP. See README.md here.
+// over stdio and over HTTP. See README.md in this folder.
 //
-//   npm run bench -- [--quick] [--rounds N] [--out FILE] [--no-store] [--postgres URL] [--no-http] [--update-readme]
+//   npm run bench -- [--quick] [--rounds N] [--out FILE] [--no-store] [--postgres URL] [--no-http] [--update-docs]
 //
 // Progress goes to stderr; the tables go to stdout and the figures to a JSON file in an
 // ignored folder.
@@ -19,7 +19,7 @@ import { type Figure, type RoundOf, figuresOf, singleFigure } from './figures.js
 import { type HttpSample, runHttpRound } from './http-rounds.js';
 import { parseOptions } from './options.js';
 import { pythonPeerMissing } from './python-peer.js';
-import { updateReadme } from './readme-table.js';
+import { BENCHMARKS_PAGE, updateBenchmarksPage } from './docs-table.js';
 import { figureTable, storeTable, teamTables } from './report.js';
 import { type References, type Round, peakMemory, runRound } from './rounds.js';
 import { storeFigures } from './store-figures.js';
@@ -152,9 +152,9 @@ async function main(): Promise<void> {
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(dirname(out), 'latest.txt'), report);
   log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  if (options.updateReadme) {
-    updateReadme(join(root, 'README.md'), report);
-    log('updated the table in README.md');
+  if (options.updateDocs) {
+    updateBenchmarksPage(join(root, BENCHMARKS_PAGE), report);
+    log(`updated the table in ${BENCHMARKS_PAGE}`);
   }
 }
 

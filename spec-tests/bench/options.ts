@@ -15,7 +15,7 @@ export interface Options {
   postgres: string | undefined;
   http: boolean;
   out: string;
-  updateReadme: boolean;
+  updateDocs: boolean;
   /** Start every server on the journal alone, without its snapshot (data.ts): each start replays it. */
   replay: boolean;
 }
@@ -46,7 +46,7 @@ const QUICK = {
 /** Results go to an ignored folder: a run never leaves the work tree dirty. */
 export const RESULTS_DIR = '.bench-results';
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--rounds N] [--out FILE] [--no-store] [--postgres URL] [--no-http] [--update-readme] [--replay]
+export const USAGE = `Usage: npm run bench -- [--quick] [--rounds N] [--out FILE] [--no-store] [--postgres URL] [--no-http] [--update-docs] [--replay]
   --quick          a short run: fewer rounds and requests, store figures at 1,000 issues only
   --rounds N       rounds of interleaving (default 5, quick 2)
   --out FILE       where to write the JSON results (default ${RESULTS_DIR}/latest.json)
@@ -54,7 +54,7 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--rounds N] [--out FILE
   --postgres URL   a PostgreSQL server for the team-mode store rows (default $MCP_TEST_POSTGRES_URL;
                    the user must be allowed to create databases); without one they are skipped
   --no-http        skip the HTTP rows
-  --update-readme  also put this run's tables in README.md's Performance section
+  --update-docs    also put this run's tables in docs/benchmarks.md
   --replay         start every server on the journal alone, without the snapshot a clean close
                    leaves beside it: each start replays the journal, as the first start does`;
 
@@ -66,7 +66,7 @@ export function parseOptions(argv: readonly string[]): Options {
     postgres: process.env.MCP_TEST_POSTGRES_URL || undefined,
     http: true,
     out: `${RESULTS_DIR}/latest.json`,
-    updateReadme: false,
+    updateDocs: false,
     replay: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -77,7 +77,7 @@ export function parseOptions(argv: readonly string[]): Options {
     else if (arg === '--no-store') options.storeSizes = [];
     else if (arg === '--postgres') options.postgres = argv[++i];
     else if (arg === '--no-http') options.http = false;
-    else if (arg === '--update-readme') options.updateReadme = true;
+    else if (arg === '--update-docs') options.updateDocs = true;
     else if (arg === '--replay') options.replay = true;
     else throw new Error(`unknown option ${arg}\n${USAGE}`);
   }

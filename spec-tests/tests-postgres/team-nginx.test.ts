@@ -1,4 +1,4 @@
-// Team mode behind the README's load balancer: scripts/team-mode-nginx.conf itself (its ports
+// Team mode behind the load balancer of docs/team-mode.md: scripts/team-mode-nginx.conf itself (its ports
 // changed to free ones), nginx in front of three `mcp-tracker --http --instance a|b|c` processes on
 // one PostgreSQL database. Handshake-era clients open their sessions wherever the balancer sends
 // their initialize, and every later request of a session (POST, GET stream, DELETE) must reach

@@ -110,7 +110,10 @@ function learnerTexts(): { file: string; text: string }[] {
     .flatMap(sources)
     .concat('build.mjs')
     .filter((file) => file !== join('spec-tests', 'tests', 'comments.test.ts'));
-  const guides = ['README.md', 'OVERVIEW.md', 'docs/performance.md', 'spec-tests/FORMAT.md'].filter((file) => existsSync(file));
+  const docs = readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name));
+  const guides = ['README.md', 'OVERVIEW.md', 'spec-tests/FORMAT.md', ...docs];
   return [
     ...code.map((file) => ({ file, text: comments(file).join('\n') })),
     ...guides.map((file) => ({ file, text: readFileSync(file, 'utf8') })),

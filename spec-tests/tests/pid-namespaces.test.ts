@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import { openStore } from '../../lib/store/store.js';
 import { SERVER, type WireServer, startServer } from '../fuzz/wire.js';
 
-const CREATES = 150; // per server; the reproduction used 300 (measured by hand, see the README)
+const CREATES = 150; // per server; the reproduction used 300 (measured by hand)
 const IN_FLIGHT = 8;
 const OWN_PID_NAMESPACE = ['unshare', '--pid', '--fork', '--kill-child', '--mount-proc', process.execPath];
 

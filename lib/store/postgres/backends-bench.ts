@@ -1,4 +1,4 @@
-// First reading: skip this file. It is performance code, the last chapter of the reading path in README.md.
+// First reading: skip this file. It is performance code, the last step of the reading path in docs/reading-path.md.
 // The two backends side by side, as a module: bench.ts runs it from the command line, and
 // spec-tests/bench (team-figures.ts) calls it for `npm run bench -- --postgres URL`, so the
 // measurements and their table exist once.

@@ -1,4 +1,4 @@
-// First reading: skip this file. It is performance code, the last chapter of the reading path in README.md.
+// First reading: skip this file. It is performance code, the last step of the reading path in docs/reading-path.md.
 // The two backends side by side (backends-bench.ts): npx tsx lib/store/postgres/bench.ts POSTGRES_URL [sizes...]
 // (default sizes: 1000 100000; the URL's user must be allowed to create databases). Prints the table on stdout.
 import { backendsTable, measureBackends } from './backends-bench.js';

@@ -10,8 +10,7 @@
 // The ready view is answered by SQL too, from the sprints and blocking links kept beside the
 // issues (ready-tables.ts). Left to the replica's memory (the pushdown answers null): any
 // search while the database does not answer, or while this instance lags behind it by more
-// than the timeout: reads are answered from memory when the database is away (README, Team
-// mode), and search stays a read.
+// than the timeout: reads are answered from memory when the database is away (docs/team-mode.md), and search stays a read.
 import type { Logger } from '../log.js';
 import { requireIssue } from '../lookup.js';
 import { resolveSearch } from '../queries.js';
