@@ -15,7 +15,10 @@ export type JsonSchemaDialect = 'draft-7' | 'draft-2020-12';
 
 export type JsonSchema = Record<string, unknown>;
 
-/** The input form (what a client may send), without `$schema`: see tools.ts, jsonSchema. */
+/** The URI that names JSON Schema 2020-12 in `$schema` (https://json-schema.org/draft/2020-12/schema). */
+export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
+/** The input form (what a client may send), without `$schema`: tools.ts, jsonSchema, says when to name the dialect. */
 export function toJsonSchema(schema: z.ZodMiniType, dialect: JsonSchemaDialect): JsonSchema {
   return convert(schema as z.core.$ZodType, dialect);
 }

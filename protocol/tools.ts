@@ -13,7 +13,7 @@ import { type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
 import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import { type AskForMissing, FORM_KEY, InputRequired, type InputRequiredResult, type Rounds } from './mrtr.js';
-import { toJsonSchema } from './json-schema.js';
+import { JSON_SCHEMA_2020_12, toJsonSchema } from './json-schema.js';
 import { PreEncoded } from './pre-encoded.js';
 import { type QuickCheck, compileQuickCheck } from './quick-arguments.js';
 import type { CallToolParams } from './schemas.js';
@@ -238,11 +238,26 @@ function describeTool(tool: ToolDefinition, rules: VersionRules): Record<string,
 
 /**
  * inputSchema/outputSchema: a JSON Schema object rooted at `type: "object"` (rule 7.3).
- * Draft-07 for the revisions whose own schemas are draft-07, 2020-12 from 2025-11-25, where a
- * schema without `$schema` means 2020-12; so we leave `$schema` out in both cases.
+ *
+ * From 2025-11-25 the schema names its dialect: `$schema` is 2020-12. The revision's "JSON Schema
+ * Usage" (https://modelcontextprotocol.io/specification/2025-11-25/basic#json-schema-usage) makes
+ * 2020-12 the default when `$schema` is absent, lets a schema say its dialect ("Schemas MAY include
+ * a `$schema` field"), and has every implementation support 2020-12 (MUST); its Tool type lists
+ * `$schema` on both schemas, and 2026-07-28 keeps all three rules. A client of these revisions
+ * supports 2020-12, so naming it breaks none; a reader, or a validator that assumes draft-07 when
+ * told nothing, learns the dialect from the schema itself. The price: some 14 tokens a tool in the
+ * model's view of tools/list (lib/tests/tools-budget.test.ts). A tool that names another dialect
+ * keeps its own.
+ *
+ * Before 2025-11-25 the dialect is unspecified (A-11): the revisions' own schemas are draft-07, so
+ * we write draft-07 and leave `$schema` out. Naming 2020-12 there would break clients that compile
+ * schemas with a draft-07 validator checking `$schema` (Ajv's default class throws "no schema with
+ * key or ref" on an unknown meta-schema), and naming draft-07 breaks hosts whose validator knows
+ * 2020-12 only.
  */
 function jsonSchema(schema: z.ZodMiniType, rules: VersionRules): Record<string, unknown> {
-  return toJsonSchema(schema, rules.jsonSchemaDialect);
+  const json = toJsonSchema(schema, rules.jsonSchemaDialect);
+  return rules.jsonSchemaDialect === 'draft-2020-12' ? { $schema: JSON_SCHEMA_2020_12, ...json } : json;
 }
 
 /** A tool result as sent: its JSON, made once. */

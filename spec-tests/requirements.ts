@@ -492,12 +492,11 @@ export const MANIFEST: readonly ManifestRule[] = [
     'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks',
     'tasks are not implemented',
   ),
-  uncovered(
+  enforced(
     'A-11',
     'MAY',
-    'JSON Schema dialect before 2025-11-25.',
+    'JSON Schema dialect: before 2025-11-25 (unspecified) draft-07 without $schema; from 2025-11-25 $schema names 2020-12.',
     'https://modelcontextprotocol.io/specification/2025-11-25/basic',
-    "the tools' schemas use keywords common to draft-07 and 2020-12; the runner validates messages, not the schemas tools publish",
   ),
   enforced(
     'A-12',

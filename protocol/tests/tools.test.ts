@@ -162,4 +162,60 @@ test('a handler may pass context.progress on by itself', async () => {
   );
 });
 
+/** tools/list in a session of `version`: 2026-07-28 has no initialize, its version rides in _meta. */
+async function listedSchemas(
+  version: string,
+  input: z.ZodMiniObject = z.object({ text: z.string() }),
+): Promise<Record<string, unknown>> {
+  const t = transcript({
+    info: { name: 'tools-test', version: '1.0.0' },
+    tools: [
+      {
+        name: 'echo',
+        description: 'Says the text back.',
+        input,
+        output: z.object({ text: z.string() }),
+        run: (args) => structuredResult({ text: String(args.text) }),
+      },
+    ],
+  });
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': version,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+  };
+  if (version === '2026-07-28') t.client({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } });
+  else {
+    await t.initialize(version);
+    t.client({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  }
+  const [answer] = (await t.server()) as { result: { tools: Record<string, unknown>[] } }[];
+  const { inputSchema, outputSchema } = answer!.result.tools[0]!;
+  return { inputSchema, outputSchema };
+}
+
+test('tool schemas name the 2020-12 dialect in $schema from 2025-11-25, and name none before', async () => {
+  // 2025-11-25 basic "JSON Schema Usage": 2020-12 is the default dialect, and a schema MAY say its dialect.
+  const properties = { text: { type: 'string' } };
+  const dialect = 'https://json-schema.org/draft/2020-12/schema';
+  const named = { $schema: dialect, type: 'object', properties, required: ['text'] };
+  for (const version of ['2025-11-25', '2026-07-28']) {
+    const { inputSchema, outputSchema } = await listedSchemas(version);
+    assert.equal(inputSchema, named, `${version} inputSchema`);
+    assert.equal(outputSchema, named, `${version} outputSchema`);
+    assert.is(Object.keys(inputSchema as object)[0], '$schema', `${version}: $schema first, where a reader looks for it`);
+  }
+  // Before 2025-11-25 the dialect is unspecified (A-11): draft-07 form, and no $schema that an old validator could refuse.
+  const unnamed = { type: 'object', properties, required: ['text'] };
+  assert.equal(await listedSchemas('2025-06-18'), { inputSchema: unnamed, outputSchema: unnamed });
+  assert.equal(await listedSchemas('2024-11-05'), { inputSchema: unnamed, outputSchema: undefined });
+});
+
+test('a tool whose schema names its own dialect keeps it', async () => {
+  const draft07 = 'http://json-schema.org/draft-07/schema#';
+  const input = z.object({ text: z.string() }).check(z.meta({ $schema: draft07 }));
+  const { inputSchema } = await listedSchemas('2025-11-25', input);
+  assert.is((inputSchema as { $schema: string }).$schema, draft07);
+});
+
 test.run();

@@ -379,8 +379,9 @@ const capabilityTool: ToolDefinition = {
 
 /**
  * The JSON Schema 2020-12 keywords the scenario looks for (SEP-1613, SEP-2106), carried as zod
- * metadata: z.toJSONSchema copies metadata into the schema it makes. The engine publishes every
- * inputSchema without `$schema` (protocol/tools.ts), so `$schema` is the one keyword missing.
+ * metadata: z.toJSONSchema copies metadata into the schema it makes. `$schema` is not among them:
+ * the engine names the 2020-12 dialect on every tool schema from 2025-11-25 (protocol/tools.ts,
+ * jsonSchema), the revision the scenario starts at.
  */
 const ADDRESS = z.object({ street: z.optional(z.string()), city: z.optional(z.string()) });
 const JSON_SCHEMA_2020_12_KEYWORDS = {
