@@ -21,7 +21,7 @@ import { HandshakeSessions } from './http-sessions.js';
 import { type EncodeLine, createPostResponse, replyError, replyJson } from './http-stream.js';
 import { type Request, encodeLine, errorMessage, parseLine } from './json-rpc.js';
 import type { Server } from './server.js';
-import type { Session } from './session.js';
+import { type Session, tooManyValues } from './session.js';
 import { carriesStatelessMeta, readStatelessMeta } from './stateless.js';
 
 export interface HttpOptions {
@@ -180,6 +180,7 @@ class HttpTransport {
     if (parsed.kind === 'too-deep') {
       return replyError(res, 400, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));
     }
+    if (parsed.kind === 'too-many-values') return replyError(res, 400, invalidRequest(tooManyValues(parsed.maxValues)));
     const request = parsed.kind === 'single' && parsed.message.kind === 'request' ? parsed.message : undefined;
     // A request with the 2026-07-28 _meta, or one without a session that does not open one: no
     // session to serve it in, so it is answered on its own (the era router says what is missing).

@@ -59,14 +59,29 @@ export type ParsedLine =
   | { kind: 'single'; message: Incoming }
   | { kind: 'batch'; items: unknown[] }
   | { kind: 'parse-error' }
-  | { kind: 'too-deep'; maxDepth: number };
+  | { kind: 'too-deep'; maxDepth: number }
+  | { kind: 'too-many-values'; maxValues: number };
 
 /** Nesting deeper than any MCP message needs; deeper input costs memory out of all proportion. */
 export const DEFAULT_MAX_DEPTH = 1000;
 
+/**
+ * Objects, arrays and their members in one message. Parsing, validating and answering a message
+ * costs time in proportion to them, and the connection answers nothing else meanwhile: a line of
+ * 4 million small objects took 5.7 s, a tools/call of 1.5 million argument keys 7.1 s (issue 30),
+ * while a ping must be answered within 100 ms. The largest message MCP needs here (a batch of
+ * 1,000 small requests) has about 10,000. Keys of one object cost most: 20,000 of them parse in
+ * about 20 ms on an idle machine, 50,000 in 470 ms under load (docs/performance.md).
+ */
+export const MAX_VALUES = 20_000;
+
 export function parseLine(text: string, maxDepth = DEFAULT_MAX_DEPTH): ParsedLine {
-  // A line shorter than the limit cannot nest deeper than it: skip the scan for most messages.
-  if (text.length > maxDepth && nestingExceeds(text, maxDepth)) return { kind: 'too-deep', maxDepth };
+  // A line shorter than both limits cannot pass either: skip the scan for most messages.
+  if (text.length > Math.min(maxDepth, MAX_VALUES)) {
+    const shape = shapeOf(text, maxDepth, MAX_VALUES);
+    if (shape === 'too-deep') return { kind: 'too-deep', maxDepth };
+    if (shape === 'too-many-values') return { kind: 'too-many-values', maxValues: MAX_VALUES };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -78,22 +93,27 @@ export function parseLine(text: string, maxDepth = DEFAULT_MAX_DEPTH): ParsedLin
 }
 
 /**
- * One pass over the text, counting brackets outside strings. JSON.parse itself accepts
- * millions of levels, and memory and time grow with them out of all proportion (found by
- * spec-tests/fuzz); this check costs one scan of the line. Strings are jumped over with
- * indexOf, from quote to quote: a long string is then one search, not a look at each of its
- * characters. Measurements: docs/performance.md.
+ * One pass over the text, counting brackets and commas outside strings. JSON.parse itself
+ * accepts millions of levels, and memory and time grow with them out of all proportion (found
+ * by spec-tests/fuzz); this check costs one scan of the line, and stops at the first limit
+ * passed. Strings are jumped over with indexOf, from quote to quote: a long string is then one
+ * search, not a look at each of its characters. Measurements: docs/performance.md.
+ * Values are counted as brackets plus commas: every member but the first of an object or array
+ * follows a comma, so this is the number of containers and members, give or take one a container.
  */
-function nestingExceeds(text: string, maxDepth: number): boolean {
+function shapeOf(text: string, maxDepth: number, maxValues: number): 'too-deep' | 'too-many-values' | 'ok' {
   let depth = 0;
+  let values = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) i = closingQuote(text, i);
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxDepth) return true;
+      if (++depth > maxDepth) return 'too-deep';
+      if (++values > maxValues) return 'too-many-values';
     } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x2c && ++values > maxValues) return 'too-many-values';
   }
-  return false;
+  return 'ok';
 }
 
 /** Where the string opened at `start` ends: the next quote not escaped by an odd run of backslashes. */

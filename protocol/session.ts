@@ -59,6 +59,9 @@ export interface SessionLimits {
 
 const MAX_BATCH_ITEMS = 1000;
 
+export const tooManyValues = (maxValues: number): string =>
+  `Invalid Request: a message holds at most ${maxValues} values (objects, arrays and their members)`;
+
 const CLIENT_CAPABILITY_FOR: Record<string, keyof ClientCapabilities> = {
   'sampling/createMessage': 'sampling',
   'elicitation/create': 'elicitation',
@@ -208,6 +211,8 @@ class ServerSession implements Session {
     if (parsed.kind === 'parse-error') this.#sendError(new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON'), origin);
     else if (parsed.kind === 'too-deep') {
       this.#sendError(invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`), origin);
+    } else if (parsed.kind === 'too-many-values') {
+      this.#sendError(invalidRequest(tooManyValues(parsed.maxValues)), origin);
     } else if (parsed.kind === 'batch') this.#handleBatch(parsed.items, origin);
     else this.#sendWhenReady(this.#handle(parsed.message), origin);
   }
