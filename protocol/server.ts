@@ -58,6 +58,7 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
         subscribers.delete(key);
         definition.onUnsubscribe?.(key);
       },
+      watched: (key) => subscribers.has(key),
     },
     initializeResult(version) {
       const rules = rulesFor(version);

@@ -137,6 +137,7 @@ class ServerSession implements Session {
       discover: () => shared.discoverResult(),
       listen: (filter, context) => this.#streams.open(context.requestId, honouredFilter(filter, shared.features), context.signal),
       subscribe: (uri) => this.#subscriptions.subscribe(uri),
+      isWatched: (uri) => this.#subscriptions.isWatched(uri),
       unsubscribe: (uri) => this.#subscriptions.unsubscribe(uri),
     };
   }

@@ -496,6 +496,35 @@ test('subscriptions: every spelling of a resource is watched once, notified as e
   assert.equal(await t.server(), []);
 });
 
+test('a subscribe to a resource already watched, in any spelling or from another connection, does not read it again (issue 30)', async () => {
+  let reads = 0;
+  const t = transcript({
+    ...definition(),
+    resourceTemplates: [
+      {
+        uriTemplate: 'test://item/{id}',
+        name: 'item',
+        read: (vars, uri) => (reads++, [{ uri, text: `item ${vars.id!.trim()}` }]),
+        canonical: (vars) => ({ id: vars.id!.trim() }),
+      },
+    ],
+    onSubscribe: () => {},
+  });
+  await t.initialize();
+  const other = t.another();
+  await other.initialize();
+  t.client(req(1, 'resources/subscribe', { uri: 'test://item/1' }));
+  t.client(req(2, 'resources/subscribe', { uri: 'test://item/%31' }));
+  other.client(req(3, 'resources/subscribe', { uri: 'test://item/%20%201' }));
+  t.client(req(4, 'resources/subscribe', { uri: 'test://item/2' }));
+  assert.equal(
+    codes(await t.server()),
+    [1, 2, 4].map((id) => ({ jsonrpc: '2.0', id, result: {} })),
+  );
+  assert.equal(codes(await other.server()), [{ jsonrpc: '2.0', id: 3, result: {} }]);
+  assert.is(reads, 2);
+});
+
 test('subscriptions are bounded per session and by URI length; the error names the limit', async () => {
   const { t } = spelledItems({ maxPerSession: 2, maxUriLength: 40 });
   await t.initialize();
