@@ -1,19 +1,23 @@
 // First reading: skip this file. It is performance or flow-control code, the last chapter of the reading path in README.md.
-// Read-ahead for a stdio connection at its limit of requests in flight.
+// Read-ahead for a stdio connection at its limit of requests in flight, or with its output backed up.
 //
-// While `--max-in-flight` requests run, more requests must wait: that is what bounds memory.
-// But two messages must not wait behind them:
+// While `--max-in-flight` requests run, or the client has not read `--max-queued-bytes` of
+// answers, more requests must wait: that is what bounds memory. But some messages must not wait
+// behind them:
 // - `ping`: "The receiver MUST respond promptly with an empty response"
 //   (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping); a host
 //   that sees no answer takes the server for hung and restarts it;
 // - `notifications/cancelled`: the work it stops may be what holds the others up
 //   (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation).
-// So at the limit we go on reading, a bounded amount: a ping is answered at once, a
-// cancellation is handed on at once and again in its place in line, and every other message
-// waits, in order, until a request finishes. Handing a cancellation on twice is harmless (an
+// - a cheap listing (session.ts QUICK_METHODS), which the session answers at once too.
+// So at the limit we go on reading, a bounded amount: a ping or a listing is answered at once
+// (while the output has room for answers sent first: line-writer.ts sendFirst), a cancellation
+// is handed on at once and again in its place in line, and every other message waits, in
+// order, until a request finishes. Handing a cancellation on twice is harmless (an
 // unknown id is ignored) and keeps its meaning: at once it stops a request that runs now; in
 // its place it stops a request it follows that had not started yet.
 
+import { QUICK_METHODS } from './session.js';
 import type { Inbound } from './transport.js';
 
 /** Longest line looked into for a ping or a cancellation: both are small. */
@@ -29,16 +33,21 @@ export interface ReadAhead {
   readonly holding: boolean;
 }
 
-export function createReadAhead(deliver: (message: Inbound) => void, maxBytes: number): ReadAhead {
+/** `answersNow`: whether an answer sent first has room in the output now. */
+export function createReadAhead(
+  deliver: (message: Inbound) => void,
+  maxBytes: number,
+  answersNow: () => boolean = () => true,
+): ReadAhead {
   const held: Inbound[] = [];
   let first = 0;
   let bytes = 0;
 
   return {
     hold(message) {
-      const control = controlKind(message);
+      const control = answersNow() ? controlKind(message) : undefined;
       if (control) deliver(message);
-      if (control === 'ping') return;
+      if (control === 'quick') return;
       held.push(message);
       bytes += message.kind === 'message' ? message.text.length : 0;
     },
@@ -64,8 +73,8 @@ export function createReadAhead(deliver: (message: Inbound) => void, maxBytes: n
   };
 }
 
-/** A ping request or a cancellation, told from a short line without trusting it further. */
-function controlKind(message: Inbound): 'ping' | 'cancel' | undefined {
+/** A ping or a listing (quick), or a cancellation, told from a short line without trusting it further. */
+function controlKind(message: Inbound): 'quick' | 'cancel' | undefined {
   if (message.kind !== 'message' || message.text.length > MAX_CONTROL_LINE) return undefined;
   let value: unknown;
   try {
@@ -75,7 +84,7 @@ function controlKind(message: Inbound): 'ping' | 'cancel' | undefined {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const { method, id } = value as { method?: unknown; id?: unknown };
-  if (method === 'ping' && id !== undefined) return 'ping';
+  if (typeof method === 'string' && (method === 'ping' || QUICK_METHODS.has(method)) && id !== undefined) return 'quick';
   if (method === 'notifications/cancelled' && id === undefined) return 'cancel';
   return undefined;
 }

@@ -7,9 +7,10 @@
 //   flush stdout, exit 0. The SDK never noticed EOF and left zombies (TS #2002).
 // - SIGTERM / SIGINT: the same, within 2 seconds.
 // - stdout gone (EPIPE): the client is gone; abort everything and exit 0, without a stack trace.
-// - Back-pressure: while too many requests are running, what arrives waits in a bounded
-//   read-ahead (read-ahead.ts: a ping is still answered at once); once that is full, or too
-//   much output waits for the client, the framer hands on no more lines (even mid-chunk) and
+// - Back-pressure: while too many requests are running or too much output waits for the
+//   client, what arrives waits in a bounded read-ahead (read-ahead.ts: a ping is still answered
+//   at once, its answer sent first); once that is full, or the output passes its limit and the
+//   room for answers sent first, the framer hands on no more lines (even mid-chunk) and
 //   we stop reading stdin, so memory stays bounded however fast the client writes and however
 //   slowly it reads. Nothing is dropped: the lines held are handed on as room frees, in order,
 //   even after EOF.
@@ -71,9 +72,10 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
   // Every message goes to stdout, whatever request it belongs to: one pipe carries them all.
   const connection = server.connect(
     {
-      send: (message) => {
-        writer.send(message);
-        if (writer.backedUp) holdInput();
+      // A ping's answer goes ahead of answers the client has not read yet (Route.urgent).
+      send: (message, route) => {
+        if (!route.urgent || !writer.sendFirst(message)) writer.send(message);
+        if (!canRead()) holdInput();
       },
       report,
       settled: () => admit(),
@@ -81,7 +83,11 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
     { maxDepth: options.maxDepth },
   );
 
-  const readAhead = createReadAhead((message) => connection.receive(message), options.maxReadAheadBytes ?? 1024 * 1024);
+  const readAhead = createReadAhead(
+    (message) => connection.receive(message),
+    options.maxReadAheadBytes ?? 1024 * 1024,
+    () => !writer.full,
+  );
   const framer = createLineFramer(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (frame) => {
     if (!readAhead.holding && hasRoom()) connection.receive(frame);
     else readAhead.hold(frame);
@@ -90,8 +96,12 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
 
   /** Room for another request to start. */
   const hasRoom = (): boolean => connection.inFlight < maxInFlight && !writer.backedUp;
-  /** Room to read on: output is not backed up, and what waits for room is within its bound. */
-  const canRead = (): boolean => !writer.backedUp && !readAhead.full;
+  /**
+   * Room to read on: what waits for room is within its bound, and so is the output (with its
+   * room for answers sent first). Reading goes on while the output is backed up, so that a
+   * ping is still read and answered (read-ahead.ts).
+   */
+  const canRead = (): boolean => !writer.full && !readAhead.full;
 
   /** Over a limit: no more lines from the framer, no more bytes from stdin. */
   function holdInput(): void {

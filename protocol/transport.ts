@@ -37,6 +37,12 @@ export interface Route {
    * can be read (an HTTP POST's response, never another stream).
    */
   origin?: unknown;
+  /**
+   * An answer that may overtake output still waiting for the client: a ping's, a listing's
+   * (session.ts QUICK_METHODS). A transport that queues output should send it first: a ping
+   * answered at once but queued behind 64 MiB of answers is not answered promptly.
+   */
+  urgent?: boolean;
 }
 
 /** What a transport gives the engine for one connection. */
