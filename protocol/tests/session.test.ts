@@ -264,6 +264,29 @@ test('a message of more than 20,000 values is one -32600 naming the bound, befor
   assert.match(answers[0]!.error!.message, /at most 20000 values/);
 });
 
+test('fair turns: a ping and a listing behind 20 costly requests are answered before them; the costly ones still all answered, in order (issue 30)', async () => {
+  const busy = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+  const t = transcript({
+    ...definition(),
+    tools: [
+      { name: 'busy', description: 'Holds the thread 20 ms.', input: z.object({}), run: () => (busy(20), { content: [] }) },
+    ],
+  });
+  await t.initialize();
+  for (let id = 1; id <= 20; id++) t.client(req(id, 'tools/call', { name: 'busy', arguments: {} }));
+  t.client(req('ping', 'ping'));
+  t.client(req('list', 'tools/list'));
+  const ids = ((await t.until((messages) => messages.length === 22)) as { id: unknown }[]).map((message) => message.id);
+  assert.equal(ids.slice(0, 3), [1, 'ping', 'list']);
+  assert.equal(
+    ids.slice(3),
+    Array.from({ length: 19 }, (_, i) => i + 2),
+  );
+});
+
 test('a handler fault is -32603 without the stack or the message', async () => {
   const t = transcript({
     ...definition(),
