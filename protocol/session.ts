@@ -415,6 +415,10 @@ class ServerSession implements Session {
     return this.#waiting + Math.max(0, this.#peer.inFlight() - this.#streams.count() - this.#peer.awaitingAnswers());
   }
 
+  get waiting(): number {
+    return this.#waiting;
+  }
+
   async idle(): Promise<void> {
     this.#streams.closeAll();
     while (this.#running.size > 0 || this.#waiting > 0) {

@@ -94,8 +94,12 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
     if (!canRead()) holdInput();
   });
 
-  /** Room for another request to start. */
-  const hasRoom = (): boolean => connection.inFlight < maxInFlight && !writer.backedUp;
+  /**
+   * Room for another request to start. Not while one waits for its turn (turns.ts): what is
+   * handed on must run before more is, or 64 reads of 10 MB issues would all be answered, 640 MB
+   * of output, before the output could stop them.
+   */
+  const hasRoom = (): boolean => connection.inFlight < maxInFlight && !writer.backedUp && connection.waiting === 0;
   /**
    * Room to read on: what waits for room is within its bound, and so is the output (with its
    * room for answers sent first). Reading goes on while the output is backed up, so that a

@@ -60,6 +60,8 @@ export interface Connection {
   receive(message: Inbound, origin?: unknown): void;
   /** Requests running now that the transport should count against its limit on work in flight. */
   readonly inFlight: number;
+  /** Messages received but waiting for their turn (turns.ts); counted in `inFlight` too. */
+  readonly waiting: number;
   /** Ends open subscription streams gracefully, then resolves when no request is running. */
   idle(): Promise<void>;
   /** The connection is gone or shutting down: abort what runs, drop its subscriptions, leave the server. */
