@@ -42,20 +42,38 @@ export function createReadAhead(
   const held: Inbound[] = [];
   let first = 0;
   let bytes = 0;
+  // Pings and listings read while the output had no room even for answers sent first: answered
+  // as soon as it has, ahead of everything held (they would otherwise wait behind it all).
+  let quick: Inbound[] = [];
+
+  const count = (message: Inbound, sign: 1 | -1) => (bytes += message.kind === 'message' ? sign * message.text.length : 0);
 
   return {
     hold(message) {
-      const control = answersNow() ? controlKind(message) : undefined;
+      const control = controlKind(message);
+      if (control === 'quick' && !answersNow()) {
+        quick.push(message);
+        count(message, 1);
+        return;
+      }
       if (control) deliver(message);
       if (control === 'quick') return;
       held.push(message);
-      bytes += message.kind === 'message' ? message.text.length : 0;
+      count(message, 1);
     },
     drain(hasRoom) {
+      if (quick.length > 0 && answersNow()) {
+        const waiting = quick;
+        quick = [];
+        for (const message of waiting) {
+          count(message, -1);
+          deliver(message);
+        }
+      }
       while (first < held.length && hasRoom()) {
         const message = held[first]!;
         held[first++] = undefined as never; // let it go: a held line may be megabytes
-        bytes -= message.kind === 'message' ? message.text.length : 0;
+        count(message, -1);
         deliver(message);
       }
       // Forget the handed-on slots now and then, so the array does not grow with every message.
@@ -68,7 +86,7 @@ export function createReadAhead(
       return bytes >= maxBytes;
     },
     get holding() {
-      return first < held.length;
+      return first < held.length || quick.length > 0;
     },
   };
 }

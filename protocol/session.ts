@@ -244,9 +244,10 @@ class ServerSession implements Session {
    * follows that had not started yet (a request unknown to the peer ignores it).
    */
   #dispatch(message: Incoming, origin: unknown): void {
+    const quick = this.#isQuick(message);
     const cancellation = message.kind === 'notification' && message.method === 'notifications/cancelled';
-    if (this.#isQuick(message) || cancellation) this.#sendWhenReady(this.#handle(message), origin, this.#isQuick(message));
-    if (this.#isQuick(message) || (cancellation && this.#waiting === 0)) return;
+    if (quick || cancellation) this.#sendWhenReady(this.#handle(message), origin, quick);
+    if (quick || (cancellation && this.#waiting === 0)) return;
     this.#later(() => this.#sendWhenReady(this.#handle(message), origin));
   }
 
