@@ -9,8 +9,7 @@
 // - stdout gone (EPIPE): the client is gone; abort everything and exit 0, without a stack trace.
 // - Back-pressure: while too many requests are running or too much output waits for the
 //   client, what arrives waits in a bounded read-ahead (read-ahead.ts: a ping is still answered
-//   at once, its answer sent first); once that is full, or the output passes its limit and the
-//   room for answers sent first, the framer hands on no more lines (even mid-chunk) and
+//   at once, its answer sent first); once that is full, the framer hands on no more lines (even mid-chunk) and
 //   we stop reading stdin, so memory stays bounded however fast the client writes and however
 //   slowly it reads. Nothing is dropped: the lines held are handed on as room frees, in order,
 //   even after EOF.
@@ -101,11 +100,13 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
    */
   const hasRoom = (): boolean => connection.inFlight < maxInFlight && !writer.backedUp && connection.waiting === 0;
   /**
-   * Room to read on: what waits for room is within its bound, and so is the output (with its
-   * room for answers sent first). Reading goes on while the output is backed up, so that a
-   * ping is still read and answered (read-ahead.ts).
+   * Room to read on: what waits for room is within its bound. Reading goes on while the output
+   * is backed up, even past its room for answers sent first, so that a ping is still read, and
+   * answered as soon as the output has room (read-ahead.ts). Memory stays bounded: the output
+   * stops growing at its limit plus one answer plus the room for answers sent first, and what is
+   * read meanwhile is held within the read-ahead's bound.
    */
-  const canRead = (): boolean => !writer.full && !readAhead.full;
+  const canRead = (): boolean => !readAhead.full;
 
   /** Over a limit: no more lines from the framer, no more bytes from stdin. */
   function holdInput(): void {
