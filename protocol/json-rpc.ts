@@ -67,11 +67,10 @@ export const DEFAULT_MAX_DEPTH = 1000;
 
 /**
  * Objects, arrays and their members in one message. Parsing, validating and answering a message
- * costs time in proportion to them, and the connection answers nothing else meanwhile: a line of
- * 4 million small objects took 5.7 s, a tools/call of 1.5 million argument keys 7.1 s (issue 30),
- * while a ping must be answered within 100 ms. The largest message MCP needs here (a batch of
- * 1,000 small requests) has about 10,000. Keys of one object cost most: 20,000 of them parse in
- * about 20 ms on an idle machine, 50,000 in 470 ms under load (docs/performance.md).
+ * costs time in proportion to them, and the connection answers nothing else meanwhile (issue 30:
+ * millions of small objects or argument keys held it for seconds), while a ping must be answered
+ * promptly. The largest message MCP needs here (a batch of 1,000 small requests) has about
+ * 10,000; keys of one object cost most to parse (docs/performance.md, the nesting bound).
  */
 export const MAX_VALUES = 20_000;
 
