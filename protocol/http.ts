@@ -180,7 +180,8 @@ class HttpTransport {
     if (parsed.kind === 'too-deep') {
       return replyError(res, 400, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));
     }
-    if (parsed.kind === 'too-many-values') return replyError(res, 400, invalidRequest(tooManyValues(parsed.maxValues)));
+    if (parsed.kind === 'too-many-values')
+      return replyJson(res, 400, errorMessage(parsed.id, invalidRequest(tooManyValues(parsed.maxValues))));
     const request = parsed.kind === 'single' && parsed.message.kind === 'request' ? parsed.message : undefined;
     // A request with the 2026-07-28 _meta, or one without a session that does not open one: no
     // session to serve it in, so it is answered on its own (the era router says what is missing).

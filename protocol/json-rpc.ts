@@ -60,7 +60,8 @@ export type ParsedLine =
   | { kind: 'batch'; items: unknown[] }
   | { kind: 'parse-error' }
   | { kind: 'too-deep'; maxDepth: number }
-  | { kind: 'too-many-values'; maxValues: number };
+  /** Refused unparsed; `id` and `notification` are read from its top level, so the refusal can be addressed. */
+  | { kind: 'too-many-values'; maxValues: number; id: RequestId | null; notification: boolean };
 
 /** Nesting deeper than any MCP message needs; deeper input costs memory out of all proportion. */
 export const DEFAULT_MAX_DEPTH = 1000;
@@ -79,7 +80,7 @@ export function parseLine(text: string, maxDepth = DEFAULT_MAX_DEPTH): ParsedLin
   if (text.length > Math.min(maxDepth, MAX_VALUES)) {
     const shape = shapeOf(text, maxDepth, MAX_VALUES);
     if (shape === 'too-deep') return { kind: 'too-deep', maxDepth };
-    if (shape === 'too-many-values') return { kind: 'too-many-values', maxValues: MAX_VALUES };
+    if (shape === 'too-many-values') return { kind: 'too-many-values', maxValues: MAX_VALUES, ...topLevelIdentity(text) };
   }
   let value: unknown;
   try {
@@ -113,6 +114,44 @@ function shapeOf(text: string, maxDepth: number, maxValues: number): 'too-deep' 
     else if (c === 0x2c && ++values > maxValues) return 'too-many-values';
   }
   return 'ok';
+}
+
+/**
+ * The id of a message too costly to parse whole, and whether it is a notification, read from the
+ * members of its top-level object only. JSON-RPC answers with `"id": null` only when the id cannot
+ * be read (https://www.jsonrpc.org/specification#response_object), and never answers a
+ * notification: a client waiting for its request's id would otherwise wait for ever.
+ */
+function topLevelIdentity(text: string): { id: RequestId | null; notification: boolean } {
+  let depth = 0;
+  let atKey = false;
+  let id: RequestId | null = null;
+  let hasId = false;
+  let hasMethod = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const end = closingQuote(text, i);
+      if (atKey) {
+        const key = text.slice(i + 1, end);
+        if (key === 'method') hasMethod = true;
+        if (key === 'id') [hasId, id] = [true, idAt(text, text.indexOf(':', end) + 1)];
+        atKey = false;
+      }
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) atKey = ++depth === 1 && c === 0x7b;
+    else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c && depth === 1) atKey = true;
+  }
+  return { id, notification: hasMethod && !hasId };
+}
+
+/** A string or integer id written at `start` (after its key's colon), or null. */
+function idAt(text: string, start: number): RequestId | null {
+  const written = /^\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]/.exec(text.slice(start, start + 1024))?.[1];
+  if (written === undefined) return null;
+  const value: unknown = JSON.parse(written);
+  return isRequestId(value) ? value : null;
 }
 
 /** Where the string opened at `start` ends: the next quote not escaped by an odd run of backslashes. */

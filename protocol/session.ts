@@ -232,7 +232,8 @@ class ServerSession implements Session {
     else if (parsed.kind === 'too-deep') {
       this.#sendError(invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`), origin);
     } else if (parsed.kind === 'too-many-values') {
-      this.#sendError(invalidRequest(tooManyValues(parsed.maxValues)), origin);
+      if (parsed.notification) this.#io.report(`ignored: a notification of more than ${parsed.maxValues} values`);
+      else this.#io.send(errorMessage(parsed.id, invalidRequest(tooManyValues(parsed.maxValues))), { origin });
     } else if (parsed.kind === 'batch') this.#later(() => this.#handleBatch(parsed.items, origin));
     else this.#dispatch(parsed.message, origin);
   }

@@ -92,6 +92,41 @@ test('more values than MAX_VALUES are refused before parsing; commas and bracket
   assert.is(parseLine(text).kind, 'single');
 });
 
+test('a message refused for its values keeps the id and the kind its top level shows', () => {
+  const many = { list: Array.from({ length: MAX_VALUES }, () => ({ id: 9, method: 'nested' })) };
+  const refused = (message: object) => parseLine(JSON.stringify(message));
+  assert.equal(refused({ jsonrpc: '2.0', params: many, id: 7, method: 'x' }), {
+    kind: 'too-many-values',
+    maxValues: MAX_VALUES,
+    id: 7,
+    notification: false,
+  });
+  assert.equal(refused({ jsonrpc: '2.0', id: 'a"b', method: 'x', params: many }), {
+    kind: 'too-many-values',
+    maxValues: MAX_VALUES,
+    id: 'a"b',
+    notification: false,
+  });
+  assert.equal(refused({ jsonrpc: '2.0', method: 'x', params: many }), {
+    kind: 'too-many-values',
+    maxValues: MAX_VALUES,
+    id: null,
+    notification: true,
+  });
+  assert.equal(refused({ jsonrpc: '2.0', id: 1.5, method: 'x', params: many }), {
+    kind: 'too-many-values',
+    maxValues: MAX_VALUES,
+    id: null,
+    notification: false,
+  });
+  assert.equal(refused(Array.from({ length: MAX_VALUES + 1 }, () => ({ id: 1, method: 'ping' }))), {
+    kind: 'too-many-values',
+    maxValues: MAX_VALUES,
+    id: null,
+    notification: false,
+  });
+});
+
 test('the nesting check agrees with the real depth of any JSON value, escaped quotes and brackets in strings included', () => {
   const depthOf = (value: unknown): number =>
     typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0;

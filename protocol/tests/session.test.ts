@@ -252,15 +252,19 @@ test('a batch of more than 1000 messages is one -32600: a batch is answered in o
   assert.equal(codes(await t.server()), [error(null, -32600)]);
 });
 
-test('a message of more than 20,000 values is one -32600 naming the bound, before it is parsed or run (issue 30)', async () => {
+test('a message of more than 20,000 values is one -32600 naming the bound, with its id, before it is parsed or run; a notification none (issue 30)', async () => {
   const t = transcript(definition());
   await t.initialize();
   const keys = Object.fromEntries(Array.from({ length: 20_001 }, (_, i) => [`k${i}`, 1]));
   t.client({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x', ...keys } } });
-  t.client(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { a: Array.from({ length: 20_001 }, () => ({})) } }));
+  // The id after the costly params, as a string: still found at the top level.
+  t.client(
+    JSON.stringify({ jsonrpc: '2.0', method: 'ping', params: { a: Array.from({ length: 20_001 }, () => ({})) }, id: 'two' }),
+  );
+  t.client({ jsonrpc: '2.0', method: 'notifications/message', params: { a: Array.from({ length: 20_001 }, () => 1) } });
   t.client({ jsonrpc: '2.0', id: 3, method: 'ping', params: { a: Array.from({ length: 19_000 }, () => 1) } });
   const answers = (await t.server()) as { id: unknown; error?: { code: number; message: string } }[];
-  assert.equal(codes(answers), [error(null, -32600), error(null, -32600), { jsonrpc: '2.0', id: 3, result: {} }]);
+  assert.equal(codes(answers), [error(1, -32600), error('two', -32600), { jsonrpc: '2.0', id: 3, result: {} }]);
   assert.match(answers[0]!.error!.message, /at most 20000 values/);
 });
 
