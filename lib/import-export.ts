@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { CommandLine } from './cli.js';
 import { openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import { formatReport, importJiraCsv } from './store/import-csv.js';
-import { IMPORT_LIMITS, writeJiraCsv } from './store/jira-csv.js';
+import { IMPORT_LIMITS, readJiraCsv, writeJiraCsv } from './store/jira-csv.js';
 import { openMemoryBackend } from './store/memory-backend.js';
 import { importSnapshot } from './store/snapshot.js';
 import { parseSnapshot } from './store/snapshot-format.js';
@@ -27,6 +27,15 @@ interface Target {
   readonly user: string | undefined;
   /** The data file, or the database URL without its password. */
   readonly where: string;
+  /** The data file, when the store is one. */
+  readonly file?: string;
+}
+
+/** An import's file, read and checked before any store is opened: a refused import leaves nothing behind (issue 30 item 13). */
+interface ImportSource {
+  readonly file: string;
+  readonly text: string;
+  readonly json: boolean;
 }
 
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -39,9 +48,10 @@ const report = (text: string): void => {
 export async function runImportExport(line: CommandLine, write: (text: string) => void): Promise<number> {
   let target: Target | undefined;
   try {
+    const source = line.command === 'import' ? readImportSource(line.importFile ?? '') : undefined;
     target = await openTarget(line);
-    if (line.command === 'export') return exportTo(target.store, line, write);
-    return await importFrom(target, line);
+    if (source === undefined) return exportTo(target.store, line, write);
+    return await importFrom(target, source, line.dryRun);
   } catch (error) {
     report(`${line.command} failed: ${(error as Error).message}`);
     return 1;
@@ -81,7 +91,7 @@ async function openTarget(line: CommandLine): Promise<Target> {
     );
     return { store, where: `${path} (which does not exist yet)`, user };
   }
-  return { store: await openStore({ path, log: stderrLogger, user, seed: false, watch: false }), where: path, user };
+  return { store: await openStore({ path, log: stderrLogger, user, seed: false, watch: false }), where: path, user, file: path };
 }
 
 function exportTo(store: TrackerStore, line: CommandLine, write: (text: string) => void): number {
@@ -95,19 +105,49 @@ function exportTo(store: TrackerStore, line: CommandLine, write: (text: string) 
   return 0;
 }
 
-async function importFrom(target: Target, line: CommandLine): Promise<number> {
-  const file = line.importFile ?? '';
+function readImportSource(file: string): ImportSource {
   const bytes = fs.statSync(file).size;
   const json = file.toLowerCase().endsWith('.json');
   const limit = json ? JSON_IMPORT_MAX_BYTES : IMPORT_LIMITS.fileBytes;
   if (bytes > limit)
     throw new Error(`${file} is ${bytes} bytes; an import reads at most ${limit} bytes of ${json ? 'JSON' : 'CSV'}`);
   const text = fs.readFileSync(file, 'utf8');
+  if (!json) readJiraCsv(text); // unreadable: refused here, before a store (and a new data file) is opened
+  return { file, text, json };
+}
+
+async function importFrom(target: Target, source: ImportSource, dryRun: boolean): Promise<number> {
+  const { file, text } = source;
   const started = performance.now();
-  if (json) return importJson(target, text, file, line.dryRun, started);
-  const result = await importJiraCsv(target.store, text, { dryRun: line.dryRun, now: () => new Date(), actor: target.user });
+  if (source.json) return importJson(target, text, file, dryRun, started);
+  const pending = dryRun || target.file === undefined ? undefined : markImportPending(target.file, file);
+  const result = await importJiraCsv(target.store, text, { dryRun, now: () => new Date(), actor: target.user });
   report(formatReport(result, file, target.where, (performance.now() - started) / 1000));
+  if (pending !== undefined) fs.rmSync(pending, { force: true });
   return result.refused.length === 0 ? 0 : 1;
+}
+
+/**
+ * A file beside the data file while an import writes, removed when it ends: if it is there when
+ * an import starts, the last one was interrupted (killed, the machine stopped), and we say so.
+ * Running the import again is then safe: the rows it wrote are there with their keys and titles,
+ * and are not written twice (import-csv.ts alreadyPresent).
+ */
+function markImportPending(dataFile: string, source: string): string {
+  const marker = `${dataFile}.import-pending`;
+  if (fs.existsSync(marker)) {
+    let earlier = '';
+    try {
+      earlier = fs.readFileSync(marker, 'utf8').trim();
+    } catch {
+      // unreadable: said without its details
+    }
+    report(
+      `an earlier import did not finish${earlier ? ` (${earlier})` : ''}; the rows it wrote are recognised by key and title and not written again`,
+    );
+  }
+  fs.writeFileSync(marker, `${source}, started ${new Date().toISOString()}, process ${process.pid}\n`);
+  return marker;
 }
 
 async function importJson(target: Target, text: string, file: string, dryRun: boolean, started: number): Promise<number> {

@@ -6,6 +6,7 @@ import type { Feature } from './methods.js';
 import type { PromptDefinition, PromptRegistry } from './prompts.js';
 import type { ResourceDefinition, ResourceRegistry, ResourceTemplateDefinition } from './resources.js';
 import type { SubscriptionHooks, SubscriptionLimits } from './subscriptions.js';
+import type { Turns } from './turns.js';
 import type { ToolDefinition, ToolRegistry } from './tools.js';
 import type { HandshakeVersion } from './versions.js';
 
@@ -55,4 +56,6 @@ export interface SharedState {
   readonly subscriptionHooks: SubscriptionHooks;
   initializeResult(version: HandshakeVersion): Record<string, unknown>;
   discoverResult(): Record<string, unknown>;
+  /** Costly messages of every connection, a slice of the event loop at a time (turns.ts). */
+  readonly turns: Turns;
 }

@@ -23,7 +23,7 @@ import { HandshakeSessions } from './http-sessions.js';
 import { type EncodeLine, createPostResponse, replyError, replyJson } from './http-stream.js';
 import { type ParsedLine, type Request, classify, encodeLine, errorMessage, parseLine } from './json-rpc.js';
 import type { Server } from './server.js';
-import type { Session } from './session.js';
+import { type Session, tooManyValues } from './session.js';
 import { carriesStatelessMeta, readStatelessMeta } from './stateless.js';
 
 export interface HttpOptions {
@@ -268,6 +268,8 @@ class HttpTransport {
       if (parsed.kind === 'too-deep') {
         return replyError(res, 400, invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`));
       }
+      if (parsed.kind === 'too-many-values')
+        return replyJson(res, 400, errorMessage(parsed.id, invalidRequest(tooManyValues(parsed.maxValues))));
       // Requests that cost work and output wait their turn; a ping, a listen stream (bounded by
       // its own limits, stateless.ts), notifications and responses do not.
       const costly = costlyRequests(parsed);

@@ -59,14 +59,29 @@ export type ParsedLine =
   | { kind: 'single'; message: Incoming }
   | { kind: 'batch'; items: unknown[] }
   | { kind: 'parse-error' }
-  | { kind: 'too-deep'; maxDepth: number };
+  | { kind: 'too-deep'; maxDepth: number }
+  /** Refused unparsed; `id` and `notification` are read from its top level, so the refusal can be addressed. */
+  | { kind: 'too-many-values'; maxValues: number; id: RequestId | null; notification: boolean };
 
 /** Nesting deeper than any MCP message needs; deeper input costs memory out of all proportion. */
 export const DEFAULT_MAX_DEPTH = 1000;
 
+/**
+ * Objects, arrays and their members in one message. Parsing, validating and answering a message
+ * costs time in proportion to them, and the connection answers nothing else meanwhile (issue 30:
+ * millions of small objects or argument keys held it for seconds), while a ping must be answered
+ * promptly. The largest message MCP needs here (a batch of 1,000 small requests) has about
+ * 10,000; keys of one object cost most to parse (docs/performance.md, the nesting bound).
+ */
+export const MAX_VALUES = 20_000;
+
 export function parseLine(text: string, maxDepth = DEFAULT_MAX_DEPTH): ParsedLine {
-  // A line shorter than the limit cannot nest deeper than it: skip the scan for most messages.
-  if (text.length > maxDepth && nestingExceeds(text, maxDepth)) return { kind: 'too-deep', maxDepth };
+  // A line shorter than both limits cannot pass either: skip the scan for most messages.
+  if (text.length > Math.min(maxDepth, MAX_VALUES)) {
+    const shape = shapeOf(text, maxDepth, MAX_VALUES);
+    if (shape === 'too-deep') return { kind: 'too-deep', maxDepth };
+    if (shape === 'too-many-values') return { kind: 'too-many-values', maxValues: MAX_VALUES, ...topLevelIdentity(text) };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -78,22 +93,65 @@ export function parseLine(text: string, maxDepth = DEFAULT_MAX_DEPTH): ParsedLin
 }
 
 /**
- * One pass over the text, counting brackets outside strings. JSON.parse itself accepts
- * millions of levels, and memory and time grow with them out of all proportion (found by
- * spec-tests/fuzz); this check costs one scan of the line. Strings are jumped over with
- * indexOf, from quote to quote: a long string is then one search, not a look at each of its
- * characters. Measurements: docs/performance.md.
+ * One pass over the text, counting brackets and commas outside strings. JSON.parse itself
+ * accepts millions of levels, and memory and time grow with them out of all proportion (found
+ * by spec-tests/fuzz); this check costs one scan of the line, and stops at the first limit
+ * passed. Strings are jumped over with indexOf, from quote to quote: a long string is then one
+ * search, not a look at each of its characters. Measurements: docs/performance.md.
+ * Values are counted as brackets plus commas: every member but the first of an object or array
+ * follows a comma, so this is the number of containers and members, give or take one a container.
  */
-function nestingExceeds(text: string, maxDepth: number): boolean {
+function shapeOf(text: string, maxDepth: number, maxValues: number): 'too-deep' | 'too-many-values' | 'ok' {
   let depth = 0;
+  let values = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) i = closingQuote(text, i);
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxDepth) return true;
+      if (++depth > maxDepth) return 'too-deep';
+      if (++values > maxValues) return 'too-many-values';
     } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x2c && ++values > maxValues) return 'too-many-values';
   }
-  return false;
+  return 'ok';
+}
+
+/**
+ * The id of a message too costly to parse whole, and whether it is a notification, read from the
+ * members of its top-level object only. JSON-RPC answers with `"id": null` only when the id cannot
+ * be read (https://www.jsonrpc.org/specification#response_object), and never answers a
+ * notification: a client waiting for its request's id would otherwise wait for ever.
+ */
+function topLevelIdentity(text: string): { id: RequestId | null; notification: boolean } {
+  let depth = 0;
+  let atKey = false;
+  let id: RequestId | null = null;
+  let hasId = false;
+  let hasMethod = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const end = closingQuote(text, i);
+      if (atKey) {
+        const key = text.slice(i + 1, end);
+        if (key === 'method') hasMethod = true;
+        if (key === 'id') [hasId, id] = [true, idAt(text, text.indexOf(':', end) + 1)];
+        atKey = false;
+      }
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) atKey = ++depth === 1 && c === 0x7b;
+    else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c && depth === 1) atKey = true;
+  }
+  return { id, notification: hasMethod && !hasId };
+}
+
+/** A string or integer id written at `start` (after its key's colon), or null. */
+function idAt(text: string, start: number): RequestId | null {
+  const written = /^\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]/.exec(text.slice(start, start + 1024))?.[1];
+  if (written === undefined) return null;
+  const value: unknown = JSON.parse(written);
+  return isRequestId(value) ? value : null;
 }
 
 /** Where the string opened at `start` ends: the next quote not escaped by an odd run of backslashes. */

@@ -22,6 +22,14 @@ import { encodeLine } from './json-rpc.js';
 
 export interface LineWriter {
   send(message: unknown): void;
+  /**
+   * Sends a small answer ahead of the lines still waiting (never inside one: lines are whole),
+   * such as a ping's. Refused (false) once `full`, so a client that never reads cannot make it
+   * grow: the caller then waits like everyone else.
+   */
+  sendFirst(message: unknown): boolean;
+  /** Past the limit by URGENT_ROOM too: even answers sent first wait. */
+  readonly full: boolean;
   /** True while the output waiting for the client reaches the limit; wait for `onDrain` before producing more. */
   readonly backedUp: boolean;
   /** True once the peer has gone (EPIPE or any stream error but ENOBUFS and EAGAIN); sends are dropped. */
@@ -42,6 +50,8 @@ export interface LineWriterLimits {
 }
 
 const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+/** Output sent first (pings' answers) may pass the limit by this much: about 25,000 of them. */
+export const URGENT_ROOM = 1024 * 1024;
 
 /** Errors that say "not now": the write is tried again. Any other error means the peer is gone. */
 const TRY_AGAIN = new Set(['ENOBUFS', 'EAGAIN', 'EWOULDBLOCK']);
@@ -122,8 +132,20 @@ export function createLineWriter(
       waiting.push(line);
       handOver();
     },
+    sendFirst(message) {
+      if (closed) return true;
+      if (queued >= maxQueued + URGENT_ROOM) return false;
+      const line = encodeLine(message);
+      queued += line.length;
+      waiting.unshiftAll([line]);
+      handOver();
+      return true;
+    },
     get backedUp() {
       return queued >= maxQueued;
+    },
+    get full() {
+      return queued >= maxQueued + URGENT_ROOM;
     },
     get closed() {
       return closed;
@@ -157,6 +179,12 @@ function createLineQueue() {
       return line;
     },
     unshiftAll(first: string[]): void {
+      // In place when there is room before the head: a ping's answer sent first costs no copy of the queue.
+      if (head >= first.length) {
+        head -= first.length;
+        first.forEach((line, i) => (lines[head + i] = line));
+        return;
+      }
       lines = [...first, ...lines.slice(head)];
       head = 0;
     },

@@ -5,6 +5,7 @@
 // once and each subscribed connection hears it. Each connection is a light Session
 // (session.ts) with its own lifecycle, requests in flight and subscriptions.
 
+import { createTurns } from './turns.js';
 import { capabilitiesFor, servedFeatures } from './capabilities.js';
 import type { ServerDefinition, SharedState } from './definition.js';
 import type { LogLevel } from './schemas.js';
@@ -45,6 +46,7 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
     resources: createResourceRegistry(definition.resources ?? [], definition.resourceTemplates ?? []),
     prompts: createPromptRegistry(definition.prompts ?? [], rounds),
     pageSize: definition.pageSize ?? 100,
+    turns: createTurns(),
     subscriptionLimits: { ...DEFAULT_SUBSCRIPTION_LIMITS, ...definition.subscriptionLimits },
     subscriptionHooks: {
       added(key) {
@@ -58,6 +60,7 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
         subscribers.delete(key);
         definition.onUnsubscribe?.(key);
       },
+      watched: (key) => subscribers.has(key),
     },
     initializeResult(version) {
       const rules = rulesFor(version);

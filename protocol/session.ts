@@ -38,7 +38,7 @@ import type { SharedState } from './definition.js';
 import { honouredFilter } from './capabilities.js';
 import { type ListenStreams, createListenStreams } from './stateless.js';
 import { type SubscriptionRegistry, createSubscriptionRegistry } from './subscriptions.js';
-import type { Connection, ConnectionIo, Inbound } from './transport.js';
+import type { Connection, ConnectionIo, Inbound, Route } from './transport.js';
 import type { VersionRules } from './versions.js';
 
 /** A connection as its server sees it: it also hears what changed. */
@@ -58,6 +58,25 @@ export interface SessionLimits {
 }
 
 const MAX_BATCH_ITEMS = 1000;
+
+/**
+ * Requests whose answers are small and cost little whatever the data (the registries' listings,
+ * pages of at most pageSize items; completions, at most 100 values): handled at once, ahead of
+ * costly requests waiting for their turn. Even ahead of an `initialize` still waiting: a client
+ * must wait for its answer before any request but ping
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle "Initialization"),
+ * and one that does not gets the -32600 it would get anyway if it were quicker.
+ */
+export const QUICK_METHODS: ReadonlySet<string> = new Set([
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'completion/complete',
+]);
+
+export const tooManyValues = (maxValues: number): string =>
+  `Invalid Request: a message holds at most ${maxValues} values (objects, arrays and their members)`;
 
 const CLIENT_CAPABILITY_FOR: Record<string, keyof ClientCapabilities> = {
   'sampling/createMessage': 'sampling',
@@ -89,6 +108,9 @@ class ServerSession implements Session {
   readonly #peer: Peer;
   /** Answers still being worked on, so `idle` can wait for them. */
   readonly #running = new Set<Promise<unknown>>();
+  /** Messages waiting for their turn (turns.ts). */
+  #waiting = 0;
+  #closed = false;
 
   readonly #onClose: () => void;
 
@@ -134,6 +156,7 @@ class ServerSession implements Session {
       discover: () => shared.discoverResult(),
       listen: (filter, context) => this.#streams.open(context.requestId, honouredFilter(filter, shared.features), context.signal),
       subscribe: (uri) => this.#subscriptions.subscribe(uri),
+      isWatched: (uri) => this.#subscriptions.isWatched(uri),
       unsubscribe: (uri) => this.#subscriptions.unsubscribe(uri),
     };
   }
@@ -208,8 +231,49 @@ class ServerSession implements Session {
     if (parsed.kind === 'parse-error') this.#sendError(new RpcError(ErrorCode.ParseError, 'Parse error: not valid JSON'), origin);
     else if (parsed.kind === 'too-deep') {
       this.#sendError(invalidRequest(`Invalid Request: nested deeper than ${parsed.maxDepth} levels`), origin);
-    } else if (parsed.kind === 'batch') this.#handleBatch(parsed.items, origin);
-    else this.#sendWhenReady(this.#handle(parsed.message), origin);
+    } else if (parsed.kind === 'too-many-values') {
+      if (parsed.notification) this.#io.report(`ignored: a notification of more than ${parsed.maxValues} values`);
+      else this.#io.send(errorMessage(parsed.id, invalidRequest(tooManyValues(parsed.maxValues))), { origin });
+    } else if (parsed.kind === 'batch') this.#later(() => this.#handleBatch(parsed.items, origin));
+    else this.#dispatch(parsed.message, origin);
+  }
+
+  /**
+   * Fair scheduling (turns.ts): a ping, a cancellation and a listing are handled at once, even
+   * while costly messages wait for their turn; everything else takes its turn, in order. A
+   * cancellation is also handled again in its place in line, where it stops a request it
+   * follows that had not started yet (a request unknown to the peer ignores it).
+   */
+  #dispatch(message: Incoming, origin: unknown): void {
+    const quick = this.#isQuick(message);
+    const cancellation = message.kind === 'notification' && message.method === 'notifications/cancelled';
+    if (quick || cancellation) this.#sendWhenReady(this.#handle(message), origin, quick);
+    if (quick || (cancellation && this.#waiting === 0)) return;
+    this.#later(() => this.#sendWhenReady(this.#handle(message), origin));
+  }
+
+  #isQuick(message: Incoming): boolean {
+    if (message.kind !== 'request') return false;
+    return message.method === 'ping' || QUICK_METHODS.has(message.method);
+  }
+
+  /** Runs `work` in its turn; until then it counts as in flight, so the transport reads no further than its limit allows. */
+  #later(work: () => void): void {
+    this.#waiting += 1;
+    let deferred = false;
+    this.#shared.turns.run(() => {
+      this.#waiting -= 1;
+      if (this.#closed) return;
+      try {
+        work();
+      } catch (thrown) {
+        this.#io.report(
+          `internal error on a message: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`,
+        );
+      }
+      if (deferred) this.#io.settled(); // it was counted in flight: the transport may read on
+    });
+    deferred = true;
   }
 
   /** An error for a message whose id could not be read: JSON-RPC answers it with id null. */
@@ -285,9 +349,9 @@ class ServerSession implements Session {
     return outcome;
   }
 
-  #sendWhenReady(outcome: Promise<OutgoingMessage | null> | OutgoingMessage | null, origin: unknown): void {
+  #sendWhenReady(outcome: Promise<OutgoingMessage | null> | OutgoingMessage | null, origin: unknown, urgent = false): void {
     if (outcome === null) return;
-    if (!(outcome instanceof Promise)) return this.#deliver(outcome, origin);
+    if (!(outcome instanceof Promise)) return this.#deliver(outcome, origin, urgent);
     // Settled only once the answer is sent: the transport then sees its size in the output
     // waiting, and a request it takes next cannot be answered first.
     void outcome.then((message) => {
@@ -300,9 +364,10 @@ class ServerSession implements Session {
    * Sends an answer; one too big to encode (JSON.stringify has a length limit) is replaced by
    * -32603 for each id it answered, so no request is left without a response.
    */
-  #deliver(answer: OutgoingMessage | OutgoingMessage[], origin: unknown): void {
+  #deliver(answer: OutgoingMessage | OutgoingMessage[], origin: unknown, urgent = false): void {
     const first = Array.isArray(answer) ? answer[0] : answer;
-    const route = { relatedRequestId: first && 'id' in first && first.id !== null ? first.id : undefined, origin };
+    const relatedRequestId = first && 'id' in first && first.id !== null ? first.id : undefined;
+    const route: Route = urgent ? { relatedRequestId, origin, urgent } : { relatedRequestId, origin };
     try {
       this.#io.send(answer, route);
     } catch (thrown) {
@@ -349,15 +414,23 @@ class ServerSession implements Session {
   // must wait for: counting them could stop the input with the very message that would end
   // them (a cancel, the client's answer) unread.
   get inFlight(): number {
-    return Math.max(0, this.#peer.inFlight() - this.#streams.count() - this.#peer.awaitingAnswers());
+    return this.#waiting + Math.max(0, this.#peer.inFlight() - this.#streams.count() - this.#peer.awaitingAnswers());
+  }
+
+  get waiting(): number {
+    return this.#waiting;
   }
 
   async idle(): Promise<void> {
     this.#streams.closeAll();
-    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+    while (this.#running.size > 0 || this.#waiting > 0) {
+      if (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   close(): void {
+    this.#closed = true;
     this.#peer.abortAll();
     this.#streams.closeAll();
     this.#subscriptions.clear();

@@ -7,9 +7,9 @@
 //   flush stdout, exit 0. The SDK never noticed EOF and left zombies (TS #2002).
 // - SIGTERM / SIGINT: the same, within 2 seconds.
 // - stdout gone (EPIPE): the client is gone; abort everything and exit 0, without a stack trace.
-// - Back-pressure: while too many requests are running, what arrives waits in a bounded
-//   read-ahead (read-ahead.ts: a ping is still answered at once); once that is full, or too
-//   much output waits for the client, the framer hands on no more lines (even mid-chunk) and
+// - Back-pressure: while too many requests are running or too much output waits for the
+//   client, what arrives waits in a bounded read-ahead (read-ahead.ts: a ping is still answered
+//   at once, its answer sent first); once that is full, the framer hands on no more lines (even mid-chunk) and
 //   we stop reading stdin, so memory stays bounded however fast the client writes and however
 //   slowly it reads. Nothing is dropped: the lines held are handed on as room frees, in order,
 //   even after EOF.
@@ -71,9 +71,10 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
   // Every message goes to stdout, whatever request it belongs to: one pipe carries them all.
   const connection = server.connect(
     {
-      send: (message) => {
-        writer.send(message);
-        if (writer.backedUp) holdInput();
+      // A ping's answer goes ahead of answers the client has not read yet (Route.urgent).
+      send: (message, route) => {
+        if (!route.urgent || !writer.sendFirst(message)) writer.send(message);
+        if (!canRead()) holdInput();
       },
       report,
       settled: () => admit(),
@@ -81,17 +82,31 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
     { maxDepth: options.maxDepth },
   );
 
-  const readAhead = createReadAhead((message) => connection.receive(message), options.maxReadAheadBytes ?? 1024 * 1024);
+  const readAhead = createReadAhead(
+    (message) => connection.receive(message),
+    options.maxReadAheadBytes ?? 1024 * 1024,
+    () => !writer.full,
+  );
   const framer = createLineFramer(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (frame) => {
     if (!readAhead.holding && hasRoom()) connection.receive(frame);
     else readAhead.hold(frame);
     if (!canRead()) holdInput();
   });
 
-  /** Room for another request to start. */
-  const hasRoom = (): boolean => connection.inFlight < maxInFlight && !writer.backedUp;
-  /** Room to read on: output is not backed up, and what waits for room is within its bound. */
-  const canRead = (): boolean => !writer.backedUp && !readAhead.full;
+  /**
+   * Room for another request to start. Not while one waits for its turn (turns.ts): what is
+   * handed on must run before more is, or 64 reads of 10 MB issues would all be answered, 640 MB
+   * of output, before the output could stop them.
+   */
+  const hasRoom = (): boolean => connection.inFlight < maxInFlight && !writer.backedUp && connection.waiting === 0;
+  /**
+   * Room to read on: what waits for room is within its bound. Reading goes on while the output
+   * is backed up, even past its room for answers sent first, so that a ping is still read, and
+   * answered as soon as the output has room (read-ahead.ts). Memory stays bounded: the output
+   * stops growing at its limit plus one answer plus the room for answers sent first, and what is
+   * read meanwhile is held within the read-ahead's bound.
+   */
+  const canRead = (): boolean => !readAhead.full;
 
   /** Over a limit: no more lines from the framer, no more bytes from stdin. */
   function holdInput(): void {

@@ -58,6 +58,8 @@ export interface SubscriptionHooks {
   added(key: string): void;
   /** Its last subscriber left. */
   removed(key: string): void;
+  /** Some connection of the server holds a subscription to it: the resource exists and is watched. */
+  watched(key: string): boolean;
 }
 
 export interface SubscriptionRegistry {
@@ -74,6 +76,8 @@ export interface SubscriptionRegistry {
   subscribersOf(uri: string): Iterable<Subscription>;
   /** Subscriptions held, every spelling and every stream counted. */
   count(): number;
+  /** A connection of this server already subscribes to the resource a URI names. */
+  isWatched(uri: string): boolean;
 }
 
 export function createSubscriptionRegistry(
@@ -157,5 +161,6 @@ export function createSubscriptionRegistry(
     },
     subscribersOf: (uri) => byKey.get(canonicalUri(uri)) ?? [],
     count: () => size,
+    isWatched: (uri) => hooks.watched(canonicalUri(uri)),
   };
 }

@@ -37,6 +37,12 @@ export interface Route {
    * can be read (an HTTP POST's response, never another stream).
    */
   origin?: unknown;
+  /**
+   * An answer that may overtake output still waiting for the client: a ping's, a listing's
+   * (session.ts QUICK_METHODS). A transport that queues output should send it first: a ping
+   * answered at once but queued behind 64 MiB of answers is not answered promptly.
+   */
+  urgent?: boolean;
 }
 
 /** What a transport gives the engine for one connection. */
@@ -54,6 +60,8 @@ export interface Connection {
   receive(message: Inbound, origin?: unknown): void;
   /** Requests running now that the transport should count against its limit on work in flight. */
   readonly inFlight: number;
+  /** Messages received but waiting for their turn (turns.ts); counted in `inFlight` too. */
+  readonly waiting: number;
   /** Ends open subscription streams gracefully, then resolves when no request is running. */
   idle(): Promise<void>;
   /** The connection is gone or shutting down: abort what runs, drop its subscriptions, leave the server. */

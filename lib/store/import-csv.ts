@@ -19,7 +19,7 @@
 import { parseIssueKey } from './args.js';
 import { isDomainError } from './errors.js';
 import { COLUMN, LINK_COLUMNS, jiraTime, readCommentCell, readJiraCsv, type JiraRow } from './jira-csv.js';
-import type { LinkType } from './schema.js';
+import type { Issue, LinkType } from './schema.js';
 import type { ImportIssueInput } from './import-commands.js';
 import { openMemoryBackend } from './memory-backend.js';
 import { importSnapshot } from './snapshot.js';
@@ -38,6 +38,12 @@ export interface ImportReport {
     readonly comments: number;
   }[];
   readonly refused: readonly RowRefusal[];
+  /**
+   * Rows whose key names an issue of the same title already in the store: an earlier run of the
+   * same import wrote them (one interrupted, issue 30), so they are not written again. Running an
+   * import again thus ends with exactly the file's issues.
+   */
+  readonly alreadyPresent: readonly { readonly row: number; readonly key: string }[];
   readonly projectsCreated: readonly string[];
   readonly sprintsCreated: readonly string[];
   readonly parentsLinked: number;
@@ -65,7 +71,7 @@ export interface CsvImportOptions {
 export async function importJiraCsv(store: TrackerStore, text: string, options: CsvImportOptions): Promise<ImportReport> {
   const file = readJiraCsv(text);
   const { rehearsal, refused } = await rehearse(store, file.rows, options);
-  const passed = new Set(rehearsal.imported.map((entry) => entry.row));
+  const passed = new Set([...rehearsal.imported, ...rehearsal.alreadyPresent].map((entry) => entry.row));
   const outcome = options.dryRun
     ? rehearsal
     : await runRows(
@@ -129,6 +135,7 @@ async function runRows(
   const projectsCreated: string[] = [];
   const sprintsCreated: string[] = [];
   const imported: { row: number; from: string | null; key: string; comments: number }[] = [];
+  const alreadyPresent: { row: number; key: string }[] = [];
   const written = new Map<JiraRow, string>();
   const keysInFile = new Map<string, string>();
   for (const { row, project, number } of inKeyOrder(rows, refuse)) {
@@ -142,14 +149,17 @@ async function runRows(
         });
         projectsCreated.push(project);
       }
+      const present = number === null ? undefined : samePresent(store, `${project}-${number}`, row.cell(COLUMN.summary));
       const sprint = await sprintOf(store, project, lastFilled(row.cells(COLUMN.sprint)), options.now(), sprintsCreated);
-      const issue = await store.importIssue(
-        issueInput(row, project, number === null ? undefined : `${project}-${number}`, sprint),
-      );
+      const issue =
+        present ??
+        (await store.importIssue(issueInput(row, project, number === null ? undefined : `${project}-${number}`, sprint)));
+      // Its links are made again (a link made before is made once: linkPass), in case the earlier run stopped before them.
       written.set(row, issue.key);
       for (const name of [row.cell(COLUMN.key), row.cell(COLUMN.id)])
         if (name !== '') keysInFile.set(name.toUpperCase(), issue.key);
-      imported.push({ row: row.row, from: row.cell(COLUMN.key) || null, key: issue.key, comments: issue.comments.length });
+      if (present !== undefined) alreadyPresent.push({ row: row.row, key: issue.key });
+      else imported.push({ row: row.row, from: row.cell(COLUMN.key) || null, key: issue.key, comments: issue.comments.length });
     } catch (error) {
       if (!isDomainError(error)) throw error;
       refuse(row, error.message);
@@ -160,10 +170,23 @@ async function runRows(
   return {
     imported: imported.filter((entry) => !refusedNow.has(entry.row)),
     refused,
+    alreadyPresent,
     projectsCreated,
     sprintsCreated,
     ...linked,
   };
+}
+
+/** The issue a row's key names, when it is there with the row's title: the row was imported before. */
+function samePresent(store: TrackerStore, key: string, title: string): Issue | undefined {
+  let issue: Issue;
+  try {
+    issue = store.getIssue(key);
+  } catch (error) {
+    if (isDomainError(error)) return undefined; // no such issue (or project)
+    throw error;
+  }
+  return issue.title === title.trim() ? issue : undefined;
 }
 
 /** One link a row asks for: its parent, or a Jira issue link, outward (this row → other) or inward. */
@@ -307,6 +330,8 @@ export function formatReport(report: ImportReport, source: string, target: strin
     `${report.dryRun ? 'dry run: ' : ''}import of ${source} into ${target}${report.dryRun ? ' (nothing was written)' : ''}`,
     `${report.rows} rows read: ${report.imported.length} ${report.dryRun ? 'would be ' : ''}imported, ${report.refused.length} refused, in ${seconds.toFixed(2)} s`,
   ];
+  if (report.alreadyPresent.length > 0)
+    lines.push(`${report.alreadyPresent.length} rows already imported (same key and title in the store): not written again`);
   if (report.projectsCreated.length > 0) lines.push(`projects created: ${report.projectsCreated.join(', ')}`);
   if (report.sprintsCreated.length > 0) lines.push(`sprints created: ${report.sprintsCreated.join(', ')}`);
   if (report.parentsLinked > 0) lines.push(`parent epics linked: ${report.parentsLinked}`);

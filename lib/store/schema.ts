@@ -51,11 +51,16 @@ export const LIMITS = {
   /** Comments one issue may be given: its answer (get_issue, its resource) stays under ~10 MB of text. */
   commentsPerIssueMax: 1_000,
   /**
-   * Comments per issue a journal may hold when it is read. Larger than the cap on adding so a
-   * file written before the cap (or by another version) still opens; past it the file is
-   * reported, never rewritten. It bounds one issue's share of memory, not the file's.
+   * Comments per issue a journal may hold when it is read (or an import may bring). Larger than
+   * the cap on adding so a file written before the cap (or by another version) still opens; past
+   * it the file is reported, never rewritten. It bounds one issue's share of memory, not the
+   * file's. And it agrees with the longest string Node can make (2^29 - 24 characters): every
+   * text made of one issue (its resource text, encoded again as a JSON string; its snapshot
+   * entry; its fingerprint's JSON) must fit in one, or the issue could be stored but never read
+   * nor snapshotted. At most ISSUE_TEXT_PER_COMMENT_MAX characters a comment, 5,000 comments
+   * make 355 million (issue 30: 60,000 comments under the old 100,000 made RangeError).
    */
-  commentsPerIssueReadMax: 100_000,
+  commentsPerIssueReadMax: 5_000,
   /** search_issues text, in characters, checked before it is split into words. */
   searchTextMax: 1_000,
   /** Distinct words in one search: each is looked for in every issue the other filters leave. */
@@ -92,6 +97,13 @@ export const LIMITS = {
    */
   maxJournalBytes: 536_870_912,
 } as const;
+
+/**
+ * The most characters one comment can take in any text made of its issue: every character of its
+ * body and author escaped as \u00XX (6), then encoded again as a JSON string (7), and its other
+ * fields (id, created_at, indentation), 200 at most.
+ */
+export const ISSUE_TEXT_PER_COMMENT_MAX = 7 * (LIMITS.commentMax + LIMITS.nameMax) + 200;
 
 /** False when the number in `PROJ-123` is above LIMITS.maxIssueNumber. */
 export function issueNumberWithinLimit(key: string): boolean {

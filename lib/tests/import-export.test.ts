@@ -473,4 +473,44 @@ test('the commands: export writes only data to stdout, import reports on stderr,
   assert.match(ephemeral.stderr, 'import works on --data PATH or --store URL, not on an --ephemeral file');
 });
 
+test("an import interrupted and run again ends with exactly the file's issues: rows already there by key and title are not written twice (issue 30 item 7)", async () => {
+  const rows = Array.from({ length: 30 }, (_, i) =>
+    row(`ABC-${i + 1}`, `Issue ${i + 1}`, i > 0 ? { Parent: 'ABC-1' } : { 'Issue Type': 'Epic' }),
+  );
+  const store = await open(false);
+  await run(store, csv(HEADER, ...rows.slice(0, 12))); // what the killed run had written
+  const again = await run(store, csv(HEADER, ...rows));
+  assert.is(again.alreadyPresent.length, 12);
+  assert.is(again.imported.length, 18);
+  assert.is(again.refused.length, 0);
+  const issues = allIssues(store);
+  assert.is(issues.length, 30);
+  assert.equal(issues.map((issue) => issue.key).sort(), rows.map((r) => r[0]).sort());
+  assert.is((await run(store, csv(HEADER, ...rows))).imported.length, 0, 'a third run writes nothing');
+  assert.is(allIssues(store).length, 30);
+  store.close();
+});
+
+test('the import command: an interrupted one is said at the next run; a refused one (unreadable, too big) leaves no new data file (issue 30 items 7, 13)', async () => {
+  const directory = path.dirname(newPath());
+  const bad = path.join(directory, 'bad.csv');
+  fs.writeFileSync(bad, 'Summary,"unclosed\n');
+  const target = path.join(directory, 'new.jsonl');
+  const refused = cli('import', bad, '--data', target);
+  assert.is(refused.status, 1, refused.stderr);
+  assert.not.ok(fs.existsSync(target), 'no data file was made');
+  const big = path.join(directory, 'big.csv');
+  fs.writeFileSync(big, 'x'.repeat(IMPORT_LIMITS.fileBytes + 1));
+  assert.is(cli('import', big, '--data', target).status, 1);
+  assert.not.ok(fs.existsSync(target), 'no data file was made');
+
+  const good = path.join(directory, 'good.csv');
+  fs.writeFileSync(good, csv(HEADER, row('ABC-1', 'One'), row('ABC-2', 'Two')));
+  fs.writeFileSync(`${target}.import-pending`, `${good}, started 2026-12-02T09:00:00.000Z, process 1\n`);
+  const resumed = cli('import', good, '--data', target);
+  assert.is(resumed.status, 0, resumed.stderr);
+  assert.match(resumed.stderr, 'an earlier import did not finish');
+  assert.not.ok(fs.existsSync(`${target}.import-pending`), 'the marker goes when the import ends');
+});
+
 test.run();

@@ -2,6 +2,7 @@
 // completions, reopening. One process, one store (see store-processes for more).
 // The same suite runs against PostgreSQL when MCP_TEST_STORE_BACKEND=postgres (store-postgres.test.ts
 // runs it so); the tests about the data file itself are for the journal only.
+import { constants } from 'node:buffer';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { demoRecords } from '../store/demo-data.js';
 import { closeJournal, createJournal, openJournal } from '../store/journal.js';
 import { SLICE_WORK, searchInSlices } from '../store/queries.js';
-import type { Issue, RecordDraft } from '../store/schema.js';
+import { ISSUE_TEXT_PER_COMMENT_MAX, type Issue, type RecordDraft } from '../store/schema.js';
 import { LIMITS, isDomainError, isStoreFileError, openStore, resolveDataPath, type TrackerStore } from '../store/index.js';
 import { openPostgresStore } from '../store/postgres/index.js';
 import { dropDatabases, freshStore } from '../../spec-tests/tests-postgres/postgres-test-db.js';
@@ -573,16 +574,19 @@ test('addComment returns the comment it added; an older snapshot keeps the comme
   store.close();
 });
 
-journalTest('a journal with 40,000 comments on one issue opens in seconds: comments are not copied per record', async () => {
-  const file = journalWithComments(40_000);
-  const started = Date.now();
-  const store = await openStore({ path: file, log: () => {}, watch: false });
-  // Generous, for a loaded machine: copying each comment's predecessors made this take many
-  // times as long (docs/performance.md).
-  assert.ok(Date.now() - started < 8_000, `opened in ${Date.now() - started} ms`);
-  assert.is(store.getIssue('PROJ-104').comments.length, 40_000);
-  store.close();
-});
+journalTest(
+  'a journal with the most comments one issue may hold opens in seconds: comments are not copied per record',
+  async () => {
+    const file = journalWithComments(LIMITS.commentsPerIssueReadMax);
+    const started = Date.now();
+    const store = await openStore({ path: file, log: () => {}, watch: false });
+    // Generous, for a loaded machine: copying each comment's predecessors made 40,000 comments
+    // (allowed before the read limit fell to 5,000) take many times as long (docs/performance.md).
+    assert.ok(Date.now() - started < 8_000, `opened in ${Date.now() - started} ms`);
+    assert.is(store.getIssue('PROJ-104').comments.length, LIMITS.commentsPerIssueReadMax);
+    store.close();
+  },
+);
 
 journalTest(
   'comments per issue: past the cap a new one is refused and nothing is written; an older, longer journal still opens',
@@ -604,6 +608,13 @@ journalTest(
     store.close();
   },
 );
+
+test('the read limit on comments agrees with the longest string Node makes: an issue at the limit, every character escaped, fits (issue 30 item 8)', () => {
+  const issueText =
+    LIMITS.commentsPerIssueReadMax * ISSUE_TEXT_PER_COMMENT_MAX + 7 * (LIMITS.descriptionMax + LIMITS.titleMax) + 10_000;
+  assert.ok(issueText < constants.MAX_STRING_LENGTH, `${issueText} characters do not fit in ${constants.MAX_STRING_LENGTH}`);
+  assert.ok(LIMITS.commentsPerIssueMax <= LIMITS.commentsPerIssueReadMax);
+});
 
 journalTest(
   'comments per issue: a journal past the read limit is reported with its file and line, and left as it is',

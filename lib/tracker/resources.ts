@@ -217,8 +217,16 @@ const issueTexts = (store: TrackerStore) =>
     // An attachment added gives the issue a new snapshot, so a text kept for one stays true.
     (issue: Issue) => PreEncoded.ofString(JSON.stringify(issueWithAttachments(store, issue), null, 2)),
     (text) => text.json.length,
-    16 * 1024 * 1024,
+    ISSUE_TEXT_CACHE_CHARS,
   );
+
+/**
+ * Issue texts kept: six of the largest issues (1,000 comments of 10,000 characters, about 10 MB
+ * each), so that reading them in turn encodes each once per change, not once per read (issue 30:
+ * with room for one, 200 reads of six issues encoded 200 times). 64 Mi characters, at most
+ * 128 MiB of memory.
+ */
+const ISSUE_TEXT_CACHE_CHARS = 64 * 1024 * 1024;
 
 /** P0 matters most to whoever reads the list: priority annotations run from 1.0 down. */
 const PRIORITY_WEIGHT: Record<Issue['priority'], number> = { P0: 1, P1: 0.75, P2: 0.5, P3: 0.25 };

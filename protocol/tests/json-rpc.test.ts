@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { classify, encodeLine, parseLine } from '../json-rpc.js';
+import { MAX_VALUES, classify, encodeLine, parseLine } from '../json-rpc.js';
 
 const kindOf = (text: string) => {
   const parsed = parseLine(text);
@@ -83,6 +83,48 @@ test('nesting deeper than the limit is refused before parsing; brackets inside s
   assert.is(parseLine('['.repeat(10) + ']'.repeat(10), 10).kind, 'batch');
   const text = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'x', params: { s: '[[[[[[[[[[[[[[["\\' } });
   assert.is(parseLine(text, 5).kind, 'single');
+});
+
+test('more values than MAX_VALUES are refused before parsing; commas and brackets inside strings do not count', () => {
+  assert.is(parseLine(JSON.stringify(Array.from({ length: MAX_VALUES + 1 }, () => 0))).kind, 'too-many-values');
+  assert.is(parseLine(JSON.stringify(Array.from({ length: MAX_VALUES - 1 }, () => 0))).kind, 'batch');
+  const text = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'x', params: { s: ',{['.repeat(MAX_VALUES) } });
+  assert.is(parseLine(text).kind, 'single');
+});
+
+test('a message refused for its values keeps the id and the kind its top level shows', () => {
+  const many = { list: Array.from({ length: MAX_VALUES }, () => ({ id: 9, method: 'nested' })) };
+  const refused = (message: object) => parseLine(JSON.stringify(message));
+  assert.equal(refused({ jsonrpc: '2.0', params: many, id: 7, method: 'x' }), {
+    kind: 'too-many-values',
+    maxValues: MAX_VALUES,
+    id: 7,
+    notification: false,
+  });
+  assert.equal(refused({ jsonrpc: '2.0', id: 'a"b', method: 'x', params: many }), {
+    kind: 'too-many-values',
+    maxValues: MAX_VALUES,
+    id: 'a"b',
+    notification: false,
+  });
+  assert.equal(refused({ jsonrpc: '2.0', method: 'x', params: many }), {
+    kind: 'too-many-values',
+    maxValues: MAX_VALUES,
+    id: null,
+    notification: true,
+  });
+  assert.equal(refused({ jsonrpc: '2.0', id: 1.5, method: 'x', params: many }), {
+    kind: 'too-many-values',
+    maxValues: MAX_VALUES,
+    id: null,
+    notification: false,
+  });
+  assert.equal(refused(Array.from({ length: MAX_VALUES + 1 }, () => ({ id: 1, method: 'ping' }))), {
+    kind: 'too-many-values',
+    maxValues: MAX_VALUES,
+    id: null,
+    notification: false,
+  });
 });
 
 test('the nesting check agrees with the real depth of any JSON value, escaped quotes and brackets in strings included', () => {

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createLineWriter } from '../line-writer.js';
+import { URGENT_ROOM, createLineWriter } from '../line-writer.js';
 
 /** A stream that accepts writes only when told to, like a pipe whose reader is slow. */
 function slowPipe(highWaterMark: number) {
@@ -58,6 +58,26 @@ test('the stream gets lines only while under its high-water mark; the rest wait 
     written.map((line) => JSON.parse(line).id),
     Array.from({ length: 50 }, (_, i) => i + 1),
   );
+});
+
+test('sendFirst: the answer to a ping overtakes the lines waiting, never the one being written; refused once past the room for it (issue 30)', async () => {
+  const { stream, written, release } = slowPipe(16);
+  const writer = createLineWriter(stream, { onDrain() {}, onClosed() {} }, { maxQueuedBytes: 100 });
+  for (let id = 1; id <= 3; id++) writer.send({ jsonrpc: '2.0', id, result: { padding: 'x'.repeat(64) } });
+  assert.is(writer.backedUp, true);
+  assert.is(writer.sendFirst({ jsonrpc: '2.0', id: 'ping', result: {} }), true);
+  while (written.length < 4) {
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.equal(
+    written.map((line) => JSON.parse(line).id),
+    [1, 'ping', 2, 3],
+  );
+  const full = createLineWriter(slowPipe(16).stream, { onDrain() {}, onClosed() {} }, { maxQueuedBytes: 100 });
+  full.send({ jsonrpc: '2.0', id: 1, result: { padding: 'x'.repeat(URGENT_ROOM + 100) } });
+  assert.is(full.full, true);
+  assert.is(full.sendFirst({ jsonrpc: '2.0', id: 'ping', result: {} }), false);
 });
 
 test('ENOBUFS is back-pressure, not a gone client: the refused lines are written again, in order', async () => {

@@ -29,6 +29,26 @@ test('a ping is answered at once, a cancellation goes at once and again in its p
   assert.not.ok(ahead.holding);
 });
 
+test('with the output full, a ping or a listing waits, then goes first of all held once the output has room; a cancellation still goes at once (issue 30)', () => {
+  const delivered: string[] = [];
+  let outputRoom = false;
+  const ahead = createReadAhead(
+    (message) => delivered.push(label(message)),
+    1024 * 1024,
+    () => outputRoom,
+  );
+  for (const message of [request(1), request(2), ping(3), request(4, 'tools/list'), cancel(2)]) ahead.hold(message);
+  assert.equal(delivered, ['cancel 2']);
+  ahead.drain(() => false);
+  assert.equal(delivered, ['cancel 2'], 'the output is still full');
+  outputRoom = true;
+  ahead.drain(() => false);
+  assert.equal(delivered, ['cancel 2', 'ping 3', 'tools/list 4'], 'ahead of the requests held, with no room for them yet');
+  ahead.drain(() => true);
+  assert.equal(delivered, ['cancel 2', 'ping 3', 'tools/list 4', 'tools/call 1', 'tools/call 2', 'cancel 2']);
+  assert.not.ok(ahead.holding);
+});
+
 test('only a short, well-formed ping request or cancellation goes first', () => {
   const delivered: string[] = [];
   const ahead = createReadAhead((message) => delivered.push(label(message)), 1024 * 1024);

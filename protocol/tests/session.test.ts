@@ -252,6 +252,45 @@ test('a batch of more than 1000 messages is one -32600: a batch is answered in o
   assert.equal(codes(await t.server()), [error(null, -32600)]);
 });
 
+test('a message of more than 20,000 values is one -32600 naming the bound, with its id, before it is parsed or run; a notification none (issue 30)', async () => {
+  const t = transcript(definition());
+  await t.initialize();
+  const keys = Object.fromEntries(Array.from({ length: 20_001 }, (_, i) => [`k${i}`, 1]));
+  t.client({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x', ...keys } } });
+  // The id after the costly params, as a string: still found at the top level.
+  t.client(
+    JSON.stringify({ jsonrpc: '2.0', method: 'ping', params: { a: Array.from({ length: 20_001 }, () => ({})) }, id: 'two' }),
+  );
+  t.client({ jsonrpc: '2.0', method: 'notifications/message', params: { a: Array.from({ length: 20_001 }, () => 1) } });
+  t.client({ jsonrpc: '2.0', id: 3, method: 'ping', params: { a: Array.from({ length: 19_000 }, () => 1) } });
+  const answers = (await t.server()) as { id: unknown; error?: { code: number; message: string } }[];
+  assert.equal(codes(answers), [error(1, -32600), error('two', -32600), { jsonrpc: '2.0', id: 3, result: {} }]);
+  assert.match(answers[0]!.error!.message, /at most 20000 values/);
+});
+
+test('fair turns: a ping and a listing behind 20 costly requests are answered before them; the costly ones still all answered, in order (issue 30)', async () => {
+  const busy = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+  const t = transcript({
+    ...definition(),
+    tools: [
+      { name: 'busy', description: 'Holds the thread 20 ms.', input: z.object({}), run: () => (busy(20), { content: [] }) },
+    ],
+  });
+  await t.initialize();
+  for (let id = 1; id <= 20; id++) t.client(req(id, 'tools/call', { name: 'busy', arguments: {} }));
+  t.client(req('ping', 'ping'));
+  t.client(req('list', 'tools/list'));
+  const ids = ((await t.until((messages) => messages.length === 22)) as { id: unknown }[]).map((message) => message.id);
+  assert.equal(ids.slice(0, 3), [1, 'ping', 'list']);
+  assert.equal(
+    ids.slice(3),
+    Array.from({ length: 19 }, (_, i) => i + 2),
+  );
+});
+
 test('a handler fault is -32603 without the stack or the message', async () => {
   const t = transcript({
     ...definition(),
@@ -482,6 +521,35 @@ test('subscriptions: every spelling of a resource is watched once, notified as e
   assert.equal(watched, [], 'nothing kept after the last unsubscribe');
   t.engine.resourceUpdated('test://item/1');
   assert.equal(await t.server(), []);
+});
+
+test('a subscribe to a resource already watched, in any spelling or from another connection, does not read it again (issue 30)', async () => {
+  let reads = 0;
+  const t = transcript({
+    ...definition(),
+    resourceTemplates: [
+      {
+        uriTemplate: 'test://item/{id}',
+        name: 'item',
+        read: (vars, uri) => (reads++, [{ uri, text: `item ${vars.id!.trim()}` }]),
+        canonical: (vars) => ({ id: vars.id!.trim() }),
+      },
+    ],
+    onSubscribe: () => {},
+  });
+  await t.initialize();
+  const other = t.another();
+  await other.initialize();
+  t.client(req(1, 'resources/subscribe', { uri: 'test://item/1' }));
+  t.client(req(2, 'resources/subscribe', { uri: 'test://item/%31' }));
+  other.client(req(3, 'resources/subscribe', { uri: 'test://item/%20%201' }));
+  t.client(req(4, 'resources/subscribe', { uri: 'test://item/2' }));
+  assert.equal(
+    codes(await t.server()),
+    [1, 2, 4].map((id) => ({ jsonrpc: '2.0', id, result: {} })),
+  );
+  assert.equal(codes(await other.server()), [{ jsonrpc: '2.0', id: 3, result: {} }]);
+  assert.is(reads, 2);
 });
 
 test('subscriptions are bounded per session and by URI length; the error names the limit', async () => {

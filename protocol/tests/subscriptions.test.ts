@@ -33,7 +33,7 @@ function registry(limits = {}) {
   const subscriptions = createSubscriptionRegistry(
     resources.canonicalUri,
     { ...DEFAULT_SUBSCRIPTION_LIMITS, ...limits },
-    { added: (key) => watched.add(key), removed: (key) => watched.delete(key) },
+    { added: (key) => watched.add(key), removed: (key) => watched.delete(key), watched: (key) => watched.has(key) },
   );
   return { subscriptions, watched };
 }
@@ -68,6 +68,7 @@ test('a listen stream is added whole or not at all', () => {
       if (++calls === 2) throw new Error(`cannot watch ${key}`);
     },
     removed: () => {},
+    watched: () => false,
   });
   assert.throws(() => subscriptions.openStream('listen', ['x://sprint/a', 'x://sprint/b']), /cannot watch x:\/\/sprint\/b/);
   assert.is(subscriptions.count(), 0);
