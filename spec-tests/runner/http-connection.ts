@@ -23,6 +23,7 @@ import { causeOf, contentTypeOf, excerpt, isAbort, readAnswer } from './http-ans
 import { POST_HEADERS, sessionHeaders, statelessHeaders, statelessVersion } from './http-request-headers.js';
 import { type HttpOutcome, type HttpRequestSpec, PROTOCOL_VERSION, SESSION_ID } from './http-exchange.js';
 import { isWellFormedRequest } from './http-refusals.js';
+import { isValidRequestId } from './envelope-rules.js';
 
 const ORDER_WAIT_MS = 200;
 const DELETE_WAIT_MS = 2000;
@@ -348,10 +349,19 @@ export class HttpConnection implements ServerConnection {
 }
 
 /** The ids of the requests a message (or batch) carries, as idKey spells them. */
+/**
+ * The ids of the requests a POST carried. A message whose id is null or fractional is no MCP
+ * request ("the ID MUST NOT be null", https://modelcontextprotocol.io/specification/2025-11-25/basic
+ * "Requests"): the transport's rule for requests does not bind its answer; the fixture's own
+ * expectation grades it, at its level.
+ */
 function requestIds(message: JsonValue): string[] {
   const items = Array.isArray(message) ? message : [message];
   return items
-    .filter((item): item is JsonObject => isJsonObject(item) && typeof item.method === 'string' && 'id' in item)
+    .filter(
+      (item): item is JsonObject =>
+        isJsonObject(item) && typeof item.method === 'string' && 'id' in item && isValidRequestId(item.id),
+    )
     .map(idKey);
 }
 

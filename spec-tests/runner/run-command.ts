@@ -38,6 +38,23 @@ export interface Output {
   warn?: Write;
 }
 
+const SWEEP_PASSES = 10;
+const SWEEP_PAUSE_MS = 50;
+
+/**
+ * Whatever this run started and is still alive (a server's detached child): gone before the
+ * report ends. Killed again until a pass finds nothing, because a process caught between fork and
+ * exec, or one a dying server was starting, can escape a single reading of /proc.
+ */
+async function sweepRun(): Promise<void> {
+  for (let pass = 0; pass < SWEEP_PASSES; pass++) {
+    const left = serverProcesses({ mark: `${RUN_MARK}-`, prefix: true });
+    if (left.length === 0 && pass > 0) return;
+    signalEach(left, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, SWEEP_PAUSE_MS));
+  }
+}
+
 export async function runCommand(args: RunArguments, output: Output): Promise<number> {
   if (args.schemaDir !== undefined && !existsSync(args.schemaDir))
     throw new UsageError(`--schema-dir ${args.schemaDir} does not exist`);
@@ -55,7 +72,10 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
       ? await detectServer(args.server, args.startupTimeoutMs)
       : await detectHttpServer(args.url, args.startupTimeoutMs);
   const noRevision = nothingOffered(detection);
-  if (noRevision !== undefined) throw new ServerStartError(noRevision);
+  if (noRevision !== undefined) {
+    await sweepRun();
+    throw new ServerStartError(noRevision);
+  }
   const serverCommand = args.url ?? args.server;
   reporter.start({ runnerVersion: RUNNER_VERSION, serverCommand, detection, detectionMs: Date.now() - probing });
   const options = {
@@ -75,8 +95,7 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
     async (fixture) => finishFixture(fixture, await runSafely(fixture, { ...options, pool }), entries, args),
     (fixture) => reporter.fixtureDone(fixture),
   ).finally(() => pool?.close());
-  // Whatever this run started and is still alive (a server's detached child): gone before the report ends.
-  signalEach(serverProcesses({ mark: `${RUN_MARK}-`, prefix: true }), 'SIGKILL');
+  await sweepRun();
   const summary = summarize(judged, staleEntries(entries, fixtures, args.filters));
   reporter.finish(summary);
   const nothing = nothingTested(judged);

@@ -312,14 +312,24 @@ export class Session {
    */
   private reportWrongForm(planned: PlannedStep, first: Expectation, unpaired: Expectation[]): boolean {
     let found: { problem: string; behaviour: string; value: JsonValue } | undefined;
+    let answers = 0;
     for (const item of this.received) {
       if (item.consumed) continue;
       const wrong = unpaired.map((expectation) => wrongFormOf(expectation.value, item.value)).find((form) => form !== undefined);
       if (wrong === undefined) continue;
       item.consumed = true;
+      answers += 1;
       found ??= { ...wrong, value: item.value };
     }
     if (found === undefined) return false;
+    // One error for no request in particular, where a batch's array is owed: not separate
+    // answers, but the whole batch refused (a server that does not take batches).
+    if (answers === 1 && messageKind(first.value) === 'batch' && isErrorWithoutId(found.value))
+      found = {
+        ...found,
+        problem: 'a batch (JSON array) of responses is owed and the server refused the whole batch with one error',
+        behaviour: 'a batch refused whole with one error instead of answered with a JSON array',
+      };
     this.failures.push({
       level: this.levelOf(planned),
       behaviour: found.behaviour,
@@ -626,6 +636,10 @@ function describeStep(step: Step): string {
     'http-response': 'http response section',
   };
   return `${names[step.kind]} at line ${step.line}`;
+}
+
+function isErrorWithoutId(value: JsonValue): boolean {
+  return isJsonObject(value) && 'error' in value && (value.id === null || !('id' in value));
 }
 
 function describeExit(exit: { code: number | null; signal: string | null }): string {

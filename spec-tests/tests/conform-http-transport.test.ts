@@ -174,6 +174,9 @@ async function startRefusingServer(): Promise<{ url: string; close: () => void }
         return void json({ jsonrpc: '2.0', id: message.id, result });
       }
       if (message.method === 'notifications/initialized') return void res.writeHead(202).end();
+      // A "request" whose id is null or fractional is no MCP request: taken as a notification.
+      const validId = typeof message.id === 'string' || Number.isInteger(message.id);
+      if (message.method === 'ping' && !validId) return void res.writeHead(202).end();
       if (message.method === 'ping') return void json({ jsonrpc: '2.0', id: message.id, result: {} });
       res.writeHead(400).end();
     });
@@ -198,6 +201,7 @@ test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected 
       'spec-tests/fixtures/generic/notifications/unknown-notification.txtar',
       'spec-tests/fixtures/generic/jsonrpc/j09-invalid-request-object.txtar',
       'spec-tests/fixtures/generic/jsonrpc/j07-unknown-method-string-id.txtar',
+      'spec-tests/fixtures/generic/robustness/null-and-fractional-ids.txtar',
       folder,
     ];
     const { report } = await runHttpFixtures(fake.url, fixtures, ['must', 'should', 'jsonrpc-strict']);
@@ -209,8 +213,14 @@ test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected 
       'generic/jsonrpc/j07-unknown-method-string-id': 'failed',
       'generic/jsonrpc/j09-invalid-request-object': 'passed',
       'generic/notifications/unknown-notification': 'passed',
+      'generic/robustness/null-and-fractional-ids': 'failed',
       'tools-list': 'failed',
     });
+    // A ping with a null or fractional id is no MCP request: a 202 for it breaks no transport
+    // MUST; what it should have got is graded by the fixture, at its own level.
+    const invalidIds = report.fixtures.find((item) => item.name === 'generic/robustness/null-and-fractional-ids');
+    assert.is(invalidIds?.level, 'jsonrpc-strict');
+    assert.not.match(invalidIds?.failures.map((f) => f.summary).join('\n') ?? '', /the request got no answer/);
     // A well-formed request's error belongs in a JSON or SSE body; a bare 400 for it fails, and says so.
     const unknownMethod = report.fixtures.find((item) => item.name === 'generic/jsonrpc/j07-unknown-method-string-id');
     assert.is(unknownMethod?.level, 'must');

@@ -128,6 +128,17 @@ test('a batch answered with separate responses gets the fixture level, like a ba
   assert.is(dropped.level, result.level, summaries(dropped));
 });
 
+test('a batch refused whole with one error is named as such, at the fixture level', async () => {
+  const refuses = tinyServer('refuses-batches', {
+    onMessage:
+      'if (Array.isArray(msg)) return send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });',
+  });
+  const result = await runInline(STRICT_BATCH, refuses);
+  assert.is(result.outcome, 'failed');
+  assert.is(result.level, 'jsonrpc-strict', summaries(result));
+  assert.match(summaries(result), 'the server refused the whole batch with one error');
+});
+
 test('a legitimate notification is not shown as the missing answer', async () => {
   const announces = tinyServer('announces-instead', {
     onMessage: 'if (msg.method === "ping") return send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });',
