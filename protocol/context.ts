@@ -74,7 +74,7 @@ export interface SessionLink {
 const OUTGOING_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
- * The RequestContext of one request. A class rather than an object literal: one is made per
+ * The RequestContext of one request. Performance (a first reading may skip it): a class rather than an object literal: one is made per
  * request, and a literal with a getter in it costs more on that path (docs/performance.md);
  * for the same reason its senders are made on first use.
  */

@@ -93,7 +93,7 @@ export function parseLine(text: string, maxDepth = DEFAULT_MAX_DEPTH): ParsedLin
 }
 
 /**
- * One pass over the text, counting brackets and commas outside strings. JSON.parse itself
+ * Performance (a first reading may skip it): one pass over the text, counting brackets and commas outside strings. JSON.parse itself
  * accepts millions of levels, and memory and time grow with them out of all proportion (found
  * by spec-tests/fuzz); this check costs one scan of the line, and stops at the first limit
  * passed. Strings are jumped over with indexOf, from quote to quote: a long string is then one

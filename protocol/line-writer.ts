@@ -5,7 +5,7 @@
 //   Here EPIPE and its kind mean the peer is gone: we stop writing, quietly, and tell the owner.
 // - process.exit() right after writing to a pipe loses the write (pipes are asynchronous
 //   on POSIX). `flush()` resolves only when everything written has left the process.
-// - Gathering answers into fewer writes (cork until the next tick or the next turn of the
+// - Performance (a first reading may skip it): gathering answers into fewer writes (cork until the next tick or the next turn of the
 //   loop) gains no throughput and delays every answer (docs/performance.md): each answer is
 //   written as soon as it exists.
 // - An unbounded output queue. We count the characters of every line not yet handed to the
@@ -109,7 +109,7 @@ export function createLineWriter(
     if (queued === 0) flushed.splice(0).forEach((resolve) => resolve());
   }
 
-  /** The lines of a refused batch arrive here in order; they go back to the front of the queue together. */
+  /** Performance (a first reading may skip it): the lines of a refused batch arrive here in order; they go back to the front of the queue together. */
   function writeAgain(line: string): void {
     if (refused.length === 0) {
       streamFull = true; // nothing newer may overtake them

@@ -87,7 +87,7 @@ const CLIENT_CAPABILITY_FOR: Record<string, keyof ClientCapabilities> = {
 /**
  * `onClose` tells the server the connection is gone, so it no longer hears changes.
  *
- * A connection is cheap to make, and must be: a Streamable HTTP server makes one for every
+ * Performance (a first reading may skip it): a connection is cheap to make, and must be: a Streamable HTTP server makes one for every
  * 2026-07-28 request. So its parts (the handshake, the peer, the subscriptions, the listen
  * streams) are classes, or objects of plain functions, never object literals with a getter
  * (`{ get size() { ... } }`): on Node 20 each such literal gets a hidden class of its own,

@@ -102,7 +102,7 @@ export function createToolRegistry(
     if (byName.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`);
     byName.set(tool.name, tool);
   }
-  // JSON Schema generation is not free: do it once per dialect, on first tools/list.
+  // Performance (a first reading may skip it): JSON Schema generation is not free: do it once per dialect, on first tools/list.
   const described = new Map<VersionRules, Record<string, unknown>[]>();
   // Each tool's quick check of its arguments, made on its first call (quick-arguments.ts).
   const quickChecks = new Map<ToolDefinition, QuickCheck | undefined>();

@@ -184,7 +184,7 @@ function currentSprint(store: TrackerStore): { stats: SprintStats; burndown: Bur
 }
 
 /**
- * jira://sprint/current's text, read by hosts again and again. Its numbers are the same
+ * Performance (a first reading may skip it): jira://sprint/current's text, read by hosts again and again. Its numbers are the same
  * objects until a record is applied or the day turns (the store keeps them: derived.ts), but
  * `read_at`, its last field, is new on every read. So the text before `read_at` is printed
  * and encoded once per pair of those objects, and only `read_at` is added to it on each read:
