@@ -418,6 +418,10 @@ export class Session {
       }
       const isRequest = messageKind(item.value) === 'request';
       this.failures.push({
+        // A fixture that itself sent invalid ids (null, 1.5) tests how the server copes with a
+        // client breaking the rules: a stray response then (1.5 echoed as 1) is graded at the
+        // fixture's level, with the rest of what it checks, not at must.
+        ...(!isRequest && this.sentInvalidId() ? { level: this.levelOf(planned) } : {}),
         behaviour: isRequest
           ? 'a request to the client that nothing in the fixture expects'
           : 'a response nothing asked for (to a notification, a second one, or to an unknown id)',
@@ -497,6 +501,10 @@ export class Session {
   private echoesInvalidId(value: JsonValue): boolean {
     if (!isJsonObject(value) || messageKind(value) !== 'response' || isValidRequestId(value.id)) return false;
     return this.sentRequest(value.id) !== undefined;
+  }
+
+  private sentInvalidId(): boolean {
+    return [...this.sentRequests.values()].some((sent) => !isValidRequestId(sent.id));
   }
 
   private sentRequest(id: JsonValue | undefined): JsonObject | undefined {

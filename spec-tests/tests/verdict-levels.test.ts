@@ -211,4 +211,24 @@ test('robustness: a server that drops an oversized line silently gets a should a
   );
 });
 
+const FRACTIONAL_ID = `A request with a fractional id is answered with an error, its id echoed or null.
+level: jsonrpc-strict
+protocol: any
+
+-- client --
+{"jsonrpc":"2.0","id":1.5,"method":"ping"}
+-- server --
+{"jsonrpc":"2.0","id":"<<one-of:1.5|null|absent>>","error":{"code":-32600}}
+`;
+
+test('a stray response to a fixture that sent an invalid id (1.5 echoed as 1) is graded at the fixture level', async () => {
+  const truncates = tinyServer('truncates-ids', {
+    onMessage: 'if (msg.id === 1.5) return send({ jsonrpc: "2.0", id: 1, result: {} });',
+  });
+  const result = await runInline(FRACTIONAL_ID, truncates);
+  assert.is(result.outcome, 'failed');
+  assert.is(result.level, 'jsonrpc-strict', summaries(result));
+  assert.match(summaries(result), 'unexpected response to id 1');
+});
+
 test.run();
