@@ -254,7 +254,11 @@ class ServerSession implements Session {
 
   #isQuick(message: Incoming): boolean {
     if (message.kind !== 'request') return false;
-    return message.method === 'ping' || QUICK_METHODS.has(message.method);
+    // A listing overtakes waiting work only once the handshake is done, or when nothing waits:
+    // before that it would overtake an `initialize` and be refused, or served, by the timing of
+    // the turns, where a client that pipelines them must get the same answer every time.
+    const listing = QUICK_METHODS.has(message.method) && (this.#handshake.ready || this.#waiting === 0);
+    return message.method === 'ping' || listing;
   }
 
   /** Runs `work` in its turn; until then it counts as in flight, so the transport reads no further than its limit allows. */
