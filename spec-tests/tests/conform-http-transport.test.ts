@@ -11,6 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '../runner/run-command.js';
+import { runArguments } from '../test-support/run-arguments.js';
 import type { RunArguments } from '../runner/cli-args.js';
 
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -80,25 +81,11 @@ async function runHttpFixtures(
   failOn: RunArguments['failOn'] = ['must'],
 ): Promise<{ code: number; report: JsonReport }> {
   let output = '';
-  const code = await runCommand(
-    {
-      command: 'run',
-      server: '',
-      url,
-      schema: false,
-      schemaDir: undefined,
-      reporter: 'json',
-      filters: [],
-      update: false,
-      expectedFailures: undefined,
-      timeoutMs: 2000,
-      startupTimeoutMs: 5000,
-      failOn,
-      jobs: 2,
-      paths,
-    },
-    { write: (chunk) => (output += chunk), isTerminal: false, env: {} },
-  );
+  const code = await runCommand(runArguments({ url, failOn, paths }), {
+    write: (chunk) => (output += chunk),
+    isTerminal: false,
+    env: {},
+  });
   return { code, report: JSON.parse(output) as JsonReport };
 }
 

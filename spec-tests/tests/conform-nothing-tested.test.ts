@@ -10,29 +10,16 @@ import type { AddressInfo } from 'node:net';
 import { runCommand } from '../runner/run-command.js';
 import type { RunArguments } from '../runner/cli-args.js';
 import { tinyServer } from '../test-support/tiny-servers.js';
-
-const ARGS: RunArguments = {
-  command: 'run',
-  server: '',
-  schema: false,
-  schemaDir: undefined,
-  reporter: 'json',
-  filters: [],
-  update: false,
-  expectedFailures: undefined,
-  timeoutMs: 2000,
-  startupTimeoutMs: 5000,
-  failOn: ['must'],
-  jobs: 2,
-  paths: [],
-};
+import { runArguments } from '../test-support/run-arguments.js';
 
 async function run(args: Partial<RunArguments>): Promise<{ code: number; warned: string }> {
   let warned = '';
-  const code = await runCommand(
-    { ...ARGS, ...args },
-    { write: () => {}, warn: (text) => (warned += text), isTerminal: false, env: {} },
-  );
+  const code = await runCommand(runArguments(args), {
+    write: () => {},
+    warn: (text) => (warned += text),
+    isTerminal: false,
+    env: {},
+  });
   return { code, warned };
 }
 
@@ -97,10 +84,11 @@ test('a probe answered 503 is asked again, so its revision is offered', async ()
   });
   try {
     let text = '';
-    await runCommand(
-      { ...ARGS, url: `http://127.0.0.1:${fake.port}/mcp`, filters: ['generic/ping/ping-after'] },
-      { write: (chunk) => (text += chunk), isTerminal: false, env: {} },
-    );
+    await runCommand(runArguments({ url: `http://127.0.0.1:${fake.port}/mcp`, filters: ['generic/ping/ping-after'] }), {
+      write: (chunk) => (text += chunk),
+      isTerminal: false,
+      env: {},
+    });
     const report = JSON.parse(text) as { run: { detection: { offeredHandshake: string[] } } };
     assert.ok(refusedOnce);
     assert.equal(report.run.detection.offeredHandshake, ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);

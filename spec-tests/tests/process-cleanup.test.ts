@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCommand } from '../runner/run-command.js';
 import { tinyServer } from '../test-support/tiny-servers.js';
+import { runArguments } from '../test-support/run-arguments.js';
 
 const onLinux = process.platform === 'linux';
 
@@ -39,24 +40,11 @@ require("node:child_process").spawn(process.execPath, ["-e", ${JSON.stringify(gr
 }
 
 async function runQuietly(server: string, jobs: number): Promise<void> {
-  await runCommand(
-    {
-      command: 'run',
-      server,
-      schema: false,
-      schemaDir: undefined,
-      reporter: 'json',
-      filters: ['ping', 'j07', 'initialize-2025-11-25'],
-      update: false,
-      expectedFailures: undefined,
-      timeoutMs: 2000,
-      startupTimeoutMs: 10_000,
-      failOn: ['must'],
-      jobs,
-      paths: [],
-    },
-    { write: () => undefined, isTerminal: false, env: {} },
-  );
+  await runCommand(runArguments({ server, filters: ['ping', 'j07', 'initialize-2025-11-25'], startupTimeoutMs: 10_000, jobs }), {
+    write: () => undefined,
+    isTerminal: false,
+    env: {},
+  });
 }
 
 test('a run leaves no process behind: detached grandchildren and SIGTERM-ignoring servers included', async () => {

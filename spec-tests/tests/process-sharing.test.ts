@@ -10,6 +10,7 @@ import { runCommand } from '../runner/run-command.js';
 import { parseFixture } from '../runner/fixture-parser.js';
 import { processNeed } from '../runner/process-sharing.js';
 import { scratchDir, tinyServer } from '../test-support/tiny-servers.js';
+import { runArguments } from '../test-support/run-arguments.js';
 
 interface JsonReport {
   fixtures: { name: string; verdict: string; failures: { summary: string }[] }[];
@@ -27,24 +28,11 @@ function fixtureFolder(text: string, count: number): string {
 
 async function runJson(server: string, folder: string, jobs = 1): Promise<JsonReport> {
   let text = '';
-  await runCommand(
-    {
-      command: 'run',
-      server,
-      schema: false,
-      schemaDir: undefined,
-      reporter: 'json',
-      filters: [],
-      update: false,
-      expectedFailures: undefined,
-      timeoutMs: 3000,
-      startupTimeoutMs: 10_000,
-      failOn: ['must'],
-      jobs,
-      paths: [folder],
-    },
-    { write: (chunk) => (text += chunk), isTerminal: false, env: {} },
-  );
+  await runCommand(runArguments({ server, timeoutMs: 3000, startupTimeoutMs: 10_000, jobs, paths: [folder] }), {
+    write: (chunk) => (text += chunk),
+    isTerminal: false,
+    env: {},
+  });
   return JSON.parse(text) as JsonReport;
 }
 
