@@ -65,6 +65,9 @@ export function createLineWriter(
 ): LineWriter {
   const maxQueued = limits.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
   const waiting = createLineQueue();
+  // Answers sent first, oldest first: each goes out before every waiting line, and two pings
+  // are answered in the order they came (a ping's wait is the one this exists to bound).
+  const urgent = createLineQueue();
   let queued = 0; // characters sent but not yet handed to the operating system
   let streamFull = false;
   let closed = false;
@@ -86,8 +89,8 @@ export function createLineWriter(
   });
 
   function handOver(): void {
-    while (!streamFull && !closed && waiting.length > 0) {
-      const line = waiting.shift();
+    while (!streamFull && !closed && urgent.length + waiting.length > 0) {
+      const line = urgent.length > 0 ? urgent.shift() : waiting.shift();
       write(line, (error) => written(line, error));
       // Not write()'s answer: after any error Node answers false for good, and 'drain' never comes.
       streamFull = stream.writableLength >= stream.writableHighWaterMark;
@@ -137,7 +140,7 @@ export function createLineWriter(
       if (queued >= maxQueued + URGENT_ROOM) return false;
       const line = encodeLine(message);
       queued += line.length;
-      waiting.unshiftAll([line]);
+      urgent.push(line);
       handOver();
       return true;
     },
@@ -179,7 +182,7 @@ function createLineQueue() {
       return line;
     },
     unshiftAll(first: string[]): void {
-      // In place when there is room before the head: a ping's answer sent first costs no copy of the queue.
+      // In place when there is room before the head (a refused batch goes back where it was taken).
       if (head >= first.length) {
         head -= first.length;
         first.forEach((line, i) => (lines[head + i] = line));

@@ -80,6 +80,21 @@ test('sendFirst: the answer to a ping overtakes the lines waiting, never the one
   assert.is(full.sendFirst({ jsonrpc: '2.0', id: 'ping', result: {} }), false);
 });
 
+test('answers sent first go out in the order they were sent: the oldest ping waited longest', async () => {
+  const { stream, written, release } = slowPipe(16);
+  const writer = createLineWriter(stream, { onDrain() {}, onClosed() {} }, { maxQueuedBytes: 100 });
+  for (let id = 1; id <= 2; id++) writer.send({ jsonrpc: '2.0', id, result: { padding: 'x'.repeat(64) } });
+  for (const id of ['ping0', 'ping1', 'ping2']) writer.sendFirst({ jsonrpc: '2.0', id, result: {} });
+  while (written.length < 5) {
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.equal(
+    written.map((line) => JSON.parse(line).id),
+    [1, 'ping0', 'ping1', 'ping2', 2],
+  );
+});
+
 test('ENOBUFS is back-pressure, not a gone client: the refused lines are written again, in order', async () => {
   // What Node does on stdout: the batch's callbacks get ENOBUFS, 'error' and then 'close' are
   // emitted, and the stream goes on accepting writes.
