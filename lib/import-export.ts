@@ -12,7 +12,7 @@ import { openStore, resolveDataPath, stderrLogger, type TrackerStore } from './s
 import { formatReport, importJiraCsv } from './store/import-csv.js';
 import { IMPORT_LIMITS, readJiraCsv, writeJiraCsv } from './store/jira-csv.js';
 import { openMemoryBackend } from './store/memory-backend.js';
-import { importSnapshot } from './store/snapshot.js';
+import { importSnapshot } from './store/snapshot-import.js';
 import { parseSnapshot } from './store/snapshot-format.js';
 import { storeOn } from './store/store.js';
 import { loadPostgresBackend } from './store/store-loader.js';

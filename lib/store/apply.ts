@@ -14,39 +14,16 @@
 // each (see issueSnapshot).
 import { noteScope, noteSprintClosed } from './burndown.js';
 import { indexIssueFields } from './field-index.js';
-import {
-  base64Bytes,
-  LIMITS,
-  type Comment,
-  type EditableFields,
-  type Issue,
-  type JournalRecord,
-  type LinkType,
-  type Project,
-  type RecordOf,
-  type Sprint,
-} from './schema.js';
+import { base64Bytes, LIMITS, type Comment, type Issue, type LinkType, type Project, type Sprint } from './schema.js';
+import type { EditableFields, JournalRecord, RecordOf } from './record-schema.js';
 import { countAssignment, findAttachment, findLink, issueNumber, noteChild, type IssueLink, type TrackerState } from './state.js';
 import { indexComment, indexIssueText } from './word-index.js';
-import { noteHistory, type HistoryEntry } from './history.js';
-import type { IssueEntry } from './issue-table.js';
+import type { Change } from './change.js';
+import { noteHistory } from './history.js';
+import type { HistoryEntry, IssueEntry } from './issue-table.js';
 
 /** An issue without its comments: what a change to an issue replaces. */
 type IssueFields = Omit<Issue, 'comments'>;
-
-/** What one record changed; also the change description returned by mutations. */
-export interface Change {
-  /** One line for people: "PROJ-101 status: todo → in_progress". */
-  readonly description: string;
-  /** Issue keys whose content changed. */
-  readonly issues: readonly string[];
-  /** Sprint ids whose contents or stats changed. */
-  readonly sprints: readonly string[];
-  /** Project keys whose contents or stats changed. */
-  readonly projects: readonly string[];
-  /** True when an issue was created (lists of issues changed, not only their contents). */
-  readonly issueSetChanged: boolean;
-}
 
 /**
  * Throws (a plain Error with the reason) when the record does not fit the state; changes

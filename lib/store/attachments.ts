@@ -18,8 +18,8 @@ import {
   LIMITS,
   MIME_TYPE_PATTERN,
   NOT_BASE64,
-  type RecordDraft,
 } from './schema.js';
+import type { RecordDraft } from './record-schema.js';
 import { findAttachment, type StoredAttachment, type TrackerState } from './state.js';
 import { COMPLETION_CAP, type Completion } from './completions.js';
 

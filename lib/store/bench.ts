@@ -20,7 +20,8 @@ import vm from 'node:vm';
 import { alignedTable, percentile } from './bench-report.js';
 import { createJournal } from './journal.js';
 import { silentLogger } from './log.js';
-import type { Issue, RecordDraft } from './schema.js';
+import type { Issue } from './schema.js';
+import type { RecordDraft } from './record-schema.js';
 import { openStore, type TrackerStore } from './store.js';
 
 /** Ten queries of the kinds people write: by field, by word, by date, ordered. */

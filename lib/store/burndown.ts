@@ -16,22 +16,7 @@
 import { parseSprintId } from './args.js';
 import { requireSprint } from './lookup.js';
 import type { Issue } from './schema.js';
-import type { TrackerState } from './state.js';
-
-/** What one issue added to a sprint from `at` on. */
-export interface ScopeEvent {
-  readonly at: string;
-  readonly key: string;
-  readonly member: boolean;
-  readonly points: number;
-  readonly open: boolean;
-}
-
-export interface SprintHistory {
-  readonly events: ScopeEvent[];
-  /** When the sprint was closed: its history ends there. */
-  closedAt: string | null;
-}
+import type { ScopeEvent, SprintHistory, TrackerState } from './state.js';
 
 export interface BurndownPoint {
   readonly date: string;

@@ -21,7 +21,8 @@ import {
 } from './args.js';
 import { domainError } from './errors.js';
 import { describeSprints, requireIssue, requireProject, requireSprint } from './lookup.js';
-import { LIMITS, type Issue, type IssueType, type Priority, type RecordDraft, type Resolution, type Status } from './schema.js';
+import { LIMITS, type Issue, type IssueType, type Priority, type Resolution, type Status } from './schema.js';
+import type { RecordDraft } from './record-schema.js';
 import { commentCount, sortedSprints, type TrackerState } from './state.js';
 import { requireMove } from './workflow.js';
 

@@ -4,7 +4,8 @@
 // alive: Sprint 42 started 9 days ago and ends in 5, issues were touched
 // hours ago. Sprint 42 holds 25 story points of which 4 are done (16 %), and
 // PROJ-102 is an open P0.
-import type { Comment, Issue, LinkType, Project, RecordDraft, Sprint } from './schema.js';
+import type { Comment, Issue, LinkType, Project, Sprint } from './schema.js';
+import type { RecordDraft } from './record-schema.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

@@ -7,17 +7,12 @@
 // replaces an issue moves the issue's key between the sets of the values that changed. The
 // time indexes (time-index.ts) live beside it and are kept the same way.
 import { IdSet } from './id-set.js';
+import { INDEXED_FIELDS, TIME_FIELDS, type FieldValue, type IndexedField, type TimeField } from './index-fields.js';
 import { keysOfIds, NO_KEYS, type KeySet } from './key-set.js';
 import type { Issue } from './schema.js';
-import { eachChangeSince, type SavedField } from './saved-indexes.js';
+import { eachChangeSince, indexSource, type SavedField } from './saved-indexes.js';
 import type { TrackerState } from './state.js';
-import { buildTimeIndex, moveInTime, savedTimeIndex, TIME_FIELDS, type TimeField, type TimeIndex } from './time-index.js';
-
-export const INDEXED_FIELDS = ['project', 'status', 'priority', 'assignee', 'reporter', 'type', 'sprint', 'labels'] as const;
-export type IndexedField = (typeof INDEXED_FIELDS)[number];
-
-/** An empty field (no assignee, no sprint, no labels) is the value null. */
-export type FieldValue = string | null;
+import { buildTimeIndex, moveInTime, savedTimeIndex, type TimeIndex } from './time-index.js';
 
 /** Field → value → ids of the issues holding that value (id-set.ts). */
 export type ValueIndex = Map<IndexedField, Map<FieldValue, IdSet>>;
@@ -34,9 +29,13 @@ export function fieldValues(issue: Issue, field: IndexedField): readonly FieldVa
   return [issue[field]];
 }
 
+/** Each state's index, made on first use: the state does not hold it, so it imports nothing from here. */
+const fieldIndexes = new WeakMap<TrackerState, FieldIndex>();
+
 function indexes(state: TrackerState): FieldIndex {
-  if (state.fieldIndex === null) state.fieldIndex = { byValue: null, byTime: { created: null, updated: null } };
-  return state.fieldIndex;
+  let index = fieldIndexes.get(state);
+  if (index === undefined) fieldIndexes.set(state, (index = { byValue: null, byTime: { created: null, updated: null } }));
+  return index;
 }
 
 /** The index by value, loaded from the snapshot or built now if this is its first use. */
@@ -67,7 +66,7 @@ function builtValueIndex(state: TrackerState): ValueIndex {
 
 /** The index as the snapshot saved it, with the issues changed since brought in; null when there is none. */
 function savedValueIndex(state: TrackerState): ValueIndex | null {
-  const saved = state.indexSource?.savedIndexes() ?? null;
+  const saved = indexSource(state)?.savedIndexes() ?? null;
   if (saved === null) return null;
   const index: ValueIndex = new Map(
     saved.values.map(({ field, values, ids }) => [
@@ -115,14 +114,15 @@ const NO_IDS = new IdSet();
 
 /** Called by apply.ts for every created or replaced issue; nothing to do before an index is built. */
 export function indexIssueFields(state: TrackerState, before: Issue | undefined, after: Issue): void {
-  if (state.fieldIndex === null) return;
-  const byTime = state.fieldIndex.byTime;
+  const built = fieldIndexes.get(state);
+  if (built === undefined) return;
+  const byTime = built.byTime;
   const id = state.issues.idOf(after.key) as number;
   for (const field of TIME_FIELDS) {
     const index = byTime[field];
     if (index !== null && !moveInTime(index, before, after, id, field)) byTime[field] = null;
   }
-  const index = state.fieldIndex.byValue;
+  const index = built.byValue;
   if (index !== null) updateValues(index, id, before, after);
 }
 

@@ -8,22 +8,12 @@
 // beside the issue (issue-table.ts), so a snapshot keeps them with it. Entries are never
 // removed, like the records they come from; an answer shows the most recent
 // HISTORY_SHOWN_MAX, newest first, with the total.
-import type { Change } from './apply.js';
+import type { Change } from './change.js';
 import { domainError } from './errors.js';
+import type { HistoryEntry } from './issue-table.js';
 import { requireIssue } from './lookup.js';
-import type { JournalRecord } from './schema.js';
+import type { JournalRecord } from './record-schema.js';
 import type { TrackerState } from './state.js';
-
-export interface HistoryEntry {
-  /** The record's seq; null for the creation, whose record the state does not keep. */
-  readonly seq: number | null;
-  readonly at: string;
-  /** Who made the change; null for records written before records said so. */
-  readonly by: string | null;
-  /** The record type without its `issue.` prefix: status_changed, commented... */
-  readonly type: string;
-  readonly change: string;
-}
 
 export interface IssueHistory {
   readonly key: string;

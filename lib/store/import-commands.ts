@@ -20,11 +20,11 @@ import {
   TIMESTAMP_PATTERN,
   type Comment,
   type Issue,
-  type RecordDraft,
   type Resolution,
   type SprintState,
   type Status,
 } from './schema.js';
+import type { RecordDraft } from './record-schema.js';
 import { issueNumber, sortedSprints, sprintNumber, type TrackerState } from './state.js';
 import { parseResolution, parseStatus } from './workflow.js';
 

@@ -22,7 +22,7 @@ import { COLUMN, LINK_COLUMNS, jiraTime, readCommentCell, readJiraCsv, type Jira
 import type { Issue, LinkType } from './schema.js';
 import type { ImportIssueInput } from './import-commands.js';
 import { openMemoryBackend } from './memory-backend.js';
-import { importSnapshot } from './snapshot.js';
+import { importSnapshot } from './snapshot-import.js';
 import { compareStrings, issueNumber } from './state.js';
 import { storeOn, type TrackerStore } from './store.js';
 import { silentLogger } from './log.js';

@@ -25,10 +25,11 @@ export type {
   BulkOutcome,
   BulkResult,
 } from './store.js';
-export type { Change } from './apply.js';
+export type { Change } from './change.js';
 export type { CreateIssueInput } from './commands.js';
 export type { AttachmentInfo, AttachmentInput } from './attachments.js';
-export { HISTORY_SHOWN_DEFAULT, HISTORY_SHOWN_MAX, type HistoryEntry, type IssueHistory } from './history.js';
+export { HISTORY_SHOWN_DEFAULT, HISTORY_SHOWN_MAX, type IssueHistory } from './history.js';
+export type { HistoryEntry } from './issue-table.js';
 export { SPRINT_LIMITS, type CreateSprintInput, type SprintMutation } from './sprints.js';
 export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries.js';
 export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';

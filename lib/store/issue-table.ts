@@ -9,8 +9,19 @@
 // the order issues were created, which is also the order a snapshot keeps them in. An
 // issue's place in that order is its id (idOf, keyAt): the indexes keep sets of ids
 // (id-set.ts), and a snapshot's slot of an issue is its id.
-import type { HistoryEntry } from './history.js';
 import type { Comment, Issue } from './schema.js';
+
+/** One change to an issue, as its history keeps it (history.ts). */
+export interface HistoryEntry {
+  /** The record's seq; null for the creation, whose record the state does not keep. */
+  readonly seq: number | null;
+  readonly at: string;
+  /** Who made the change; null for records written before records said so. */
+  readonly by: string | null;
+  /** The record type without its `issue.` prefix: status_changed, commented... */
+  readonly type: string;
+  readonly change: string;
+}
 
 /** One issue as the state keeps it: its newest snapshot, all its comments, its changes. */
 export interface IssueEntry {

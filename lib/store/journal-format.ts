@@ -7,7 +7,8 @@
 // never acknowledged (a crash cut the write short); see journal-file.ts.
 import { storeFileError, type StoreFileError } from './errors.js';
 import { checkJournalHeader, checkJournalRecord, isPlainObject } from './record-check.js';
-import { JOURNAL_FORMAT, JOURNAL_VERSION, LIMITS, type JournalHeader, type JournalRecord } from './schema.js';
+import { JOURNAL_FORMAT, JOURNAL_VERSION, LIMITS } from './schema.js';
+import type { JournalHeader, JournalRecord } from './record-schema.js';
 
 const REPAIR_HINT =
   'The file was left unchanged. Restore it from a backup or repair that line by hand, then restart; to start over with demo data, move the file away.';

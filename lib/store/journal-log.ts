@@ -14,7 +14,7 @@
 // does the same in the background.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Change } from './apply.js';
+import type { Change } from './change.js';
 import { demoRecords } from './demo-data.js';
 import { domainError, isStoreFileError, storeFileError, type StoreFileError } from './errors.js';
 import { appendRecord, catchUp, closeJournal, createJournal, ensureSameFile, openJournal, snapshotJournal } from './journal.js';

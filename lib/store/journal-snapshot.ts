@@ -29,18 +29,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { restoreIssue } from './apply.js';
-import type { ScopeEvent, SprintHistory } from './burndown.js';
 import { errnoCode, storeFileError } from './errors.js';
-import type { HistoryEntry } from './history.js';
-import { IssueTable, type IssueEntry, type IssueSource } from './issue-table.js';
+import { IssueTable, type HistoryEntry, type IssueEntry, type IssueSource } from './issue-table.js';
 import { READ_CHUNK_BYTES, syncDirectory } from './journal-file.js';
 import { savedValues, timeIndex } from './field-index.js';
-import type { IndexSource, SavedIndexes } from './saved-indexes.js';
+import { setIndexSource, type IndexSource, type SavedIndexes } from './saved-indexes.js';
 import { savedTimes } from './time-index.js';
 import { savedWords } from './word-index.js';
 import type { Logger } from './log.js';
 import { LIMITS, type Issue, type Project, type Sprint, type Status } from './schema.js';
-import { createEmptyState, type IssueLink, type StoredAttachment, type TrackerState } from './state.js';
+import {
+  createEmptyState,
+  type IssueLink,
+  type ScopeEvent,
+  type SprintHistory,
+  type StoredAttachment,
+  type TrackerState,
+} from './state.js';
 
 const SNAPSHOT_FORMAT = 'mcp-tracker-snapshot';
 const SNAPSHOT_VERSION = 2;
@@ -283,7 +288,7 @@ function restoreState(saved: SavedState, source: SnapshotFile): TrackerState {
   const attachments = new Map(
     [...saved.attachments].map(([key, list]) => [key, Object.freeze(list.map((attachment) => Object.freeze(attachment)))]),
   );
-  return {
+  const state: TrackerState = {
     ...empty,
     projects: new Map(saved.projects.map((project) => [project.key, Object.freeze(project)])),
     sprints: new Map(saved.sprints.map((sprint) => [sprint.id, Object.freeze(sprint)])),
@@ -306,8 +311,9 @@ function restoreState(saved: SavedState, source: SnapshotFile): TrackerState {
     assignmentCounts: saved.assignmentCounts,
     people: saved.people,
     lastSeq: saved.lastSeq,
-    indexSource: source,
   };
+  setIndexSource(state, source);
+  return state;
 }
 
 /** What writeSnapshot needs to know about the journal the state was replayed from. */

@@ -11,7 +11,8 @@
 // writer that lost its lock while stalled, after another writer had taken
 // that seq, and it was never acknowledged (see lock.ts and appendRecord).
 import fs from 'node:fs';
-import { applyChecked, applyRecord, checkRecord, type Change } from './apply.js';
+import { applyChecked, applyRecord, checkRecord } from './apply.js';
+import type { Change } from './change.js';
 import { domainError, errnoCode, storeFileError, type StoreFileError } from './errors.js';
 import { appendFenced, createFileAtomically, moveTornTail, readCompleteLines } from './journal-file.js';
 import {
@@ -25,7 +26,8 @@ import {
 } from './journal-format.js';
 import { readSnapshot, writeSnapshot, type OpenSnapshot, type SkippedLine, type SnapshotFile } from './journal-snapshot.js';
 import type { Logger } from './log.js';
-import { LIMITS, type JournalRecord, type RecordDraft } from './schema.js';
+import { LIMITS } from './schema.js';
+import type { JournalRecord, RecordDraft } from './record-schema.js';
 import { createEmptyState, type TrackerState } from './state.js';
 
 export interface Journal {

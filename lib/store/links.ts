@@ -7,7 +7,8 @@
 import { parseIssueKey } from './args.js';
 import { domainError } from './errors.js';
 import { requireIssue } from './lookup.js';
-import { LINK_TYPES, type Issue, type LinkType, type RecordDraft } from './schema.js';
+import { LINK_TYPES, type Issue, type LinkType } from './schema.js';
+import type { RecordDraft } from './record-schema.js';
 import { findLink, type IssueLink, type TrackerState } from './state.js';
 
 /** What link_issues accepts: the three link types, and parent (the epic `to` is the parent of `from`). */

@@ -1,10 +1,10 @@
 // A store backend that keeps its records in memory only: an import's rehearsal (every row
 // tried against a copy of the store before anything is written, and the whole of a dry run)
 // and tests. It plans and checks each record exactly as the journal does; it writes nothing.
-import type { Change } from './apply.js';
+import type { Change } from './change.js';
 import { applyRecord } from './apply.js';
 import type { StoreBackend } from './record-log.js';
-import type { JournalRecord } from './schema.js';
+import type { JournalRecord } from './record-schema.js';
 import { createEmptyState } from './state.js';
 
 export function openMemoryBackend(now: () => Date): StoreBackend {

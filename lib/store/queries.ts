@@ -38,7 +38,7 @@ import {
   type SortValue,
 } from './search-cursor.js';
 import { LABEL_PATTERN, type Issue } from './schema.js';
-import type { FieldValue, IndexedField } from './field-index.js';
+import type { FieldValue, IndexedField } from './index-fields.js';
 import { compileCondition } from './jql/evaluate.js';
 import type { SortKey } from './jql/ast.js';
 import { parseQuery } from './jql/parser.js';

@@ -10,8 +10,8 @@
 // one whose record is taken at N. Two writers that planned against the same state race for
 // the same seq; the loser reads what won, plans again against it, and so never allocates a
 // key or overwrites a change it has not seen.
-import type { Change } from './apply.js';
-import type { JournalRecord, RecordDraft } from './schema.js';
+import type { Change } from './change.js';
+import type { JournalRecord, RecordDraft } from './record-schema.js';
 import type { TrackerState } from './state.js';
 
 /** Looks at the newest state and says what to append (null: nothing to do); throws a DomainError to refuse. */

@@ -1,5 +1,5 @@
 // The journal's header and records, and the fields an edit record carries, as zod schemas:
-// the one source of truth for their types (re-exported by schema.ts) and for what a valid
+// the one source of truth for their types (imported from here, as types) and for what a valid
 // journal line is. Opening a journal never runs them: the reader uses the hand check in
 // record-check.ts, which store-record-check.test.ts holds to these schemas. So they live apart
 // from schema.ts, and nothing in the server imports this file but its types: a start does not

@@ -13,13 +13,15 @@
 // Because every instance holds all of it, the records are bounded as a data file is: a write
 // that would take them past LIMITS.maxJournalBytes (as the journal encodes them) is refused,
 // so an instance's memory has the same bound as a one-person tracker's. Reads still work.
-import { applyRecord, checkRecord, type Change } from './apply.js';
+import { applyRecord, checkRecord } from './apply.js';
+import type { Change } from './change.js';
 import { demoRecords } from './demo-data.js';
 import { domainError } from './errors.js';
 import { encodeRecord } from './journal-format.js';
 import type { Logger } from './log.js';
 import type { Plan, RecordLog, StoreBackend } from './record-log.js';
-import { LIMITS, type JournalRecord } from './schema.js';
+import { LIMITS } from './schema.js';
+import type { JournalRecord } from './record-schema.js';
 import { createEmptyState, type TrackerState } from './state.js';
 
 export interface ReplicaOptions {

@@ -6,10 +6,9 @@
 // replayed after the snapshot, changes made since the open) are brought in when an index is
 // loaded, each from its snapshot version to its current one, the way apply.ts keeps a built
 // index (eachChangeSince).
-import type { FieldValue, IndexedField } from './field-index.js';
+import type { FieldValue, IndexedField, TimeField } from './index-fields.js';
 import type { Issue } from './schema.js';
 import type { TrackerState } from './state.js';
-import type { TimeField } from './time-index.js';
 
 export interface SavedIndexes {
   /** The issues the indexes describe: ids below this. */
@@ -36,6 +35,17 @@ export interface IndexSource {
   savedIssue(id: number, key: string): Issue;
 }
 
+/** The snapshot each state was opened from, if any: where its indexes are loaded from instead of built. */
+const indexSources = new WeakMap<TrackerState, IndexSource>();
+
+export function setIndexSource(state: TrackerState, source: IndexSource): void {
+  indexSources.set(state, source);
+}
+
+export function indexSource(state: TrackerState): IndexSource | undefined {
+  return indexSources.get(state);
+}
+
 /**
  * Visits every issue whose indexed fields or text may differ from what `saved` says: each one
  * changed since the snapshot (`before` its snapshot version) and each one created since
@@ -46,7 +56,7 @@ export function eachChangeSince(
   saved: SavedIndexes,
   visit: (id: number, before: Issue | undefined, after: Issue) => void,
 ): void {
-  const source = state.indexSource as IndexSource;
+  const source = indexSources.get(state) as IndexSource;
   for (const id of state.issues.changedSinceSource()) {
     if (id < saved.count) visit(id, source.savedIssue(id, state.issues.keyAt(id)), state.issues.at(id));
   }

@@ -260,7 +260,6 @@ export type Issue = z.infer<typeof IssueSchema>;
 export const JOURNAL_FORMAT = 'mcp-tracker';
 export const JOURNAL_VERSION = 1;
 
-// The journal's header and records (record-schema.ts): their schemas live apart so that the
-// server, which reads records through record-check.ts and never through zod, does not build
-// them at every start; their types are re-exported here.
-export type { EditableFields, JournalHeader, JournalRecord, RecordDraft, RecordOf, RecordType } from './record-schema.js';
+/** The export document's (snapshot.ts, snapshot-format.ts). */
+export const SNAPSHOT_FORMAT = 'mcp-tracker-export';
+export const SNAPSHOT_VERSION = 1;

@@ -4,8 +4,16 @@
 // commands (dist/mcp-tracker-io.mjs) import this file, so a server start does not build it.
 import * as z from 'zod/mini';
 import { domainError } from './errors.js';
-import { AttachmentSchema, IssueKeySchema, IssueSchema, LinkTypeSchema, ProjectSchema, SprintSchema } from './schema.js';
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot.js';
+import {
+  AttachmentSchema,
+  IssueKeySchema,
+  IssueSchema,
+  LinkTypeSchema,
+  ProjectSchema,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  SprintSchema,
+} from './schema.js';
 
 export const SnapshotLinkSchema = z.strictObject({ from: IssueKeySchema, type: LinkTypeSchema, to: IssueKeySchema });
 export type SnapshotLink = z.infer<typeof SnapshotLinkSchema>;

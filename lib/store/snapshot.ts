@@ -1,5 +1,5 @@
 // The whole tracker as one JSON document (`mcp-tracker export --format json`), and reading it
-// back into an empty store (`mcp-tracker import FILE.json`).
+// back into an empty store (`mcp-tracker import FILE.json`, snapshot-import.ts).
 //
 // One array per kind of thing the tracker holds: projects, sprints, issues (each with its
 // comments, resolution and parent epic), links (as written: `from` blocks `to`) and, when
@@ -11,14 +11,12 @@
 // Export → import into an empty store → export gives the same document byte for byte: every
 // array is in a stable order (keys ascending), and importing writes each thing with the
 // values it had, through the same store commands as a CSV import.
-import { domainError } from './errors.js';
-import type { Issue, LinkType } from './schema.js';
+//
+// Reading a document back needs a store (snapshot-import.ts); making one needs only the state,
+// so the store's own export stands below the store.
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Issue, type LinkType } from './schema.js';
 import type { SnapshotLink, TrackerSnapshot } from './snapshot-format.js';
-import { compareStrings, issueNumber, sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
-import type { TrackerStore } from './store.js';
-
-export const SNAPSHOT_FORMAT = 'mcp-tracker-export';
-export const SNAPSHOT_VERSION = 1;
+import { compareStrings, sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 
 export type { SnapshotLink, TrackerSnapshot } from './snapshot-format.js';
 
@@ -77,47 +75,4 @@ function linksWrittenFrom(state: TrackerState, key: string): SnapshotLink[] {
     written.push({ from: key, type: link.type as LinkType, to: link.key });
   }
   return written;
-}
-
-export interface SnapshotImport {
-  readonly projects: number;
-  readonly sprints: number;
-  readonly issues: number;
-  readonly links: number;
-  readonly attachments: number;
-}
-
-/** Writes the snapshot into a store that holds nothing yet. */
-export async function importSnapshot(store: TrackerStore, snapshot: TrackerSnapshot): Promise<SnapshotImport> {
-  const present = store.listProjects();
-  if (present.length > 0) {
-    throw domainError(
-      'conflict',
-      `A JSON export goes into an empty store; ${store.path} holds projects ${present.map((p) => p.key).join(', ')}. Nothing was imported.`,
-    );
-  }
-  for (const project of snapshot.projects) await store.importProject(project);
-  for (const sprint of snapshot.sprints) await store.importSprint(sprint);
-  const issues = [...snapshot.issues].sort(byProjectThenNumber);
-  for (const issue of issues) {
-    const created = await store.importIssue({ ...issue, parent: null });
-    if (created.key !== issue.key)
-      throw domainError('conflict', `${issue.key} was imported as ${created.key}: the export repeats or reorders keys.`);
-  }
-  // Parents in a second pass: an epic may have a higher number than its children.
-  for (const issue of issues) if (issue.parent) await store.linkIssues(issue.key, 'parent', issue.parent);
-  for (const link of snapshot.links) await store.linkIssues(link.from, link.type, link.to);
-  const attachments = snapshot.attachments ?? [];
-  for (const { key, attachment } of attachments) await store.importAttachment(key, attachment);
-  return {
-    projects: snapshot.projects.length,
-    sprints: snapshot.sprints.length,
-    issues: issues.length,
-    links: snapshot.links.length,
-    attachments: attachments.length,
-  };
-}
-
-function byProjectThenNumber(a: Issue, b: Issue): number {
-  return compareStrings(a.project, b.project) || issueNumber(a.key) - issueNumber(b.key);
 }

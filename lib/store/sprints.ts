@@ -9,11 +9,12 @@
 //   to a future sprint of the project, or to the backlog: the caller says which, since
 //   either may be right. With nothing unfinished the choice may be left out.
 // - A closed sprint is history: its goal no longer changes.
-import type { Change } from './apply.js';
+import type { Change } from './change.js';
 import { parseProjectKey, parseSprintId, parseText, quote } from './args.js';
 import { domainError } from './errors.js';
 import { describeSprints, requireProject, requireSprint } from './lookup.js';
-import { DATE_PATTERN, LIMITS, type RecordDraft, type Sprint } from './schema.js';
+import { DATE_PATTERN, LIMITS, type Sprint } from './schema.js';
+import type { RecordDraft } from './record-schema.js';
 import type { Plan } from './record-log.js';
 import { sortedSprints, sprintNumber, type TrackerState } from './state.js';
 import { activeSprintOf } from './stats.js';

@@ -5,9 +5,11 @@
 // because numbers are allocated under the journal lock (max + 1), so those
 // arrays are sorted without ever being sorted. Every map is keyed by
 // validated keys, and Maps have no prototype to pollute.
-import type { SprintHistory } from './burndown.js';
-import type { FieldIndex } from './field-index.js';
+//
+// The state knows nothing of the indexes built from it (field-index.ts, word-index.ts): each
+// keeps its own index per state, beside it, so the arrows run from the indexes to the state.
 import type { LinkType, Project, Sprint, Status } from './schema.js';
+import { IssueTable } from './issue-table.js';
 
 /** An attachment as the state keeps it: its record's fields and its decoded size. */
 export interface StoredAttachment {
@@ -25,9 +27,22 @@ export interface IssueLink {
   readonly type: LinkType | 'is_blocked_by' | 'is_duplicated_by';
   readonly key: string;
 }
-import type { WordIndex } from './word-index.js';
-import type { IndexSource } from './saved-indexes.js';
-import { IssueTable } from './issue-table.js';
+
+/** What one issue added to a sprint from `at` on (burndown.ts). */
+export interface ScopeEvent {
+  readonly at: string;
+  readonly key: string;
+  readonly member: boolean;
+  readonly points: number;
+  readonly open: boolean;
+}
+
+/** What a sprint held over time: the burndown's data (burndown.ts). */
+export interface SprintHistory {
+  readonly events: ScopeEvent[];
+  /** When the sprint was closed: its history ends there. */
+  closedAt: string | null;
+}
 
 export interface TrackerState {
   readonly projects: Map<string, Project>;
@@ -64,12 +79,6 @@ export interface TrackerState {
    * goes with it and a comment is lower-cased once, not again on every change to its issue.
    */
   readonly searchText: WeakMap<object, string>;
-  /** Issues by field value (field-index.ts): null until the first query that uses it. */
-  fieldIndex: FieldIndex | null;
-  /** Issues by word of their text (word-index.ts): null until the first text search. */
-  wordIndex: WordIndex | null;
-  /** Where the indexes are loaded from instead of built: the snapshot the state was opened from, if any. */
-  indexSource: IndexSource | null;
   /** seq of the last applied record (0 before the first). */
   lastSeq: number;
 }
@@ -92,9 +101,6 @@ export function createEmptyState(): TrackerState {
     assignmentCounts: new Map(),
     people: new Set(),
     searchText: new WeakMap(),
-    fieldIndex: null,
-    wordIndex: null,
-    indexSource: null,
     lastSeq: 0,
   };
 }

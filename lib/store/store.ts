@@ -7,7 +7,7 @@
 // stat() of the path, shared by the reads of one synchronous run, when there is nothing), and
 // the backend's watcher does the same in the background so change listeners hear about other
 // processes' changes.
-import type { Change } from './apply.js';
+import type { Change } from './change.js';
 import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from './args.js';
 import {
   parseCreateIssue,

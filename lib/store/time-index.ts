@@ -12,10 +12,8 @@
 // belongs anywhere else (a record from the past) drops the index; the next query rebuilds it.
 import { compareStrings, issueNumber, sortedProjectKeys, type TrackerState } from './state.js';
 import type { Issue } from './schema.js';
-import { eachChangeSince } from './saved-indexes.js';
-
-export const TIME_FIELDS = ['created', 'updated'] as const;
-export type TimeField = (typeof TIME_FIELDS)[number];
+import type { TimeField } from './index-fields.js';
+import { eachChangeSince, indexSource } from './saved-indexes.js';
 
 export interface TimeIndex {
   /** Keys ascending by (timestamp, key), holes included: a hole keeps its key and time so the order stays searchable. */
@@ -64,7 +62,7 @@ export function buildTimeIndex(state: TrackerState, field: TimeField): TimeIndex
  * no saved index or a change cannot be placed so (a time from the past): then it is built.
  */
 export function savedTimeIndex(state: TrackerState, field: TimeField): TimeIndex | null {
-  const saved = state.indexSource?.savedIndexes() ?? null;
+  const saved = indexSource(state)?.savedIndexes() ?? null;
   if (saved === null) return null;
   const { ids, times } = saved.times[field];
   const index: TimeIndex = { keys: [], ids: [], times: ids.length === 0 ? [] : times.split('\n'), live: [], holes: 0 };

@@ -11,7 +11,8 @@ import { parseHandle, parseIssueType, parseLabels, parsePriority, parseSprintId,
 import { planAssignment, planComment, planSprintMove, planStatusChange } from './commands.js';
 import { domainError } from './errors.js';
 import { requireIssue } from './lookup.js';
-import { LIMITS, type EditableFields, type RecordDraft, type Resolution, type Status } from './schema.js';
+import { LIMITS, type Resolution, type Status } from './schema.js';
+import type { EditableFields, RecordDraft } from './record-schema.js';
 import type { TrackerState } from './state.js';
 import { parseResolution, parseStatus } from './workflow.js';
 

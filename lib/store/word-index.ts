@@ -17,7 +17,7 @@ import { LIMITS, type Issue } from './schema.js';
 import type { TrackerState } from './state.js';
 import { andBits, emptyBits, IdSet, type Bits } from './id-set.js';
 import { keysOfBits, type KeySet } from './key-set.js';
-import { eachChangeSince, type SavedIndexes } from './saved-indexes.js';
+import { eachChangeSince, indexSource, type SavedIndexes } from './saved-indexes.js';
 
 /** Word → ids of the issues whose text contains it (id-set.ts). */
 export interface WordIndex {
@@ -129,9 +129,13 @@ export function lowerCased(state: TrackerState, owner: object, text: () => strin
 
 /** The index, loaded from the snapshot or built now if this is its first use. */
 export function wordIndex(state: TrackerState): WordIndex {
-  state.wordIndex ??= savedWordIndex(state) ?? builtWordIndex(state);
-  return state.wordIndex;
+  let index = wordIndexes.get(state);
+  if (index === undefined) wordIndexes.set(state, (index = savedWordIndex(state) ?? builtWordIndex(state)));
+  return index;
 }
+
+/** Each state's index, made on first use: the state does not hold it, so it imports nothing from here. */
+const wordIndexes = new WeakMap<TrackerState, WordIndex>();
 
 function builtWordIndex(state: TrackerState): WordIndex {
   const index: WordIndex = { words: new Map(), containing: new Map(), saved: null };
@@ -150,7 +154,7 @@ function builtWordIndex(state: TrackerState): WordIndex {
 
 /** The index as the snapshot saved it, with the issues changed since brought in; null when there is none. */
 function savedWordIndex(state: TrackerState): WordIndex | null {
-  const saved = state.indexSource?.savedIndexes() ?? null;
+  const saved = indexSource(state)?.savedIndexes() ?? null;
   if (saved === null) return null;
   const { vocabulary, ends, ids } = saved.words;
   const index: WordIndex = { words: new Map(), containing: new Map(), saved: { ends, ids } };
@@ -212,8 +216,8 @@ function postingSet(index: WordIndex, word: string): IdSet {
 
 /** Called by apply.ts for every created or replaced issue: reindexes it when its text changed. */
 export function indexIssueText(state: TrackerState, before: Issue | undefined, after: Issue): void {
-  const index = state.wordIndex;
-  if (index === null) return;
+  const index = wordIndexes.get(state);
+  if (index === undefined) return;
   const id = state.issues.idOf(after.key) as number;
   if (before === undefined) return add(index, id, wordsOfIssue(after));
   if (before.title === after.title && before.description === after.description) return;
@@ -225,7 +229,8 @@ export function indexIssueText(state: TrackerState, before: Issue | undefined, a
 
 /** Called by apply.ts for every added comment. */
 export function indexComment(state: TrackerState, key: string, body: string): void {
-  if (state.wordIndex !== null) add(state.wordIndex, state.issues.idOf(key) as number, wordsOf(body));
+  const index = wordIndexes.get(state);
+  if (index !== undefined) add(index, state.issues.idOf(key) as number, wordsOf(body));
 }
 
 function wordsOfIssue(issue: Issue): Set<string> {

@@ -10,7 +10,7 @@ import { writeCsv } from '../store/csv.js';
 import { importJiraCsv, type ImportReport } from '../store/import-csv.js';
 import { IMPORT_LIMITS, JiraCsvError, readJiraCsv, writeJiraCsv } from '../store/jira-csv.js';
 import { jiraSampleCsv } from '../store/jira-csv-sample.js';
-import { importSnapshot } from '../store/snapshot.js';
+import { importSnapshot } from '../store/snapshot-import.js';
 import { openStore, type Comment, type Issue, type TrackerStore } from '../store/index.js';
 
 const NOW = new Date('2026-12-02T09:00:00.000Z');

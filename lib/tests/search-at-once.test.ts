@@ -10,7 +10,8 @@ import * as assert from 'uvu/assert';
 import { transcript } from '../../protocol/tests/harness.js';
 import { demoRecords } from '../store/demo-data.js';
 import { createJournal } from '../store/journal.js';
-import type { Issue, RecordDraft } from '../store/schema.js';
+import type { Issue } from '../store/schema.js';
+import type { RecordDraft } from '../store/record-schema.js';
 import { openStore, silentLogger, type Page, type TrackerStore } from '../store/index.js';
 import { createTrackerServer } from '../tracker/server.js';
 

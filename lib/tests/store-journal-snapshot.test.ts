@@ -15,7 +15,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openStore, type Logger, type TrackerStore } from '../store/index.js';
 import { createJournal } from '../store/journal.js';
-import type { RecordDraft } from '../store/schema.js';
+import type { RecordDraft } from '../store/record-schema.js';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const childFile = process.env['SNAPSHOT_CHILD'];

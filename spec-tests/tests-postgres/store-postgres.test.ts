@@ -13,7 +13,7 @@ import * as assert from 'uvu/assert';
 import { isDomainError, openStore, type ChangeEvent, type TrackerStore } from '../../lib/store/index.js';
 import { copyJournal, openPostgresStore } from '../../lib/store/postgres/index.js';
 import { openPgLog } from '../../lib/store/postgres/pg-log.js';
-import type { JournalRecord } from '../../lib/store/schema.js';
+import type { JournalRecord } from '../../lib/store/record-schema.js';
 import { SCHEMA_VERSION } from '../../lib/store/postgres/migrations.js';
 import { openReplica, UNAVAILABLE } from '../../lib/store/replica.js';
 import { storeOn } from '../../lib/store/store.js';

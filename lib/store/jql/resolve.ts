@@ -8,7 +8,7 @@
 // believe it.
 import { parseIssueType, parsePriority } from '../args.js';
 import { isDomainError } from '../errors.js';
-import type { FieldValue, IndexedField } from '../field-index.js';
+import type { FieldValue, IndexedField } from '../index-fields.js';
 import { describeSprints } from '../lookup.js';
 import { DATE_PATTERN, ISSUE_TYPES, LABEL_PATTERN, PRIORITIES, STATUSES, TIMESTAMP_PATTERN } from '../schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from '../state.js';

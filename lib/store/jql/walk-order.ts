@@ -7,7 +7,8 @@
 //
 // A walk pays when the matches are many: it may pass many issues to find a few. Few matches
 // (see worthSorting) are read and put in order as they are (order.ts).
-import { valueIndex, timeIndex, type FieldValue, type IndexedField } from '../field-index.js';
+import { valueIndex, timeIndex } from '../field-index.js';
+import type { FieldValue, IndexedField } from '../index-fields.js';
 import { andBits, countBits, eachBit, hasBit, type Bits, type IdSet } from '../id-set.js';
 import { firstInKeyOrder } from '../key-order.js';
 import type { Issue } from '../schema.js';

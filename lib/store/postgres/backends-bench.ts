@@ -21,7 +21,8 @@ import pg from 'pg';
 import { alignedTable, percentile } from '../bench-report.js';
 import { createJournal } from '../journal.js';
 import { silentLogger } from '../log.js';
-import type { Issue, RecordDraft } from '../schema.js';
+import type { Issue } from '../schema.js';
+import type { RecordDraft } from '../record-schema.js';
 import { openStore, type TrackerStore } from '../store.js';
 import { copyJournal, openPostgresStore } from './index.js';
 

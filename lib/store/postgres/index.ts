@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { closeJournal, openJournal } from '../journal.js';
 import type { Logger } from '../log.js';
 import { openReplica } from '../replica.js';
-import type { JournalRecord } from '../schema.js';
+import type { JournalRecord } from '../record-schema.js';
 import { storeOn, type StoreOptions, type TrackerStore } from '../store.js';
 import { parseRecordLine } from '../journal-format.js';
 import { openPgLog } from './pg-log.js';

@@ -18,7 +18,7 @@
 // the same way.
 import type { PoolClient } from 'pg';
 import { applyRecord } from '../apply.js';
-import type { JournalRecord } from '../schema.js';
+import type { JournalRecord } from '../record-schema.js';
 import { createEmptyState } from '../state.js';
 import { createTextIndex, insertIssues, ISSUE_TABLE_SQL } from './issue-table.js';
 import { insertReadyRows, READY_TABLES_SQL } from './ready-tables.js';

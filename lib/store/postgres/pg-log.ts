@@ -17,7 +17,7 @@
 import pg from 'pg';
 import type { Logger } from '../log.js';
 import type { RecordLog } from '../record-log.js';
-import type { JournalRecord } from '../schema.js';
+import type { JournalRecord } from '../record-schema.js';
 import { applyToIssueTable } from './issue-table.js';
 import { applyToReadyTables } from './ready-tables.js';
 import { migrate } from './migrations.js';
