@@ -25,20 +25,22 @@ export type {
   BulkOutcome,
   BulkResult,
 } from './store.js';
-export type { Change } from './change.js';
-export type { CreateIssueInput } from './commands.js';
-export type { AttachmentInfo, AttachmentInput } from './attachments.js';
-export { HISTORY_SHOWN_DEFAULT, HISTORY_SHOWN_MAX, type IssueHistory } from './history.js';
-export type { HistoryEntry } from './issue-table.js';
-export { SPRINT_LIMITS, type CreateSprintInput, type SprintMutation } from './sprints.js';
-export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries.js';
-export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';
-export type { Burndown, BurndownPoint } from './burndown.js';
-export { COMPLETION_CAP, type Completion } from './completions.js';
-export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './args.js';
-export { parseIssueKey, parsePriority, parseProjectKey, parseSprintId } from './args.js';
-export { parseStatus, parseResolution, allowedMoves, OPEN_STATUSES } from './workflow.js';
-export { canonicalQuery } from './jql/run.js';
+export type { Change } from './state/change.js';
+export type { CreateIssueInput } from './domain/commands.js';
+export type { AttachmentInfo, AttachmentInput } from './domain/attachments.js';
+export { HISTORY_SHOWN_DEFAULT, HISTORY_SHOWN_MAX, type IssueHistory } from './changes/history.js';
+export type { HistoryEntry } from './state/issue-table.js';
+export { SPRINT_LIMITS, type CreateSprintInput, type SprintMutation } from './domain/sprints.js';
+export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries/queries.js';
+export type { ProjectStats, SprintStats, IssueCounts } from './domain/stats.js';
+export type { Burndown, BurndownPoint } from './changes/burndown.js';
+export { COMPLETION_CAP, type Completion } from './domain/completions.js';
+export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './model/args.js';
+export { parseIssueKey, parsePriority, parseProjectKey, parseSprintId } from './model/args.js';
+export { parseStatus, parseResolution, allowedMoves, OPEN_STATUSES } from './model/workflow.js';
+export { canonicalQuery } from './queries/jql/run.js';
+/** The JQL vocabulary, which completion offers (lib/tracker/jql-completion.ts). */
+export { FIELDS, FUNCTIONS, KEYWORDS } from './queries/jql/ast.js';
 
 export {
   resolveDataPath,
@@ -48,7 +50,7 @@ export {
   type DataPathInputs,
   type DataPathSource,
 } from './data-path.js';
-export { stderrLogger, silentLogger, type Logger, type LogLevel } from './log.js';
+export { stderrLogger, silentLogger, type Logger, type LogLevel } from './model/log.js';
 export {
   isDomainError,
   isStoreFileError,
@@ -56,7 +58,7 @@ export {
   type DomainErrorCode,
   type StoreFileError,
   type StoreFileErrorReason,
-} from './errors.js';
+} from './model/errors.js';
 
 // Schemas, for callers that build tool input/output schemas from the same source.
 export {
@@ -88,4 +90,4 @@ export {
   type Priority,
   type IssueType,
   type SprintState,
-} from './schema.js';
+} from './model/schema.js';

@@ -7,8 +7,8 @@
 // stat() of the path, shared by the reads of one synchronous run, when there is nothing), and
 // the backend's watcher does the same in the background so change listeners hear about other
 // processes' changes.
-import type { Change } from './change.js';
-import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from './args.js';
+import type { Change } from './state/change.js';
+import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from './model/args.js';
 import {
   parseCreateIssue,
   planAssignment,
@@ -17,7 +17,7 @@ import {
   planSprintMove,
   planStatusChange,
   type CreateIssueInput,
-} from './commands.js';
+} from './domain/commands.js';
 import {
   completeAssignees,
   completeIssueKeys,
@@ -26,13 +26,13 @@ import {
   completeSprintIds,
   completeStatuses,
   type Completion,
-} from './completions.js';
-import { sprintBurndown, type Burndown } from './burndown.js';
-import { createDerivedCache } from './derived.js';
-import { domainError, isDomainError, storeFileError } from './errors.js';
-import { openJournalLog } from './journal-log.js';
-import type { Logger } from './log.js';
-import { requireIssue, requireProject, requireSprint } from './lookup.js';
+} from './domain/completions.js';
+import { sprintBurndown, type Burndown } from './changes/burndown.js';
+import { createDerivedCache } from './queries/derived.js';
+import { domainError, isDomainError, storeFileError } from './model/errors.js';
+import { openJournalLog } from './journal/journal-log.js';
+import type { Logger } from './model/log.js';
+import { requireIssue, requireProject, requireSprint } from './state/lookup.js';
 import {
   getIssue,
   listIssues,
@@ -41,8 +41,8 @@ import {
   type ListIssuesQuery,
   type Page,
   type SearchIssuesQuery,
-} from './queries.js';
-import type { ResolveContext } from './jql/resolve.js';
+} from './queries/queries.js';
+import type { ResolveContext } from './queries/jql/resolve.js';
 import {
   LIMITS,
   type Attachment,
@@ -52,17 +52,17 @@ import {
   type Sprint,
   type SprintState,
   type Status,
-} from './schema.js';
-import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
-import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
-import type { Plan, StoreBackend } from './record-log.js';
-import { allowedMoves, parseResolution, parseStatus } from './workflow.js';
-import { issueLinks, linkKeys, parseLinkRequest, planLink, type IssueLinks } from './links.js';
-import { readyKeys } from './ready.js';
-import { sprintCommands, type SprintCommands } from './sprints.js';
-import { partlyDone, updateSteps, type UpdateIssueInput } from './update.js';
-import type { IssueLink } from './state.js';
-import { issueHistory, parseHistoryLimit, type IssueHistory } from './history.js';
+} from './model/schema.js';
+import { sortedProjectKeys, sortedSprints, type TrackerState } from './state/state.js';
+import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './domain/stats.js';
+import type { Plan, StoreBackend } from './backend/record-log.js';
+import { allowedMoves, parseResolution, parseStatus } from './model/workflow.js';
+import { issueLinks, linkKeys, parseLinkRequest, planLink, type IssueLinks } from './domain/links.js';
+import { readyKeys } from './domain/ready.js';
+import { sprintCommands, type SprintCommands } from './domain/sprints.js';
+import { partlyDone, updateSteps, type UpdateIssueInput } from './domain/update.js';
+import type { IssueLink } from './state/state.js';
+import { issueHistory, parseHistoryLimit, type IssueHistory } from './changes/history.js';
 import {
   attachmentInfo,
   completeAttachmentNames,
@@ -72,7 +72,7 @@ import {
   requireAttachment,
   type AttachmentInfo,
   type AttachmentInput,
-} from './attachments.js';
+} from './domain/attachments.js';
 import {
   parseTime,
   parseImportIssue,
@@ -82,8 +82,8 @@ import {
   type ImportIssueInput,
   type ImportProjectInput,
   type ImportSprintInput,
-} from './import-commands.js';
-import { snapshotOf, type TrackerSnapshot } from './snapshot.js';
+} from './domain/import-commands.js';
+import { snapshotOf, type TrackerSnapshot } from './queries/snapshot.js';
 
 export interface OpenStoreOptions {
   /** Absolute path of the data file (see resolveDataPath). Created with demo data if missing. */
