@@ -11,7 +11,8 @@
 // StoreFileError (the data file cannot be used: file, line, what to do).
 // The store knows nothing about MCP.
 
-export { openStore, BULK_MAX } from './store.js';
+export { openStore } from './store.js';
+export { BULK_MAX } from './store-api.js';
 export type {
   OpenStoreOptions,
   TrackerStore,
@@ -24,7 +25,7 @@ export type {
   BulkOptions,
   BulkOutcome,
   BulkResult,
-} from './store.js';
+} from './store-api.js';
 export type { Change } from './state/change.js';
 export type { CreateIssueInput } from './domain/commands.js';
 export type { AttachmentInfo, AttachmentInput } from './domain/attachments.js';

@@ -23,7 +23,7 @@ import { createJournal } from '../../lib/store/journal/journal.js';
 import { silentLogger } from '../../lib/store/model/log.js';
 import type { Issue } from '../../lib/store/model/schema.js';
 import type { RecordDraft } from '../../lib/store/model/record-schema.js';
-import { openStore, type TrackerStore } from '../../lib/store/store.js';
+import { openStore, type TrackerStore } from '../../lib/store/index.js';
 import { copyJournal, openPostgresStore } from '../../lib/store/postgres/index.js';
 
 const WORDS = ['checkout', 'payment', 'webhook', 'latency', 'refund', 'mobile', 'search', 'cache', 'login', 'export'];

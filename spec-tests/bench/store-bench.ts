@@ -22,7 +22,7 @@ import { createJournal } from '../../lib/store/journal/journal.js';
 import { silentLogger } from '../../lib/store/model/log.js';
 import type { Issue } from '../../lib/store/model/schema.js';
 import type { RecordDraft } from '../../lib/store/model/record-schema.js';
-import { openStore, type TrackerStore } from '../../lib/store/store.js';
+import { openStore, type TrackerStore } from '../../lib/store/index.js';
 
 /** Ten queries of the kinds people write: by field, by word, by date, ordered. */
 const JQL_QUERIES = [

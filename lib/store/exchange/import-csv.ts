@@ -24,7 +24,8 @@ import type { ImportIssueInput } from '../domain/import-commands.js';
 import { openMemoryBackend } from '../backend/memory-backend.js';
 import { importSnapshot } from './snapshot-import.js';
 import { compareStrings, issueNumber } from '../state/state.js';
-import { storeOn, type TrackerStore } from '../store.js';
+import { storeOn } from '../store.js';
+import type { TrackerStore } from '../store-api.js';
 import { silentLogger } from '../model/log.js';
 
 export interface ImportReport {

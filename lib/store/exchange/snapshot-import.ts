@@ -5,7 +5,7 @@ import { domainError } from '../model/errors.js';
 import type { Issue } from '../model/schema.js';
 import type { TrackerSnapshot } from '../model/snapshot-format.js';
 import { compareStrings, issueNumber } from '../state/state.js';
-import type { TrackerStore } from '../store.js';
+import type { TrackerStore } from '../store-api.js';
 
 export interface SnapshotImport {
   readonly projects: number;

@@ -28,7 +28,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { restoreIssue } from '../changes/apply.js';
+import { restoreIssue } from '../changes/issue-snapshot.js';
 import { errnoCode, storeFileError } from '../model/errors.js';
 import { IssueTable, type HistoryEntry, type IssueEntry, type IssueSource } from '../state/issue-table.js';
 import { READ_CHUNK_BYTES, syncDirectory } from './journal-file.js';
