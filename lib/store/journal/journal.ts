@@ -24,7 +24,8 @@ import {
   parseHeader,
   parseRecordLine,
 } from './journal-format.js';
-import { readSnapshot, writeSnapshot, type OpenSnapshot, type SkippedLine, type SnapshotFile } from './journal-snapshot.js';
+import { readSnapshot, type OpenSnapshot, type SkippedLine, type SnapshotFile } from './journal-snapshot.js';
+import { writeSnapshot } from './snapshot-write.js';
 import type { Logger } from '../model/log.js';
 import { LIMITS } from '../model/schema.js';
 import type { JournalRecord, RecordDraft } from '../model/record-schema.js';
