@@ -9,12 +9,17 @@ import { homedir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { CommandLine } from './cli.js';
 import { openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
-import { formatReport, importJiraCsv } from './store/import-csv.js';
-import { IMPORT_LIMITS, readJiraCsv, writeJiraCsv } from './store/jira-csv.js';
-import { openMemoryBackend } from './store/memory-backend.js';
-import { importSnapshot } from './store/snapshot.js';
-import { parseSnapshot } from './store/snapshot-format.js';
-import { storeOn } from './store/store.js';
+import {
+  formatReport,
+  importJiraCsv,
+  importSnapshot,
+  IMPORT_LIMITS,
+  openMemoryBackend,
+  parseSnapshot,
+  readJiraCsv,
+  storeOn,
+  writeJiraCsv,
+} from './store/exchange/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl } from './store/store-url.js';
 

@@ -5,7 +5,7 @@
 
 import { ErrorCode } from '../../protocol/errors.js';
 import type { WireEvent } from './stdio-client.js';
-import type { TourSession } from './tour.js';
+import type { TourSession } from './tour-session.js';
 
 export interface Chapter {
   name: string;

@@ -10,6 +10,7 @@
 
 import { type StdioClient, type WireEvent, spawnStdioClient } from './stdio-client.js';
 import { CHAPTERS, type Chapter, parsed } from './tour-chapters.js';
+import type { TourSession } from './tour-session.js';
 import { formatMessage } from './wire-format.js';
 
 export interface TourOptions {
@@ -36,25 +37,6 @@ export interface TourRun {
 }
 
 /** What a chapter gets: the client, and `step` to do something and show what happened. */
-export interface TourSession {
-  readonly client: StdioClient;
-  /**
-   * Says `say`, runs `action`, shows the messages it caused, then says what `conclude` reads
-   * from them. Resolves with those messages.
-   */
-  step(say: string, action: () => Promise<unknown>, conclude?: (events: WireEvent[]) => string[]): Promise<WireEvent[]>;
-  /** Writes a line to the server as it is (for input that is not a valid message), recorded as sent. */
-  sendRaw(line: string): void;
-  /** Waits until a message the server sent since `from` matches, or `timeoutMs` passes. */
-  waitFor(from: number, match: (message: Record<string, unknown>) => boolean, timeoutMs: number): Promise<boolean>;
-  /** How many lines crossed the wire so far. */
-  readonly mark: number;
-  /** The lines that crossed the wire since `from`. */
-  wireSince(from: number): WireEvent[];
-  /** The connection has a handshake-era session (chapters run alone open one first). */
-  sessionOpen: boolean;
-}
-
 export const CHAPTER_NAMES = CHAPTERS.map((chapter) => chapter.name);
 
 export async function runTour(options: TourOptions): Promise<TourRun> {

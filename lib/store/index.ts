@@ -11,7 +11,8 @@
 // StoreFileError (the data file cannot be used: file, line, what to do).
 // The store knows nothing about MCP.
 
-export { openStore, BULK_MAX } from './store.js';
+export { openStore } from './store.js';
+export { BULK_MAX } from './store-api.js';
 export type {
   OpenStoreOptions,
   TrackerStore,
@@ -24,20 +25,23 @@ export type {
   BulkOptions,
   BulkOutcome,
   BulkResult,
-} from './store.js';
-export type { Change } from './apply.js';
-export type { CreateIssueInput } from './commands.js';
-export type { AttachmentInfo, AttachmentInput } from './attachments.js';
-export { HISTORY_SHOWN_DEFAULT, HISTORY_SHOWN_MAX, type HistoryEntry, type IssueHistory } from './history.js';
-export { SPRINT_LIMITS, type CreateSprintInput, type SprintMutation } from './sprints.js';
-export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries.js';
-export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';
-export type { Burndown, BurndownPoint } from './burndown.js';
-export { COMPLETION_CAP, type Completion } from './completions.js';
-export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './args.js';
-export { parseIssueKey, parsePriority, parseProjectKey, parseSprintId } from './args.js';
-export { parseStatus, parseResolution, allowedMoves, OPEN_STATUSES } from './workflow.js';
-export { canonicalQuery } from './jql/run.js';
+} from './store-api.js';
+export type { Change } from './state/change.js';
+export type { CreateIssueInput } from './domain/commands.js';
+export type { AttachmentInfo, AttachmentInput } from './domain/attachments.js';
+export { HISTORY_SHOWN_DEFAULT, HISTORY_SHOWN_MAX, type IssueHistory } from './changes/history.js';
+export type { HistoryEntry } from './state/issue-table.js';
+export { SPRINT_LIMITS, type CreateSprintInput, type SprintMutation } from './domain/sprints.js';
+export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries/queries.js';
+export type { ProjectStats, SprintStats, IssueCounts } from './domain/stats.js';
+export type { Burndown, BurndownPoint } from './changes/burndown.js';
+export { COMPLETION_CAP, type Completion } from './domain/completions.js';
+export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './model/args.js';
+export { parseIssueKey, parsePriority, parseProjectKey, parseSprintId } from './model/args.js';
+export { parseStatus, parseResolution, allowedMoves, OPEN_STATUSES } from './model/workflow.js';
+export { canonicalQuery } from './queries/jql/run.js';
+/** The JQL vocabulary, which completion offers (lib/tracker/jql-completion.ts). */
+export { FIELDS, FUNCTIONS, KEYWORDS } from './queries/jql/ast.js';
 
 export {
   resolveDataPath,
@@ -47,7 +51,7 @@ export {
   type DataPathInputs,
   type DataPathSource,
 } from './data-path.js';
-export { stderrLogger, silentLogger, type Logger, type LogLevel } from './log.js';
+export { stderrLogger, silentLogger, type Logger, type LogLevel } from './model/log.js';
 export {
   isDomainError,
   isStoreFileError,
@@ -55,7 +59,7 @@ export {
   type DomainErrorCode,
   type StoreFileError,
   type StoreFileErrorReason,
-} from './errors.js';
+} from './model/errors.js';
 
 // Schemas, for callers that build tool input/output schemas from the same source.
 export {
@@ -87,4 +91,4 @@ export {
   type Priority,
   type IssueType,
   type SprintState,
-} from './schema.js';
+} from './model/schema.js';

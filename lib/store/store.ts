@@ -7,8 +7,8 @@
 // stat() of the path, shared by the reads of one synchronous run, when there is nothing), and
 // the backend's watcher does the same in the background so change listeners hear about other
 // processes' changes.
-import type { Change } from './apply.js';
-import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from './args.js';
+import type { Change } from './state/change.js';
+import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from './model/args.js';
 import {
   parseCreateIssue,
   planAssignment,
@@ -16,8 +16,7 @@ import {
   planCreateIssue,
   planSprintMove,
   planStatusChange,
-  type CreateIssueInput,
-} from './commands.js';
+} from './domain/commands.js';
 import {
   completeAssignees,
   completeIssueKeys,
@@ -25,44 +24,31 @@ import {
   completeProjectKeys,
   completeSprintIds,
   completeStatuses,
-  type Completion,
-} from './completions.js';
-import { sprintBurndown, type Burndown } from './burndown.js';
-import { createDerivedCache } from './derived.js';
-import { domainError, isDomainError, storeFileError } from './errors.js';
-import { openJournalLog } from './journal-log.js';
-import type { Logger } from './log.js';
-import { requireIssue, requireProject, requireSprint } from './lookup.js';
+} from './domain/completions.js';
+import { sprintBurndown } from './changes/burndown.js';
+import { createDerivedCache } from './queries/derived.js';
+import { domainError, isDomainError, storeFileError } from './model/errors.js';
+import { openJournalLog } from './journal/journal-log.js';
+import { requireIssue, requireProject, requireSprint } from './state/lookup.js';
 import {
   getIssue,
   listIssues,
   searchIssues,
   searchIssuesYielding,
-  type ListIssuesQuery,
   type Page,
   type SearchIssuesQuery,
-} from './queries.js';
-import type { ResolveContext } from './jql/resolve.js';
-import {
-  LIMITS,
-  type Attachment,
-  type Comment,
-  type Issue,
-  type Project,
-  type Sprint,
-  type SprintState,
-  type Status,
-} from './schema.js';
-import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
-import { currentSprintStats, projectStats, sprintStats, type ProjectStats, type SprintStats } from './stats.js';
-import type { Plan, StoreBackend } from './record-log.js';
-import { allowedMoves, parseResolution, parseStatus } from './workflow.js';
-import { issueLinks, linkKeys, parseLinkRequest, planLink, type IssueLinks } from './links.js';
-import { readyKeys } from './ready.js';
-import { sprintCommands, type SprintCommands } from './sprints.js';
-import { partlyDone, updateSteps, type UpdateIssueInput } from './update.js';
-import type { IssueLink } from './state.js';
-import { issueHistory, parseHistoryLimit, type IssueHistory } from './history.js';
+} from './queries/queries.js';
+import type { ResolveContext } from './queries/jql/resolve.js';
+import { LIMITS, type Comment, type Issue } from './model/schema.js';
+import { sortedProjectKeys, sortedSprints, type TrackerState } from './state/state.js';
+import { currentSprintStats, projectStats, sprintStats } from './domain/stats.js';
+import type { Plan, StoreBackend } from './backend/record-log.js';
+import { allowedMoves, parseResolution, parseStatus } from './model/workflow.js';
+import { issueLinks, linkKeys, parseLinkRequest, planLink } from './domain/links.js';
+import { readyKeys } from './domain/ready.js';
+import { sprintCommands } from './domain/sprints.js';
+import { partlyDone, updateSteps } from './domain/update.js';
+import { issueHistory, parseHistoryLimit } from './changes/history.js';
 import {
   attachmentInfo,
   completeAttachmentNames,
@@ -70,187 +56,21 @@ import {
   parseAttachment,
   planAttachment,
   requireAttachment,
-  type AttachmentInfo,
-  type AttachmentInput,
-} from './attachments.js';
-import {
-  parseTime,
-  parseImportIssue,
-  planImportIssue,
-  planImportProject,
-  planImportSprint,
-  type ImportIssueInput,
-  type ImportProjectInput,
-  type ImportSprintInput,
-} from './import-commands.js';
-import { snapshotOf, type TrackerSnapshot } from './snapshot.js';
+} from './domain/attachments.js';
+import { parseTime, parseImportIssue, planImportIssue, planImportProject, planImportSprint } from './domain/import-commands.js';
+import { snapshotOf } from './queries/snapshot.js';
 
-export interface OpenStoreOptions {
-  /** Absolute path of the data file (see resolveDataPath). Created with demo data if missing. */
-  readonly path: string;
-  /** Where diagnostics go (never stdout). */
-  readonly log: Logger;
-  /** The clock; tests pass a fixed one. Default: () => new Date(). */
-  readonly now?: () => Date;
-  /** Reporter / comment author when the caller names none. Default: the user, else 'assistant'. */
-  readonly actor?: string;
-  /** Who is using the tracker (--user, MCP_TRACKER_USER): what currentUser() means in a query. Default: nobody. */
-  readonly user?: string;
-  /** How long a mutation waits for another process's lock. Default: 5000 ms. */
-  readonly lockTimeoutMs?: number;
-  /** A lock held longer than this is presumed abandoned. Default: 30000 ms. */
-  readonly staleLockMs?: number;
-  /** Watch the file for other processes' changes. Default: true. */
-  readonly watch?: boolean;
-  /** Polling interval of the watch fallback. Default: 250 ms. */
-  readonly pollIntervalMs?: number;
-  /** A mutation that would take the data file past this many bytes is refused. Default: LIMITS.maxJournalBytes (512 MiB). */
-  readonly maxFileBytes?: number;
-  /** A missing data file is created with the demo data. Default: true; import starts from an empty one. */
-  readonly seed?: boolean;
-}
-
-/** The result of a mutation on one issue. */
-export interface IssueMutation {
-  /** The issue after the mutation (unchanged if the request changed nothing). */
-  readonly issue: Issue;
-  /** What changed. Empty key lists and a "nothing changed" description for a no-op. */
-  readonly change: Change;
-}
-
-/** The result of addComment: the comment as stored, beside the issue it went to. */
-export interface CommentMutation extends IssueMutation {
-  readonly comment: Comment;
-}
-
-/** The result of addAttachment: what was added (without its bytes), beside the issue. */
-export interface AttachmentMutation extends IssueMutation {
-  readonly attachment: AttachmentInfo;
-  /** How many attachments the issue has now. */
-  readonly count: number;
-}
-
-/** One attachment with its bytes, as base64. */
-export interface AttachmentFile extends AttachmentInfo {
-  readonly content: string;
-}
-
-export interface ChangeEvent {
-  /** 'local': this store's mutation; 'external': another process (or store) appended. */
-  readonly source: 'local' | 'external';
-  readonly changes: readonly Change[];
-  /** Union over `changes`. */
-  readonly issues: readonly string[];
-  readonly sprints: readonly string[];
-  readonly projects: readonly string[];
-  readonly issueSetChanged: boolean;
-}
-
-export type ChangeListener = (event: ChangeEvent) => void;
-
-export type BulkOutcome =
-  | { readonly key: string; readonly ok: true; readonly changed: boolean; readonly description: string }
-  | { readonly key: string; readonly ok: false; readonly error: string };
-
-export interface BulkResult {
-  /** One outcome per key attempted, in the order given. */
-  readonly results: readonly BulkOutcome[];
-  readonly changed: number;
-  readonly failed: number;
-  /** Keys not attempted because the signal aborted. */
-  readonly not_attempted: readonly string[];
-  readonly cancelled: boolean;
-}
-
-export interface BulkOptions {
-  /** Checked before each issue: abort to stop after the current one. */
-  readonly signal?: AbortSignal;
-  /** Called after each issue. */
-  readonly onProgress?: (done: number, total: number) => void;
-}
-
-export const BULK_MAX = 500;
-
-export interface TrackerStore extends SprintCommands {
-  readonly path: string;
-
-  // Queries: synchronous, from memory (after picking up other processes' appends).
-  getIssue(key: string): Issue;
-  /** The statuses the issue may move to now (workflow.ts). */
-  getTransitions(key: string): readonly Status[];
-  /** The issue's links as it reads them (type and key). */
-  getLinkKeys(key: string): readonly IssueLink[];
-  /** Every link with the other issue's title, status and priority, and whether the issue is unblocked. */
-  getIssueLinks(key: string): IssueLinks;
-  /** The ready view (ready.ts): of one project, or of all. */
-  getReady(project?: string): readonly Issue[];
-  listIssues(query?: ListIssuesQuery): Page<Issue>;
-  /** Runs the whole scan at once: for callers that must answer now. */
-  searchIssues(query: SearchIssuesQuery): Page<Issue>;
-  /**
-   * The same answer, letting other work run between slices of the scan (see queries.ts): a
-   * page when no pause was needed, a promise of it otherwise (always, searching in SQL).
-   */
-  searchIssuesYielding(query: SearchIssuesQuery): Page<Issue> | Promise<Page<Issue>>;
-  getProject(key: string): Project;
-  listProjects(): readonly Project[];
-  getSprint(id: string): Sprint;
-  listSprints(filter?: { readonly project?: string; readonly state?: SprintState }): readonly Sprint[];
-  getProjectStats(project: string): ProjectStats;
-  /** Stats of the project's active sprint. */
-  getCurrentSprintStats(project: string): SprintStats;
-  getSprintStats(sprintId: string): SprintStats;
-  /** Remaining points and issues at the end of each day so far (burndown.ts). */
-  getSprintBurndown(sprintId: string): Burndown;
-  completeIssueKeys(prefix: string): Completion;
-  completeProjectKeys(prefix: string): Completion;
-  completeAssignees(prefix: string): Completion;
-  completeStatuses(prefix: string): Completion;
-  completePriorities(prefix: string): Completion;
-  completeSprintIds(prefix: string, project?: string): Completion;
-  /** What changed the issue, who and when (history.ts): the most recent `limit`, newest first. */
-  getHistory(key: string, limit?: number): IssueHistory;
-  /** The issue's attachments (attachments.ts), oldest first, without their bytes. */
-  getAttachments(key: string): readonly AttachmentInfo[];
-  getAttachment(key: string, name: string): AttachmentFile;
-  /** `key` '' (no issue chosen yet): names on any issue. */
-  completeAttachmentNames(key: string, prefix: string): Completion;
-
-  // Mutations: durable when the promise resolves.
-  createIssue(input: CreateIssueInput): Promise<IssueMutation>;
-  /** A move along the workflow; `resolution` only with done (default: done). */
-  updateStatus(key: string, status: string, options?: { readonly resolution?: string }): Promise<IssueMutation>;
-  /** null unassigns. */
-  assignIssue(key: string, assignee: string | null): Promise<IssueMutation>;
-  addComment(key: string, comment: { readonly body: string; readonly author?: string }): Promise<CommentMutation>;
-  /** Within the bounds in attachments.ts; a refusal writes nothing. */
-  addAttachment(key: string, input: AttachmentInput): Promise<AttachmentMutation>;
-  /** null moves the issue to the backlog. */
-  moveToSprint(key: string, sprintId: string | null): Promise<IssueMutation>;
-  /** Fields, assignee, sprint, status and a comment in one call (update.ts); change.description lists each part. */
-  updateIssue(key: string, input: UpdateIssueInput): Promise<IssueMutation>;
-  /** Adds (or with remove, takes away) a link; returns the `from` issue. */
-  linkIssues(from: string, type: string, to: string, remove?: boolean): Promise<IssueMutation>;
-  /** Applies updateStatus to each key in turn; see BulkResult. */
-  bulkUpdateStatus(keys: readonly string[], status: string, options?: BulkOptions): Promise<BulkResult>;
-
-  // Import and export (import-commands.ts, snapshot.ts).
-  importProject(input: ImportProjectInput): Promise<Change>;
-  importSprint(input: ImportSprintInput): Promise<Sprint>;
-  /** The issue as created; its key is the one asked for when the project allows (see import-commands.ts). */
-  importIssue(input: ImportIssueInput): Promise<Issue>;
-  /** An attachment as another store had it: its author and time kept. */
-  importAttachment(key: string, attachment: Attachment): Promise<AttachmentInfo>;
-  /** Everything the store holds, in a stable order. */
-  exportSnapshot(): TrackerSnapshot;
-
-  /** Subscribes to changes; returns the unsubscribe function. */
-  onChange(listener: ChangeListener): () => void;
-  /** Picks up other processes' appends now (the watcher does this on its own). */
-  refresh(): void;
-  /** Stops watching and closes the file. Further calls throw. */
-  close(): void;
-}
+import type {
+  BulkOptions,
+  BulkOutcome,
+  BulkResult,
+  ChangeEvent,
+  ChangeListener,
+  IssueMutation,
+  OpenStoreOptions,
+  TrackerStore,
+} from './store-api.js';
+import { BULK_MAX } from './store-api.js';
 
 const DEFAULTS = { actor: 'assistant', lockTimeoutMs: 5_000, staleLockMs: 30_000, pollIntervalMs: 250 };
 

@@ -2,7 +2,7 @@
 // doubled quotes, line breaks inside quotes, CRLF and LF, a byte order mark, and the bounds.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CsvError, readCsv, writeCsv, type CsvLimits } from '../store/csv.js';
+import { CsvError, readCsv, writeCsv, type CsvLimits } from '../store/exchange/csv.js';
 
 const LIMITS: CsvLimits = { maxRecords: 100, maxFields: 10, maxFieldChars: 50 };
 const fields = (text: string, limits = LIMITS) => readCsv(text, limits).map((record) => record.fields);

@@ -6,11 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeCsv } from '../store/csv.js';
-import { importJiraCsv, type ImportReport } from '../store/import-csv.js';
-import { IMPORT_LIMITS, JiraCsvError, readJiraCsv, writeJiraCsv } from '../store/jira-csv.js';
-import { jiraSampleCsv } from '../store/jira-csv-sample.js';
-import { importSnapshot } from '../store/snapshot.js';
+import { writeCsv } from '../store/exchange/csv.js';
+import { importJiraCsv, type ImportReport } from '../store/exchange/import-csv.js';
+import { IMPORT_LIMITS, JiraCsvError, readJiraCsv, writeJiraCsv } from '../store/exchange/jira-csv.js';
+import { jiraSampleCsv } from '../store/exchange/jira-csv-sample.js';
+import { importSnapshot } from '../store/exchange/snapshot-import.js';
 import { openStore, type Comment, type Issue, type TrackerStore } from '../store/index.js';
 
 const NOW = new Date('2026-12-02T09:00:00.000Z');
@@ -81,7 +81,7 @@ test('a JSON export goes only into an empty store, and a document of another sha
   } catch (error) {
     assert.match((error as Error).message, 'A JSON export goes into an empty store');
   }
-  const { parseSnapshot } = await import('../store/snapshot-format.js');
+  const { parseSnapshot } = await import('../store/model/snapshot-format.js');
   assert.throws(
     () => parseSnapshot({ ...snapshot, watchers: [] }),
     (error: Error) =>

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { transcript } from '../../protocol/tests/harness.js';
-import { demoRecords } from '../store/demo-data.js';
-import { createJournal } from '../store/journal.js';
-import type { Issue, RecordDraft } from '../store/schema.js';
+import { demoRecords } from '../store/model/demo-data.js';
+import { createJournal } from '../store/journal/journal.js';
+import type { Issue } from '../store/model/schema.js';
+import type { RecordDraft } from '../store/model/record-schema.js';
 import { openStore, silentLogger, type Page, type TrackerStore } from '../store/index.js';
 import { createTrackerServer } from '../tracker/server.js';
 

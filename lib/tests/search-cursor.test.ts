@@ -1,4 +1,4 @@
-// search_issues pages with keyset cursors (lib/store/search-cursor.ts), in memory: every issue
+// search_issues pages with keyset cursors (lib/store/queries/search-cursor.ts), in memory: every issue
 // that matched throughout is seen once while another writer creates, edits and moves issues
 // between pages (an offset would skip); the pages put together are the one-page answer, for
 // random queries; a cursor of another search, an edited one or not a cursor at all is a tool
@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PRIORITIES, type TrackerStore } from '../store/index.js';
-import type { SearchIssuesQuery } from '../store/queries.js';
+import type { SearchIssuesQuery } from '../store/queries/queries.js';
 import { oneOf } from './jql-arbitraries.js';
 import { demoStores, domainFailure } from './demo-stores.js';
 import { trackerSession } from './tracker-session.js';

@@ -5,7 +5,18 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { allBits, andBits, countBits, eachBit, emptyBits, IdSet, notBits, orBits, setBit, type Bits } from '../store/id-set.js';
+import {
+  allBits,
+  andBits,
+  countBits,
+  eachBit,
+  emptyBits,
+  IdSet,
+  notBits,
+  orBits,
+  setBit,
+  type Bits,
+} from '../store/indexes/id-set.js';
 
 /** Adds, then deletes, then adds again: a set grows past the bitmap's size and shrinks below the array's. */
 const operations = fc.tuple(

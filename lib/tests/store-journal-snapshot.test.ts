@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openStore, type Logger, type TrackerStore } from '../store/index.js';
-import { createJournal } from '../store/journal.js';
-import type { RecordDraft } from '../store/schema.js';
+import { createJournal } from '../store/journal/journal.js';
+import type { RecordDraft } from '../store/model/record-schema.js';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const childFile = process.env['SNAPSHOT_CHILD'];

@@ -8,7 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyRecord } from '../store/apply.js';
+import { applyRecord } from '../store/changes/apply.js';
 import {
   COMPARE_OPERATORS,
   FIELDS,
@@ -17,15 +17,16 @@ import {
   type Query,
   type SortKey,
   type Value,
-} from '../store/jql/ast.js';
-import { countBits } from '../store/id-set.js';
-import { exactMatches } from '../store/jql/exact.js';
-import { parseQuery } from '../store/jql/parser.js';
-import { printQuery } from '../store/jql/printer.js';
-import { resolve } from '../store/jql/resolve.js';
-import { runQuery } from '../store/jql/run.js';
-import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue, type JournalRecord, type RecordDraft } from '../store/schema.js';
-import { createEmptyState, type TrackerState } from '../store/state.js';
+} from '../store/queries/jql/ast.js';
+import { countBits } from '../store/indexes/id-set.js';
+import { exactMatches } from '../store/queries/jql/exact.js';
+import { parseQuery } from '../store/queries/jql/parser.js';
+import { printQuery } from '../store/queries/jql/printer.js';
+import { resolve } from '../store/queries/jql/resolve.js';
+import { runQuery } from '../store/queries/jql/run.js';
+import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../store/model/schema.js';
+import type { JournalRecord, RecordDraft } from '../store/model/record-schema.js';
+import { createEmptyState, type TrackerState } from '../store/state/state.js';
 import { isDomainError, openStore } from '../store/index.js';
 import { createRng } from '../../spec-tests/fuzz/prng.js';
 import { oneOf } from './jql-arbitraries.js';

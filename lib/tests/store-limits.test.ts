@@ -7,9 +7,9 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isDomainError, isStoreFileError, openStore, type StoreFileError, type TrackerStore } from '../store/index.js';
-import { READ_CHUNK_BYTES, readCompleteLines } from '../store/journal-file.js';
-import { appendRecord, closeJournal, openJournal } from '../store/journal.js';
-import { LIMITS } from '../store/schema.js';
+import { READ_CHUNK_BYTES, readCompleteLines } from '../store/journal/journal-file.js';
+import { appendRecord, closeJournal, openJournal } from '../store/journal/journal.js';
+import { LIMITS } from '../store/model/schema.js';
 
 const directories: string[] = [];
 

@@ -4,10 +4,10 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { demoRecords } from '../store/demo-data.js';
-import { checkJournalHeader, checkJournalRecord } from '../store/record-check.js';
-import { JournalHeaderSchema, JournalRecordSchema, type JournalRecord } from '../store/record-schema.js';
-import type { Issue } from '../store/schema.js';
+import { demoRecords } from '../store/model/demo-data.js';
+import { checkJournalHeader, checkJournalRecord } from '../store/model/record-check.js';
+import { JournalHeaderSchema, JournalRecordSchema, type JournalRecord } from '../store/model/record-schema.js';
+import type { Issue } from '../store/model/schema.js';
 
 const AT = '2025-06-15T12:00:00.000Z';
 

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseResolution, parseStatus } from '../store/index.js';
 import { demoStores, domainFailure } from './demo-stores.js';
-import { allowedMoves } from '../store/workflow.js';
+import { allowedMoves } from '../store/model/workflow.js';
 
 const demo = demoStores('tracker-workflow');
 test.after(demo.removeAll);

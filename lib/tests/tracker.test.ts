@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type StdioClient, spawnStdioClient } from '../demo/stdio-client.js';
-import { demoRecords } from '../store/demo-data.js';
-import { createJournal } from '../store/journal.js';
-import { LIMITS } from '../store/schema.js';
-import type { Issue, RecordDraft } from '../store/schema.js';
+import { demoRecords } from '../store/model/demo-data.js';
+import { createJournal } from '../store/journal/journal.js';
+import { LIMITS } from '../store/model/schema.js';
+import type { Issue } from '../store/model/schema.js';
+import type { RecordDraft } from '../store/model/record-schema.js';
 import { SchemaValidator } from '../../spec-tests/runner/schema-validator.js';
 import { builtinSchemas } from '../../spec-tests/runner/builtin.js';
 import type { JsonObject, JsonValue } from '../../spec-tests/runner/json-types.js';
@@ -491,7 +492,7 @@ test('search_issues: 64 searches with the most words allowed do not hold up a pi
   await client.initialize('2025-11-25');
   // 64 requests in flight (the default limit), each with as many different words as allowed,
   // short enough that all 64 arrive in one read. Each word has a dash, so the word index cannot
-  // answer for it (lib/store/word-index.ts) and every search reads the text of every issue.
+  // answer for it (lib/store/indexes/word-index.ts) and every search reads the text of every issue.
   const searches = Array.from({ length: 64 }, (_, i) => {
     const words = Array.from({ length: LIMITS.searchWordsMax }, (_, w) => `zq${i}-x${w}`);
     const params = { name: 'search_issues', arguments: { text: words.join(' ') } };

@@ -5,8 +5,7 @@
 // https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion
 
 import type { Completer } from '../../protocol/resources.js';
-import { FIELDS, FUNCTIONS, KEYWORDS } from '../store/jql/ast.js';
-import type { TrackerStore } from '../store/index.js';
+import { FIELDS, FUNCTIONS, KEYWORDS, type TrackerStore } from '../store/index.js';
 
 /** What an empty query is offered: a start for each kind of question. */
 const EXAMPLES = [

@@ -5,7 +5,7 @@
 // protocol/subscriptions.ts) keeps a fingerprint of what it returned: a SHA-256 of its JSON,
 // leaving out `read_at` (the one field that changes on every read), 44 characters however
 // large the resource. A change says which issues, sprints and projects it touched
-// (lib/store/apply.ts `Change`), and only the resources that read one of them are read again:
+// (lib/store/changes/apply.ts `Change`), and only the resources that read one of them are read again:
 //
 //   jira://issue/K                      issue K
 //   jira://issue/K/attachment/N         issue K (an attachment appears once, never changes)

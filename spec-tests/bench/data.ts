@@ -10,7 +10,7 @@
 //   1,000-issue searches do not scan it.
 //
 // Each journal is cached with the snapshot the store writes beside it at a clean close
-// (`<journal>.snapshot`, lib/store/journal-snapshot.ts), and each run gets a copy of both: a
+// (`<journal>.snapshot`, lib/store/journal/journal-snapshot.ts), and each run gets a copy of both: a
 // host starts a stdio server for every session, and every start after the first finds the
 // snapshot its last close left. `--replay` (copyForRun's `withSnapshot`) copies the journal
 // alone: the first start, which replays every record.
@@ -61,7 +61,7 @@ export function copyForRun(source: string, directory: string, name: string, with
   return target;
 }
 
-/** Where the store writes a journal's snapshot (lib/store/journal-snapshot.ts). */
+/** Where the store writes a journal's snapshot (lib/store/journal/journal-snapshot.ts). */
 const SNAPSHOT_SUFFIX = '.snapshot';
 
 async function cached(name: string, log: (line: string) => void, fill: (store: TrackerStore) => Promise<void>): Promise<string> {

@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     handshake: figuresOf(HTTP_FIGURES, httpRounds.handshake),
     stateless: figuresOf(HTTP_FIGURES, httpRounds.stateless),
   };
-  log(`store figures at ${options.storeSizes.join(', ') || 'no'} issues (lib/store/bench.ts)`);
+  log(`store figures at ${options.storeSizes.join(', ') || 'no'} issues (spec-tests/bench/store-bench.ts)`);
   const store = storeFigures(root, options.storeSizes);
   const team = await teamSection(options.postgres, options.storeSizes);
 
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     'ratios: ours/X of the medians, then (lowest-highest) of the per-round ratios; met: the rounds in which the target held (4 of 5 needed)',
     ...ERAS.map((era) => `stdio, ${ERA_TITLE[era]}\n${figureTable(figures[era], CANDIDATES_IN[era])}`),
     ...(options.http ? ERAS.map((era) => `HTTP, ${ERA_TITLE[era]}\n${figureTable(httpFigures[era], HTTP_CANDIDATES)}`) : []),
-    ...(store.length > 0 ? [`store (lib/store/bench.ts)\n${storeTable(store)}`] : []),
+    ...(store.length > 0 ? [`store (spec-tests/bench/store-bench.ts)\n${storeTable(store)}`] : []),
     ...(options.storeSizes.length > 0 ? [team.text] : []),
   ];
   const report = sections.join('\n\n');
@@ -163,7 +163,7 @@ async function teamSection(
   postgres: string | undefined,
   sizes: readonly number[],
 ): Promise<{ text: string; figures: TeamFigures | null }> {
-  const title = 'store, team mode: the journal and PostgreSQL (lib/store/postgres/bench.ts, team-instances.ts)';
+  const title = 'store, team mode: the journal and PostgreSQL (spec-tests/bench/backends-bench.ts, team-instances.ts)';
   if (sizes.length === 0) return { text: '', figures: null };
   if (postgres === undefined) {
     const skipped = `${title}\nskipped: no PostgreSQL server (give --postgres URL or set MCP_TEST_POSTGRES_URL; npm run db:start prints one)`;

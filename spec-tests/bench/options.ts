@@ -50,7 +50,7 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--rounds N] [--out FILE
   --quick          a short run: fewer rounds and requests, store figures at 1,000 issues only
   --rounds N       rounds of interleaving (default 5, quick 2)
   --out FILE       where to write the JSON results (default ${RESULTS_DIR}/latest.json)
-  --no-store       skip the store figures (lib/store/bench.ts) and the team-mode ones
+  --no-store       skip the store figures (spec-tests/bench/store-bench.ts) and the team-mode ones
   --postgres URL   a PostgreSQL server for the team-mode store rows (default $MCP_TEST_POSTGRES_URL;
                    the user must be allowed to create databases); without one they are skipped
   --no-http        skip the HTTP rows

@@ -5,7 +5,7 @@
 import type { CandidateName } from './candidates.js';
 import type { Comparison, Figure, Rival } from './figures.js';
 import type { StoreRow } from './store-figures.js';
-import { backendsTable } from '../../lib/store/postgres/backends-bench.js';
+import { backendsTable } from './backends.js';
 import type { TeamFigures } from './team-figures.js';
 import { STORE_OPEN_TARGETS_MS, targetText } from './targets.js';
 

@@ -1,4 +1,4 @@
-// Store figures at 1,000 and 100,000 issues: runs lib/store/bench.ts, the store's own
+// Store figures at 1,000 and 100,000 issues: runs spec-tests/bench/store-bench.ts, the store's own
 // benchmark, and reads its table, so there is one implementation of those measurements.
 
 import { spawnSync } from 'node:child_process';
@@ -14,12 +14,12 @@ export interface StoreRow {
 
 export function storeFigures(root: string, sizes: readonly number[]): StoreRow[] {
   if (sizes.length === 0) return [];
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'lib/store/bench.ts', ...sizes.map(String)], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'spec-tests/bench/store-bench.ts', ...sizes.map(String)], {
     cwd: root,
     encoding: 'utf8',
     timeout: 240_000,
   });
-  if (run.status !== 0) throw new Error(`lib/store/bench.ts failed:\n${run.stdout}${run.stderr}`);
+  if (run.status !== 0) throw new Error(`spec-tests/bench/store-bench.ts failed:\n${run.stdout}${run.stderr}`);
   return parseTable(run.stdout);
 }
 

@@ -18,7 +18,7 @@ import { type HttpSession, openHttpSession } from './http-client.js';
 import { percentile, since } from './stats.js';
 import { tool } from './workload.js';
 import { startHttpTracker } from '../test-support/http-tracker.js';
-import { admin } from '../../lib/store/postgres/backends-bench.js';
+import { admin } from './backends.js';
 
 export type Backend = 'journal' | 'postgres';
 

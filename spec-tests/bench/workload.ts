@@ -60,7 +60,7 @@ export const read = (uri: string): Call => ({ method: 'resources/read', params: 
 
 /**
  * The operations whose sequential latency is measured. The same search again is answered
- * from a cache until the data changes (lib/store/derived.ts); `search_uncached` spells the
+ * from a cache until the data changes (lib/store/queries/derived.ts); `search_uncached` spells the
  * words in a different mix of upper and lower case every time (2,048 spellings, the same
  * matches and the same answer), so each one scans the 1,000 issues.
  */

@@ -13,7 +13,7 @@ import type pg from 'pg';
 import { openPostgresStore } from '../../lib/store/postgres/index.js';
 import { MIGRATIONS } from '../../lib/store/postgres/migrations.js';
 import type { TrackerStore } from '../../lib/store/index.js';
-import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../../lib/store/schema.js';
+import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../../lib/store/model/schema.js';
 import { admin, dropDatabases, freshDatabase, freshStore, postgresTest } from './postgres-test-db.js';
 import { createRng } from '../fuzz/prng.js';
 import { oneOf } from '../../lib/tests/jql-arbitraries.js';

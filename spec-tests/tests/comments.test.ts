@@ -33,7 +33,7 @@ const BUILT = new Set([
 ]);
 
 test('every source file a comment names exists', () => {
-  const all = ['protocol', 'lib', 'spec-tests'].flatMap(sources).concat('build.mjs');
+  const all = ['protocol', 'lib', 'spec-tests', 'scripts'].flatMap(sources).concat('build.mjs');
   const present = new Set(all.map((file) => basename(file)));
   const missing = all.flatMap((file) =>
     comments(file)

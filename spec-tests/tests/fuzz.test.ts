@@ -102,7 +102,7 @@ test('a finding is written as a fixture that mcp-conform replays (passing once f
   }
 });
 
-// Found by the two-writers test, fixed by queueing lock use within one process (lib/store/lock.ts):
+// Found by the two-writers test, fixed by queueing lock use within one process (lib/store/journal/lock.ts):
 // pipelined mutations took their own server's live lock for a leftover and removed it.
 test('pipelined mutations in one server never break its own live lock', async () => {
   const server = startServer(['--ephemeral']);

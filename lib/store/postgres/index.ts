@@ -2,12 +2,13 @@
 // `pg` client library, into dist/mcp-tracker-postgres.mjs, which dist/mcp-tracker.mjs loads
 // only when --store names a database (see store-loader.ts); the default bundle carries none of it.
 import fs from 'node:fs';
-import { closeJournal, openJournal } from '../journal.js';
-import type { Logger } from '../log.js';
-import { openReplica } from '../replica.js';
-import type { JournalRecord } from '../schema.js';
-import { storeOn, type StoreOptions, type TrackerStore } from '../store.js';
-import { parseRecordLine } from '../journal-format.js';
+import { closeJournal, openJournal } from '../journal/journal.js';
+import type { Logger } from '../model/log.js';
+import { openReplica } from './replica.js';
+import type { JournalRecord } from '../model/record-schema.js';
+import { storeOn, type StoreOptions } from '../store.js';
+import type { TrackerStore } from '../store-api.js';
+import { parseRecordLine } from '../journal/journal-format.js';
 import { openPgLog } from './pg-log.js';
 import { searchBySql } from './search-pushdown.js';
 

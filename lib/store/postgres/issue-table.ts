@@ -13,8 +13,9 @@
 // follows the database's locale and would disagree on letters outside ASCII. Search words
 // have no whitespace, so the newlines joining the parts never make a match of their own.
 import type pg from 'pg';
-import type { Issue, JournalRecord, RecordOf } from '../schema.js';
-import { issueNumber, sprintNumber } from '../state.js';
+import type { Issue } from '../model/schema.js';
+import type { JournalRecord, RecordOf } from '../model/record-schema.js';
+import { issueNumber, sprintNumber } from '../state/state.js';
 
 type Client = pg.PoolClient | pg.Client;
 

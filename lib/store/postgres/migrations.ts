@@ -17,12 +17,12 @@
 // Version 3 adds the sprints and blocking links the ready view reads (ready-tables.ts), filled
 // the same way.
 import type { PoolClient } from 'pg';
-import { applyRecord } from '../apply.js';
-import type { JournalRecord } from '../schema.js';
-import { createEmptyState } from '../state.js';
+import { applyRecord } from '../changes/apply.js';
+import type { JournalRecord } from '../model/record-schema.js';
+import { createEmptyState } from '../state/state.js';
 import { createTextIndex, insertIssues, ISSUE_TABLE_SQL } from './issue-table.js';
 import { insertReadyRows, READY_TABLES_SQL } from './ready-tables.js';
-import type { TrackerState } from '../state.js';
+import type { TrackerState } from '../state/state.js';
 
 interface Migration {
   readonly version: number;

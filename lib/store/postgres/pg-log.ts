@@ -15,9 +15,9 @@
 // - Every other query goes through a bounded pool with timeouts, so a database that stops
 //   answering turns into errors within bounded time instead of requests that hang.
 import pg from 'pg';
-import type { Logger } from '../log.js';
-import type { RecordLog } from '../record-log.js';
-import type { JournalRecord } from '../schema.js';
+import type { Logger } from '../model/log.js';
+import type { RecordLog } from '../backend/record-log.js';
+import type { JournalRecord } from '../model/record-schema.js';
 import { applyToIssueTable } from './issue-table.js';
 import { applyToReadyTables } from './ready-tables.js';
 import { migrate } from './migrations.js';

@@ -8,8 +8,8 @@
 // its project (the newest one, should there ever be two), open and not blocked, not an epic,
 // and every issue blocking it is done.
 import type pg from 'pg';
-import type { JournalRecord } from '../schema.js';
-import { sprintNumber, type TrackerState } from '../state.js';
+import type { JournalRecord } from '../model/record-schema.js';
+import { sprintNumber, type TrackerState } from '../state/state.js';
 
 type Client = pg.PoolClient | pg.Client;
 

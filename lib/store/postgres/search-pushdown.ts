@@ -11,11 +11,11 @@
 // issues (ready-tables.ts). Left to the replica's memory (the pushdown answers null): any
 // search while the database does not answer, or while this instance lags behind it by more
 // than the timeout: reads are answered from memory when the database is away (docs/team-mode.md), and search stays a read.
-import type { Logger } from '../log.js';
-import { requireIssue } from '../lookup.js';
-import { resolveSearch } from '../queries.js';
-import { encodeCursor, positionOf } from '../search-cursor.js';
-import type { StoreBackend } from '../record-log.js';
+import type { Logger } from '../model/log.js';
+import { requireIssue } from '../state/lookup.js';
+import { resolveSearch } from '../queries/queries.js';
+import { encodeCursor, positionOf } from '../queries/search-cursor.js';
+import type { StoreBackend } from '../backend/record-log.js';
 import type { SearchPushdown } from '../store.js';
 import type { PgLog } from './pg-log.js';
 import type { SqlPage } from './sql-search.js';

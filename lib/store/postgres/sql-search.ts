@@ -16,15 +16,15 @@
 // rows after it in the order, found through the index. The position is the one both engines
 // read; each expression of the order says its own value there (OrderExpression.at).
 import type pg from 'pg';
-import type { SortKey } from '../jql/ast.js';
-import type { Condition } from '../jql/resolve.js';
-import type { SortFields } from '../jql/order.js';
-import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../schema.js';
-import type { SortValue } from '../search-cursor.js';
-import { issueNumber } from '../state.js';
+import type { SortKey } from '../queries/jql/ast.js';
+import type { Condition } from '../queries/jql/resolve.js';
+import type { SortFields } from '../queries/jql/order.js';
+import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../model/schema.js';
+import type { SortValue } from '../queries/search-cursor.js';
+import { issueNumber } from '../state/state.js';
 import { sprintColumns } from './issue-table.js';
 import { readySql } from './ready-tables.js';
-import { OPEN_STATUSES } from '../workflow.js';
+import { OPEN_STATUSES } from '../model/workflow.js';
 
 /** The statement's parameters: `add` keeps a value and answers the placeholder that stands for it. */
 class Parameters {

@@ -1,0 +1,475 @@
+// Applying one journal record to the state: the only code that changes state.
+//
+// Used both when replaying the journal on open / catching up on other
+// processes' appends, and right after our own append. A record that does not
+// fit the current state (unknown issue, `from` differs from the current
+// value, seq out of order...) means the journal is inconsistent: applyRecord
+// throws a plain Error with the reason, and the caller adds file and line.
+// Every rule is in checkRecord, which changes nothing, so the writer can ask
+// the reader's question before it writes (see journal.ts appendRecord).
+//
+// Entities are replaced, never mutated, and frozen: objects handed to callers
+// are snapshots that stay valid and cannot be changed behind our back. An
+// issue's comments are shared between its snapshots instead of copied into
+// each (see issue-snapshot.ts).
+import { noteScope, noteSprintClosed } from './burndown.js';
+import { indexIssueFields } from '../indexes/field-index.js';
+import { base64Bytes, LIMITS, type Comment, type Issue, type LinkType, type Project, type Sprint } from '../model/schema.js';
+import type { EditableFields, JournalRecord, RecordOf } from '../model/record-schema.js';
+import {
+  countAssignment,
+  findAttachment,
+  findLink,
+  issueNumber,
+  noteChild,
+  type IssueLink,
+  type TrackerState,
+} from '../state/state.js';
+import { indexComment, indexIssueText } from '../indexes/word-index.js';
+import type { Change } from '../state/change.js';
+import { noteHistory } from './history.js';
+import { fieldsOf, freezeComment, issueSnapshot, type IssueFields } from './issue-snapshot.js';
+
+/**
+ * Throws (a plain Error with the reason) when the record does not fit the state; changes
+ * nothing. The reader runs it on every line, through applyRecord; the writer runs it before a
+ * record reaches the disk, so the file never holds a line its next reader would refuse.
+ */
+export function checkRecord(state: TrackerState, record: JournalRecord): void {
+  if (record.seq !== state.lastSeq + 1) {
+    throw new Error(`record seq ${record.seq} is out of order; expected ${state.lastSeq + 1}`);
+  }
+  switch (record.type) {
+    case 'project.created':
+      if (state.projects.has(record.project.key)) throw new Error(`project ${record.project.key} already exists`);
+      return;
+    case 'sprint.created':
+      return checkSprintCreated(state, record.sprint);
+    case 'issue.created':
+      return checkIssueCreated(state, record.issue);
+    case 'issue.status_changed':
+      expectCurrent('status', existingIssue(state, record.key).status, record.from);
+      if (record.resolution !== undefined && record.to !== 'done') throw new Error(`a resolution on a move to ${record.to}`);
+      return;
+    case 'issue.assigned':
+      return expectCurrent('assignee', existingIssue(state, record.key).assignee, record.from);
+    case 'issue.commented':
+      return checkCommented(state, record.key, record.comment);
+    case 'issue.sprint_changed': {
+      const issue = existingIssue(state, record.key);
+      expectCurrent('sprint', issue.sprint, record.from);
+      if (record.to !== null) sprintOfProject(state, record.to, issue.project);
+      return;
+    }
+    case 'issue.linked':
+    case 'issue.unlinked':
+      return checkLink(state, record);
+    case 'issue.parent_changed':
+      expectCurrent('parent', existingIssue(state, record.key).parent ?? null, record.from);
+      if (record.to !== null) existingEpic(state, record.to);
+      return;
+    case 'issue.edited':
+      return checkEdited(state, record);
+    case 'issue.attachment_added':
+      existingIssue(state, record.key);
+      if (findAttachment(state, record.key, record.attachment.name) !== undefined)
+        throw new Error(`${record.key} already has an attachment named ${record.attachment.name}`);
+      return;
+    case 'sprint.started':
+      return checkSprintStarted(state, record.id);
+    case 'sprint.closed':
+      return checkSprintClosed(state, record);
+    case 'sprint.goal_changed':
+      return expectCurrent('goal', existingSprint(state, record.id).goal, record.from);
+  }
+}
+
+export function applyRecord(state: TrackerState, record: JournalRecord): Change {
+  checkRecord(state, record);
+  return applyChecked(state, record);
+}
+
+/** Applies a record that checkRecord has just passed against this very state (the writer's case). */
+export function applyChecked(state: TrackerState, record: JournalRecord): Change {
+  const change = applyByType(state, record);
+  noteHistory(state, record, change);
+  state.lastSeq = record.seq;
+  return change;
+}
+
+/** Changes the state; checkRecord has passed. */
+function applyByType(state: TrackerState, record: JournalRecord): Change {
+  switch (record.type) {
+    case 'project.created':
+      return applyProjectCreated(state, record.project);
+    case 'sprint.created':
+      return applySprintCreated(state, record.sprint, record.at);
+    case 'issue.created':
+      return applyIssueCreated(state, record.issue);
+    case 'issue.status_changed':
+      return applyStatusChanged(state, record);
+    case 'issue.assigned': {
+      const issue = existingIssue(state, record.key);
+      countAssignment(state, record.from, -1);
+      countAssignment(state, record.to, 1);
+      if (record.to !== null) state.people.add(record.to);
+      replaceIssue(state, issue, { assignee: record.to, updated_at: record.at });
+      return issueChange(issue, describeAssignment(issue.key, record.from, record.to));
+    }
+    case 'issue.commented':
+      return applyCommented(state, record.key, record.comment, record.at);
+    case 'issue.sprint_changed':
+      return applySprintChanged(state, record.key, record.from, record.to, record.at);
+    case 'issue.linked':
+    case 'issue.unlinked':
+      return applyLink(state, record);
+    case 'issue.parent_changed':
+      return applyParentChanged(state, record);
+    case 'issue.edited':
+      return applyEdited(state, record);
+    case 'issue.attachment_added':
+      return applyAttachmentAdded(state, record);
+    case 'sprint.started':
+      return applySprintState(state, record.id, 'active', record.at, 'started');
+    case 'sprint.closed':
+      return applySprintClosed(state, record);
+    case 'sprint.goal_changed':
+      return applySprintGoal(state, record);
+  }
+}
+
+function applyProjectCreated(state: TrackerState, input: Project): Change {
+  const project = Object.freeze({ key: input.key, name: input.name, description: input.description, lead: input.lead });
+  state.projects.set(project.key, project);
+  state.issueKeysByProject.set(project.key, []);
+  state.nextIssueNumber.set(project.key, 1);
+  state.people.add(project.lead);
+  return change(`Project ${project.key} (${project.name}) created`, [], [], [project.key], false);
+}
+
+function checkSprintCreated(state: TrackerState, input: Sprint): void {
+  if (state.sprints.has(input.id)) throw new Error(`sprint ${input.id} already exists`);
+  existingProject(state, input.project);
+  if (!input.id.startsWith(`${input.project}-S`))
+    throw new Error(`sprint ${input.id} is not named after project ${input.project}`);
+}
+
+function applySprintCreated(state: TrackerState, input: Sprint, at: string): Change {
+  const sprint = Object.freeze({
+    id: input.id,
+    name: input.name,
+    project: input.project,
+    state: input.state,
+    start_date: input.start_date,
+    end_date: input.end_date,
+    goal: input.goal,
+  });
+  state.sprints.set(sprint.id, sprint);
+  state.sprintTouchedAt.set(sprint.id, at);
+  return change(`Sprint ${sprint.id} (${sprint.name}) created in ${sprint.project}`, [], [sprint.id], [sprint.project], false);
+}
+
+function checkIssueCreated(state: TrackerState, input: Issue): void {
+  if (state.issues.has(input.key)) throw new Error(`issue ${input.key} already exists`);
+  existingProject(state, input.project);
+  if (!input.key.startsWith(`${input.project}-`))
+    throw new Error(`issue ${input.key} is not named after project ${input.project}`);
+  const next = state.nextIssueNumber.get(input.project) ?? 1;
+  if (issueNumber(input.key) < next) throw new Error(`issue ${input.key} reuses a number; the next free number is ${next}`);
+  if (input.sprint !== null) sprintOfProject(state, input.sprint, input.project);
+  if (input.parent !== undefined && input.parent !== null) existingEpic(state, input.parent);
+  if (input.resolution !== undefined && input.resolution !== null && input.status !== 'done') {
+    throw new Error(`issue ${input.key} has a resolution but is ${input.status}`);
+  }
+  input.comments.forEach((comment, index) => {
+    if (comment.id !== index + 1) throw new Error(`issue ${input.key} comment ids must be 1, 2, 3...`);
+  });
+}
+
+function applyIssueCreated(state: TrackerState, input: Issue): Change {
+  const log = input.comments.map(freezeComment);
+  // A done issue from a file written before resolutions was done for the plain reason.
+  const resolution = input.resolution ?? (input.status === 'done' ? 'done' : null);
+  const issue = issueSnapshot({ ...fieldsOf(input), resolution, labels: Object.freeze([...input.labels]) }, log);
+  state.issues.add(issue, log);
+  indexIssue(state, undefined, issue);
+  state.issueKeysByProject.get(issue.project)?.push(issue.key);
+  state.nextIssueNumber.set(issue.project, issueNumber(issue.key) + 1);
+  if (issue.status === 'done') state.doneAt.set(issue.key, issue.updated_at);
+  noteChild(state, issue.parent ?? null, issue.key, true);
+  countAssignment(state, issue.assignee, 1);
+  notePeople(state, issue, log);
+  return issueChange(issue, `${issue.key} created: ${issue.title}`, true);
+}
+
+/** Reads the log's length, never `issue.comments`, which would copy the comments out. */
+function checkCommented(state: TrackerState, key: string, input: Comment): void {
+  existingIssue(state, key);
+  const log = commentLogOf(state, key);
+  const expectedId = log.length + 1;
+  if (input.id !== expectedId) throw new Error(`comment id ${input.id} on ${key}; expected ${expectedId}`);
+  if (log.length >= LIMITS.commentsPerIssueReadMax) {
+    throw new Error(`${key} already has ${log.length} comments, the most one issue may have (${LIMITS.commentsPerIssueReadMax})`);
+  }
+}
+
+function applyCommented(state: TrackerState, key: string, input: Comment, at: string): Change {
+  const issue = existingIssue(state, key);
+  const log = commentLogOf(state, key);
+  const comment = freezeComment(input);
+  state.people.add(comment.author);
+  log.push(comment);
+  indexComment(state, key, comment.body);
+  replaceIssue(state, issue, { updated_at: at });
+  return issueChange(issue, `Comment #${comment.id} by ${comment.author} added to ${key}`);
+}
+
+function applyStatusChanged(state: TrackerState, record: RecordOf<'issue.status_changed'>): Change {
+  const issue = existingIssue(state, record.key);
+  const resolution = record.to === 'done' ? (record.resolution ?? 'done') : null;
+  if (record.to === 'blocked') state.blockedFrom.set(issue.key, record.from);
+  else state.blockedFrom.delete(issue.key);
+  if (record.to === 'done') state.doneAt.set(issue.key, record.at);
+  else state.doneAt.delete(issue.key);
+  replaceIssue(state, issue, { status: record.to, resolution, updated_at: record.at });
+  const resolved = resolution === null ? '' : ` (${resolution})`;
+  return issueChange(issue, `${issue.key} status: ${record.from} → ${record.to}${resolved}`);
+}
+
+function applySprintChanged(state: TrackerState, key: string, from: string | null, to: string | null, at: string): Change {
+  const issue = existingIssue(state, key);
+  replaceIssue(state, issue, { sprint: to, updated_at: at });
+  // Membership changed: both sprints' stats move. The sprint the issue left no
+  // longer sees the issue's updated_at, so its last_updated needs this mark.
+  for (const id of [from, to]) if (id !== null) state.sprintTouchedAt.set(id, at);
+  const sprints = [from, to].filter((id): id is string => id !== null);
+  return change(`${key} moved from ${from ?? 'the backlog'} to ${to ?? 'the backlog'}`, [key], sprints, [issue.project], false);
+}
+
+// Links: each end keeps the link as it reads from there (A blocks B; B is blocked by A).
+// Links live beside the issues, not in them, so updated_at stays (the sprint's numbers do not
+// move either); both issues still get new snapshots, which drops what caches hold for them.
+
+function checkLink(state: TrackerState, record: RecordOf<'issue.linked' | 'issue.unlinked'>): void {
+  existingIssue(state, record.key);
+  existingIssue(state, record.to);
+  if (record.key === record.to) throw new Error(`issue ${record.key} cannot be linked to itself`);
+  const present = findLink(state, record.key, record.link, record.to) !== undefined;
+  if (record.type === 'issue.linked' && present) throw new Error(`${record.key} ${record.link} ${record.to} already`);
+  if (record.type === 'issue.unlinked' && !present) throw new Error(`${record.key} does not ${record.link} ${record.to}`);
+}
+
+function applyLink(state: TrackerState, record: RecordOf<'issue.linked' | 'issue.unlinked'>): Change {
+  const ends: [string, IssueLink][] = [
+    [record.key, { type: record.link, key: record.to }],
+    [record.to, { type: reverseOf(record.link), key: record.key }],
+  ];
+  for (const [key, link] of ends) {
+    const links = state.links.get(key) ?? [];
+    const kept = links.filter((l) => l.type !== link.type || l.key !== link.key);
+    const next = record.type === 'issue.linked' ? [...kept, Object.freeze(link)] : kept;
+    if (next.length === 0) state.links.delete(key);
+    else state.links.set(key, Object.freeze(next));
+  }
+  const from = existingIssue(state, record.key);
+  const to = existingIssue(state, record.to);
+  replaceIssue(state, from, {});
+  replaceIssue(state, to, {});
+  const verb = record.type === 'issue.linked' ? 'now' : 'no longer';
+  return twoIssueChange(from, to, `${record.key} ${verb} ${record.link.replace('_', ' ')} ${record.to}`);
+}
+
+function reverseOf(link: LinkType): IssueLink['type'] {
+  if (link === 'blocks') return 'is_blocked_by';
+  if (link === 'duplicates') return 'is_duplicated_by';
+  return link;
+}
+
+function applyParentChanged(state: TrackerState, record: RecordOf<'issue.parent_changed'>): Change {
+  const issue = existingIssue(state, record.key);
+  // Like links, an issue's epic is structure around the work: updated_at stays.
+  replaceIssue(state, issue, { parent: record.to });
+  noteChild(state, record.from, issue.key, false);
+  noteChild(state, record.to, issue.key, true);
+  // The epics' child lists changed: they get new snapshots too.
+  const epics = [record.from, record.to].filter((key): key is string => key !== null).map((key) => existingIssue(state, key));
+  for (const epic of epics) replaceIssue(state, epic, {});
+  const description =
+    record.to === null
+      ? `${record.key} removed from epic ${record.from ?? ''}`
+      : `${record.key} is now a child of epic ${record.to}`;
+  const touched = [issue, ...epics];
+  return change(
+    description,
+    touched.map((i) => i.key),
+    [...new Set(touched.flatMap((i) => (i.sprint === null ? [] : [i.sprint])))],
+    [...new Set(touched.map((i) => i.project))],
+    false,
+  );
+}
+
+function checkEdited(state: TrackerState, record: RecordOf<'issue.edited'>): void {
+  const issue = existingIssue(state, record.key);
+  const fields = Object.keys(record.to) as (keyof EditableFields)[];
+  if (fields.length === 0) throw new Error(`an edit of ${record.key} that changes nothing`);
+  for (const field of fields) {
+    if (!(field in record.from)) throw new Error(`the edit of ${record.key} has no old value for ${field}`);
+    expectCurrent(field, JSON.stringify(issue[field]), JSON.stringify(record.from[field]));
+  }
+}
+
+function applyEdited(state: TrackerState, record: RecordOf<'issue.edited'>): Change {
+  const issue = existingIssue(state, record.key);
+  const { labels, ...rest } = record.to;
+  const patch: Partial<IssueFields> = { ...rest, updated_at: record.at };
+  replaceIssue(state, issue, labels === undefined ? patch : { ...patch, labels: Object.freeze([...labels]) });
+  return issueChange(issue, `${record.key} edited: ${Object.keys(record.to).join(', ')}`);
+}
+
+function applyAttachmentAdded(state: TrackerState, record: RecordOf<'issue.attachment_added'>): Change {
+  const issue = existingIssue(state, record.key);
+  const { name, mime_type, content, author, created_at } = record.attachment;
+  const attachment = Object.freeze({ name, mime_type, content, size: base64Bytes(content), author, created_at });
+  state.attachments.set(issue.key, Object.freeze([...(state.attachments.get(issue.key) ?? []), attachment]));
+  state.attachmentBytes += attachment.size;
+  state.people.add(author);
+  // The attachment's own time, never back: an imported one keeps the issue's later updated_at.
+  replaceIssue(state, issue, { updated_at: created_at > issue.updated_at ? created_at : issue.updated_at });
+  return issueChange(issue, `${name} (${mime_type}, ${attachment.size} bytes) attached to ${issue.key} by ${author}`);
+}
+
+// Sprints: one active sprint per project; closing carries the unfinished issues in the same record.
+
+function checkSprintStarted(state: TrackerState, id: string): void {
+  const sprint = existingSprint(state, id);
+  if (sprint.state !== 'future') throw new Error(`sprint ${id} is ${sprint.state}, not future`);
+  const active = [...state.sprints.values()].find((s) => s.project === sprint.project && s.state === 'active');
+  if (active !== undefined) throw new Error(`sprint ${active.id} of ${sprint.project} is already active`);
+}
+
+function checkSprintClosed(state: TrackerState, record: RecordOf<'sprint.closed'>): void {
+  const sprint = existingSprint(state, record.id);
+  if (sprint.state !== 'active') throw new Error(`sprint ${record.id} is ${sprint.state}, not active`);
+  if (record.carried_to !== null) {
+    const next = sprintOfProject(state, record.carried_to, sprint.project);
+    if (next.state === 'closed' || next.id === sprint.id) throw new Error(`issues cannot be carried to ${next.id}`);
+  }
+  for (const key of record.carried) {
+    const issue = existingIssue(state, key);
+    if (issue.sprint !== record.id) throw new Error(`${key} is not in sprint ${record.id}`);
+  }
+}
+
+function applySprintClosed(state: TrackerState, record: RecordOf<'sprint.closed'>): Change {
+  const closed = applySprintState(state, record.id, 'closed', record.at, 'closed');
+  noteSprintClosed(state, record.id, record.at);
+  for (const key of record.carried) {
+    replaceIssue(state, existingIssue(state, key), { sprint: record.carried_to, updated_at: record.at });
+  }
+  if (record.carried_to !== null) state.sprintTouchedAt.set(record.carried_to, record.at);
+  const where = record.carried_to ?? 'the backlog';
+  return change(
+    `${closed.description}; ${record.carried.length} unfinished issues carried to ${where}`,
+    [...record.carried],
+    record.carried_to === null ? [record.id] : [record.id, record.carried_to],
+    closed.projects.slice(),
+    false,
+  );
+}
+
+function applySprintState(state: TrackerState, id: string, to: Sprint['state'], at: string, verb: string): Change {
+  const sprint = existingSprint(state, id);
+  state.sprints.set(id, Object.freeze({ ...sprint, state: to }));
+  state.sprintTouchedAt.set(id, at);
+  return change(`Sprint ${id} (${sprint.name}) ${verb}`, [], [id], [sprint.project], false);
+}
+
+function applySprintGoal(state: TrackerState, record: RecordOf<'sprint.goal_changed'>): Change {
+  const sprint = existingSprint(state, record.id);
+  state.sprints.set(sprint.id, Object.freeze({ ...sprint, goal: record.to }));
+  state.sprintTouchedAt.set(sprint.id, record.at);
+  return change(`Sprint ${sprint.id} goal: ${record.to}`, [], [sprint.id], [sprint.project], false);
+}
+
+// ---------------------------------------------------------------------------
+
+function existingSprint(state: TrackerState, id: string): Sprint {
+  const sprint = state.sprints.get(id);
+  if (sprint === undefined) throw new Error(`sprint ${id} does not exist`);
+  return sprint;
+}
+
+function existingIssue(state: TrackerState, key: string): Issue {
+  const issue = state.issues.get(key);
+  if (issue === undefined) throw new Error(`issue ${key} does not exist`);
+  return issue;
+}
+
+function existingProject(state: TrackerState, key: string): Project {
+  const project = state.projects.get(key);
+  if (project === undefined) throw new Error(`project ${key} does not exist`);
+  return project;
+}
+
+function existingEpic(state: TrackerState, key: string): Issue {
+  const epic = existingIssue(state, key);
+  if (epic.type !== 'epic') throw new Error(`parent ${key} is a ${epic.type}, not an epic`);
+  return epic;
+}
+
+function sprintOfProject(state: TrackerState, id: string, project: string): Sprint {
+  const sprint = state.sprints.get(id);
+  if (sprint === undefined) throw new Error(`sprint ${id} does not exist`);
+  if (sprint.project !== project) throw new Error(`sprint ${id} belongs to ${sprint.project}, not ${project}`);
+  return sprint;
+}
+
+/** `from` in a record must equal the current value, or records were lost or reordered. */
+function expectCurrent(field: string, current: string | null, from: string | null): void {
+  if (current !== from) throw new Error(`${field} was ${String(current)} but the record says it was ${String(from)}`);
+}
+
+function commentLogOf(state: TrackerState, key: string): Comment[] {
+  const log = state.issues.entry(key)?.comments;
+  if (log === undefined) throw new Error(`issue ${key} has no comment log`);
+  return log;
+}
+
+/** The issue's next snapshot: its fields with `patch` applied, and all its comments so far. */
+function replaceIssue(state: TrackerState, issue: Issue, patch: Partial<IssueFields>): void {
+  const next = issueSnapshot({ ...fieldsOf(issue), ...patch }, commentLogOf(state, issue.key));
+  state.issues.replace(next);
+  indexIssue(state, issue, next);
+}
+
+/** Keeps the query indexes (once built) in step with the issues: the one place an issue enters or changes. */
+function indexIssue(state: TrackerState, before: Issue | undefined, after: Issue): void {
+  indexIssueFields(state, before, after);
+  indexIssueText(state, before, after);
+  noteScope(state, before, after);
+}
+
+function notePeople(state: TrackerState, issue: Issue, comments: readonly Comment[]): void {
+  state.people.add(issue.reporter);
+  if (issue.assignee !== null) state.people.add(issue.assignee);
+  for (const comment of comments) state.people.add(comment.author);
+}
+
+function describeAssignment(key: string, from: string | null, to: string | null): string {
+  if (to === null) return `${key} unassigned (was ${from ?? 'nobody'})`;
+  return `${key} assigned to ${to} (was ${from ?? 'unassigned'})`;
+}
+
+function twoIssueChange(a: Issue, b: Issue, description: string): Change {
+  const sprints = [...new Set([a.sprint, b.sprint].filter((id): id is string => id !== null))];
+  return change(description, [a.key, b.key], sprints, [...new Set([a.project, b.project])], false);
+}
+
+function issueChange(issue: Issue, description: string, created = false): Change {
+  const sprints = issue.sprint === null ? [] : [issue.sprint];
+  return change(description, [issue.key], sprints, [issue.project], created);
+}
+
+function change(description: string, issues: string[], sprints: string[], projects: string[], issueSetChanged: boolean): Change {
+  return { description, issues, sprints, projects, issueSetChanged };
+}

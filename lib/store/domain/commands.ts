@@ -1,0 +1,170 @@
+// Turning a validated request into the journal record that performs it.
+//
+// Each plan* function runs under the journal lock against the current state
+// (after catching up on other processes' appends), enforces the domain rules,
+// and returns the record to append, or null when the request changes nothing
+// (e.g. setting the status an issue already has: nothing is written).
+//
+// Workflow: a status moves only along the workflow (workflow.ts); the
+// refusal names the moves that are allowed from where the issue is.
+import {
+  parseHandle,
+  parseIssueKey,
+  parseIssueType,
+  parseLabels,
+  parseOptionalHandle,
+  parsePriority,
+  parseProjectKey,
+  parseSprintId,
+  parseStoryPoints,
+  parseText,
+} from '../model/args.js';
+import { domainError } from '../model/errors.js';
+import { describeSprints, requireIssue, requireProject, requireSprint } from '../state/lookup.js';
+import { LIMITS, type Issue, type IssueType, type Priority, type Resolution, type Status } from '../model/schema.js';
+import type { RecordDraft } from '../model/record-schema.js';
+import { commentCount, sortedSprints, type TrackerState } from '../state/state.js';
+import { requireMove } from '../model/workflow.js';
+
+export interface CreateIssueInput {
+  readonly project: string;
+  readonly title: string;
+  readonly description?: string;
+  /** Default: task. */
+  readonly type?: string;
+  /** Default: P2. */
+  readonly priority?: string;
+  readonly assignee?: string | null;
+  /** Default: the store's `actor`. */
+  readonly reporter?: string;
+  readonly story_points?: number | null;
+  /** A sprint of the same project that is not closed; null or absent for the backlog. */
+  readonly sprint?: string | null;
+  readonly labels?: readonly string[];
+  /** The key of an epic; absent or null for none. */
+  readonly parent?: string | null;
+}
+
+/** A CreateIssueInput whose values have passed their format checks. */
+export interface CreateIssueRequest {
+  readonly project: string;
+  readonly title: string;
+  readonly description: string;
+  readonly type: IssueType;
+  readonly priority: Priority;
+  readonly assignee: string | null;
+  readonly reporter: string;
+  readonly story_points: number | null;
+  readonly sprint: string | null;
+  readonly labels: readonly string[];
+  readonly parent: string | null;
+}
+
+/** Format checks only: cheap, and done before taking the lock. */
+export function parseCreateIssue(input: CreateIssueInput, actor: string): CreateIssueRequest {
+  return {
+    project: parseProjectKey(input.project),
+    title: parseText(input.title, 'Title', 1, LIMITS.titleMax),
+    description: input.description === undefined ? '' : parseText(input.description, 'Description', 0, LIMITS.descriptionMax),
+    type: input.type === undefined ? 'task' : parseIssueType(input.type),
+    priority: input.priority === undefined ? 'P2' : parsePriority(input.priority),
+    assignee: parseOptionalHandle(input.assignee, 'assignee'),
+    reporter: input.reporter === undefined ? actor : parseHandle(input.reporter, 'reporter'),
+    story_points: parseStoryPoints(input.story_points),
+    sprint: input.sprint === undefined || input.sprint === null ? null : parseSprintId(input.sprint),
+    labels: parseLabels(input.labels),
+    parent: input.parent === undefined || input.parent === null ? null : parseIssueKey(input.parent, 'parent'),
+  };
+}
+
+/** Allocates the next key of the project: safe because it runs under the lock. */
+export function planCreateIssue(state: TrackerState, request: CreateIssueRequest, at: string): RecordDraft {
+  requireProject(state, request.project);
+  if (request.sprint !== null) requireOpenSprintOf(state, request.sprint, request.project, 'the new issue');
+  if (request.parent !== null) requireEpic(state, request.parent);
+  const number = state.nextIssueNumber.get(request.project) ?? 1;
+  if (number > LIMITS.maxIssueNumber) {
+    throw domainError(
+      'conflict',
+      `Project ${request.project} has used every issue number up to the limit of ${LIMITS.maxIssueNumber}; no issue was created. Create the issue in another project.`,
+    );
+  }
+  const issue: Issue = {
+    key: `${request.project}-${number}`,
+    ...request,
+    status: 'todo',
+    resolution: null,
+    comments: [],
+    created_at: at,
+    updated_at: at,
+  };
+  return { type: 'issue.created', issue };
+}
+
+/** A move along the workflow; a resolution only on the move to done (default: done). */
+export function planStatusChange(state: TrackerState, key: string, status: Status, resolution?: Resolution): RecordDraft | null {
+  const issue = requireIssue(state, key);
+  if (resolution !== undefined && status !== 'done') {
+    throw domainError('invalid_argument', `A resolution goes with the move to done, not to ${status}. Leave it out.`);
+  }
+  if (issue.status === status && (resolution === undefined || resolution === issue.resolution)) return null;
+  if (issue.status === status) {
+    throw domainError('conflict', `${key} is already done (${issue.resolution ?? 'done'}); reopen it to resolve it again.`);
+  }
+  requireMove(key, issue.status, status, state.blockedFrom.get(key));
+  if (status !== 'done') return { type: 'issue.status_changed', key, from: issue.status, to: status };
+  return { type: 'issue.status_changed', key, from: issue.status, to: status, resolution: resolution ?? 'done' };
+}
+
+export function planAssignment(state: TrackerState, key: string, assignee: string | null): RecordDraft | null {
+  const issue = requireIssue(state, key);
+  if (issue.assignee === assignee) return null;
+  return { type: 'issue.assigned', key, from: issue.assignee, to: assignee };
+}
+
+export type CommentDraft = Extract<RecordDraft, { type: 'issue.commented' }>;
+
+export function planComment(state: TrackerState, key: string, author: string, body: string, at: string): CommentDraft {
+  requireIssue(state, key);
+  const count = commentCount(state, key);
+  if (count >= LIMITS.commentsPerIssueMax) {
+    throw domainError(
+      'conflict',
+      `${key} already has ${count} comments, the most one issue may have (${LIMITS.commentsPerIssueMax}). Carry the discussion on in a new issue.`,
+    );
+  }
+  const comment = { id: count + 1, author, body, created_at: at };
+  return { type: 'issue.commented', key, comment };
+}
+
+export function planSprintMove(state: TrackerState, key: string, sprint: string | null): RecordDraft | null {
+  const issue = requireIssue(state, key);
+  if (sprint !== null) requireOpenSprintOf(state, sprint, issue.project, key);
+  if (issue.sprint === sprint) return null;
+  return { type: 'issue.sprint_changed', key, from: issue.sprint, to: sprint };
+}
+
+/** A parent is an epic. */
+function requireEpic(state: TrackerState, key: string): Issue {
+  const epic = requireIssue(state, key);
+  if (epic.type !== 'epic') {
+    throw domainError('invalid_argument', `${key} is a ${epic.type}, not an epic; a parent must be an epic.`);
+  }
+  return epic;
+}
+
+/** Issues go into active or future sprints of their own project. */
+function requireOpenSprintOf(state: TrackerState, id: string, project: string, what: string): void {
+  const sprint = requireSprint(state, id);
+  const open = sortedSprints(state, project).filter((s) => s.state !== 'closed');
+  const alternatives = `Use a sprint of ${project} that is not closed (${describeSprints(open)}), or null for the backlog.`;
+  if (sprint.project !== project) {
+    throw domainError(
+      'invalid_argument',
+      `Sprint ${id} belongs to project ${sprint.project}, but ${what} is in ${project}. ${alternatives}`,
+    );
+  }
+  if (sprint.state === 'closed') {
+    throw domainError('invalid_argument', `Sprint ${id} (${sprint.name}) is closed. ${alternatives}`);
+  }
+}

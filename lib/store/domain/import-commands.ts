@@ -1,0 +1,201 @@
+// The store commands an import uses: a project, a sprint and an issue as another tracker had
+// them (an issue keeps its status, resolution, times and comments), each planned like every
+// other command (commands.ts): format checks with the tools' parsers first, then the domain
+// checks against the state under the lock, and one record, or a refusal that writes nothing.
+//
+// What differs from create_issue is deliberate: an imported issue is not new work, so it
+// does not start in todo (its workflow happened elsewhere; workflow.ts says a journal may
+// hold such history), it may sit in a closed sprint, and it keeps its key when the project
+// allows: when that number is above every number the project has used (issues are numbered
+// in order, see state.ts). Otherwise it takes the project's next number, and the caller is
+// told which key it got.
+import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from '../model/args.js';
+import { parseCreateIssue, type CreateIssueInput } from './commands.js';
+import { domainError } from '../model/errors.js';
+import { requireIssue, requireProject, requireSprint } from '../state/lookup.js';
+import {
+  DATE_PATTERN,
+  LIMITS,
+  SPRINT_STATES,
+  TIMESTAMP_PATTERN,
+  type Comment,
+  type Issue,
+  type Resolution,
+  type SprintState,
+  type Status,
+} from '../model/schema.js';
+import type { RecordDraft } from '../model/record-schema.js';
+import { issueNumber, sortedSprints, sprintNumber, type TrackerState } from '../state/state.js';
+import { parseResolution, parseStatus } from '../model/workflow.js';
+
+export interface ImportProjectInput {
+  readonly key: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly lead: string;
+}
+
+export interface ImportSprintInput {
+  readonly project: string;
+  /** Kept when free; absent: the project's next sprint number. */
+  readonly id?: string;
+  readonly name: string;
+  /** Default: future. */
+  readonly state?: string;
+  /** Calendar days (YYYY-MM-DD). */
+  readonly start_date: string;
+  readonly end_date: string;
+  readonly goal?: string;
+}
+
+export interface ImportIssueInput extends CreateIssueInput {
+  /** Kept when the project allows (see above); absent: the next number. */
+  readonly key?: string;
+  /** Default: todo. Forgiving names (workflow.ts parseStatus). */
+  readonly status?: string;
+  /** With status done only; default done. */
+  readonly resolution?: string | null;
+  /** Any time Date can read; default: now. */
+  readonly created_at?: string;
+  /** Default: created_at. */
+  readonly updated_at?: string;
+  /** Author default: the importing user, as for the reporter; time default: created_at. */
+  readonly comments?: readonly { readonly author?: string; readonly body: string; readonly created_at?: string }[];
+}
+
+export function planImportProject(state: TrackerState, input: ImportProjectInput): RecordDraft {
+  const key = parseProjectKey(input.key);
+  if (state.projects.has(key)) throw domainError('conflict', `Project ${key} already exists.`);
+  const project = {
+    key,
+    name: parseText(input.name, 'Project name', 1, LIMITS.nameMax),
+    description: parseText(input.description ?? '', 'Project description', 0, LIMITS.projectDescriptionMax),
+    lead: parseHandle(input.lead, 'project lead'),
+  };
+  return { type: 'project.created', project };
+}
+
+export function planImportSprint(state: TrackerState, input: ImportSprintInput): RecordDraft {
+  const project = requireProject(state, parseProjectKey(input.project)).key;
+  const next = Math.max(0, ...sortedSprints(state, project).map((s) => sprintNumber(s.id))) + 1;
+  const id = input.id === undefined ? `${project}-S${next}` : parseSprintId(input.id);
+  if (!id.startsWith(`${project}-S`))
+    throw domainError('invalid_argument', `Sprint ${id} is not named after project ${project}.`);
+  if (state.sprints.has(id)) throw domainError('conflict', `Sprint ${id} already exists.`);
+  const sprint = {
+    id,
+    name: parseText(input.name, 'Sprint name', 1, LIMITS.nameMax),
+    project,
+    state: parseSprintState(input.state ?? 'future'),
+    start_date: parseDay(input.start_date, 'start_date'),
+    end_date: parseDay(input.end_date, 'end_date'),
+    goal: parseText(input.goal ?? '', 'Sprint goal', 0, LIMITS.goalMax),
+  };
+  return { type: 'sprint.created', sprint };
+}
+
+/** Format checks only, before the lock: the same parsers as create_issue and update_issue. */
+export interface ImportIssueRequest {
+  readonly key: string | null;
+  readonly fields: ReturnType<typeof parseCreateIssue>;
+  readonly status: Status;
+  readonly resolution: Resolution | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly comments: readonly Comment[];
+}
+
+export function parseImportIssue(input: ImportIssueInput, actor: string, now: string): ImportIssueRequest {
+  const fields = parseCreateIssue(input, actor);
+  const status = input.status === undefined || input.status === '' ? 'todo' : parseStatus(input.status);
+  const given = input.resolution === undefined || input.resolution === null || input.resolution === '';
+  const resolution = given ? (status === 'done' ? 'done' : null) : parseResolution(input.resolution);
+  if (resolution !== null && status !== 'done') {
+    throw domainError('invalid_argument', `A resolution goes with status done, not ${status}.`);
+  }
+  const created_at = input.created_at === undefined ? now : parseTime(input.created_at, 'created');
+  // An import brings history, as a journal does: the bound is the one on reading a journal,
+  // so whatever a store holds, its export imports again.
+  const comments = input.comments ?? [];
+  if (comments.length > LIMITS.commentsPerIssueReadMax) {
+    throw domainError('invalid_argument', `${comments.length} comments; an issue may hold ${LIMITS.commentsPerIssueReadMax}.`);
+  }
+  return {
+    key: input.key === undefined || input.key === '' ? null : parseIssueKey(input.key),
+    fields,
+    status,
+    resolution,
+    created_at,
+    updated_at: input.updated_at === undefined ? created_at : parseTime(input.updated_at, 'updated'),
+    // Each refusal names the comment: an issue brings many, and a file's reader must find the one.
+    comments: comments.map((comment, index) => ({
+      id: index + 1,
+      author: parseHandle(comment.author ?? actor, `author of comment ${index + 1}`),
+      body: parseText(comment.body, `Comment ${index + 1}`, 1, LIMITS.commentMax),
+      created_at: comment.created_at === undefined ? created_at : parseTime(comment.created_at, `comment ${index + 1}`),
+    })),
+  };
+}
+
+export function planImportIssue(state: TrackerState, request: ImportIssueRequest): RecordDraft {
+  const { fields } = request;
+  requireProject(state, fields.project);
+  if (fields.sprint !== null) {
+    const sprint = requireSprint(state, fields.sprint);
+    if (sprint.project !== fields.project) {
+      throw domainError('invalid_argument', `Sprint ${sprint.id} belongs to project ${sprint.project}, not ${fields.project}.`);
+    }
+  }
+  if (fields.parent !== null) {
+    const epic = requireIssue(state, fields.parent);
+    if (epic.type !== 'epic') throw domainError('invalid_argument', `${epic.key} is a ${epic.type}; a parent must be an epic.`);
+    if (fields.type === 'epic') throw domainError('invalid_argument', 'An epic has no parent.');
+  }
+  const issue: Issue = {
+    ...fields,
+    key: importedKey(state, fields.project, request.key),
+    status: request.status,
+    resolution: request.resolution,
+    comments: request.comments,
+    created_at: request.created_at,
+    updated_at: request.updated_at,
+  };
+  return { type: 'issue.created', issue };
+}
+
+/** The key asked for when it belongs to the project and its number is still unused and free; else the next. */
+function importedKey(state: TrackerState, project: string, wanted: string | null): string {
+  const next = state.nextIssueNumber.get(project) ?? 1;
+  const keep = wanted !== null && wanted.startsWith(`${project}-`) && issueNumber(wanted) >= next;
+  if (keep) return wanted;
+  if (next > LIMITS.maxIssueNumber) {
+    throw domainError('conflict', `Project ${project} has used every issue number up to ${LIMITS.maxIssueNumber}.`);
+  }
+  return `${project}-${next}`;
+}
+
+function parseSprintState(value: string): SprintState {
+  const state = SPRINT_STATES.find((s) => s === value.trim().toLowerCase());
+  if (state === undefined)
+    throw domainError('invalid_argument', `Unknown sprint state '${value}'. Use one of: ${SPRINT_STATES.join(', ')}.`);
+  return state;
+}
+
+function parseDay(value: string, field: string): string {
+  if (typeof value !== 'string' || !DATE_PATTERN.test(value) || Number.isNaN(Date.parse(value))) {
+    throw domainError('invalid_argument', `Invalid ${field} '${String(value)}'. Use a day such as 2026-12-02.`);
+  }
+  return value;
+}
+
+/** Any time Date.parse reads, kept as toISOString writes it (the journal's form). */
+export function parseTime(value: string, field: string): string {
+  const time = typeof value === 'string' && value.length <= 64 ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time) || !TIMESTAMP_PATTERN.test(new Date(time).toISOString())) {
+    throw domainError(
+      'invalid_argument',
+      `Invalid ${field} time '${String(value).slice(0, 40)}'. Use ISO 8601, such as 2026-12-02T09:30:00Z.`,
+    );
+  }
+  return new Date(time).toISOString();
+}

@@ -1,0 +1,148 @@
+// Project and sprint statistics, computed from the issues on demand.
+//
+// Definitions (the rules a reader of the numbers needs):
+// - Story points: unestimated issues (story_points null) count as 0.
+// - progress_pct = floor(100 × done points / total points), 0 when the sprint
+//   has no points. Floor, so 100 means every point is done (99.6 % shows 99).
+// - days_remaining = whole calendar days (UTC) from today until end_date,
+//   never negative: 5 when the sprint ends five days from now, 0 on its last
+//   day and after it.
+// - last_updated = the latest of: any issue in the sprint changing, an issue
+//   entering or leaving the sprint, the sprint's creation.
+// - Open means not done.
+import { parseProjectKey, parseSprintId } from '../model/args.js';
+import { domainError } from '../model/errors.js';
+import { describeSprints, requireProject, requireSprint } from '../state/lookup.js';
+import { PRIORITIES, STATUSES, type Issue, type Priority, type Sprint, type Status } from '../model/schema.js';
+import { sortedSprints, sprintNumber, type TrackerState } from '../state/state.js';
+
+export interface IssueCounts {
+  readonly issue_count: number;
+  readonly by_status: Readonly<Record<Status, number>>;
+  readonly by_priority: Readonly<Record<Priority, number>>;
+  readonly points_total: number;
+  readonly points_done: number;
+  /** Open issues with priority P0. */
+  readonly p0_open: number;
+  readonly unassigned_open: number;
+}
+
+export interface ProjectStats extends IssueCounts {
+  readonly project: string;
+  readonly name: string;
+  /** The active sprint's id, or null. */
+  readonly active_sprint: string | null;
+}
+
+export interface SprintStats extends IssueCounts {
+  readonly sprint: string;
+  readonly name: string;
+  readonly project: string;
+  readonly state: Sprint['state'];
+  readonly goal: string;
+  readonly start_date: string;
+  readonly end_date: string;
+  readonly progress_pct: number;
+  readonly days_remaining: number;
+  readonly last_updated: string;
+}
+
+const DAY_MS = 86_400_000;
+
+export function projectStats(state: TrackerState, projectKey: unknown): ProjectStats {
+  const project = requireProject(state, parseProjectKey(projectKey));
+  const issues = (state.issueKeysByProject.get(project.key) ?? []).map((key) => state.issues.get(key));
+  return {
+    project: project.key,
+    name: project.name,
+    active_sprint: activeSprintOf(state, project.key)?.id ?? null,
+    ...countIssues(issues),
+  };
+}
+
+/** Stats of the project's active sprint; a domain error when it has none. */
+export function currentSprintStats(state: TrackerState, projectKey: unknown, now: Date): SprintStats {
+  const project = requireProject(state, parseProjectKey(projectKey));
+  const sprint = activeSprintOf(state, project.key);
+  if (sprint === undefined) {
+    const sprints = describeSprints(sortedSprints(state, project.key));
+    throw domainError('not_found', `Project ${project.key} has no active sprint. Its sprints: ${sprints}.`);
+  }
+  return sprintStats(state, sprint.id, now);
+}
+
+export function sprintStats(state: TrackerState, sprintId: unknown, now: Date): SprintStats {
+  const sprint = requireSprint(state, parseSprintId(sprintId));
+  const issues = (state.issueKeysByProject.get(sprint.project) ?? [])
+    .map((key) => state.issues.get(key))
+    .filter((issue) => issue?.sprint === sprint.id);
+  const counts = countIssues(issues);
+  return {
+    sprint: sprint.id,
+    name: sprint.name,
+    project: sprint.project,
+    state: sprint.state,
+    goal: sprint.goal,
+    start_date: sprint.start_date,
+    end_date: sprint.end_date,
+    ...counts,
+    progress_pct: counts.points_total === 0 ? 0 : Math.floor((100 * counts.points_done) / counts.points_total),
+    days_remaining: daysUntil(sprint.end_date, now),
+    last_updated: lastUpdated(state.sprintTouchedAt.get(sprint.id) ?? '', issues),
+  };
+}
+
+/** The active sprint; if data ever has two, the latest one counts. */
+export function activeSprintOf(state: TrackerState, project: string): Sprint | undefined {
+  return sortedSprints(state, project)
+    .filter((sprint) => sprint.state === 'active')
+    .sort((a, b) => sprintNumber(b.id) - sprintNumber(a.id))[0];
+}
+
+function countIssues(issues: ReadonlyArray<Issue | undefined>): IssueCounts {
+  const byStatus = zeroCounts(STATUSES);
+  const byPriority = zeroCounts(PRIORITIES);
+  let count = 0;
+  let pointsTotal = 0;
+  let pointsDone = 0;
+  let p0Open = 0;
+  let unassignedOpen = 0;
+  for (const issue of issues) {
+    if (issue === undefined) continue;
+    const points = issue.story_points ?? 0;
+    const open = issue.status !== 'done';
+    count += 1;
+    byStatus[issue.status] += 1;
+    byPriority[issue.priority] += 1;
+    pointsTotal += points;
+    if (!open) pointsDone += points;
+    if (open && issue.priority === 'P0') p0Open += 1;
+    if (open && issue.assignee === null) unassignedOpen += 1;
+  }
+  return {
+    issue_count: count,
+    by_status: byStatus,
+    by_priority: byPriority,
+    points_total: pointsTotal,
+    points_done: pointsDone,
+    p0_open: p0Open,
+    unassigned_open: unassignedOpen,
+  };
+}
+
+function zeroCounts<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
+}
+
+/** ISO timestamps of one format compare correctly as strings. */
+function lastUpdated(touchedAt: string, issues: ReadonlyArray<Issue | undefined>): string {
+  let latest = touchedAt;
+  for (const issue of issues) if (issue !== undefined && issue.updated_at > latest) latest = issue.updated_at;
+  return latest;
+}
+
+function daysUntil(endDate: string, now: Date): number {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const end = Date.parse(`${endDate}T00:00:00.000Z`);
+  return Math.max(0, Math.round((end - today) / DAY_MS));
+}

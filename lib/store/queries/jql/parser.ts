@@ -1,0 +1,272 @@
+// The parser of the query language: tokens in, the typed tree of ast.ts out. Recursive
+// descent, one function per rule of the grammar, lowest precedence first:
+//
+//   query      := [or] [ORDER BY sortKey {"," sortKey}]
+//   or         := and {OR and}
+//   and        := not {AND not}
+//   not        := NOT not | primary
+//   primary    := "(" or ")" | clause
+//   clause     := field compareOp value
+//               | field [NOT] IN ( "(" value {"," value} ")" | function )
+//               | field IS [NOT] (EMPTY | NULL) | field (= | !=) (EMPTY | NULL)
+//   value      := word | string | function
+//   function   := word "(" ")"
+//   sortKey    := orderField [ASC | DESC]
+//
+// Keywords are case-insensitive words; a quoted string is always a value, so "AND" can be
+// searched for. Every error names what was expected, the column of what was found, and what that was.
+import {
+  COMPARE_OPERATORS,
+  FIELDS,
+  FUNCTIONS,
+  KEYWORDS,
+  ORDER_FIELDS,
+  type Clause,
+  type CompareOperator,
+  type Expression,
+  type Field,
+  type FunctionName,
+  type OrderField,
+  type Query,
+  type SortKey,
+  type Value,
+} from './ast.js';
+import type { DomainError } from '../../model/errors.js';
+import { jqlError } from './errors.js';
+import { tokenize, type Token } from './tokens.js';
+
+export const JQL_LIMITS = {
+  /** Characters in one query: far more than a person or a model writes, and it bounds the work of all below. */
+  queryMax: 2_000,
+  /** Parentheses and NOTs inside each other: bounds the parser's recursion and the evaluator's. */
+  depthMax: 32,
+  /** Values in one IN list. */
+  listMax: 100,
+} as const;
+
+export function parseQuery(text: unknown): Query {
+  if (typeof text !== 'string') throw jqlError('The query must be a string', 1);
+  if (text.length > JQL_LIMITS.queryMax) {
+    throw jqlError(`The query is ${text.length} characters long; the limit is ${JQL_LIMITS.queryMax}`, JQL_LIMITS.queryMax + 1);
+  }
+  return new Parser(tokenize(text)).query();
+}
+
+class Parser {
+  private at = 0;
+  private depth = 0;
+
+  constructor(private readonly tokens: readonly Token[]) {}
+
+  query(): Query {
+    const where = this.isKeyword('ORDER') || this.peek().kind === 'end' ? null : this.or();
+    const orderBy = this.isKeyword('ORDER') ? this.orderBy() : [];
+    const next = this.peek();
+    if (next.kind !== 'end') {
+      const wanted = orderBy.length > 0 ? "',', ASC, DESC or the end of the query" : 'AND, OR, ORDER BY or the end of the query';
+      throw jqlError(`Unexpected ${describe(next)}`, next.column, `Expected ${wanted}.`);
+    }
+    return { where, orderBy };
+  }
+
+  private or(): Expression {
+    const operands = [this.and()];
+    while (this.isKeyword('OR')) {
+      this.take();
+      operands.push(this.and());
+    }
+    return operands.length === 1 ? (operands[0] as Expression) : { kind: 'or', operands };
+  }
+
+  private and(): Expression {
+    const operands = [this.not()];
+    while (this.isKeyword('AND')) {
+      this.take();
+      operands.push(this.not());
+    }
+    return operands.length === 1 ? (operands[0] as Expression) : { kind: 'and', operands };
+  }
+
+  private not(): Expression {
+    if (!this.isKeyword('NOT')) return this.primary();
+    const column = this.take().column;
+    return { kind: 'not', operand: this.nested(column, () => this.not()), column };
+  }
+
+  private primary(): Expression {
+    if (!this.isPunct('(')) return this.clause();
+    const open = this.take();
+    const inner = this.nested(open.column, () => this.or());
+    this.expectPunct(')', `to close the '(' at column ${open.column}`);
+    return inner;
+  }
+
+  /** Runs a rule one level deeper, refusing to go past the depth limit. */
+  private nested(column: number, rule: () => Expression): Expression {
+    if (this.depth >= JQL_LIMITS.depthMax) {
+      throw jqlError(`The query nests deeper than ${JQL_LIMITS.depthMax} parentheses or NOTs`, column);
+    }
+    this.depth += 1;
+    try {
+      return rule();
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  private clause(): Clause {
+    const token = this.peek();
+    const field = this.field(token);
+    this.take();
+    const next = this.peek();
+    if (next.kind === 'op') {
+      const op = this.take().text as CompareOperator;
+      // Jira's spelling of IS EMPTY, `assignee = EMPTY`, means the same and is parsed as it.
+      if ((op === '=' || op === '!=') && (this.isKeyword('EMPTY') || this.isKeyword('NULL'))) {
+        this.take();
+        return { kind: 'empty', field, negated: op === '!=', column: token.column };
+      }
+      return { kind: 'compare', field, op, value: this.value(`after '${op}'`), column: token.column };
+    }
+    if (this.isKeyword('IN')) {
+      this.take();
+      return { kind: 'in', field, negated: false, values: this.list(), column: token.column };
+    }
+    if (this.isKeyword('NOT')) {
+      this.take();
+      if (!this.isKeyword('IN')) throw expected(`IN after NOT`, this.peek());
+      this.take();
+      return { kind: 'in', field, negated: true, values: this.list(), column: token.column };
+    }
+    if (this.isKeyword('IS')) {
+      this.take();
+      const negated = this.isKeyword('NOT');
+      if (negated) this.take();
+      if (!this.isKeyword('EMPTY') && !this.isKeyword('NULL')) {
+        throw expected(`EMPTY after IS${negated ? ' NOT' : ''}`, this.peek());
+      }
+      this.take();
+      return { kind: 'empty', field, negated, column: token.column };
+    }
+    const operators = [...COMPARE_OPERATORS, 'IN', 'NOT IN', 'IS EMPTY', 'IS NOT EMPTY'].join(', ');
+    throw expected(`an operator after '${token.text}'`, next, `Operators: ${operators}.`);
+  }
+
+  private field(token: Token): Field {
+    const name = token.kind === 'word' ? token.text.toLowerCase() : '';
+    const field = FIELDS.find((f) => f === name);
+    if (field !== undefined) return field;
+    if (token.kind === 'word') throw jqlError(`Unknown field '${token.text}'`, token.column, `Fields: ${FIELDS.join(', ')}.`);
+    const previous = this.tokens[this.at - 1];
+    const where = previous === undefined ? '' : ` after ${describe(previous)}`;
+    throw expected(`a field name${where}`, token, `Fields: ${FIELDS.join(', ')}.`);
+  }
+
+  private value(after: string): Value {
+    const token = this.peek();
+    if (token.kind === 'string') {
+      this.take();
+      return { kind: 'literal', text: token.text, column: token.column };
+    }
+    if (token.kind !== 'word' || isKeyword(token.text)) {
+      throw expected(`a value ${after}`, token);
+    }
+    this.take();
+    if (!this.isPunct('(')) return { kind: 'literal', text: token.text, column: token.column };
+    const name = FUNCTIONS.find((f) => f.toLowerCase() === token.text.toLowerCase());
+    if (name === undefined) {
+      throw jqlError(
+        `Unknown function '${token.text}()'`,
+        token.column,
+        `Functions: ${FUNCTIONS.map((f) => `${f}()`).join(', ')}.`,
+      );
+    }
+    this.take();
+    this.expectPunct(')', `after '${token.text}(': functions take no arguments`);
+    return { kind: 'function', name: name satisfies FunctionName, column: token.column };
+  }
+
+  private list(): Value[] {
+    if (!this.isPunct('(')) return [this.value("after IN: a '(' list or a function")];
+    const open = this.take();
+    const values = [this.value(`after '('`)];
+    while (this.isPunct(',')) {
+      this.take();
+      values.push(this.value("after ','"));
+      if (values.length > JQL_LIMITS.listMax) {
+        throw jqlError(`The list has more than ${JQL_LIMITS.listMax} values`, open.column);
+      }
+    }
+    this.expectPunct(')', `to close the list at column ${open.column}`);
+    return values;
+  }
+
+  private orderBy(): SortKey[] {
+    this.take();
+    if (!this.isKeyword('BY')) throw expected(`BY after ORDER`, this.peek());
+    this.take();
+    const keys = [this.sortKey()];
+    while (this.isPunct(',')) {
+      this.take();
+      keys.push(this.sortKey());
+    }
+    return keys;
+  }
+
+  private sortKey(): SortKey {
+    const token = this.peek();
+    const name = token.kind === 'word' ? token.text.toLowerCase() : '';
+    const field = ORDER_FIELDS.find((f) => f === name);
+    if (field === undefined) {
+      throw expected('a field to order by', token, `Fields: ${ORDER_FIELDS.join(', ')}.`);
+    }
+    this.take();
+    let direction: SortKey['direction'] = 'ASC';
+    if (this.isKeyword('ASC') || this.isKeyword('DESC')) direction = this.take().text.toUpperCase() as SortKey['direction'];
+    return { field: field satisfies OrderField, direction, column: token.column };
+  }
+
+  private peek(): Token {
+    return this.tokens[this.at] as Token; // the last token is always `end`, never passed
+  }
+
+  private take(): Token {
+    const token = this.peek();
+    if (token.kind !== 'end') this.at += 1;
+    return token;
+  }
+
+  private isKeyword(keyword: string): boolean {
+    const token = this.peek();
+    return token.kind === 'word' && token.text.toUpperCase() === keyword;
+  }
+
+  private isPunct(text: string): boolean {
+    const token = this.peek();
+    return token.kind === 'punct' && token.text === text;
+  }
+
+  private expectPunct(text: string, why: string): void {
+    if (this.isPunct(text)) {
+      this.take();
+      return;
+    }
+    throw expected(`'${text}' ${why}`, this.peek());
+  }
+}
+
+/** "Expected a value after '=' at column 18. Found the end of the query." */
+function expected(what: string, found: Token, help?: string): DomainError {
+  return jqlError(`Expected ${what}`, found.column, `Found ${describe(found)}.${help === undefined ? '' : ` ${help}`}`);
+}
+
+function isKeyword(word: string): boolean {
+  const upper = word.toUpperCase();
+  return KEYWORDS.some((keyword) => keyword === upper);
+}
+
+function describe(token: Token): string {
+  if (token.kind === 'end') return 'the end of the query';
+  if (token.kind === 'string') return `the string "${token.text.length > 20 ? `${token.text.slice(0, 20)}…` : token.text}"`;
+  return `'${token.text.length > 20 ? `${token.text.slice(0, 20)}…` : token.text}'`;
+}

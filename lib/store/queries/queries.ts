@@ -1,0 +1,422 @@
+// Reading issues: one, a page of all, or a filtered and paginated search.
+//
+// Order is always stable: by project key, then issue number. A search walks the issues
+// in that order; words go to the word index first (word-index.ts), so the walk visits
+// only the issues holding them. The lower-cased text of an issue and of each comment, for
+// the words the index cannot answer, is computed on its first search, so opening the
+// store pays nothing for it.
+//
+// The scan runs in slices of bounded work (searchInSlices). A caller that can
+// wait (the search_issues tool) lets other requests run between slices, so
+// many large searches at once never hold up a ping for long; a caller that
+// must answer at once (a resource read) runs the slices back to back.
+//
+// A search pages by offset (a listing: resources/list) or by keyset cursor (search_issues:
+// search-cursor.ts): a page after a cursor holds the matches past the cursor's position in
+// the search's order, and ends with the cursor of the next page when more match.
+import {
+  parseHandle,
+  parseIssueKey,
+  parseOneOrMany,
+  parsePage,
+  parsePriority,
+  parseProjectKey,
+  parseSprintId,
+  quote,
+  type PageRequest,
+} from '../model/args.js';
+import { domainError } from '../model/errors.js';
+import { requireIssue, requirePerson, requireProject, requireSprint } from '../state/lookup.js';
+import { readyKeys } from '../domain/ready.js';
+import {
+  READY_ORDER,
+  afterPosition,
+  decodeCursor,
+  encodeCursor,
+  positionValues,
+  searchIdentity,
+  type SortValue,
+} from './search-cursor.js';
+import { LABEL_PATTERN, type Issue } from '../model/schema.js';
+import type { FieldValue, IndexedField } from '../indexes/index-fields.js';
+import { compileCondition } from './jql/evaluate.js';
+import type { SortKey } from './jql/ast.js';
+import { parseQuery } from './jql/parser.js';
+import { allOf, resolve, type Condition, type ResolveContext } from './jql/resolve.js';
+import { compareBy } from './jql/order.js';
+import { exactAnswer, runQuery } from './jql/run.js';
+import type { KeySet } from '../indexes/key-set.js';
+import { inKeyOrder } from '../indexes/key-order.js';
+import { commentCount, sortedProjectKeys, type TrackerState } from '../state/state.js';
+import { lowerCased, matchWords, searchWords, type WordMatch } from '../indexes/word-index.js';
+import { parseStatus } from '../model/workflow.js';
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  /** How many match in all, not only on this page. */
+  readonly total: number;
+  readonly offset: number;
+  readonly limit: number;
+  /** Offset of the next page, or null on the last page (and on every page after a cursor). */
+  readonly next_offset: number | null;
+  /** The cursor of the next page (search-cursor.ts), or null on the last page. */
+  readonly next_cursor: string | null;
+}
+
+export interface ListIssuesQuery {
+  readonly project?: string;
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+export interface SearchIssuesQuery extends ListIssuesQuery {
+  /** One status or a list (any of them). */
+  readonly status?: string | readonly string[];
+  /** One priority or a list (any of them). */
+  readonly priority?: string | readonly string[];
+  /** A handle; null for unassigned issues. */
+  readonly assignee?: string | null;
+  /** A sprint id; null for the backlog (issues in no sprint). */
+  readonly sprint?: string | null;
+  /** Issues carrying this label. */
+  readonly label?: string;
+  /** Words that must all occur (case-insensitive) in the title, description or comments. */
+  readonly text?: string;
+  /** A query in the query language (jql/), ANDed with the other filters given. */
+  readonly query?: string;
+  /** Only the ready view (ready.ts), most urgent first instead of in key order. */
+  readonly ready?: boolean;
+  /** The next_cursor of the previous page of the same search; not with an offset. */
+  readonly cursor?: string;
+}
+
+/** Without a context, a query runs as of now, for nobody in particular (currentUser() says it is not known). */
+const nowForNobody = (): ResolveContext => ({ now: new Date(), user: null });
+
+export function getIssue(state: TrackerState, key: unknown): Issue {
+  return requireIssue(state, parseIssueKey(key));
+}
+
+export function listIssues(state: TrackerState, query: ListIssuesQuery = {}): Page<Issue> {
+  return searchIssues(state, { project: query.project, offset: query.offset, limit: query.limit });
+}
+
+/** The whole search at once: every slice of the scan back to back. */
+export function searchIssues(
+  state: TrackerState,
+  query: SearchIssuesQuery,
+  context: ResolveContext = nowForNobody(),
+): Page<Issue> {
+  const scan = searchInSlices(state, query, context);
+  for (;;) {
+    const step = scan.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * The same search, pausing (a turn of the event loop by default) after each slice. A record
+ * applied during a pause is seen by the rest of the scan: each issue is tested as it is when
+ * the scan reaches it.
+ *
+ * A search the first slice finishes (most do: whatever the indexes answer exactly takes no
+ * scan) is answered at once, as a page, not a promise: nothing was waited for, so the caller
+ * need not wait either. Only a search that pauses gives a promise, and a wrong argument is
+ * thrown at once, before anything is searched.
+ */
+export function searchIssuesYielding(
+  state: TrackerState,
+  query: SearchIssuesQuery,
+  context: ResolveContext = nowForNobody(),
+  pause: () => Promise<void> = nextTurn,
+): Page<Issue> | Promise<Page<Issue>> {
+  const scan = searchInSlices(state, query, context);
+  const first = scan.next();
+  return first.done === true ? first.value : restOfScan(scan, pause);
+}
+
+/** The slices after the first, each after a pause. */
+async function restOfScan(scan: Generator<void, Page<Issue>, void>, pause: () => Promise<void>): Promise<Page<Issue>> {
+  for (;;) {
+    await pause();
+    const step = scan.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Work in one slice of a scan, in characters searched, an issue looked at counting as
+ * ISSUE_WORK: small enough that a slice, even of the slowest text (a short word that almost
+ * matches everywhere, such as 'aab' in 'aaaa…'), keeps other requests waiting only briefly.
+ */
+export const SLICE_WORK = 64 * 1024;
+const ISSUE_WORK = 64;
+
+/** Counts the work of the current slice; `spend` says when the slice is over. */
+class Slice {
+  private used = 0;
+  /** Counts work that cannot pause in the middle; the next `spend` ends the slice if it is over. */
+  add(work: number): void {
+    this.used += work;
+  }
+  spend(work: number): boolean {
+    this.used += work;
+    if (this.used < SLICE_WORK) return false;
+    this.used = 0;
+    return true;
+  }
+}
+
+/** Parses every argument before the first slice, then yields after each slice; returns the page. */
+export function* searchInSlices(
+  state: TrackerState,
+  query: SearchIssuesQuery,
+  context: ResolveContext = nowForNobody(),
+): Generator<void, Page<Issue>, void> {
+  const page = pageRequest(query);
+  const keyLists = query.ready === true ? [readyKeys(state, query.project)] : issueKeyLists(state, query.project);
+  const filters = filterConditions(state, query);
+  const words = searchWords(query.text);
+  // The filters and words as conditions, for a query to AND with or the indexes to answer alone.
+  const conditions = [...projectCondition(state, query.project), ...filters, ...(words.length > 0 ? [textCondition(words)] : [])];
+  if (query.query !== undefined) {
+    if (query.ready === true) return readyByQuery(state, keyLists[0] as string[], query.query, context, page, conditions);
+    const answer = runQuery(state, query.query, context, page, conditions);
+    return pageOf([...answer.items], answer.total, answer.more, page, answer.orderBy);
+  }
+  const orderBy = query.ready === true ? READY_ORDER : [];
+  const after = page.after === undefined ? null : afterPosition(orderBy, page.after);
+  if (filters.length === 0 && words.length === 0) return pageOfAll(state, keyLists, page, orderBy, after);
+  if (query.ready !== true) {
+    // What the indexes answer exactly needs no scan: the same bitmaps a query's conditions use.
+    const answer = exactAnswer(state, conditions, page);
+    if (answer !== null) return pageOf([...answer.items], answer.total, answer.more, page, answer.orderBy);
+  }
+  const fieldsMatch = filters.length === 0 ? null : compileCondition(state, { kind: 'and', operands: filters });
+  // The index answers for most words at once; the scan looks in the text only for the rest.
+  const match: WordMatch = words.length > 0 ? matchWords(state, words) : { keys: null, unindexed: [] };
+  const unindexed = match.unindexed;
+  const slice = new Slice();
+  const items: Issue[] = [];
+  let total = 0;
+  let passed = 0;
+  let more = false;
+  // The ready list is in its own order (urgency), not the key order inKeyOrder walks.
+  const scanned = query.ready === true ? inListOrder(keyLists[0] as string[], match.keys) : inKeyOrder(keyLists, match.keys);
+  for (const key of scanned) {
+    if (slice.spend(ISSUE_WORK)) yield;
+    const issue = state.issues.get(key);
+    if (issue === undefined || (fieldsMatch !== null && !fieldsMatch(issue))) continue;
+    if (unindexed.length > 0 && !inTitleOrDescription(state, issue, unindexed, slice)) {
+      if (commentCount(state, key) === 0 || !(yield* inAnyText(state, issue, unindexed, slice))) continue;
+    }
+    total += 1;
+    if (after !== null && !after(issue)) continue;
+    passed += 1;
+    if (passed <= page.offset) continue;
+    if (items.length < page.limit) items.push(issue);
+    else more = true;
+  }
+  return pageOf(items, total, more, page, orderBy);
+}
+
+/** The keys of `keys`, in its order, that are in `candidates` (every key when null). */
+function* inListOrder(keys: readonly string[], candidates: KeySet | null): Generator<string, void, void> {
+  for (const key of keys) if (candidates === null || candidates.has(key)) yield key;
+}
+
+/**
+ * The ready view narrowed by a query: the ready issues (those of active sprints, few) tested
+ * one by one, in the query's order, or most urgent first when it has none.
+ */
+function readyByQuery(
+  state: TrackerState,
+  ready: readonly string[],
+  text: string,
+  context: ResolveContext,
+  page: SearchPage,
+  extra: readonly Condition[],
+): Page<Issue> {
+  const parsed = parseQuery(text);
+  const where = allOf([...(parsed.where === null ? [] : [resolve(state, parsed.where, context)]), ...extra]);
+  const matches = where === null ? () => true : compileCondition(state, where);
+  const orderBy = parsed.orderBy.length > 0 ? parsed.orderBy : READY_ORDER;
+  const found = ready.map((key) => state.issues.get(key) as Issue).filter((issue) => matches(issue));
+  const after = page.after === undefined ? null : afterPosition(orderBy, page.after);
+  const ordered = found.filter((issue) => after === null || after(issue)).sort(compareBy(orderBy));
+  const end = page.offset + page.limit;
+  return pageOf(ordered.slice(page.offset, end), found.length, ordered.length > end, page, orderBy);
+}
+
+/** The page asked for: an offset and a limit, and the position of a cursor (bound to this search). */
+export interface SearchPage extends PageRequest {
+  readonly identity: string;
+  readonly after?: readonly SortValue[];
+}
+
+function pageRequest(query: SearchIssuesQuery): SearchPage {
+  const page = parsePage(query.offset, query.limit);
+  const identity = searchIdentity({ ...query });
+  if (query.cursor === undefined) return { ...page, identity };
+  if (query.offset !== undefined) {
+    throw domainError('invalid_argument', 'Give a cursor or an offset, not both: the cursor says where the page starts.');
+  }
+  return { ...page, identity, after: decodeCursor(query.cursor, identity) };
+}
+
+/** What a search means, resolved against the state: every argument and the query as one condition (null: every issue), and the query's order. */
+export interface ResolvedSearch {
+  readonly page: SearchPage;
+  readonly where: Condition | null;
+  readonly orderBy: readonly SortKey[];
+  /** Only the ready view's issues (ready.ts). */
+  readonly ready: boolean;
+}
+
+/**
+ * The search resolved as searchInSlices resolves it, for a backend that answers it another way
+ * (PostgreSQL: postgres/sql-search.ts).
+ */
+export function resolveSearch(state: TrackerState, query: SearchIssuesQuery, context: ResolveContext): ResolvedSearch {
+  const page = pageRequest(query);
+  // In searchInSlices' order, so a search with two mistakes names the same one first.
+  const project = projectCondition(state, query.project);
+  const filters = filterConditions(state, query);
+  const words = searchWords(query.text);
+  const parsed = query.query === undefined ? null : parseQuery(query.query);
+  const conditions = [
+    ...(parsed?.where == null ? [] : [resolve(state, parsed.where, context)]),
+    ...project,
+    ...filters,
+    ...(words.length > 0 ? [textCondition(words)] : []),
+  ];
+  const where = allOf(conditions);
+  // As searchInSlices: the ready view comes most urgent first unless the query orders it.
+  const ready = query.ready === true;
+  const orderBy = parsed?.orderBy ?? [];
+  return { page, where, orderBy: ready && orderBy.length === 0 ? READY_ORDER : orderBy, ready };
+}
+
+function projectCondition(state: TrackerState, project: unknown): Condition[] {
+  if (project === undefined) return [];
+  return [
+    { kind: 'one-of', field: 'project', values: new Set([requireProject(state, parseProjectKey(project)).key]), negated: false },
+  ];
+}
+
+const textCondition = (words: readonly string[]): Condition => ({ kind: 'text', words });
+
+/** The issue key lists to scan, in stable order: all projects, or one. */
+function issueKeyLists(state: TrackerState, project: unknown): ReadonlyArray<readonly string[]> {
+  const projects = project === undefined ? sortedProjectKeys(state) : [requireProject(state, parseProjectKey(project)).key];
+  return projects.map((key) => state.issueKeysByProject.get(key) ?? []);
+}
+
+/**
+ * No filters: the page is cut from the key lists, no scan needed. Each list is in the order
+ * (a project's keys by number, or the ready view's list), so the cursor's place in it is
+ * found by halving.
+ */
+function pageOfAll(
+  state: TrackerState,
+  keyLists: ReadonlyArray<readonly string[]>,
+  page: SearchPage,
+  orderBy: readonly SortKey[],
+  after: ((issue: Issue) => boolean) | null,
+): Page<Issue> {
+  const items: Issue[] = [];
+  let skip = page.offset;
+  let total = 0;
+  let more = false;
+  for (const keys of keyLists) {
+    total += keys.length;
+    const start = (after === null ? 0 : firstAfter(state, keys, after)) + skip;
+    skip = Math.max(0, start - keys.length);
+    for (let i = start; i < keys.length && !more; i++) {
+      const issue = state.issues.get(keys[i] as string);
+      if (issue === undefined) continue;
+      if (items.length < page.limit) items.push(issue);
+      else more = true;
+    }
+  }
+  return pageOf(items, total, more, page, orderBy);
+}
+
+/** The index of the first key whose issue is after the cursor, in a list in the order. */
+function firstAfter(state: TrackerState, keys: readonly string[], after: (issue: Issue) => boolean): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (after(state.issues.get(keys[middle] as string) as Issue)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+function pageOf(items: Issue[], total: number, more: boolean, page: SearchPage, orderBy: readonly SortKey[]): Page<Issue> {
+  const last = items[items.length - 1];
+  const next_cursor = more && last !== undefined ? encodeCursor(page.identity, positionValues(orderBy, last)) : null;
+  const end = page.offset + items.length;
+  const next_offset = page.after === undefined && more ? end : null;
+  return { items, total, offset: page.offset, limit: page.limit, next_offset, next_cursor };
+}
+
+/**
+ * The filters given as arguments, parsed once up front, as conditions of the query language
+ * (jql/resolve.ts): one meaning for `status: "todo"` and `status = todo`.
+ */
+function filterConditions(state: TrackerState, query: SearchIssuesQuery): Condition[] {
+  const conditions: Condition[] = [];
+  const oneOf = (field: IndexedField, values: readonly FieldValue[]) =>
+    conditions.push({ kind: 'one-of', field, values: new Set(values), negated: false });
+  if (query.status !== undefined) oneOf('status', parseOneOrMany(query.status, parseStatus));
+  if (query.priority !== undefined) oneOf('priority', parseOneOrMany(query.priority, parsePriority));
+  if (query.assignee !== undefined)
+    oneOf('assignee', [query.assignee === null ? null : requirePerson(state, parseHandle(query.assignee, 'assignee'))]);
+  if (query.sprint !== undefined)
+    oneOf('sprint', [query.sprint === null ? null : requireSprint(state, parseSprintId(query.sprint)).id]);
+  if (query.label !== undefined) oneOf('labels', [parseLabelFilter(query.label)]);
+  return conditions;
+}
+
+function parseLabelFilter(value: unknown): string {
+  const label = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (!LABEL_PATTERN.test(label)) {
+    throw domainError('invalid_argument', `Invalid label ${quote(value)}. Labels are lower-case words such as backend.`);
+  }
+  return label;
+}
+
+/** Whether every word occurs in the issue's title or description: one look, no comments. */
+function inTitleOrDescription(state: TrackerState, issue: Issue, words: readonly string[], slice: Slice): boolean {
+  const text = lowerCased(state, issue, () => `${issue.title}\n${issue.description}`);
+  slice.add(text.length * words.length);
+  for (const word of words) if (!text.includes(word)) return false;
+  return true;
+}
+
+/**
+ * Whether every word occurs in the title, description or comments. Each text is searched on
+ * its own (a word has no spaces, so it cannot span two), which lets the scan pause between
+ * the comments of a long discussion.
+ */
+function* inAnyText(state: TrackerState, issue: Issue, words: readonly string[], slice: Slice): Generator<void, boolean, void> {
+  const head = lowerCased(state, issue, () => `${issue.title}\n${issue.description}`);
+  for (const word of words) {
+    if (head.includes(word)) continue;
+    let found = false;
+    for (const comment of issue.comments) {
+      const text = lowerCased(state, comment, () => comment.body);
+      if (slice.spend(text.length)) yield;
+      if (text.includes(word)) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
+}

@@ -1,0 +1,46 @@
+// Finding entities by key, with "not found" messages that offer the way out.
+import { domainError } from '../model/errors.js';
+import type { Issue, Project, Sprint } from '../model/schema.js';
+import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
+
+export function requireIssue(state: TrackerState, key: string): Issue {
+  const issue = state.issues.get(key);
+  if (issue === undefined) {
+    throw domainError('not_found', `Issue ${key} not found. Check the key, or search issues to find the right one.`);
+  }
+  return issue;
+}
+
+export function requireProject(state: TrackerState, key: string): Project {
+  const project = state.projects.get(key);
+  if (project === undefined) {
+    throw domainError('not_found', `Project ${key} not found. Known projects: ${sortedProjectKeys(state).join(', ')}.`);
+  }
+  return project;
+}
+
+export function requireSprint(state: TrackerState, id: string): Sprint {
+  const sprint = state.sprints.get(id);
+  if (sprint === undefined) {
+    const project = id.slice(0, id.lastIndexOf('-'));
+    const known = state.projects.has(project) ? describeSprints(sortedSprints(state, project)) : 'none in that project';
+    throw domainError('not_found', `Sprint ${id} not found. Sprints of ${project}: ${known}.`);
+  }
+  return sprint;
+}
+
+/**
+ * A person the tracker has seen (lead, reporter, assignee, comment author). A filter on
+ * someone unknown is an error naming who is known, never a silently empty answer.
+ */
+export function requirePerson(state: TrackerState, handle: string): string {
+  if (state.people.has(handle)) return handle;
+  const known = [...state.people].sort();
+  const shown = known.length > 20 ? `${known.slice(0, 20).join(', ')} and ${known.length - 20} more` : known.join(', ');
+  throw domainError('not_found', `No one called ${handle} is known to the tracker. Known people: ${shown}.`);
+}
+
+/** "PROJ-S41 (closed), PROJ-S42 (active)" */
+export function describeSprints(sprints: readonly Sprint[]): string {
+  return sprints.length === 0 ? 'none' : sprints.map((s) => `${s.id} (${s.state})`).join(', ');
+}
