@@ -98,15 +98,15 @@ test('syntax errors say what was expected and point at the column', () => {
     ['project = PROJ AND status =', "Expected a value after '=' at column 28. Found the end of the query."],
     [
       'status = todo AND',
-      "Expected a field name after 'AND' at column 18. Found the end of the query. Fields: project, status, priority, assignee, reporter, type, sprint, labels, created, updated, text.",
+      "Expected a field name after 'AND' at column 18. Found the end of the query. Fields: project, status, statusCategory, priority, assignee, reporter, type, sprint, labels, created, updated, key, parent, resolution, text, summary, description, comment.",
     ],
     [
       'colour = red',
-      "Unknown field 'colour' at column 1. Fields: project, status, priority, assignee, reporter, type, sprint, labels, created, updated, text.",
+      "Unknown field 'colour' at column 1. Fields: project, status, statusCategory, priority, assignee, reporter, type, sprint, labels, created, updated, key, parent, resolution, text, summary, description, comment.",
     ],
     [
       'status todo',
-      "Expected an operator after 'status' at column 8. Found 'todo'. Operators: =, !=, ~, <, <=, >, >=, IN, NOT IN, IS EMPTY, IS NOT EMPTY.",
+      "Expected an operator after 'status' at column 8. Found 'todo'. Operators: =, !=, ~, !~, <, <=, >, >=, IN, NOT IN, IS EMPTY, IS NOT EMPTY.",
     ],
     ['status = todo priority = P0', "Unexpected 'priority' at column 15. Expected AND, OR, ORDER BY or the end of the query."],
     ['(status = todo', "Expected ')' to close the '(' at column 1 at column 15. Found the end of the query."],
@@ -115,7 +115,10 @@ test('syntax errors say what was expected and point at the column', () => {
     ['assignee IS nobody', "Expected EMPTY after IS at column 13. Found 'nobody'."],
     ['text ~ "open', 'The string that starts here is not closed: add " at column 8.'],
     ['status = todo & type = bug', "Unexpected character '&' at column 15."],
-    ['assignee = me()', "Unknown function 'me()' at column 12. Functions: currentUser(), openSprints()."],
+    [
+      'assignee = me()',
+      "Unknown function 'me()' at column 12. Functions: currentUser(), openSprints(), futureSprints(), closedSprints(), now(), startOfDay(), startOfWeek(), startOfMonth(), startOfYear(), endOfDay(), endOfWeek(), endOfMonth(), endOfYear(), linkedIssues(), blockedIssues(), blockingIssues().",
+    ],
     ['ORDER priority', "Expected BY after ORDER at column 7. Found 'priority'."],
     [
       'ORDER BY text',
@@ -172,7 +175,20 @@ const arbitraryText = fc.oneof(
 );
 const arbitraryValue: fc.Arbitrary<Value> = fc.oneof(
   arbitraryText.map((text) => ({ kind: 'literal' as const, text, column })),
-  fc.constantFrom('currentUser' as const, 'openSprints' as const).map((name) => ({ kind: 'function' as const, name, column })),
+  fc
+    .constantFrom('currentUser' as const, 'openSprints' as const)
+    .map((name) => ({ kind: 'function' as const, name, args: [], column })),
+  fc
+    .oneof(
+      fc.tuple(fc.constant('startOfWeek' as const), fc.array(arbitraryText, { maxLength: 1 })),
+      fc.tuple(fc.constant('linkedIssues' as const), fc.array(arbitraryText, { minLength: 1, maxLength: 2 })),
+    )
+    .map(([name, texts]) => ({
+      kind: 'function' as const,
+      name,
+      args: texts.map((text) => ({ kind: 'literal' as const, text, column })),
+      column,
+    })),
 );
 const arbitraryField = fc.constantFrom(...FIELDS);
 const arbitraryClause = fc.oneof(
@@ -606,16 +622,16 @@ test('values are read the way the store reads them; unknown projects, people and
     ],
     ['status = doing', `Unknown status 'doing' at column 10. Use one of: ${STATUSES.join(', ')}.`],
     ['priority = urgent', `Unknown priority 'urgent' at column 12. Use one of: ${PRIORITIES.join(', ')}.`],
-    ['status IS EMPTY', 'status is never empty at column 1. Fields that can be: assignee, sprint, labels.'],
+    ['status IS EMPTY', 'status is never empty at column 1. Fields that can be: assignee, sprint, labels, parent, resolution.'],
     ['status ~ todo', "status takes =, !=, IN, NOT IN or IS EMPTY, not '~' at column 1."],
-    ['text = pay', 'text takes only \'~\' at column 1. Write text ~ "words".'],
+    ['text = pay', "text takes only '~' or '!~' at column 1. Write text ~ \"words\"."],
     [
       'created > yesterday',
-      "'yesterday' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z) or a time from now (-7d, -2w, -12h).",
+      "'yesterday' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z), a time from now (-7d, -2w, -12h) or startOfWeek().",
     ],
     [
       'created > 2025-02-30',
-      "'2025-02-30' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z) or a time from now (-7d, -2w, -12h).",
+      "'2025-02-30' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z), a time from now (-7d, -2w, -12h) or startOfWeek().",
     ],
     ['sprint = openSprints()', 'openSprints() is a list at column 10. Write sprint IN openSprints().'],
     ['project IN openSprints()', 'openSprints() is a list of sprints: use it with sprint IN at column 12.'],
