@@ -221,7 +221,7 @@ test('Jira names of values are ours under another name; a wildcard finds what th
   );
 });
 
-test('date functions: the first and last millisecond of the period, moved by their argument (UTC, weeks from Monday)', () => {
+test("dates: times from now in Jira's units; date functions: the first and last millisecond of the period, moved by their argument (UTC, weeks from Monday)", () => {
   const dates = [
     ['startOfDay()', '2025-06-18T00:00:00.000Z'],
     ['endOfDay()', '2025-06-18T23:59:59.999Z'],
@@ -235,12 +235,26 @@ test('date functions: the first and last millisecond of the period, moved by the
     ['endOfYear(+1)', '2026-12-31T23:59:59.999Z'],
     ['startOfDay(-2h)', '2025-06-17T22:00:00.000Z'],
     ['now()', '2025-06-18T12:00:00.000Z'],
+    ['-30m', '2025-06-18T11:30:00.000Z'],
+    ['-2D', '2025-06-16T12:00:00.000Z'],
+    ['-1M', '2025-05-18T12:00:00.000Z'],
+    ['+1y', '2026-06-18T12:00:00.000Z'],
   ];
   for (const [call, instant] of dates) {
     const clause = parseQuery(`created = ${call}`).where;
     assert.ok(clause?.kind === 'compare');
     assert.is(dateSpan(clause.value, NOW).from, instant, call);
   }
+});
+
+// Last: it adds a sprint the queries above do not expect.
+test("a sprint's name names every project's sprint of that name", async () => {
+  await store.importSprint({ project: 'WEB', name: 'Sprint 42', start_date: '2025-06-23', end_date: '2025-07-04' });
+  await store.moveToSprint('WEB-3', 'WEB-S8');
+  const keys = (query: string) => store.searchIssues({ query, limit: 100 }).items.map((issue) => issue.key);
+  assert.equal(keys('sprint = "sprint 42" AND project = WEB'), ['WEB-3']);
+  assert.equal(keys('sprint = "Sprint 42"'), [...keys('sprint = PROJ-S42'), 'WEB-3']);
+  assert.equal(keys('sprint IN futureSprints()'), ['PROJ-110', 'WEB-3']);
 });
 
 test.run();

@@ -770,11 +770,11 @@ test('values are read the way the store reads them; unknown projects, people and
     ['text = pay', "text takes only '~' or '!~' at column 1. Write text ~ \"words\"."],
     [
       'created > yesterday',
-      "'yesterday' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z), a time from now (-7d, -2w, -12h) or startOfWeek().",
+      "'yesterday' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z), a time from now (-7d, -2w, -12h, -30m, -1M) or startOfWeek().",
     ],
     [
       'created > 2025-02-30',
-      "'2025-02-30' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z), a time from now (-7d, -2w, -12h) or startOfWeek().",
+      "'2025-02-30' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z), a time from now (-7d, -2w, -12h, -30m, -1M) or startOfWeek().",
     ],
     ['sprint = openSprints()', 'openSprints() is a list at column 10. Write sprint IN openSprints().'],
     ['project IN openSprints()', 'openSprints() is a list of sprints: use it with sprint IN at column 12.'],

@@ -1,5 +1,5 @@
 // Dates in a query, as the span of time they name: a whole UTC day for 2025-06-01, one
-// instant for a timestamp, a time from now (-7d) or a date function (startOfWeek()).
+// instant for a timestamp, a time from now (-7d, -30m, -1M) or a date function (startOfWeek()).
 //
 // The date functions are Jira's: startOfDay/Week/Month/Year() and endOf...() are the first and
 // the last millisecond of the current period, now() is now. An argument moves the answer:
@@ -18,7 +18,8 @@ export interface DateSpan {
 
 const DAY_MS = 86_400_000;
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS };
-const RELATIVE = /^([+-])(\d{1,5})([hdw])$/;
+/** A time from now, as Jira writes it: years, M months, weeks, days, hours, m minutes (D, W and H too: a typed capital). */
+const RELATIVE = /^([+-])(\d{1,5})([yMwdhmDWH])$/;
 /** A function's argument: a signed count, and a unit (y, M months, w, d, h, m minutes) or none for the function's own. */
 const OFFSET = /^([+-]?)(\d{1,5})([yMwdhm]?)$/;
 /** Jira's other spellings of a day and a minute: 2025/06/01, "2025-06-01 09:30" (UTC here). */
@@ -50,10 +51,14 @@ export function dateSpan(value: Value, now: Date): DateSpan {
     return instant(periodEdge(now, period.unit, period.end, value.args[0]));
   }
   const text = value.text.trim();
-  const relative = RELATIVE.exec(text.toLowerCase());
+  const relative = RELATIVE.exec(text);
   if (relative !== null) {
-    const sign = relative[1] === '-' ? -1 : 1;
-    return instant(now.getTime() + sign * Number(relative[2]) * (UNIT_MS[relative[3] as string] as number));
+    const count = (relative[1] === '-' ? -1 : 1) * Number(relative[2]);
+    const unit = relative[3] as string;
+    const calendar = unit === 'y' || unit === 'M';
+    return instant(
+      calendar ? addTo(now.getTime(), unit, count) : now.getTime() + count * (UNIT_MS[unit.toLowerCase()] as number),
+    );
   }
   const slashed = SLASHED_DAY.exec(text);
   const day = slashed === null ? text.toUpperCase() : `${slashed[1]}-${slashed[2]}-${slashed[3]}`;
@@ -71,7 +76,7 @@ export function dateSpan(value: Value, now: Date): DateSpan {
   throw jqlError(
     `'${value.text}' is not a date`,
     value.column,
-    'Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z), a time from now (-7d, -2w, -12h) or startOfWeek().',
+    'Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z), a time from now (-7d, -2w, -12h, -30m, -1M) or startOfWeek().',
   );
 }
 
