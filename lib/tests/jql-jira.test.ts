@@ -193,6 +193,10 @@ const MESSAGES: readonly (readonly [string, string])[] = [
   ['issue in openSprints()', 'openSprints() is a list of sprints: use it with sprint IN at column 10.'],
   ['assignee in blockedIssues()', 'blockedIssues() is a list of issues: use it with key IN (or issue IN) at column 13.'],
   [
+    'assignee IN membersOf("payments-team")',
+    'Groups are not kept by this tracker: assignee IN (alice, bob). Functions: currentUser(),',
+  ],
+  [
     'resolution = Someday',
     "Unknown resolution 'Someday' at column 14. Use one of: done, wont_do, duplicate, cannot_reproduce, Unresolved.",
   ],

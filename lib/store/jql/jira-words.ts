@@ -1,4 +1,4 @@
-// Jira's words this tracker does not have, each with what to write here instead or a plain
+// Jira's words (fields and functions) this tracker does not have, each with what to write here instead or a plain
 // "not kept": someone coming from Jira types them from habit, and "Unknown field" alone would
 // leave them guessing whether the data is missing or only spelled otherwise.
 
@@ -31,6 +31,25 @@ const FIELDS: ReadonlyMap<string, string> = new Map([
   ['issuefunction', "issueFunction is ScriptRunner's: key IN linkedIssues(PROJ-1) and key IN blockedIssues() are built in."],
   ['lastviewed', 'What was viewed is not kept by this tracker.'],
 ]);
+
+/** Function names (lower-cased) → the sentence that answers them. */
+const FUNCTIONS: ReadonlyMap<string, string> = new Map([
+  ['membersof', 'Groups are not kept by this tracker: assignee IN (alice, bob).'],
+  ['issuehistory', 'What was viewed is not kept by this tracker: updated >= -7d comes near.'],
+  ['watchedissues', 'Watchers are not kept by this tracker.'],
+  ['votedissues', 'Votes are not kept by this tracker.'],
+  ['updatedby', 'Who changed an issue is in its history (get_issue), not in queries.'],
+  ['releasedversions', 'Versions are not kept by this tracker: labels or sprints stand in.'],
+  ['unreleasedversions', 'Versions are not kept by this tracker: labels or sprints stand in.'],
+  ['standardissuetypes', 'The types are bug, story, task and epic: type IN (bug, story, task).'],
+  ['subtaskissuetypes', 'A sub-task is a task here, its epic the parent: parent IS NOT EMPTY.'],
+  ['projectsleadbyuser', 'Ask for the project: project = PROJ (jira://projects lists the leads).'],
+]);
+
+/** The sentence for a Jira function we do not have, or null when the name is not Jira's either. */
+export function jiraFunctionHelp(name: string): string | null {
+  return FUNCTIONS.get(name.trim().toLowerCase()) ?? null;
+}
 
 /** The sentence for a Jira field we do not have, or null when the name is not Jira's either. */
 export function jiraFieldHelp(name: string): string | null {

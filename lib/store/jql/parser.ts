@@ -39,7 +39,7 @@ import {
 } from './ast.js';
 import type { DomainError } from '../errors.js';
 import { jqlError } from './errors.js';
-import { jiraFieldHelp } from './jira-words.js';
+import { jiraFieldHelp, jiraFunctionHelp } from './jira-words.js';
 import { tokenize, type Token } from './tokens.js';
 
 export const JQL_LIMITS = {
@@ -194,10 +194,11 @@ class Parser {
     if (!this.isPunct('(')) return { kind: 'literal', text: token.text, column: token.column };
     const name = FUNCTIONS.find((f) => f.toLowerCase() === token.text.toLowerCase());
     if (name === undefined) {
+      const jira = jiraFunctionHelp(token.text);
       throw jqlError(
         `Unknown function '${token.text}()'`,
         token.column,
-        `Functions: ${FUNCTIONS.map((f) => `${f}()`).join(', ')}.`,
+        `${jira === null ? '' : `${jira} `}Functions: ${FUNCTIONS.map((f) => `${f}()`).join(', ')}.`,
       );
     }
     const open = this.take();
