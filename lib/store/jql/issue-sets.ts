@@ -4,7 +4,7 @@
 // read from the indexes kept beside the issues (the keys by project, an epic's children, the
 // links, the status index for done issues), never from a look at every issue. The SQL engine
 // receives the same set (a list of keys), so both answer the same.
-import { issuesWithValue } from '../field-index.js';
+import { idsWithValue } from '../field-index.js';
 import { blockersOf } from '../links.js';
 import { ISSUE_KEY_PATTERN, RESOLUTIONS, type Issue, type Resolution } from '../schema.js';
 import { issueNumber, sortedProjectKeys, type TrackerState } from '../state.js';
@@ -92,10 +92,11 @@ export function resolutionNamed(value: Literal): Resolution | null {
  */
 export function resolvedWith(state: TrackerState, resolutions: ReadonlySet<Resolution>): Set<string> {
   const keys = new Set<string>();
-  for (const key of issuesWithValue(state, 'status', 'done')) {
-    const resolution = state.issues.get(key)?.resolution ?? 'done';
-    if (resolutions.has(resolution)) keys.add(key);
-  }
+  if (resolutions.size === 0) return keys;
+  idsWithValue(state, 'status', 'done').forEach((id) => {
+    const issue = state.issues.at(id);
+    if (resolutions.has(issue.resolution ?? 'done')) keys.add(issue.key);
+  });
   return keys;
 }
 
