@@ -65,7 +65,7 @@ const STATUS_CATEGORIES: ReadonlyMap<string, readonly Status[]> = new Map<string
   ['done', ['done']],
 ]);
 
-/** What each kind of function gives, for the error when it is used with another field. */
+/** Functions that give a list: written with IN, never with =. */
 const LIST_FUNCTIONS: ReadonlySet<FunctionName> = new Set([
   'openSprints',
   'futureSprints',
