@@ -24,7 +24,7 @@ import { parseQuery } from '../store/queries/jql/parser.js';
 import { printQuery } from '../store/queries/jql/printer.js';
 import { resolve } from '../store/queries/jql/resolve.js';
 import { runQuery } from '../store/queries/jql/run.js';
-import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../store/model/schema.js';
+import { ISSUE_TYPES, PRIORITIES, RESOLUTIONS, STATUSES, type Issue } from '../store/model/schema.js';
 import type { JournalRecord, RecordDraft } from '../store/model/record-schema.js';
 import { createEmptyState, type TrackerState } from '../store/state/state.js';
 import { isDomainError, openStore } from '../store/index.js';
@@ -99,15 +99,15 @@ test('syntax errors say what was expected and point at the column', () => {
     ['project = PROJ AND status =', "Expected a value after '=' at column 28. Found the end of the query."],
     [
       'status = todo AND',
-      "Expected a field name after 'AND' at column 18. Found the end of the query. Fields: project, status, priority, assignee, reporter, type, sprint, labels, created, updated, text.",
+      "Expected a field name after 'AND' at column 18. Found the end of the query. Fields: project, status, statusCategory, priority, assignee, reporter, type, sprint, labels, created, updated, key, parent, resolution, text, summary, description, comment.",
     ],
     [
       'colour = red',
-      "Unknown field 'colour' at column 1. Fields: project, status, priority, assignee, reporter, type, sprint, labels, created, updated, text.",
+      "Unknown field 'colour' at column 1. Fields: project, status, statusCategory, priority, assignee, reporter, type, sprint, labels, created, updated, key, parent, resolution, text, summary, description, comment.",
     ],
     [
       'status todo',
-      "Expected an operator after 'status' at column 8. Found 'todo'. Operators: =, !=, ~, <, <=, >, >=, IN, NOT IN, IS EMPTY, IS NOT EMPTY.",
+      "Expected an operator after 'status' at column 8. Found 'todo'. Operators: =, !=, ~, !~, <, <=, >, >=, IN, NOT IN, IS EMPTY, IS NOT EMPTY.",
     ],
     ['status = todo priority = P0', "Unexpected 'priority' at column 15. Expected AND, OR, ORDER BY or the end of the query."],
     ['(status = todo', "Expected ')' to close the '(' at column 1 at column 15. Found the end of the query."],
@@ -116,7 +116,10 @@ test('syntax errors say what was expected and point at the column', () => {
     ['assignee IS nobody', "Expected EMPTY after IS at column 13. Found 'nobody'."],
     ['text ~ "open', 'The string that starts here is not closed: add " at column 8.'],
     ['status = todo & type = bug', "Unexpected character '&' at column 15."],
-    ['assignee = me()', "Unknown function 'me()' at column 12. Functions: currentUser(), openSprints()."],
+    [
+      'assignee = me()',
+      "Unknown function 'me()' at column 12. Functions: currentUser(), openSprints(), futureSprints(), closedSprints(), now(), startOfDay(), startOfWeek(), startOfMonth(), startOfYear(), endOfDay(), endOfWeek(), endOfMonth(), endOfYear(), linkedIssues(), blockedIssues(), blockingIssues().",
+    ],
     ['ORDER priority', "Expected BY after ORDER at column 7. Found 'priority'."],
     [
       'ORDER BY text',
@@ -173,7 +176,20 @@ const arbitraryText = fc.oneof(
 );
 const arbitraryValue: fc.Arbitrary<Value> = fc.oneof(
   arbitraryText.map((text) => ({ kind: 'literal' as const, text, column })),
-  fc.constantFrom('currentUser' as const, 'openSprints' as const).map((name) => ({ kind: 'function' as const, name, column })),
+  fc
+    .constantFrom('currentUser' as const, 'openSprints' as const)
+    .map((name) => ({ kind: 'function' as const, name, args: [], column })),
+  fc
+    .oneof(
+      fc.tuple(fc.constant('startOfWeek' as const), fc.array(arbitraryText, { maxLength: 1 })),
+      fc.tuple(fc.constant('linkedIssues' as const), fc.array(arbitraryText, { minLength: 1, maxLength: 2 })),
+    )
+    .map(([name, texts]) => ({
+      kind: 'function' as const,
+      name,
+      args: texts.map((text) => ({ kind: 'literal' as const, text, column })),
+      column,
+    })),
 );
 const arbitraryField = fc.constantFrom(...FIELDS);
 const arbitraryClause = fc.oneof(
@@ -280,9 +296,23 @@ function randomState(seed: number, count: number): TrackerState {
       },
     });
   }
+  const issues: Issue[] = [];
   for (let n = 1; n <= count; n++) {
     const project = pick(PROJECTS);
-    drafts.push({ type: 'issue.created', issue: randomIssue(random, `${project}-${n}`, n) });
+    issues.push(randomIssue(random, `${project}-${n}`, n));
+  }
+  drafts.push(...issues.map((issue): RecordDraft => ({ type: 'issue.created', issue })));
+  // Links of every type between random issues, and epics' children: what linkedIssues(), blockedIssues() and parent read.
+  for (let i = 0; i < count / 4; i++) {
+    const [from, to] = [pick(issues), pick(issues)];
+    const link = pick(['blocks', 'relates_to', 'duplicates'] as const);
+    if (from.key !== to.key && !drafts.some((d) => d.type === 'issue.linked' && d.key === from.key && d.to === to.key))
+      drafts.push({ type: 'issue.linked', key: from.key, link, to: to.key });
+  }
+  const epics = issues.filter((issue) => issue.type === 'epic');
+  for (const issue of issues) {
+    if (issue.type !== 'epic' && random() < 0.3)
+      drafts.push({ type: 'issue.parent_changed', key: issue.key, from: null, to: pick(epics).key });
   }
   const state = createEmptyState();
   drafts.forEach((draft, index) => applyRecord(state, { seq: index + 1, at: NOW.toISOString(), ...draft } as JournalRecord));
@@ -302,6 +332,7 @@ function randomIssue(random: () => number, key: string, n: number): Issue {
     description: random() < 0.5 ? '' : `About ${pick(WORDS)}.`,
     type: pick(ISSUE_TYPES),
     status: STATUSES[n % STATUSES.length] as Issue['status'],
+    resolution: STATUSES[n % STATUSES.length] === 'done' ? pick(RESOLUTIONS) : null,
     priority: pick(PRIORITIES),
     assignee: random() < 0.25 ? null : pick(PEOPLE),
     reporter: pick(PEOPLE),
@@ -314,11 +345,54 @@ function randomIssue(random: () => number, key: string, n: number): Issue {
   };
 }
 
+/** Clauses of the fields and functions Jira users type (statusCategory, resolution, key, parent, links, ordered priority), over `state`'s issues. */
+function jiraClause(state: TrackerState): fc.Arbitrary<string> {
+  const keys = [...state.issues.keys()];
+  const linked = [...state.links.keys()];
+  const epics = keys.filter((key) => state.issues.get(key)?.type === 'epic');
+  const linkTypes = ['blocks', '"is blocked by"', '"relates to"', 'duplicates', '"is duplicated by"'];
+  return fc.oneof(
+    fc.constantFrom(
+      'statusCategory = "To Do"',
+      'statusCategory IN ("In Progress", Done)',
+      'statusCategory != done',
+      'resolution = Unresolved',
+      'resolution IS EMPTY',
+      'resolution IS NOT EMPTY',
+      'resolution IN (duplicate, "Won\'t Do")',
+      'resolution != done',
+      'resolution NOT IN (Unresolved, Fixed)',
+      'parent IS EMPTY',
+      'parent IS NOT EMPTY',
+      'key IN blockedIssues()',
+      'issue NOT IN blockingIssues()',
+    ),
+    fc
+      .tuple(fc.constantFrom('<', '<=', '>', '>='), fc.constantFrom('P0', 'P1', 'p2', 'P3', 'Highest', 'High', 'Medium', 'Low'))
+      .map(([op, value]) => `priority ${op} ${value}`),
+    oneOf('key', keys.slice(0, 40), false),
+    fc.tuple(fc.constantFrom('<', '<=', '>', '>='), fc.constantFrom(...keys)).map(([op, key]) => `key ${op} ${key}`),
+    oneOf('parent', epics, true),
+    fc
+      .tuple(fc.boolean(), fc.constantFrom(...linked), fc.option(fc.constantFrom(...linkTypes), { nil: undefined }))
+      .map(([not, key, type]) => `issue ${not ? 'NOT IN' : 'IN'} linkedIssues(${key}${type === undefined ? '' : `, ${type}`})`),
+  );
+}
+
+/** A text search in one part of the text, or not in it, with Jira's wildcard sometimes. */
+const textPartClause = fc
+  .tuple(
+    fc.constantFrom('summary', 'description', 'comment', 'text'),
+    fc.constantFrom('~', '!~'),
+    fc.subarray([...WORDS, 'pay*', 'AIL', 'saw'], { minLength: 1, maxLength: 2 }),
+  )
+  .map(([field, op, words]) => `${field} ${op} "${words.join(' ')}"`);
+
 /**
  * Random queries that mean something: values the data has, operators their fields take.
  * indexedOnly: only clauses the indexes answer exactly (no word like "e-mail").
  */
-function arbitraryMeaningfulQuery(indexedOnly = false): fc.Arbitrary<string> {
+function arbitraryMeaningfulQuery(state: TrackerState, indexedOnly = false): fc.Arbitrary<string> {
   const dateClause = fc
     .tuple(
       fc.constantFrom('created', 'updated'),
@@ -341,6 +415,8 @@ function arbitraryMeaningfulQuery(indexedOnly = false): fc.Arbitrary<string> {
     oneOf('labels', LABELS, true),
     fc.constantFrom('sprint IN openSprints()', 'assignee = currentUser()', 'reporter != currentUser()'),
     dateClause,
+    jiraClause(state),
+    ...(indexedOnly ? [] : [textPartClause]),
     fc
       .subarray(indexedOnly ? ['payment', 'refund', 'pay', 'AIL', 'saw'] : [...WORDS, 'pay', 'AIL', 'saw'], {
         minLength: 1,
@@ -390,38 +466,113 @@ function naiveMatches(state: TrackerState, issue: Issue, e: Expression): boolean
     case 'not':
       return !naiveMatches(state, issue, e.operand);
     case 'empty': {
-      const empty = e.field === 'labels' ? issue.labels.length === 0 : issue[e.field as 'assignee' | 'sprint'] === null;
+      const empty =
+        e.field === 'labels'
+          ? issue.labels.length === 0
+          : (issue[e.field as 'assignee' | 'sprint' | 'parent' | 'resolution'] ?? null) === null;
       return empty !== e.negated;
     }
     case 'in': {
-      const wanted = e.values.flatMap((v) => naiveValues(v));
+      const wanted = e.values.flatMap((v) => naiveValues(state, v));
       return naiveHas(issue, e.field, wanted) !== e.negated;
     }
     case 'compare': {
-      const value = naiveValues(e.value)[0] as string;
-      if (e.field === 'text') {
-        const texts = [issue.title, issue.description, ...issue.comments.map((c) => c.body)].map((t) => t.toLowerCase());
-        return value
+      const value = naiveValues(state, e.value)[0] as string;
+      if (['text', 'summary', 'description', 'comment'].includes(e.field)) {
+        const parts = { summary: [issue.title], description: [issue.description], comment: issue.comments.map((c) => c.body) };
+        const texts = (parts[e.field as keyof typeof parts] ?? [issue.title, issue.description, ...parts.comment]).map((t) =>
+          t.toLowerCase(),
+        );
+        const found = value
           .toLowerCase()
           .split(/\s+/)
+          .map((word) => word.replace(/^\*+|\*+$/g, ''))
           .every((word) => texts.some((t) => t.includes(word)));
+        return e.op === '!~' ? !found : found;
       }
       if (e.field === 'created' || e.field === 'updated')
         return naiveDate(e.field === 'created' ? issue.created_at : issue.updated_at, e.op, value);
+      if (e.field === 'priority' && e.op !== '=' && e.op !== '!=') return naivePriority(issue.priority, e.op, value);
+      if (e.field === 'key' && e.op !== '=' && e.op !== '!=') {
+        const [project, number] = value.split('-');
+        const ops: Record<string, (a: number, b: number) => boolean> = {
+          '<': (a, b) => a < b,
+          '<=': (a, b) => a <= b,
+          '>': (a, b) => a > b,
+          '>=': (a, b) => a >= b,
+        };
+        return issue.project === project && (ops[e.op] as (a: number, b: number) => boolean)(keyNumber(issue), Number(number));
+      }
       const has = naiveHas(issue, e.field, [value]);
       return e.op === '=' ? has : !has;
     }
   }
 }
 
-function naiveValues(value: Value): string[] {
+/** The values a value names, as the data spells them; for key, the keys a function gives. */
+function naiveValues(state: TrackerState, value: Value): string[] {
   if (value.kind === 'literal') return [value.text];
-  return value.name === 'currentUser' ? ['alice'] : SPRINTS.filter((s) => s.state !== 'closed').map((s) => s.id);
+  switch (value.name) {
+    case 'currentUser':
+      return ['alice'];
+    case 'openSprints':
+      return SPRINTS.filter((s) => s.state !== 'closed').map((s) => s.id);
+    case 'linkedIssues': {
+      const [of, type] = value.args.map((arg) => arg.text.toLowerCase().replace(/ /g, '_'));
+      return (state.links.get(of?.toUpperCase() as string) ?? [])
+        .filter((l) => type === undefined || l.type === type)
+        .map((l) => l.key);
+    }
+    case 'blockedIssues':
+      return [...state.issues.values()]
+        .filter((issue) =>
+          (state.links.get(issue.key) ?? []).some(
+            (l) => l.type === 'is_blocked_by' && state.issues.get(l.key)?.status !== 'done',
+          ),
+        )
+        .map((issue) => issue.key);
+    case 'blockingIssues':
+      return [...state.issues.values()]
+        .filter(
+          (issue) =>
+            issue.status !== 'done' &&
+            (state.links.get(issue.key) ?? []).some((l) => l.type === 'blocks' && state.issues.get(l.key)?.status !== 'done'),
+        )
+        .map((issue) => issue.key);
+    default:
+      throw new Error(`the naive engine has no ${value.name}()`);
+  }
 }
+
+const CATEGORIES: Record<string, readonly string[]> = {
+  'to do': ['todo', 'reopened'],
+  'in progress': ['in_progress', 'in_review', 'blocked'],
+  done: ['done'],
+};
+const RESOLUTION_NAMES: Record<string, string | null> = {
+  unresolved: null,
+  "won't do": 'wont_do',
+  fixed: 'done',
+  duplicate: 'duplicate',
+  done: 'done',
+};
 
 function naiveHas(issue: Issue, field: string, values: string[]): boolean {
   if (field === 'labels') return issue.labels.some((label) => values.includes(label));
+  if (field === 'statusCategory') return values.some((v) => CATEGORIES[v.toLowerCase()]?.includes(issue.status));
+  if (field === 'resolution') return values.some((v) => RESOLUTION_NAMES[v.toLowerCase()] === (issue.resolution ?? null));
+  if (field === 'key') return values.some((v) => v.toUpperCase() === issue.key);
   return values.includes(String(issue[field as keyof Issue]));
+}
+
+/** P-levels compare by number (P0 < P1), Jira's names by urgency (Highest > High). */
+function naivePriority(priority: string, op: string, value: string): boolean {
+  const names: Record<string, number> = { highest: 0, high: 1, medium: 2, low: 3 };
+  const byNumber = /^p\d$/i.test(value);
+  const [a, b] = byNumber
+    ? [Number(priority[1]), Number(value[1])]
+    : [-Number(priority[1]), -(names[value.toLowerCase()] as number)];
+  return { '<': a < b, '<=': a <= b, '>': a > b, '>=': a >= b }[op] as boolean;
 }
 
 function naiveDate(at: string, op: string, value: string): boolean {
@@ -480,7 +631,7 @@ for (const seed of [1, 2, 3]) {
   test(`fuzz (seed ${seed}): random queries answer as the naive engine does, in the same order`, () => {
     const state = randomState(seed, 400);
     fc.assert(
-      fc.property(arbitraryMeaningfulQuery(), fc.nat(30), (query, offset) => {
+      fc.property(arbitraryMeaningfulQuery(state), fc.nat(30), (query, offset) => {
         answersAsNaive(state, query, offset);
       }),
       { seed, numRuns: 300 },
@@ -501,7 +652,7 @@ function withTwoWords(query: fc.Arbitrary<string>): fc.Arbitrary<string> {
 test('fuzz: queries the indexes answer exactly (exact.ts, no evaluator) answer as the naive engine does', () => {
   const state = randomState(5, 400);
   const seen = { exact: 0, dates: 0, words: 0, negated: 0, walked: 0 };
-  const queries = fc.oneof(arbitraryMeaningfulQuery(true), withTwoWords(arbitraryMeaningfulQuery(true)));
+  const queries = fc.oneof(arbitraryMeaningfulQuery(state, true), withTwoWords(arbitraryMeaningfulQuery(state, true)));
   fc.assert(
     fc.property(queries, fc.nat(30), fc.constantFrom(5, 100), (query, offset, limit) => {
       const { where, orderBy } = parseQuery(query);
@@ -555,7 +706,7 @@ function randomChange(state: TrackerState, random: () => number, seq: number, pa
 test('fuzz: indexes built by earlier queries follow random changes (new words, moved times, holes) and answer as the naive engine does', () => {
   const state = randomState(6, 300);
   const random = createRng(6).next;
-  const queries = fc.sample(fc.tuple(arbitraryMeaningfulQuery(), fc.nat(30)), { seed: 6, numRuns: 320 });
+  const queries = fc.sample(fc.tuple(arbitraryMeaningfulQuery(state), fc.nat(30)), { seed: 6, numRuns: 320 });
   // Every round also asks these, which read the time indexes whole: a stale or lost key shows.
   const timeQueries = [
     'updated >= -7d',
@@ -607,16 +758,16 @@ test('values are read the way the store reads them; unknown projects, people and
     ],
     ['status = doing', `Unknown status 'doing' at column 10. Use one of: ${STATUSES.join(', ')}.`],
     ['priority = urgent', `Unknown priority 'urgent' at column 12. Use one of: ${PRIORITIES.join(', ')}.`],
-    ['status IS EMPTY', 'status is never empty at column 1. Fields that can be: assignee, sprint, labels.'],
+    ['status IS EMPTY', 'status is never empty at column 1. Fields that can be: assignee, sprint, labels, parent, resolution.'],
     ['status ~ todo', "status takes =, !=, IN, NOT IN or IS EMPTY, not '~' at column 1."],
-    ['text = pay', 'text takes only \'~\' at column 1. Write text ~ "words".'],
+    ['text = pay', "text takes only '~' or '!~' at column 1. Write text ~ \"words\"."],
     [
       'created > yesterday',
-      "'yesterday' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z) or a time from now (-7d, -2w, -12h).",
+      "'yesterday' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z), a time from now (-7d, -2w, -12h, -30m, -1M) or startOfWeek().",
     ],
     [
       'created > 2025-02-30',
-      "'2025-02-30' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z) or a time from now (-7d, -2w, -12h).",
+      "'2025-02-30' is not a date at column 11. Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z), a time from now (-7d, -2w, -12h, -30m, -1M) or startOfWeek().",
     ],
     ['sprint = openSprints()', 'openSprints() is a list at column 10. Write sprint IN openSprints().'],
     ['project IN openSprints()', 'openSprints() is a list of sprints: use it with sprint IN at column 12.'],

@@ -98,6 +98,25 @@ function arbitraryQuery(store: TrackerStore): fc.Arbitrary<string> {
       )
       .map(([field, op, value]) => `${field} ${op} ${value}`),
     fc.subarray([...WORDS, 'pay', 'ck', 'éc', '%', '_'], { minLength: 1, maxLength: 2 }).map((ws) => `text ~ "${ws.join(' ')}"`),
+    // Jira's clauses: parts of the text, statusCategory, resolution, ordered priority, keys and links (jql/issue-sets.ts).
+    fc
+      .tuple(fc.constantFrom('summary', 'description', 'comment'), fc.constantFrom('~', '!~'), fc.constantFrom(...WORDS, 'pay*'))
+      .map(([field, op, word]) => `${field} ${op} "${word}"`),
+    fc.constantFrom(
+      'statusCategory = "In Progress"',
+      'statusCategory != Done',
+      'resolution = Unresolved',
+      'resolution IS NOT EMPTY',
+      'priority <= P1',
+      'priority >= High',
+      'key > PROJ-110',
+      'key IN (PROJ-101, WEB-1)',
+      'parent = PROJ-109',
+      'parent IS EMPTY',
+      'issue IN linkedIssues(PROJ-102)',
+      'issue IN blockedIssues()',
+      'issue NOT IN blockingIssues()',
+    ),
   );
   const expression = fc.letrec<{ e: string }>((tie) => ({
     e: fc.oneof(

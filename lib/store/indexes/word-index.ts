@@ -61,7 +61,8 @@ export function searchWords(text: unknown, field = 'text'): string[] {
     text
       .toLowerCase()
       .split(/\s+/)
-      .filter((word) => word.length > 0),
+      .filter((word) => word.length > 0)
+      .map((word) => withoutWildcard(word, field)),
   );
   if (words.size > LIMITS.searchWordsMax) {
     throw domainError(
@@ -70,6 +71,24 @@ export function searchWords(text: unknown, field = 'text'): string[] {
     );
   }
   return [...words];
+}
+
+/**
+ * A search word already matches inside longer words ("refund" finds "refunds"), so a `*` at
+ * its start or end, Jira's wildcard, asks for nothing more and is taken off: `refund*` finds
+ * what `refund` finds, never a silent nothing. A `*` inside a word, or alone, is refused.
+ */
+function withoutWildcard(word: string, field: string): string {
+  if (!word.includes('*')) return word;
+  const bare = word.replace(/^\*+|\*+$/g, '');
+  if (bare.length === 0) throw domainError('invalid_argument', `${field}: '*' alone matches every issue; leave it out.`);
+  if (bare.includes('*')) {
+    throw domainError(
+      'invalid_argument',
+      `${field}: '${word}' has a * inside it, which is not supported. Words match inside longer words (pay finds payment): search for its parts.`,
+    );
+  }
+  return bare;
 }
 
 /** What the index says about some search words. */

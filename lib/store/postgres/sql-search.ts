@@ -57,11 +57,18 @@ export function whereSql(condition: Condition, parameters: Parameters): string {
       return dateSql(condition, parameters);
     case 'text': {
       // LIKE '%word%' is what the trigram index answers; \, % and _ in a word are literal.
-      const words = condition.words.map((word) => `search_text LIKE ${parameters.add(`%${word.replace(/[\\%_]/g, '\\$&')}%`)}`);
+      const column = TEXT_COLUMNS[condition.field ?? 'all'];
+      const words = condition.words.map((word) => `${column} LIKE ${parameters.add(`%${word.replace(/[\\%_]/g, '\\$&')}%`)}`);
       return words.length === 0 ? 'true' : `(${words.join(' AND ')})`;
     }
+    case 'keys':
+      // Keys the resolver found in the replica's indexes (jql/issue-sets.ts): parents, links, resolutions.
+      return `key = ANY(${parameters.add([...condition.keys])}::text[])`;
   }
 }
+
+/** The lower-cased text a text condition looks in: all of it, or one part (summary ~, description ~, comment ~). */
+const TEXT_COLUMNS = { all: 'search_text', summary: 'title_lower', description: 'description_lower', comment: 'comment_text' };
 
 function oneOfSql(field: string, values: readonly (string | null)[], parameters: Parameters): string {
   const present = values.filter((value): value is string => value !== null);

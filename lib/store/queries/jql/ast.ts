@@ -5,6 +5,7 @@
 export const FIELDS = [
   'project',
   'status',
+  'statusCategory',
   'priority',
   'assignee',
   'reporter',
@@ -13,9 +14,25 @@ export const FIELDS = [
   'labels',
   'created',
   'updated',
+  'key',
+  'parent',
+  'resolution',
   'text',
+  'summary',
+  'description',
+  'comment',
 ] as const;
 export type Field = (typeof FIELDS)[number];
+
+/** Jira's other names for our fields: the parser reads them as the field, the printer prints the field. */
+export const FIELD_ALIASES: ReadonlyMap<string, Field> = new Map<string, Field>([
+  ['issuetype', 'type'],
+  ['issue', 'key'],
+  ['issuekey', 'key'],
+  ['label', 'labels'],
+  ['createddate', 'created'],
+  ['updateddate', 'updated'],
+]);
 
 /** Fields a result can be ordered by: every field with one value per issue, and the key. */
 export const ORDER_FIELDS = [
@@ -32,16 +49,59 @@ export const ORDER_FIELDS = [
 ] as const;
 export type OrderField = (typeof ORDER_FIELDS)[number];
 
-export const COMPARE_OPERATORS = ['=', '!=', '~', '<', '<=', '>', '>='] as const;
+export const COMPARE_OPERATORS = ['=', '!=', '~', '!~', '<', '<=', '>', '>='] as const;
 export type CompareOperator = (typeof COMPARE_OPERATORS)[number];
 
-export const FUNCTIONS = ['currentUser', 'openSprints'] as const;
+export const FUNCTIONS = [
+  'currentUser',
+  'openSprints',
+  'futureSprints',
+  'closedSprints',
+  'now',
+  'startOfDay',
+  'startOfWeek',
+  'startOfMonth',
+  'startOfYear',
+  'endOfDay',
+  'endOfWeek',
+  'endOfMonth',
+  'endOfYear',
+  'linkedIssues',
+  'blockedIssues',
+  'blockingIssues',
+] as const;
 export type FunctionName = (typeof FUNCTIONS)[number];
 
-/** A value as written: a word or string, or a function call such as currentUser(). */
+/** How many arguments each function takes, at least and at most: startOfWeek(-1), linkedIssues(PROJ-1, blocks). */
+export const FUNCTION_ARGUMENTS: Readonly<Record<FunctionName, readonly [number, number]>> = {
+  currentUser: [0, 0],
+  openSprints: [0, 0],
+  futureSprints: [0, 0],
+  closedSprints: [0, 0],
+  now: [0, 0],
+  startOfDay: [0, 1],
+  startOfWeek: [0, 1],
+  startOfMonth: [0, 1],
+  startOfYear: [0, 1],
+  endOfDay: [0, 1],
+  endOfWeek: [0, 1],
+  endOfMonth: [0, 1],
+  endOfYear: [0, 1],
+  linkedIssues: [1, 2],
+  blockedIssues: [0, 0],
+  blockingIssues: [0, 0],
+};
+
+export interface Literal {
+  readonly kind: 'literal';
+  readonly text: string;
+  readonly column: number;
+}
+
+/** A value as written: a word or string, or a function call such as currentUser() or startOfWeek(-1). */
 export type Value =
-  | { readonly kind: 'literal'; readonly text: string; readonly column: number }
-  | { readonly kind: 'function'; readonly name: FunctionName; readonly column: number };
+  | Literal
+  | { readonly kind: 'function'; readonly name: FunctionName; readonly args: readonly Literal[]; readonly column: number };
 
 /** `field op value`, `field [NOT] IN (values)` or `field IN function()`, `field IS [NOT] EMPTY`. */
 export type Clause =
@@ -56,7 +116,7 @@ export type Clause =
       readonly kind: 'in';
       readonly field: Field;
       readonly negated: boolean;
-      /** A parenthesised list, or one function that gives a list (openSprints()). */
+      /** A parenthesised list, or one function that gives a list (openSprints(), linkedIssues(PROJ-1)). */
       readonly values: readonly Value[];
       readonly column: number;
     }

@@ -4,9 +4,9 @@
 import { fieldValues } from '../../indexes/field-index.js';
 import type { Issue } from '../../model/schema.js';
 import type { TrackerState } from '../../state/state.js';
-import { textContainsAll } from '../../indexes/word-index.js';
+import { lowerCased, textContainsAll } from '../../indexes/word-index.js';
 import { wordMatchOf } from './plan.js';
-import type { Condition } from './resolve.js';
+import type { Condition, TextField } from './resolve.js';
 
 export type IssuePredicate = (issue: Issue) => boolean;
 
@@ -51,8 +51,25 @@ export function compileCondition(state: TrackerState, condition: Condition): Iss
     case 'text': {
       // The word index answers for most words at once; the rest are looked for in the text.
       const { keys, unindexed } = wordMatchOf(state, condition);
+      const { field, words } = condition;
+      // The index holds the words of the whole text: for one part of it, its issues are candidates to look at.
+      if (field !== undefined)
+        return (issue) => (keys === null || keys.has(issue.key)) && partContainsAll(state, issue, field, words);
       return (issue) =>
         (keys === null || keys.has(issue.key)) && (unindexed.length === 0 || textContainsAll(state, issue, unindexed));
     }
+    case 'keys': {
+      const keys = condition.keys;
+      return (issue) => keys.has(issue.key);
+    }
   }
+}
+
+/** Whether every word occurs in the title, the description, or the comments (each word in one of them). */
+function partContainsAll(state: TrackerState, issue: Issue, field: TextField, words: readonly string[]): boolean {
+  if (field === 'comment') {
+    return words.every((word) => issue.comments.some((comment) => lowerCased(state, comment, () => comment.body).includes(word)));
+  }
+  const text = (field === 'summary' ? issue.title : issue.description).toLowerCase();
+  return words.every((word) => text.includes(word));
 }

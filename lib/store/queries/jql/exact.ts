@@ -6,9 +6,11 @@
 //   created >= -7d, dates        the ids of a range of the time index (time-index.ts)
 //   text ~ "words"               for each word, the OR of the sets of the indexed words
 //                                containing it (word-index.ts); several words are an AND of those
+//   key IN (...), parent, links  the ids of the keys the resolver found (jql/issue-sets.ts)
 //   A AND B, A OR B              AND, OR of the operands' bitmaps
 //   NOT A, !=, NOT IN            the complement (every issue not in it)
-//   words the index cannot say   not exact: run.ts leaves the query to the planner and the evaluator
+//   words the index cannot say,  not exact: run.ts leaves the query to the planner and the evaluator
+//   summary ~, description ~     (the word index holds the words of the whole text, not of each part)
 //
 // Each step is one pass over the bitmap's words (n/32 of them), so the cost does not depend on
 // how many issues the sets hold.
@@ -29,7 +31,7 @@ export function exactMatches(state: TrackerState, condition: Condition): Bits | 
 function isExact(condition: Condition): boolean {
   switch (condition.kind) {
     case 'text':
-      return condition.words.every(isIndexable);
+      return condition.field === undefined && condition.words.every(isIndexable);
     case 'and':
     case 'or':
       return condition.operands.every(isExact);
@@ -52,6 +54,11 @@ function matchesOf(state: TrackerState, condition: Condition): Bits {
       return dateMatches(state, condition);
     case 'text':
       return condition.words.map((word) => issuesContaining(state, word)).reduce(andBits, allBits(count));
+    case 'keys': {
+      const bits = emptyBits(count);
+      for (const key of condition.keys) setBit(bits, state.issues.idOf(key) as number);
+      return bits;
+    }
     case 'and':
       return condition.operands.map((operand) => matchesOf(state, operand)).reduce(andBits);
     case 'or':

@@ -10,14 +10,19 @@
 //               | field [NOT] IN ( "(" value {"," value} ")" | function )
 //               | field IS [NOT] (EMPTY | NULL) | field (= | !=) (EMPTY | NULL)
 //   value      := word | string | function
-//   function   := word "(" ")"
+//   function   := word "(" [argument {"," argument}] ")"      argument := word | string
 //   sortKey    := orderField [ASC | DESC]
+//
+// A field is one of ours or Jira's name for it (issuetype is type), case-insensitive, bare or
+// quoted; a Jira field we do not have is answered with what to write instead (jira-words.ts).
 //
 // Keywords are case-insensitive words; a quoted string is always a value, so "AND" can be
 // searched for. Every error names what was expected, the column of what was found, and what that was.
 import {
   COMPARE_OPERATORS,
+  FIELD_ALIASES,
   FIELDS,
+  FUNCTION_ARGUMENTS,
   FUNCTIONS,
   KEYWORDS,
   ORDER_FIELDS,
@@ -26,6 +31,7 @@ import {
   type Expression,
   type Field,
   type FunctionName,
+  type Literal,
   type OrderField,
   type Query,
   type SortKey,
@@ -33,6 +39,7 @@ import {
 } from './ast.js';
 import type { DomainError } from '../../model/errors.js';
 import { jqlError } from './errors.js';
+import { jiraFieldHelp, jiraFunctionHelp } from './jira-words.js';
 import { tokenize, type Token } from './tokens.js';
 
 export const JQL_LIMITS = {
@@ -148,18 +155,30 @@ class Parser {
       this.take();
       return { kind: 'empty', field, negated, column: token.column };
     }
+    if (this.isKeyword('WAS') || this.isKeyword('CHANGED')) {
+      throw jqlError(
+        `${next.text.toUpperCase()} searches a field's history, which queries do not`,
+        next.column,
+        "Ask for the value now, or read an issue's history with get_issue.",
+      );
+    }
     const operators = [...COMPARE_OPERATORS, 'IN', 'NOT IN', 'IS EMPTY', 'IS NOT EMPTY'].join(', ');
     throw expected(`an operator after '${token.text}'`, next, `Operators: ${operators}.`);
   }
 
   private field(token: Token): Field {
-    const name = token.kind === 'word' ? token.text.toLowerCase() : '';
-    const field = FIELDS.find((f) => f === name);
-    if (field !== undefined) return field;
-    if (token.kind === 'word') throw jqlError(`Unknown field '${token.text}'`, token.column, `Fields: ${FIELDS.join(', ')}.`);
-    const previous = this.tokens[this.at - 1];
-    const where = previous === undefined ? '' : ` after ${describe(previous)}`;
-    throw expected(`a field name${where}`, token, `Fields: ${FIELDS.join(', ')}.`);
+    if (token.kind !== 'word' && token.kind !== 'string') {
+      const previous = this.tokens[this.at - 1];
+      const where = previous === undefined ? '' : ` after ${describe(previous)}`;
+      throw expected(`a field name${where}`, token, `Fields: ${FIELDS.join(', ')}.`);
+    }
+    const field = fieldNamed(token.text);
+    if (field !== null) return field;
+    const fields = `Fields: ${FIELDS.join(', ')}.`;
+    const jira =
+      jiraFieldHelp(token.text) ?? (token.kind === 'string' ? 'Custom fields are not kept by this tracker yet.' : null);
+    const name = token.kind === 'string' ? `"${token.text}"` : `'${token.text}'`;
+    throw jqlError(`Unknown field ${name}`, token.column, jira === null ? fields : `${jira} ${fields}`);
   }
 
   private value(after: string): Value {
@@ -175,15 +194,39 @@ class Parser {
     if (!this.isPunct('(')) return { kind: 'literal', text: token.text, column: token.column };
     const name = FUNCTIONS.find((f) => f.toLowerCase() === token.text.toLowerCase());
     if (name === undefined) {
+      const jira = jiraFunctionHelp(token.text);
       throw jqlError(
         `Unknown function '${token.text}()'`,
         token.column,
-        `Functions: ${FUNCTIONS.map((f) => `${f}()`).join(', ')}.`,
+        `${jira === null ? '' : `${jira} `}Functions: ${FUNCTIONS.map((f) => `${f}()`).join(', ')}.`,
       );
     }
-    this.take();
-    this.expectPunct(')', `after '${token.text}(': functions take no arguments`);
-    return { kind: 'function', name: name satisfies FunctionName, column: token.column };
+    const open = this.take();
+    const args: Literal[] = [];
+    if (!this.isPunct(')')) {
+      args.push(this.argument(name));
+      while (this.isPunct(',')) {
+        this.take();
+        args.push(this.argument(name));
+      }
+    }
+    const [least, most] = FUNCTION_ARGUMENTS[name];
+    if (args.length < least || args.length > most) {
+      const wanted = most === 0 ? 'no arguments' : least === most ? `${least}` : `${least} to ${most} arguments`;
+      throw jqlError(`${name}() takes ${wanted}, not ${args.length}`, token.column);
+    }
+    this.expectPunct(')', `to close ${name}( at column ${open.column}`);
+    return { kind: 'function', name: name satisfies FunctionName, args, column: token.column };
+  }
+
+  /** One argument of a function: a word or a string, never a keyword or another call. */
+  private argument(name: FunctionName): Literal {
+    const token = this.peek();
+    if (token.kind === 'string' || (token.kind === 'word' && !isKeyword(token.text))) {
+      this.take();
+      return { kind: 'literal', text: token.text, column: token.column };
+    }
+    throw expected(`an argument of ${name}()`, token);
   }
 
   private list(): Value[] {
@@ -215,10 +258,11 @@ class Parser {
 
   private sortKey(): SortKey {
     const token = this.peek();
-    const name = token.kind === 'word' ? token.text.toLowerCase() : '';
-    const field = ORDER_FIELDS.find((f) => f === name);
+    const named = token.kind === 'word' ? fieldNamed(token.text) : null;
+    const field = ORDER_FIELDS.find((f) => f === named);
     if (field === undefined) {
-      throw expected('a field to order by', token, `Fields: ${ORDER_FIELDS.join(', ')}.`);
+      const jira = token.kind === 'word' ? jiraFieldHelp(token.text) : null;
+      throw expected('a field to order by', token, `${jira === null ? '' : `${jira} `}Fields: ${ORDER_FIELDS.join(', ')}.`);
     }
     this.take();
     let direction: SortKey['direction'] = 'ASC';
@@ -253,6 +297,12 @@ class Parser {
     }
     throw expected(`'${text}' ${why}`, this.peek());
   }
+}
+
+/** Our field of this name, or of the Jira name for it, in any case: null when there is none. */
+function fieldNamed(text: string): Field | null {
+  const lower = text.trim().toLowerCase();
+  return FIELDS.find((f) => f.toLowerCase() === lower) ?? FIELD_ALIASES.get(lower) ?? null;
 }
 
 /** "Expected a value after '=' at column 18. Found the end of the query." */

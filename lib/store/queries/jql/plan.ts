@@ -2,7 +2,8 @@
 // fits, so the evaluator looks at those instead of every issue.
 //
 //   field = v, field IN (...)    the index's sets for those values
-//   text ~ "words"               the word index's set
+//   text ~ "words"               the word index's set (for summary ~ and the like too: a superset)
+//   key IN (...), parent, links  the keys the resolver found
 //   A AND B                      the smaller side's candidates (the evaluator checks the rest)
 //   A OR B                       both sides' candidates, when both sides have some
 //   NOT, !=, NOT IN, dates       no index fits: every issue is a candidate
@@ -24,6 +25,8 @@ export function plan(state: TrackerState, condition: Condition): Candidates {
       return [...condition.values].map((value) => issuesWithValue(state, condition.field, value));
     case 'text':
       return wordMatchOf(state, condition).keys === null ? null : [wordMatchOf(state, condition).keys as KeySet];
+    case 'keys':
+      return [condition.keys];
     case 'and': {
       let best: Candidates = null;
       for (const operand of condition.operands) {

@@ -50,7 +50,7 @@ function printClause(clause: Clause): string {
 }
 
 export function printValue(value: Value): string {
-  if (value.kind === 'function') return `${value.name}()`;
+  if (value.kind === 'function') return `${value.name}(${value.args.map(printValue).join(', ')})`;
   const upper = value.text.toUpperCase();
   if (isBareWord(value.text) && !KEYWORDS.some((keyword) => keyword === upper)) return value.text;
   return `"${value.text.replace(/["\\]/g, (char) => `\\${char}`)}"`;

@@ -10,22 +10,36 @@ import { parseIssueType, parsePriority } from '../../model/args.js';
 import { isDomainError } from '../../model/errors.js';
 import type { FieldValue, IndexedField } from '../../indexes/index-fields.js';
 import { describeSprints } from '../../state/lookup.js';
-import { DATE_PATTERN, ISSUE_TYPES, LABEL_PATTERN, PRIORITIES, STATUSES, TIMESTAMP_PATTERN } from '../../model/schema.js';
+import {
+  ISSUE_TYPES,
+  LABEL_PATTERN,
+  PRIORITIES,
+  STATUSES,
+  type Priority,
+  type Resolution,
+  type Status,
+} from '../../model/schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from '../../state/state.js';
 import { searchWords } from '../../indexes/word-index.js';
-import { parseStatus } from '../../model/workflow.js';
-import type { Clause, CompareOperator, Expression, Field, Value } from './ast.js';
+import { OPEN_STATUSES, parseStatus } from '../../model/workflow.js';
+import type { Clause, CompareOperator, Expression, Field, FunctionName, Literal, Value } from './ast.js';
+import { dateSpan, isDateFunction } from './dates.js';
 import { jqlError } from './errors.js';
+import { childrenOf, everyChild, issuesOf, keysInOrder, knownIssue, resolutionNamed, resolvedWith } from './issue-sets.js';
 
 export type DateField = 'created' | 'updated';
+/** Where a text search looks: one part of the issue's text; absent, all of it (title, description and comments). */
+export type TextField = 'summary' | 'description' | 'comment';
 
 export type Condition =
   /** The field holds one of `values` (labels: any of its labels does; null: the field is empty); or none of them, negated. */
   | { readonly kind: 'one-of'; readonly field: IndexedField; readonly values: ReadonlySet<FieldValue>; readonly negated: boolean }
   /** The timestamp compared with the span [from, until): a day, or one instant (a span of 1 ms). */
   | { readonly kind: 'date'; readonly field: DateField; readonly op: DateOperator; readonly from: string; readonly until: string }
-  /** Every word occurs in the title, description or a comment. */
-  | { readonly kind: 'text'; readonly words: readonly string[] }
+  /** Every word occurs in the issue's text, or in the part `field` names. */
+  | { readonly kind: 'text'; readonly words: readonly string[]; readonly field?: TextField }
+  /** The issue is one of these (issue-sets.ts: keys, parents, resolutions, links). */
+  | { readonly kind: 'keys'; readonly keys: ReadonlySet<string> }
   | { readonly kind: 'and' | 'or'; readonly operands: readonly Condition[] }
   | { readonly kind: 'not'; readonly operand: Condition };
 
@@ -35,7 +49,7 @@ export function allOf(conditions: readonly Condition[]): Condition | null {
   return conditions.length === 1 ? (conditions[0] as Condition) : { kind: 'and', operands: conditions };
 }
 
-export type DateOperator = Exclude<CompareOperator, '~'>;
+export type DateOperator = Exclude<CompareOperator, '~' | '!~'>;
 
 export interface ResolveContext {
   readonly now: Date;
@@ -44,9 +58,33 @@ export interface ResolveContext {
 }
 
 /** Fields that can be empty; asking whether another one is would always answer the same. */
-const EMPTYABLE: ReadonlySet<Field> = new Set(['assignee', 'sprint', 'labels']);
+const EMPTYABLE: ReadonlySet<Field> = new Set(['assignee', 'sprint', 'labels', 'parent', 'resolution']);
 /** How many known values an error lists before it says how many more there are. */
 const LISTED_MAX = 20;
+const TEXT_FIELDS: ReadonlySet<Field> = new Set(['text', 'summary', 'description', 'comment']);
+
+/**
+ * Jira's status categories over our statuses. A blocked issue was started (Jira files a Blocked
+ * status under In Progress); a reopened one waits to be started again, as Jira's Reopened does.
+ */
+const STATUS_CATEGORIES: ReadonlyMap<string, readonly Status[]> = new Map<string, readonly Status[]>([
+  ['todo', ['todo', 'reopened']],
+  ['inprogress', ['in_progress', 'in_review', 'blocked']],
+  ['done', ['done']],
+]);
+
+/** Functions that give a list: written with IN, never with =. */
+const LIST_FUNCTIONS: ReadonlySet<FunctionName> = new Set([
+  'openSprints',
+  'futureSprints',
+  'closedSprints',
+  'linkedIssues',
+  'blockedIssues',
+  'blockingIssues',
+]);
+
+const not = (operand: Condition): Condition => ({ kind: 'not', operand });
+const negatedIf = (negated: boolean, condition: Condition): Condition => (negated ? not(condition) : condition);
 
 export function resolve(state: TrackerState, expression: Expression, context: ResolveContext): Condition {
   switch (expression.kind) {
@@ -54,7 +92,7 @@ export function resolve(state: TrackerState, expression: Expression, context: Re
     case 'or':
       return { kind: expression.kind, operands: expression.operands.map((e) => resolve(state, e, context)) };
     case 'not':
-      return { kind: 'not', operand: resolve(state, expression.operand, context) };
+      return not(resolve(state, expression.operand, context));
     default:
       return resolveClause(state, expression, context);
   }
@@ -62,35 +100,125 @@ export function resolve(state: TrackerState, expression: Expression, context: Re
 
 function resolveClause(state: TrackerState, clause: Clause, context: ResolveContext): Condition {
   const field = clause.field;
-  if (clause.kind === 'empty') {
-    if (!EMPTYABLE.has(field))
-      throw jqlError(`${field} is never empty`, clause.column, `Fields that can be: ${[...EMPTYABLE].join(', ')}.`);
-    return { kind: 'one-of', field: field as IndexedField, values: new Set([null]), negated: clause.negated };
-  }
-  if (field === 'text') {
-    if (clause.kind !== 'compare' || clause.op !== '~')
-      throw jqlError("text takes only '~'", clause.column, 'Write text ~ "words".');
-    return { kind: 'text', words: textWords(clause.value) };
+  if (clause.kind === 'empty') return emptyCondition(state, clause.field, clause.negated, clause.column);
+  if (TEXT_FIELDS.has(field)) {
+    if (clause.kind !== 'compare' || (clause.op !== '~' && clause.op !== '!~'))
+      throw jqlError(`${field} takes only '~' or '!~'`, clause.column, `Write ${field} ~ "words".`);
+    const words = textWords(field, clause.value);
+    const text: Condition = field === 'text' ? { kind: 'text', words } : { kind: 'text', words, field: field as TextField };
+    return negatedIf(clause.op === '!~', text);
   }
   if (field === 'created' || field === 'updated') {
-    if (clause.kind !== 'compare' || clause.op === '~') {
-      throw jqlError(`${field} takes =, !=, <, <=, > or >=`, clause.column, `Write ${field} >= -7d or ${field} < 2025-06-01.`);
+    if (clause.kind !== 'compare' || clause.op === '~' || clause.op === '!~') {
+      throw jqlError(`${field} takes =, !=, <, <=, > or >=`, clause.column, `Write ${field} >= -7d or ${field} < startOfWeek().`);
     }
     return { kind: 'date', field, op: clause.op, ...dateSpan(clause.value, context.now) };
   }
   if (clause.kind === 'compare' && clause.op !== '=' && clause.op !== '!=') {
-    throw jqlError(`${field} takes =, !=, IN, NOT IN or IS EMPTY, not '${clause.op}'`, clause.column);
+    if (clause.op !== '~' && clause.op !== '!~' && clause.value.kind === 'literal') {
+      if (field === 'priority')
+        return { kind: 'one-of', field, values: new Set(prioritiesOrdered(clause.op, clause.value)), negated: false };
+      if (field === 'key') return { kind: 'keys', keys: keysInOrder(state, clause.op, clause.value) };
+    }
+    const ordered = field === 'priority' || field === 'key' ? ', <, <=, >, >=' : '';
+    throw jqlError(`${field} takes =, !=, IN, NOT IN${ordered} or IS EMPTY, not '${clause.op}'`, clause.column);
   }
   const values = clause.kind === 'compare' ? [clause.value] : clause.values;
   const negated = clause.kind === 'compare' ? clause.op === '!=' : clause.negated;
-  const resolved = new Set<FieldValue>();
   for (const value of values) {
-    if (value.kind === 'function' && value.name === 'openSprints' && clause.kind === 'compare') {
-      throw jqlError('openSprints() is a list', value.column, 'Write sprint IN openSprints().');
+    if (value.kind === 'function' && LIST_FUNCTIONS.has(value.name) && clause.kind === 'compare') {
+      throw jqlError(`${value.name}() is a list`, value.column, `Write ${field} IN ${value.name}().`);
     }
-    for (const one of resolveValue(state, field, value, context)) resolved.add(one);
   }
-  return { kind: 'one-of', field, values: resolved, negated };
+  switch (field) {
+    case 'key': {
+      const keys = new Set<string>();
+      for (const value of values) for (const key of issueKeys(state, value)) keys.add(key);
+      return negatedIf(negated, { kind: 'keys', keys });
+    }
+    case 'parent':
+      return negatedIf(negated, {
+        kind: 'keys',
+        keys: childrenOf(
+          state,
+          values.map((value) => literal(value, 'an issue key')),
+        ),
+      });
+    case 'resolution':
+      return negatedIf(negated, resolutionCondition(state, values));
+    case 'statusCategory': {
+      const statuses = values.flatMap((value) => statusCategory(literal(value, 'a status category')));
+      return { kind: 'one-of', field: 'status', values: new Set(statuses), negated };
+    }
+    default: {
+      const resolved = new Set<FieldValue>();
+      for (const value of values) for (const one of resolveValue(state, field as IndexedField, value, context)) resolved.add(one);
+      return { kind: 'one-of', field: field as IndexedField, values: resolved, negated };
+    }
+  }
+}
+
+/** `field IS [NOT] EMPTY`; the resolution is empty exactly while an issue is open (apply.ts sets it on done). */
+function emptyCondition(state: TrackerState, field: Field, negated: boolean, column: number): Condition {
+  if (field === 'parent') return negatedIf(!negated, { kind: 'keys', keys: everyChild(state) });
+  if (field === 'resolution') return { kind: 'one-of', field: 'status', values: new Set(OPEN_STATUSES), negated };
+  if (!EMPTYABLE.has(field))
+    throw jqlError(`${field} is never empty`, column, `Fields that can be: ${[...EMPTYABLE].join(', ')}.`);
+  return { kind: 'one-of', field: field as IndexedField, values: new Set([null]), negated };
+}
+
+/** `resolution IN (Unresolved, duplicate)`: open issues for Unresolved, the done issues resolved so for the rest. */
+function resolutionCondition(state: TrackerState, values: readonly Value[]): Condition {
+  const named = values.map((value) => resolutionNamed(literal(value, 'a resolution')));
+  const resolutions = new Set(named.filter((r): r is Resolution => r !== null));
+  const resolved: Condition = { kind: 'keys', keys: resolvedWith(state, resolutions) };
+  if (!named.includes(null)) return resolved;
+  return {
+    kind: 'or',
+    operands: [{ kind: 'one-of', field: 'status', values: new Set(OPEN_STATUSES), negated: false }, resolved],
+  };
+}
+
+/** The issues a value of `key` names: one key, or a function's list. */
+function issueKeys(state: TrackerState, value: Value): Iterable<string> {
+  if (value.kind === 'literal') return [knownIssue(state, value.text, value.column).key];
+  if (LIST_FUNCTIONS.has(value.name) && !value.name.endsWith('Sprints')) return issuesOf(state, value);
+  throw functionMisused(value);
+}
+
+function literal(value: Value, what: string): Literal {
+  if (value.kind === 'literal') return value;
+  throw jqlError(`Expected ${what}, not ${value.name}()`, value.column);
+}
+
+function statusCategory(value: Literal): readonly Status[] {
+  const squeezed = value.text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
+  const statuses = STATUS_CATEGORIES.get(squeezed === 'new' ? 'todo' : squeezed === 'indeterminate' ? 'inprogress' : squeezed);
+  if (statuses !== undefined) return statuses;
+  throw jqlError(`Unknown status category '${value.text}'`, value.column, 'Use one of: "To Do", "In Progress", Done.');
+}
+
+/**
+ * `priority <= P1`, `priority >= High`. Each spelling is compared on its own scale: P-levels by
+ * their number (P0 < P1, so `<= P1` is P0 and P1), Jira's names by urgency (Highest > High, so
+ * `>= High` is High and Highest, the same two). Each reads as its writer meant it.
+ */
+function prioritiesOrdered(op: CompareOperator, value: Literal): Priority[] {
+  const at = PRIORITIES.indexOf(spelled(parsePriority, value.text, value.column, 'priority', PRIORITIES));
+  const byNumber = /^p\d$/i.test(value.text.trim());
+  const below = (i: number) => (byNumber ? i < at : i > at);
+  const above = (i: number) => (byNumber ? i > at : i < at);
+  const holds: Record<string, (i: number) => boolean> = {
+    '<': below,
+    '<=': (i) => i === at || below(i),
+    '>': above,
+    '>=': (i) => i === at || above(i),
+  };
+  const test = holds[op] as (i: number) => boolean;
+  return PRIORITIES.filter((_, i) => test(i));
 }
 
 /** One value of a field, in the store's spelling; a function may give several. */
@@ -110,7 +238,7 @@ function resolveValue(state: TrackerState, field: IndexedField, value: Value, co
     case 'reporter':
       return [knownPerson(state, text, value.column)];
     case 'sprint':
-      return [knownSprint(state, text, value.column)];
+      return knownSprints(state, text, value.column);
     case 'labels': {
       const label = text.trim().toLowerCase();
       if (!LABEL_PATTERN.test(label)) {
@@ -136,11 +264,23 @@ function callFunction(
     }
     return [context.user];
   }
-  if (field !== 'sprint') throw jqlError('openSprints() is a list of sprints: use it with sprint IN', value.column);
+  const states = { openSprints: ['active', 'future'], futureSprints: ['future'], closedSprints: ['closed'] }[
+    value.name as string
+  ];
+  if (states === undefined || field !== 'sprint') throw functionMisused(value);
   // Open, as in Jira: every sprint not closed, the active and the future ones.
   return sortedSprints(state)
-    .filter((sprint) => sprint.state !== 'closed')
+    .filter((sprint) => states.includes(sprint.state))
     .map((sprint) => sprint.id);
+}
+
+/** A function used with a field it gives nothing for: what it gives, and where it belongs. */
+function functionMisused(value: Extract<Value, { kind: 'function' }>): never {
+  const name = `${value.name}()`;
+  if (value.name === 'currentUser') throw jqlError(`${name} is a person: use it with assignee or reporter`, value.column);
+  if (value.name.endsWith('Sprints')) throw jqlError(`${name} is a list of sprints: use it with sprint IN`, value.column);
+  if (isDateFunction(value.name)) throw jqlError(`${name} is a date: use it with created or updated`, value.column);
+  throw jqlError(`${name} is a list of issues: use it with key IN (or issue IN)`, value.column);
 }
 
 /** The forgiving parser of the store for this field, with the query's column on failure. */
@@ -171,13 +311,13 @@ function knownPerson(state: TrackerState, text: string, column: number): string 
   throw jqlError(`Unknown user '${text}'`, column, `People: ${listed([...state.people].sort())}.`);
 }
 
-/** A sprint by id (PROJ-S42) or by name ("Sprint 42"), case-insensitively. */
-function knownSprint(state: TrackerState, text: string, column: number): string {
+/** A sprint by id (PROJ-S42) or by name ("Sprint 42", every project's sprint of that name), case-insensitively. */
+function knownSprints(state: TrackerState, text: string, column: number): string[] {
   const wanted = text.trim().toUpperCase();
-  if (state.sprints.has(wanted)) return wanted;
+  if (state.sprints.has(wanted)) return [wanted];
   const sprints = sortedSprints(state);
-  const named = sprints.find((sprint) => sprint.name.toUpperCase() === wanted);
-  if (named !== undefined) return named.id;
+  const named = sprints.filter((sprint) => sprint.name.toUpperCase() === wanted);
+  if (named.length > 0) return named.map((sprint) => sprint.id);
   const known =
     sprints.length > LISTED_MAX
       ? `${describeSprints(sprints.slice(-LISTED_MAX))} and ${sprints.length - LISTED_MAX} older`
@@ -191,50 +331,14 @@ function listed(values: readonly string[]): string {
   return `${values.slice(0, LISTED_MAX).join(', ')} and ${values.length - LISTED_MAX} more`;
 }
 
-function textWords(value: Value): string[] {
-  if (value.kind === 'function') throw jqlError('text ~ takes words, not a function', value.column);
+function textWords(field: Field, value: Value): string[] {
+  if (value.kind === 'function') throw jqlError(`${field} ~ takes words, not a function`, value.column);
   try {
     const words = searchWords(value.text, 'The text');
-    if (words.length === 0) throw jqlError('text ~ needs at least one word', value.column);
+    if (words.length === 0) throw jqlError(`${field} ~ needs at least one word`, value.column);
     return words;
   } catch (error) {
     if (!isDomainError(error) || error.message.includes(' at column ')) throw error;
     throw jqlError(error.message.replace(/\.$/, ''), value.column);
   }
-}
-
-const DAY_MS = 86_400_000;
-const UNIT_MS: Record<string, number> = { h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS };
-const RELATIVE = /^([+-])(\d{1,5})([hdw])$/;
-
-/** A date as the span it names: a whole UTC day for 2025-06-01, one instant for a timestamp or -7d. */
-function dateSpan(value: Value, now: Date): { from: string; until: string } {
-  if (value.kind === 'function') throw jqlError('Expected a date, not a function', value.column);
-  const text = value.text.trim().toLowerCase();
-  const relative = RELATIVE.exec(text);
-  if (relative !== null) {
-    const sign = relative[1] === '-' ? -1 : 1;
-    return instant(now.getTime() + sign * Number(relative[2]) * (UNIT_MS[relative[3] as string] as number));
-  }
-  const upper = text.toUpperCase();
-  if (DATE_PATTERN.test(upper) && isRealDate(`${upper}T00:00:00.000Z`)) {
-    const from = Date.parse(`${upper}T00:00:00.000Z`);
-    return { from: new Date(from).toISOString(), until: new Date(from + DAY_MS).toISOString() };
-  }
-  if (TIMESTAMP_PATTERN.test(upper) && isRealDate(upper)) return instant(Date.parse(upper));
-  throw jqlError(
-    `'${value.text}' is not a date`,
-    value.column,
-    'Write a day (2025-06-01), a time (2025-06-01T09:30:00.000Z) or a time from now (-7d, -2w, -12h).',
-  );
-}
-
-function instant(ms: number): { from: string; until: string } {
-  return { from: new Date(ms).toISOString(), until: new Date(ms + 1).toISOString() };
-}
-
-/** 2025-02-30 matches the pattern but is no day: Date would quietly make it March 2. */
-function isRealDate(iso: string): boolean {
-  const ms = Date.parse(iso);
-  return Number.isFinite(ms) && new Date(ms).toISOString() === iso;
 }

@@ -2,11 +2,11 @@
 // (1-based, in characters) where it starts, so every later error can point at its place.
 //
 // Five kinds of token:
-//   word    a run of letters, digits and _ . - : + (field names, keywords, bare values such
-//           as PROJ-S42, in_progress, dmitri.k, 2025-06-01, -7d); keywords are words too,
-//           and only the parser decides that `and` is AND
+//   word    a run of letters, digits and _ . - : + * ? [ ] (field names, keywords, bare values
+//           such as PROJ-S42, in_progress, dmitri.k, 2025-06-01, -7d, refund*, Jira's
+//           cf[10016]); keywords are words too, and only the parser decides that `and` is AND
 //   string  "..." or '...', with \" \' and \\ as the only escapes; never a keyword
-//   op      = != ~ < <= > >=
+//   op      = != ~ !~ < <= > >=
 //   punct   ( ) ,
 //   end     after the last token, at the column just past the text
 import { jqlError } from './errors.js';
@@ -20,8 +20,8 @@ export interface Token {
   readonly column: number;
 }
 
-const WORD_CHAR = /[A-Za-z0-9_.\-:+]/;
-const OPERATORS = ['!=', '<=', '>=', '=', '~', '<', '>'] as const;
+const WORD_CHAR = /[A-Za-z0-9_.\-:+*?[\]]/;
+const OPERATORS = ['!=', '!~', '<=', '>=', '=', '~', '<', '>'] as const;
 
 export function tokenize(query: string): Token[] {
   const tokens: Token[] = [];
