@@ -35,7 +35,7 @@ export type { ProjectStats, SprintStats, IssueCounts } from './stats.js';
 export type { Burndown, BurndownPoint } from './burndown.js';
 export { COMPLETION_CAP, type Completion } from './completions.js';
 export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './args.js';
-export { parseIssueKey, parsePriority, parseProjectKey, parseSprintId } from './args.js';
+export { parseHandle, parseIssueKey, parsePriority, parseProjectKey, parseSprintId } from './args.js';
 export { parseStatus, parseResolution, allowedMoves, OPEN_STATUSES } from './workflow.js';
 export { canonicalQuery } from './jql/run.js';
 

@@ -278,12 +278,10 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     input: z.object({
       key: KEY,
       body: text(`The comment text, up to ${LIMITS.commentMax} characters.`),
-      author: optional(z.string(), 'Handle of the author; default: assistant.'),
     }),
     output: CommentOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: (args, context) =>
-      domain(async () => commentResult(await store.addComment(args.key, { body: args.body, author: args.author }), context)),
+    run: (args, context) => domain(async () => commentResult(await store.addComment(args.key, { body: args.body }), context)),
   };
 
   const searchIssues: ToolDefinition = {
