@@ -84,11 +84,11 @@ test('each user is themselves: reporter, comment author, currentUser() and histo
 
   const created = await alice.call('create_issue', { project: 'PROJ', title: 'Refund rounding', assignee: 'alice' });
   const key = created.structuredContent.issue.key as string;
-  assert.is(created.structuredContent.issue.reporter, 'alice', 'the reporter is the token’s user, not --user pm');
   const comment = await alice.call('add_comment', { key, body: 'Seen on staging.' });
   assert.is(comment.structuredContent.comment.author, 'alice');
   await alice.call('update_issue', { key, status: 'in_progress' });
   const read = await bob.call('get_issue', { key, include: ['history'] });
+  assert.is(read.structuredContent.issue.reporter, 'alice', 'the reporter is the token’s user, not --user pm');
   const entries = read.structuredContent.history.entries as Json[];
   assert.equal(
     entries.map((entry) => `${entry.type} by ${entry.by}`),
