@@ -82,9 +82,14 @@ test('each user is themselves: reporter, comment author, currentUser() and histo
   const alice = await sessionOf(bearer(ALICE));
   const bob = await sessionOf(bearer(BOB));
 
-  const created = await alice.call('create_issue', { project: 'PROJ', title: 'Refund rounding', assignee: 'alice' });
+  const created = await alice.call('create_issue', {
+    project: 'PROJ',
+    title: 'Refund rounding',
+    assignee: 'alice',
+    reporter: 'bob', // no such argument: dropped
+  });
   const key = created.structuredContent.issue.key as string;
-  const comment = await alice.call('add_comment', { key, body: 'Seen on staging.' });
+  const comment = await alice.call('add_comment', { key, body: 'Seen on staging.', author: 'bob' });
   assert.is(comment.structuredContent.comment.author, 'alice');
   await alice.call('update_issue', { key, status: 'in_progress' });
   const read = await bob.call('get_issue', { key, include: ['history'] });
