@@ -45,6 +45,8 @@ Options:
   --max-depth N              deepest accepted nesting of arrays and objects (default 1000)
   --http [HOST:]PORT         serve over HTTP (HOST defaults to 127.0.0.1: this machine only)
   --auth-token-file PATH     (http) require "Authorization: Bearer <the file's first line>"
+  --users-file PATH          (http) per-user tokens, a line each: TOKEN HANDLE [toolsets=LIST] [read-only];
+                             each request acts as its token's user (docs/http.md)
   --allow-origin ORIGIN      (http) let a browser page from ORIGIN call the server; may repeat
   --instance NAME            (http) this instance's name, the start of every session id it issues,
                              so a load balancer can send a handshake-era session back to it
@@ -95,6 +97,8 @@ export interface CommandLine {
   /** Serve over HTTP on this address instead of stdio. */
   http?: HttpAddress;
   authTokenFile?: string;
+  /** --users-file: per-user tokens (lib/tracker/users-file.ts). */
+  usersFile?: string;
   allowedOrigins: string[];
   stateKeyFile?: string;
   /** --instance: the prefix of the session ids this instance issues (checked by the HTTP transport). */
@@ -177,6 +181,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case '--auth-token-file':
         line.authTokenFile = value();
         break;
+      case '--users-file':
+        line.usersFile = value();
+        break;
       case '--allow-origin':
         line.allowedOrigins.push(value());
         break;
@@ -229,9 +236,10 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (line.dryRun && line.command !== 'import') throw new Error('--dry-run goes with import');
   if ((line.out !== undefined || line.format !== undefined) && line.command !== 'export')
     throw new Error('--format and --out go with export');
-  if (!line.http && (line.authTokenFile || line.allowedOrigins.length > 0 || line.instanceName !== undefined)) {
-    throw new Error('--auth-token-file, --allow-origin and --instance go with --http');
+  if (!line.http && (line.authTokenFile || line.usersFile || line.allowedOrigins.length > 0 || line.instanceName !== undefined)) {
+    throw new Error('--auth-token-file, --users-file, --allow-origin and --instance go with --http');
   }
+  if (line.authTokenFile && line.usersFile) throw new Error('--auth-token-file and --users-file exclude each other');
   return line;
 }
 

@@ -23,6 +23,7 @@ import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
 import { type ToolSelection, parseReadOnlyVariable, parseToolsets } from './tracker/toolsets.js';
+import { authenticateUsers, readUsersFile } from './tracker/users-file.js';
 
 const report = (line: string): void => {
   process.stderr.write(`[mcp-tracker] ${line}\n`);
@@ -178,13 +179,18 @@ async function serveOverHttp(
 ): Promise<void> {
   const authToken = line.authTokenFile ? readFileSync(line.authTokenFile, 'utf8').split('\n')[0]!.trim() : undefined;
   if (line.authTokenFile && !authToken) throw new Error(`${line.authTokenFile} holds no token on its first line`);
-  if (address.explicitHost && !isLoopback(address.host) && !authToken) {
-    report(`warning: serving ${address.host} without --auth-token-file: anyone who can reach this address can use the tracker`);
+  // Per-user tokens: each request acts as the user its token names (lib/tracker/users-file.ts).
+  const authenticate = line.usersFile ? authenticateUsers(readUsersFile(line.usersFile)) : undefined;
+  if (address.explicitHost && !isLoopback(address.host) && !authToken && !authenticate) {
+    report(
+      `warning: serving ${address.host} without --auth-token-file or --users-file: anyone who can reach this address can use the tracker`,
+    );
   }
   const endpoint = await serveHttp(server, {
     host: address.host,
     port: address.port,
     authToken,
+    authenticate,
     allowedOrigins: line.allowedOrigins,
     instanceName: line.instanceName,
     maxMessageBytes: line.maxMessageBytes,

@@ -130,6 +130,7 @@ export class AskingContext implements ToolContext {
   readonly requestId: RequestContext['requestId'];
   readonly rules: RequestContext['rules'];
   readonly client: RequestContext['client'];
+  readonly auth: RequestContext['auth'];
 
   /** `answers`: this round's answers by key (2026-07-28); empty in the handshake era. */
   constructor(
@@ -139,6 +140,7 @@ export class AskingContext implements ToolContext {
     this.requestId = context.requestId;
     this.rules = context.rules;
     this.client = context.client;
+    this.auth = context.auth;
   }
 
   // Read from the request's context when asked for: it makes its senders on first use.

@@ -18,8 +18,23 @@ export interface Client {
   readonly info: ClientInfo;
 }
 
+/**
+ * Who the transport authenticated a request as (the SDKs' `authInfo`): over Streamable HTTP with
+ * per-user tokens, the person its bearer token names; absent on stdio and with no such tokens.
+ * The engine only carries it to handlers (and to ServerDefinition.toolsFor); what it allows is the
+ * application's business.
+ */
+export interface AuthInfo {
+  /** Whom the credentials name, e.g. a user's handle. */
+  readonly subject: string;
+  /** What the application attached to that identity (its permissions, say); the engine never reads it. */
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
 export interface RequestContext {
   readonly requestId: RequestId;
+  /** Who is asking, when the transport authenticated the request (see AuthInfo). */
+  readonly auth?: AuthInfo;
   /** The negotiated revision's column of the version table. */
   readonly rules: VersionRules;
   readonly client: Client;
@@ -89,6 +104,7 @@ export class HandlerContext implements RequestContext {
     private readonly progressToken: unknown,
     private readonly logLevel: () => LogLevel | undefined,
     private readonly link: SessionLink,
+    readonly auth?: AuthInfo,
   ) {}
 
   get signal(): AbortSignal {

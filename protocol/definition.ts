@@ -2,6 +2,7 @@
 // the features it offers), and the state every connection shares, built from it once by
 // createServer (server.ts) and lent to each session (session.ts).
 
+import type { AuthInfo } from './context.js';
 import type { Feature } from './methods.js';
 import type { PromptDefinition, PromptRegistry } from './prompts.js';
 import type { ResourceDefinition, ResourceRegistry, ResourceTemplateDefinition } from './resources.js';
@@ -34,6 +35,12 @@ export interface ServerDefinition {
   resourceListChanged?: boolean;
   /** We will send notifications/message. */
   logging?: boolean;
+  /**
+   * The names of the tools a request may see and call, by who is asking (RequestContext.auth);
+   * undefined: every tool. A tool left out is not listed to that request, and calling it answers
+   * as calling a tool that does not exist.
+   */
+  toolsFor?(auth: AuthInfo | undefined): ReadonlySet<string> | undefined;
   /** Items per page in every list (default 100). */
   pageSize?: number;
   /**

@@ -23,7 +23,7 @@ import type { Client, RequestContext } from './context.js';
 import { invalidRequest, methodNotFound } from './errors.js';
 import type { Request } from './json-rpc.js';
 import type { Handshake } from './lifecycle.js';
-import { METHODS, type MethodEntry, type SessionState } from './methods.js';
+import { type CacheHint, METHODS, type MethodEntry, type SessionState } from './methods.js';
 import type { RunningRequest } from './peer.js';
 import { type LogLevel, META } from './schemas.js';
 import type { SharedState } from './definition.js';
@@ -55,6 +55,15 @@ export function createEraRouter(parts: RouterParts): (request: Request, running:
     return known && (!known.feature || shared.features.has(known.feature)) ? known : undefined;
   }
 
+  /**
+   * A method's caching hint (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching):
+   * a tool list that depends on who asks (ServerDefinition.toolsFor) is for that caller only.
+   */
+  function cacheHint(name: string, method: MethodEntry): CacheHint | undefined {
+    const perCaller = name === 'tools/list' && shared.definition.toolsFor !== undefined;
+    return perCaller && method.cache ? { ...method.cache, scope: 'private' } : method.cache;
+  }
+
   function runHandshake(request: Request, method: MethodEntry | undefined, running: RunningRequest): unknown {
     if (!method || method.era === 'stateless') throw methodNotFound(request.method);
     if (!handshake.ready && !method.beforeInitialize) {
@@ -82,7 +91,7 @@ export function createEraRouter(parts: RouterParts): (request: Request, running:
     );
     if (!rules.resultType) return result;
     const complete = (value: unknown) =>
-      completeResult(value, rules.cacheHints ? method.cache : undefined, shared.definition.info);
+      completeResult(value, rules.cacheHints ? cacheHint(request.method, method) : undefined, shared.definition.info);
     return result instanceof Promise ? result.then(complete) : complete(result);
   }
 

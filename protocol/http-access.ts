@@ -7,11 +7,13 @@
 //   (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports "Security Warning":
 //   servers MUST validate the Origin header).
 // - An optional bearer token, compared in constant time, so its bytes cannot be guessed one by
-//   one from response times; 401 without it.
+//   one from response times; 401 without it. Or per-user tokens: the application's `authenticate`
+//   says whom a token names (the SDKs' token verifier), and the request is served as them.
 // - The body is read up to a limit (413 past it), so a client cannot make us hold more.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { AuthInfo } from './context.js';
 import type { Refusal } from './http-budget.js';
 
 export interface AccessRules {
@@ -25,6 +27,25 @@ export interface AccessRules {
   origins: Set<string>;
   /** The bearer token every request must carry, if any. */
   token: string | undefined;
+  /** Per-user tokens, checked by the application: see Authenticate. */
+  authenticate: Authenticate | undefined;
+}
+
+/**
+ * The application's check of a request's bearer token ('' when it carries none): whom it names,
+ * or why the request is refused (401 for a token that names nobody; 400 or 403 for a request the
+ * token may not make, such as asking for more than the token allows). It must compare tokens
+ * without a timing signal, as bearerMatches does.
+ */
+export type Authenticate = (token: string, req: IncomingMessage) => AuthInfo | { status: 400 | 401 | 403; message: string };
+
+/**
+ * A request's authenticated identity: who (handed to the engine) and a digest of the token that
+ * says so, which a handshake-era session keeps to serve only requests with the same token.
+ */
+export interface Identity {
+  readonly auth: AuthInfo;
+  readonly credential: Buffer;
 }
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]', '::1'];
@@ -35,9 +56,28 @@ export function isLoopback(host: string): boolean {
 }
 
 /** The rules for a server bound to `host`: its own name (and the loopback names when it is loopback). */
-export function accessRules(host: string, allowedOrigins: readonly string[], token: string | undefined): AccessRules {
+export function accessRules(
+  host: string,
+  allowedOrigins: readonly string[],
+  token: string | undefined,
+  authenticate?: Authenticate,
+): AccessRules {
   const hosts = WILDCARD.includes(host) ? undefined : new Set(isLoopback(host) ? LOOPBACK : [host, ...LOOPBACK]);
-  return { hosts, origins: new Set(allowedOrigins), token };
+  return { hosts, origins: new Set(allowedOrigins), token, authenticate };
+}
+
+/** Who the request is, by the application's per-user tokens; undefined without them. */
+export function identify(req: IncomingMessage, rules: AccessRules): Identity | { status: number; message: string } | undefined {
+  if (rules.authenticate === undefined) return undefined;
+  const token = bearerToken(req.headers.authorization);
+  const outcome = rules.authenticate(token, req);
+  return 'status' in outcome ? outcome : { auth: outcome, credential: digest(token) };
+}
+
+/** Whether two identities rest on the same token, compared in constant time. */
+export function sameCredential(a: Identity | undefined, b: Identity | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return timingSafeEqual(a.credential, b.credential);
 }
 
 /** Why a request is refused (status and message), or undefined when it may go on. */
@@ -90,13 +130,18 @@ function originAllowed(origin: string, rules: AccessRules): boolean {
   return rules.hosts !== undefined && isLoopback(url.hostname) && [...rules.hosts].every(isLoopback);
 }
 
-function bearerMatches(header: string | undefined, token: string): boolean {
+/** The token of an `Authorization: Bearer <token>` header; '' when there is none. */
+function bearerToken(header: string | undefined): string {
   // "It uses a case-insensitive token as a means to identify the authentication scheme" (RFC
   // 7235 section 2.1, now RFC 9110 section 11.1): `bearer` and `BEARER` are `Bearer`.
-  const given = /^bearer +(.*)$/is.exec(header ?? '')?.[1] ?? '';
-  // Digests have one length whatever was sent, so the comparison time says nothing about the token.
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(token));
+  return /^bearer +(.*)$/is.exec(header ?? '')?.[1] ?? '';
+}
+
+/** Digests have one length whatever was sent, so comparing two takes a time that says nothing about either. */
+export const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  return timingSafeEqual(digest(bearerToken(header)), digest(token));
 }
 
 /**

@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { invalidRequest } from './errors.js';
+import { type Identity, sameCredential } from './http-access.js';
 import { DEFAULT_REPLAY_LIMITS, type ReplayLimits, type ReplayableStream, SessionStreams } from './http-replay.js';
 import { type HttpBudget, peerOf, share } from './http-budget.js';
 import { type EncodeLine, type StreamOptions, createEventStream, createPostResponse, replyError } from './http-stream.js';
@@ -29,6 +30,8 @@ interface HttpSession {
   /** The peer address that opened it: a peer holds at most half the table (http-budget.ts). */
   readonly peer: string;
   readonly connection: Session;
+  /** Who opened it, with per-user tokens: only a request with the same token may use it. */
+  readonly identity: Identity | undefined;
   /** The negotiated version, once initialize is answered. */
   version: HandshakeVersion | undefined;
   /** Each request in flight, by id: the stream of the POST it came in. */
@@ -77,10 +80,11 @@ export class HandshakeSessions {
   }
 
   /** A POST without the 2026-07-28 `_meta`: initialize opens a session, anything else needs one. */
-  post(req: IncomingMessage, res: ServerResponse, parsed: ParsedLine): void {
+  post(req: IncomingMessage, res: ServerResponse, parsed: ParsedLine, identity: Identity | undefined): void {
     const messages = parsed.kind === 'batch' ? parsed.items.map(classify) : parsed.kind === 'single' ? [parsed.message] : [];
     const opens = messages.length === 1 && messages[0]!.kind === 'request' && messages[0]!.method === 'initialize';
-    const session = opens && req.headers['mcp-session-id'] === undefined ? this.#open(req, res) : this.#find(req, res);
+    const session =
+      opens && req.headers['mcp-session-id'] === undefined ? this.#open(req, res, identity) : this.#find(req, res, identity);
     if (!session) return;
     session.lastSeen = Date.now();
     const requests = messages.flatMap((message) => (message.kind === 'request' ? [message.id] : []));
@@ -109,11 +113,11 @@ export class HandshakeSessions {
    * A GET: the session's stream for what is not tied to a request; with Last-Event-ID, the
    * stream that event was on (the GET stream or a POST's), from after it.
    */
-  get(req: IncomingMessage, res: ServerResponse): void {
+  get(req: IncomingMessage, res: ServerResponse, identity: Identity | undefined): void {
     if (!/text\/event-stream|\*\/\*/.test(req.headers.accept ?? '')) {
       return replyError(res, 406, invalidRequest('Not Acceptable: a GET stream is text/event-stream'));
     }
-    const session = this.#find(req, res);
+    const session = this.#find(req, res, identity);
     if (!session) return;
     const open = () =>
       createEventStream(res, { headers: { 'Mcp-Session-Id': session.id }, ...this.#streamOptions(session.peer) });
@@ -133,8 +137,8 @@ export class HandshakeSessions {
     else if (refused) replyError(res, refused.status, invalidRequest(refused.message));
   }
 
-  delete(req: IncomingMessage, res: ServerResponse): void {
-    const session = this.#find(req, res);
+  delete(req: IncomingMessage, res: ServerResponse, identity: Identity | undefined): void {
+    const session = this.#find(req, res, identity);
     if (!session) return;
     this.#end(session);
     res.writeHead(200).end();
@@ -151,7 +155,7 @@ export class HandshakeSessions {
     return { keepAliveMs, encodeLine, maxQueuedBytes, queued: (res) => budget.noteQueued(peer, res) };
   }
 
-  #open(req: IncomingMessage, res: ServerResponse): HttpSession | undefined {
+  #open(req: IncomingMessage, res: ServerResponse, identity: Identity | undefined): HttpSession | undefined {
     const { maxSessions } = this.#options;
     const peer = peerOf(req);
     const mine = this.#perPeer.get(peer) ?? 0;
@@ -169,13 +173,19 @@ export class HandshakeSessions {
     }
     const id = this.#options.idPrefix + randomBytes(16).toString('hex');
     const connection = this.#server.connect(
-      { send: (message, route) => this.#deliver(session, message, route), report: this.#options.report, settled: () => {} },
+      {
+        send: (message, route) => this.#deliver(session, message, route),
+        report: this.#options.report,
+        settled: () => {},
+        auth: identity?.auth,
+      },
       this.#options.limits,
     );
     const session: HttpSession = {
       id,
       peer,
       connection,
+      identity,
       version: undefined,
       posts: new Map(),
       streams: new SessionStreams({ ...DEFAULT_REPLAY_LIMITS, ...this.#options.replay }, this.#options.encodeLine),
@@ -209,14 +219,17 @@ export class HandshakeSessions {
     else if (error !== undefined) queueMicrotask(() => this.#end(session));
   }
 
-  #find(req: IncomingMessage, res: ServerResponse): HttpSession | undefined {
+  #find(req: IncomingMessage, res: ServerResponse, identity: Identity | undefined): HttpSession | undefined {
     const id = req.headers['mcp-session-id'];
     if (typeof id !== 'string') {
       replyError(res, 400, invalidRequest('Bad Request: an Mcp-Session-Id header is required after initialize'));
       return undefined;
     }
     const session = this.#sessions.get(id);
-    if (!session) {
+    // A session is its opener's: under another token its id names no session, as when sessions
+    // are looked up by user and id ("Session Hijacking", https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices:
+    // servers SHOULD bind session ids to user-specific information). 404 tells a thief nothing.
+    if (!session || !sameCredential(session.identity, identity)) {
       replyError(res, 404, invalidRequest('Not Found: no such session (it ended or never existed); send initialize again'));
       return undefined;
     }

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server as NodeServer, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode, RpcError, invalidRequest } from './errors.js';
-import { type AccessRules, accessRules, readBody, refusal } from './http-access.js';
+import { type AccessRules, type Authenticate, type Identity, accessRules, identify, readBody, refusal } from './http-access.js';
 import { HttpBudget, type Refusal, peerOf, share } from './http-budget.js';
 import type { ReplayLimits } from './http-replay.js';
 import { checkStatelessHeaders } from './http-headers.js';
@@ -37,6 +37,12 @@ export interface HttpOptions {
   allowedOrigins?: string[];
   /** A bearer token every request must carry. */
   authToken?: string;
+  /**
+   * Per-user bearer tokens, checked by the application (http-access.ts Authenticate): each request
+   * is served as whom its token names (RequestContext.auth), and a handshake-era session only
+   * for the token that opened it.
+   */
+  authenticate?: Authenticate;
   /**
    * This instance's name (1-32 of A-Z a-z 0-9 _ -), the prefix of every session id it issues
    * (`NAME.` + 32 hex digits), so a load balancer in front of several instances can send each
@@ -108,7 +114,11 @@ export function checkedInstanceName(name: string): string {
 
 export async function serveHttp(server: Server, options: HttpOptions): Promise<HttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
-  const transport = new HttpTransport(server, options, accessRules(host, options.allowedOrigins ?? [], options.authToken));
+  const transport = new HttpTransport(
+    server,
+    options,
+    accessRules(host, options.allowedOrigins ?? [], options.authToken, options.authenticate),
+  );
   // node:http is loaded here, not at start: a server on stdio never pays for loading it.
   const { createServer: createHttpServer } = await import('node:http');
   // Our own timeouts, not node's defaults (headers 60 s, a whole request 300 s): a client that
@@ -219,20 +229,22 @@ class HttpTransport {
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (new URL(req.url ?? '/', 'http://x').pathname !== (this.#options.path ?? '/mcp')) return void res.writeHead(404).end();
     const refused = refusal(req, this.#rules);
-    if (refused) return replyError(res, refused.status, invalidRequest(refused.message));
+    if (refused) return refuseAccess(res, refused);
+    const identity = identify(req, this.#rules);
+    if (identity && 'status' in identity) return refuseAccess(res, identity);
     if (this.#openResponses > (this.#options.maxOpenResponses ?? 512)) {
       const busy = invalidRequest('Service Unavailable: too many open requests; retry later');
       return replyError(res, 503, busy, { 'Retry-After': '1' });
     }
-    if (req.method === 'POST') return this.#post(req, res);
+    if (req.method === 'POST') return this.#post(req, res, identity);
     // A GET or DELETE without a session: there is none to stream or end (2026-07-28 asks for 405).
     const withSession = req.headers['mcp-session-id'] !== undefined;
-    if (req.method === 'GET' && withSession) return this.sessions.get(req, res);
-    if (req.method === 'DELETE' && withSession) return this.sessions.delete(req, res);
+    if (req.method === 'GET' && withSession) return this.sessions.get(req, res, identity);
+    if (req.method === 'DELETE' && withSession) return this.sessions.delete(req, res, identity);
     res.writeHead(405, { Allow: withSession ? 'GET, POST, DELETE' : 'POST' }).end();
   }
 
-  async #post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #post(req: IncomingMessage, res: ServerResponse, identity: Identity | undefined): Promise<void> {
     const accept = req.headers.accept ?? '*/*';
     if (!/application\/json|\*\/\*/.test(accept) || !/text\/event-stream|\*\/\*/.test(accept)) {
       return replyError(res, 406, invalidRequest('Not Acceptable: accept both application/json and text/event-stream'));
@@ -286,23 +298,23 @@ class HttpTransport {
         const late = taken === true ? undefined : this.#budget.admitOutput(peer);
         if (late) return replyError(res, late.status, invalidRequest(late.message), { 'Retry-After': '1' });
       }
-      this.#dispatch(req, res, parsed);
+      this.#dispatch(req, res, parsed, identity);
     } finally {
       this.#budget.releaseBody(peer, reserved);
     }
   }
 
-  #dispatch(req: IncomingMessage, res: ServerResponse, parsed: ParsedLine): void {
+  #dispatch(req: IncomingMessage, res: ServerResponse, parsed: ParsedLine, identity: Identity | undefined): void {
     const request = parsed.kind === 'single' && parsed.message.kind === 'request' ? parsed.message : undefined;
     // A request with the 2026-07-28 _meta, or one without a session that does not open one: no
     // session to serve it in, so it is answered on its own (the era router says what is missing).
     const sessionless = request?.method !== 'initialize' && req.headers['mcp-session-id'] === undefined;
-    if (request && (carriesStatelessMeta(request.params) || sessionless)) return this.#postStateless(req, res, request);
-    this.sessions.post(req, res, parsed);
+    if (request && (carriesStatelessMeta(request.params) || sessionless)) return this.#postStateless(req, res, request, identity);
+    this.sessions.post(req, res, parsed, identity);
   }
 
   /** A request served without a session: a connection of its own, ended with its answer or by the client closing the stream. */
-  #postStateless(req: IncomingMessage, res: ServerResponse, request: Request): void {
+  #postStateless(req: IncomingMessage, res: ServerResponse, request: Request, identity: Identity | undefined): void {
     const modern = carriesStatelessMeta(request.params);
     try {
       if (modern) {
@@ -336,6 +348,7 @@ class HttpTransport {
         },
         report: this.#report,
         settled: () => {},
+        auth: identity?.auth,
       },
       { maxDepth: this.#options.maxDepth },
     );
@@ -357,6 +370,12 @@ class HttpTransport {
     for (const connection of this.#stateless) connection.close();
     http.closeAllConnections();
   }
+}
+
+/** A request refused by the access checks; a 401 names the scheme it wants (RFC 6750 section 3). */
+function refuseAccess(res: ServerResponse, refused: { status: number; message: string }): void {
+  const challenge: Record<string, string> = refused.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+  replyError(res, refused.status, invalidRequest(refused.message), challenge);
 }
 
 /** Refused before the body is read: the connection closes after the answer, so its unread body is not read either. */

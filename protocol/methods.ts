@@ -120,7 +120,8 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     params: PaginatedParamsSchema,
     feature: 'tools',
     cache: STABLE,
-    run: (params, context, state) => listPage('tools', state.tools.describe(context.rules), params?.cursor, state.pageSize),
+    run: (params, context, state) =>
+      listPage('tools', state.tools.describe(context.rules, context.auth), params?.cursor, state.pageSize),
   }),
 
   'tools/call': entry({

@@ -42,7 +42,7 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
   const shared: SharedState = {
     definition,
     features,
-    tools: createToolRegistry(definition.tools ?? [], report, rounds),
+    tools: createToolRegistry(definition.tools ?? [], report, rounds, definition.toolsFor),
     resources: createResourceRegistry(definition.resources ?? [], definition.resourceTemplates ?? []),
     prompts: createPromptRegistry(definition.prompts ?? [], rounds),
     pageSize: definition.pageSize ?? 100,

@@ -169,7 +169,7 @@ class ServerSession implements Session {
     logLevel: () => LogLevel | undefined,
   ): RequestContext {
     const token = (request.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
-    return new HandlerContext(request.id, rules, client, running, token, logLevel, this.#link);
+    return new HandlerContext(request.id, rules, client, running, token, logLevel, this.#link, this.#io.auth);
   }
 
   readonly #link: SessionLink = {

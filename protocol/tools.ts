@@ -10,7 +10,7 @@
 import * as z from 'zod/mini';
 import { type ElicitForm, type ToolContext, runAsking } from './asking.js';
 import { type ContentBlock, shapeContentBlock } from './content.js';
-import type { RequestContext } from './context.js';
+import type { AuthInfo, RequestContext } from './context.js';
 import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import { type AskForMissing, FORM_KEY, InputRequired, type InputRequiredResult, type Rounds } from './mrtr.js';
 import { JSON_SCHEMA_2020_12, toJsonSchema } from './json-schema.js';
@@ -82,7 +82,8 @@ interface Encoded {
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 export interface ToolRegistry {
-  describe(rules: VersionRules): Record<string, unknown>[];
+  /** The tools `auth` may see (ServerDefinition.toolsFor), as this revision describes them. */
+  describe(rules: VersionRules, auth?: AuthInfo): Record<string, unknown>[];
   /** The result, synchronously when the tool answers synchronously. */
   call(
     params: CallToolParams,
@@ -95,6 +96,7 @@ export function createToolRegistry(
   tools: readonly ToolDefinition[],
   report: (detail: string) => void,
   rounds: Rounds,
+  toolsFor: (auth: AuthInfo | undefined) => ReadonlySet<string> | undefined = () => undefined,
 ): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
@@ -162,15 +164,20 @@ export function createToolRegistry(
   }
 
   return {
-    describe(rules) {
+    describe(rules, auth) {
       let list = described.get(rules);
       if (!list) described.set(rules, (list = [...byName.values()].map((tool) => describeTool(tool, rules))));
-      return list;
+      const offered = toolsFor(auth);
+      return offered === undefined ? list : list.filter((tool) => offered.has(tool.name as string));
     },
     call(params, context) {
       const { name } = params;
-      const tool = byName.get(name);
-      if (!tool) throw invalidParams(`Unknown tool: ${excerpt(name)}`, { name: excerpt(name), known: [...byName.keys()] });
+      const offered = toolsFor(context.auth);
+      const tool = offered === undefined || offered.has(name) ? byName.get(name) : undefined;
+      if (!tool) {
+        const known = [...byName.keys()].filter((known) => offered === undefined || offered.has(known));
+        throw invalidParams(`Unknown tool: ${excerpt(name)}`, { name: excerpt(name), known });
+      }
       return runAsking(`tools/call ${name}`, params, context, rounds, (args, asking) => run(tool, args, asking));
     },
   };

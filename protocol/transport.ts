@@ -10,6 +10,7 @@
 // that asked (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
 // "Sending Messages to the Server").
 
+import type { AuthInfo } from './context.js';
 import type { OutgoingMessage, ParsedLine, RequestId } from './json-rpc.js';
 
 /** One message as the transport received it, or the transport's complaint about one. */
@@ -52,6 +53,8 @@ export interface ConnectionIo {
   report(detail: string): void;
   /** A request that ran on finished, and its answer (if any) was sent: the transport may take more input. */
   settled(): void;
+  /** Who the transport authenticated this connection as: every request on it carries this (RequestContext.auth). */
+  readonly auth?: AuthInfo;
 }
 
 /** What the engine gives a transport for one connection (one stdio process, one HTTP session). */

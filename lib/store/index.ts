@@ -37,7 +37,7 @@ export type { ProjectStats, SprintStats, IssueCounts } from './domain/stats.js';
 export type { Burndown, BurndownPoint } from './changes/burndown.js';
 export { COMPLETION_CAP, type Completion } from './domain/completions.js';
 export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './model/args.js';
-export { parseIssueKey, parsePriority, parseProjectKey, parseSprintId } from './model/args.js';
+export { parseHandle, parseIssueKey, parsePriority, parseProjectKey, parseSprintId } from './model/args.js';
 export { parseStatus, parseResolution, allowedMoves, OPEN_STATUSES } from './model/workflow.js';
 export { canonicalQuery } from './queries/jql/run.js';
 /** The JQL vocabulary, which completion offers (lib/tracker/jql-completion.ts). */

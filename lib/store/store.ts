@@ -7,6 +7,7 @@
 // stat() of the path, shared by the reads of one synchronous run, when there is nothing), and
 // the backend's watcher does the same in the background so change listeners hear about other
 // processes' changes.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Change } from './state/change.js';
 import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from './model/args.js';
 import {
@@ -114,11 +115,17 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
   const now = options.now ?? (() => new Date());
   const log = options.log;
   const user = options.user === undefined ? null : parseHandle(options.user, 'user');
-  const actor = parseHandle(options.actor ?? user ?? DEFAULTS.actor, 'actor');
+  const own = { user, actor: parseHandle(options.actor ?? user ?? DEFAULTS.actor, 'actor') };
+  // Who a call acts for, carried through its awaits by Node's AsyncLocalStorage rather than
+  // passed down every method: many users share this one store over HTTP.
+  const acting = new AsyncLocalStorage<{ readonly user: string | null; readonly actor: string }>();
+  const who = () => acting.getStore() ?? own;
   /** A query's answer depends on the time only through relative dates (-7d), to the minute at most here. */
   const queryAsOf = (query: SearchIssuesQuery): { context: ResolveContext; question: string } => {
     const at = now();
-    const minute = query.query === undefined ? '' : ` ${at.toISOString().slice(0, 16)}`;
+    const { user } = who();
+    // currentUser() makes the answer depend on who asks as well.
+    const minute = query.query === undefined ? '' : ` ${at.toISOString().slice(0, 16)} ${user}`;
     return { context: { now: at, user }, question: `search ${keyOf(query)}${minute}` };
   };
   const listeners = new Set<ChangeListener>();
@@ -193,12 +200,13 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
   }
 
   /** Every record this store writes says who wrote it (the history's "who"). */
-  const signed =
-    (plan: Plan): Plan =>
-    (state, at) => {
+  const signed = (plan: Plan): Plan => {
+    const { actor } = who();
+    return (state, at) => {
       const draft = plan(state, at);
       return draft === null ? null : { by: actor, ...draft };
     };
+  };
 
   async function mutate(plan: Plan): Promise<Change | null> {
     usableState();
@@ -317,7 +325,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
       }),
 
     async createIssue(input) {
-      const request = parseCreateIssue(input, actor);
+      const request = parseCreateIssue(input, who().actor);
       const change = await mutate((state, at) => planCreateIssue(state, request, at));
       // A create always appends, so change is never null here.
       const key = change?.issues[0] ?? '';
@@ -339,7 +347,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
     async addComment(rawKey, comment) {
       const key = parseIssueKey(rawKey);
       const body = parseText(comment.body, 'Comment body', 1, LIMITS.commentMax);
-      const author = comment.author === undefined ? actor : parseHandle(comment.author, 'author');
+      const author = comment.author === undefined ? who().actor : parseHandle(comment.author, 'author');
       let id = 0;
       const mutation = await mutateIssue(
         key,
@@ -357,7 +365,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
     async addAttachment(rawKey, input) {
       const key = parseIssueKey(rawKey);
       const request = parseAttachment(input);
-      const author = input.author === undefined ? actor : parseHandle(input.author, 'author');
+      const author = input.author === undefined ? who().actor : parseHandle(input.author, 'author');
       const mutation = await mutateIssue(
         key,
         (state, at) => planAttachment(state, key, request, author, at),
@@ -381,7 +389,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
 
     async updateIssue(rawKey, input) {
       const key = parseIssueKey(rawKey);
-      const steps = updateSteps(key, input ?? {}, actor);
+      const steps = updateSteps(key, input ?? {}, who().actor);
       // Every part is checked against the data before the first is written (see update.ts).
       read((state) => steps.forEach((step) => step(state, now().toISOString())));
       const done: Change[] = [];
@@ -424,7 +432,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
     },
 
     async importIssue(input) {
-      const request = parseImportIssue(input, actor, now().toISOString());
+      const request = parseImportIssue(input, who().actor, now().toISOString());
       const change = await mutate((state) => planImportIssue(state, request));
       return requireIssue(backend.state(), change?.issues[0] ?? '');
     },
@@ -451,6 +459,11 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
     },
 
     refresh,
+
+    actingAs(name, call) {
+      const user = parseHandle(name, 'user');
+      return acting.run({ user, actor: user }, call);
+    },
 
     close() {
       if (closed) return;

@@ -53,7 +53,7 @@ test('tools/list tells the model what an argument is: the descriptions the track
       return properties[argument]!.description;
     };
     assert.is(described('create_issue', 'title'), 'One line saying what is wrong or what to do.');
-    assert.is(described('create_issue', 'priority'), 'P0 (drop everything) to P3 (whenever).');
+    assert.is(described('create_issue', 'priority'), "P0 (most urgent)-P3, or Jira's (High)");
     assert.is(described('add_attachment', 'content'), 'The file, base64.');
     assert.is(described('summarize_sprint', 'prose'), "true: the host's model writes the summary (sampling).");
   } finally {

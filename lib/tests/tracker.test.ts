@@ -360,7 +360,7 @@ test('completion: template variables and prompt arguments, narrowed by context.a
   await finish(client, '2025-11-25', sent);
 });
 
-test('jira://sprint/current: the text JSON.stringify(value, null, 2) prints, read_at last and new on each read, the numbers new after a change', async () => {
+test('jira://sprint/current: the text JSON.stringify(value) prints (compact: a model reads it), read_at last and new on each read, the numbers new after a change', async () => {
   const client = server();
   const { sent, call } = recording(client);
   await client.initialize('2025-11-25');
@@ -371,7 +371,7 @@ test('jira://sprint/current: the text JSON.stringify(value, null, 2) prints, rea
   const second = await readText();
   for (const text of [first, second]) {
     const value = JSON.parse(text);
-    assert.is(text, JSON.stringify(value, null, 2));
+    assert.is(text, JSON.stringify(value));
     assert.is(Object.keys(value).at(-1), 'read_at');
   }
   const [a, b] = [JSON.parse(first), JSON.parse(second)];

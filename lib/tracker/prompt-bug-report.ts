@@ -76,7 +76,7 @@ export function bugReportPrompt(store: TrackerStore): PromptDefinition {
       const summary = args.summary?.trim().slice(0, LIMITS.titleMax);
       const jql = `project = ${project} AND type = bug AND status != done ORDER BY priority, updated DESC`;
       const uri = TEMPLATES.search.expand({ jql });
-      const openBugs = JSON.stringify(readUri(store, uri), null, 2);
+      const openBugs = JSON.stringify(readUri(store, uri));
       return {
         description: `Report a bug in ${project}`,
         messages: [

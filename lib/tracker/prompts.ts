@@ -23,7 +23,7 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
       throw invalidParams(`Nothing found for ${argument}: ${excerpt(uri)} does not exist`, { uri: excerpt(uri) });
     return {
       role: 'user',
-      content: { type: 'resource', resource: { uri, mimeType: JSON_MIME, text: JSON.stringify(value, null, 2) } },
+      content: { type: 'resource', resource: { uri, mimeType: JSON_MIME, text: JSON.stringify(value) } },
     };
   }
 

@@ -188,7 +188,7 @@ function currentSprint(store: TrackerStore): { stats: SprintStats; burndown: Bur
  * objects until a record is applied or the day turns (the store keeps them: derived.ts), but
  * `read_at`, its last field, is new on every read. So the text before `read_at` is printed
  * and encoded once per pair of those objects, and only `read_at` is added to it on each read:
- * the same text as JSON.stringify(value, null, 2) of the whole value (a test holds it to that).
+ * the same text as JSON.stringify(value) of the whole value (a test holds it to that).
  */
 function currentSprintTexts(store: TrackerStore): () => PreEncoded<string> | null {
   let kept: { stats: SprintStats; burndown: Burndown['points']; head: PreEncoded<string> } | undefined;
@@ -196,15 +196,15 @@ function currentSprintTexts(store: TrackerStore): () => PreEncoded<string> | nul
     const sprint = nothingOnDomainError(() => currentSprint(store));
     if (sprint === null) return null;
     if (kept?.stats !== sprint.stats || kept.burndown !== sprint.burndown) {
-      const whole = JSON.stringify({ ...sprint.stats, burndown: sprint.burndown }, null, 2);
-      kept = { ...sprint, head: PreEncoded.ofString(whole.slice(0, -'\n}'.length)) };
+      const whole = JSON.stringify({ ...sprint.stats, burndown: sprint.burndown });
+      kept = { ...sprint, head: PreEncoded.ofString(whole.slice(0, -'}'.length)) };
     }
-    return PreEncoded.ofStringThen(kept.head, `,\n  "read_at": ${JSON.stringify(new Date().toISOString())}\n}`);
+    return PreEncoded.ofStringThen(kept.head, `,"read_at":${JSON.stringify(new Date().toISOString())}}`);
   };
 }
 
 const asContents = (uri: string, value: Record<string, unknown>): ResourceContents[] => [
-  { uri, mimeType: JSON_MIME, text: JSON.stringify(value, null, 2) },
+  { uri, mimeType: JSON_MIME, text: JSON.stringify(value) },
 ];
 
 /**
@@ -215,7 +215,7 @@ const asContents = (uri: string, value: Record<string, unknown>): ResourceConten
 const issueTexts = (store: TrackerStore) =>
   createSnapshotCache(
     // An attachment added gives the issue a new snapshot, so a text kept for one stays true.
-    (issue: Issue) => PreEncoded.ofString(JSON.stringify(issueWithAttachments(store, issue), null, 2)),
+    (issue: Issue) => PreEncoded.ofString(JSON.stringify(issueWithAttachments(store, issue))),
     (text) => text.json.length,
     ISSUE_TEXT_CACHE_CHARS,
   );

@@ -3,7 +3,9 @@
 // to the resource watch (resource-watch.ts), which reads again only the subscribed resources
 // the change touched, and tells which of them now return something else.
 
+import type { AuthInfo } from '../../protocol/context.js';
 import type { ServerDefinition } from '../../protocol/definition.js';
+import type { ToolDefinition } from '../../protocol/tools.js';
 import type { Server } from '../../protocol/server.js';
 import type { SubscriptionLimits } from '../../protocol/subscriptions.js';
 import type { TrackerStore } from '../store/index.js';
@@ -11,7 +13,7 @@ import { trackerPrompts } from './prompts.js';
 import { createResourceWatch } from './resource-watch.js';
 import { trackerResources } from './resources.js';
 import { trackerTools } from './tools.js';
-import { type ToolSelection, selectTools } from './toolsets.js';
+import { type ToolSelection, selectTools, selectionOf } from './toolsets.js';
 
 export const SERVER_INFO = { name: 'mcp-tracker', version: '0.1.0', title: 'Sprint Tracker (mcp-by-hand)' };
 
@@ -48,16 +50,45 @@ function instructionsFor(offered: readonly { name: string }[], selection: ToolSe
   return `${INSTRUCTIONS} This server runs in ${mode}: of those tools it offers only ${names}.`;
 }
 
+/**
+ * A tool that runs as the person the request's token names (RequestContext.auth) when there is
+ * one: the store then takes them as currentUser(), reporter, comment author and history's `by`.
+ */
+function actingAsCaller(store: TrackerStore, tool: ToolDefinition): ToolDefinition {
+  return {
+    ...tool,
+    run: (args, context) =>
+      context.auth ? store.actingAs(context.auth.subject, () => tool.run(args, context)) : tool.run(args, context),
+  };
+}
+
+/**
+ * The tools a request's token (and its narrowing headers) allows, within those this process
+ * offers: one set per distinct selection, made once.
+ */
+function offeredTo(tools: readonly ToolDefinition[]): (auth: AuthInfo | undefined) => ReadonlySet<string> | undefined {
+  const made = new Map<string, ReadonlySet<string>>();
+  return (auth) => {
+    if (auth === undefined) return undefined;
+    const selection = selectionOf(auth);
+    const key = `${selection.toolsets?.join(',') ?? '*'} ${selection.readOnly === true}`;
+    let names = made.get(key);
+    if (names === undefined) made.set(key, (names = new Set(selectTools(tools, selection).map((tool) => tool.name))));
+    return names;
+  };
+}
+
 /** The tracker's definition for the engine; one server, however many connections it serves. */
 export function createTrackerServer(store: TrackerStore, options: TrackerServerOptions = {}): TrackerServer {
   const watch = createResourceWatch(store);
   const { resources, templates } = trackerResources(store);
-  const tools = selectTools(trackerTools(store), options.tools ?? {});
+  const tools = selectTools(trackerTools(store), options.tools ?? {}).map((tool) => actingAsCaller(store, tool));
 
   const definition: ServerDefinition = {
     info: SERVER_INFO,
     instructions: instructionsFor(tools, options.tools),
     tools,
+    toolsFor: offeredTo(tools),
     resources,
     resourceTemplates: templates,
     prompts: trackerPrompts(store),

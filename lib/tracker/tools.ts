@@ -18,12 +18,9 @@ import type { ContentBlock } from '../../protocol/content.js';
 import { type ToolDefinition, type ToolResult, structuredResult } from '../../protocol/tools.js';
 import {
   CommentSchema,
-  ISSUE_TYPES,
-  IssueSchema,
   LIMITS,
-  PRIORITIES,
+  PAGE_LIMIT_MAX,
   RESOLUTIONS,
-  STATUSES,
   type CommentMutation,
   type Issue,
   type IssueMutation,
@@ -37,15 +34,14 @@ import { createSnapshotCache } from './snapshot-cache.js';
 import { AttachmentSummarySchema, addAttachmentTool, attachmentBlock, attachmentSummary } from './attachments.js';
 import { HistorySchema, IncludeSchema, LinkedSchema, issueExtras } from './issue-views.js';
 import { sprintTools } from './tools-sprints.js';
+import { COMMENTS_SHOWN, PartialIssueSchema, checkedFields, commentPage, pickFields } from './issue-fields.js';
+import { PRIORITY_WORDS, STATUS_WORDS, TYPE_WORDS, clampedInteger, integerWithin } from './vocabulary.js';
 
 const text = (description: string) => described(z.string(), description);
 const optional = <T extends z.ZodMiniType>(schema: T, description: string) => described(z.optional(schema), description);
 
 const KEY = text('Issue key, e.g. PROJ-101.');
-// A string, not an enum: the store's parser forgives "In Progress" and "in-progress", which
-// an enum in the input schema would refuse before the store could read them.
-const STATUS = text(`One of: ${STATUSES.join(', ')} ("In Progress" works too).`);
-const PRIORITY = z.enum(PRIORITIES as [string, ...string[]]);
+const STORY_POINTS = `0-${LIMITS.storyPointsMax}`;
 
 const IssueSummarySchema = z.object({
   key: z.string(),
@@ -58,8 +54,32 @@ const IssueSummarySchema = z.object({
   sprint: z.nullable(z.string()),
   uri: z.string(),
 });
-const IssueOutput = z.object({ issue: IssueSchema, uri: z.string() });
-const MutationOutput = z.object({ issue: IssueSchema, uri: z.string(), changed: z.boolean(), change: z.string() });
+/**
+ * A write answers with what changed and a line about the issue as it is now, not the whole
+ * issue, whose description and comments would repeat on every change.
+ */
+const IssueLineSchema = z.object({
+  key: z.string(),
+  title: z.string(),
+  type: z.string(),
+  status: z.string(),
+  priority: z.string(),
+  assignee: z.nullable(z.string()),
+  story_points: z.nullable(z.number()),
+  sprint: z.nullable(z.string()),
+});
+const issueLine = ({ key, title, type, status, priority, assignee, story_points, sprint }: Issue) => ({
+  key,
+  title,
+  type,
+  status,
+  priority,
+  assignee,
+  story_points,
+  sprint,
+});
+const CreateOutput = z.object({ issue: IssueLineSchema, uri: z.string() });
+const MutationOutput = z.object({ issue: IssueLineSchema, uri: z.string(), changed: z.boolean(), change: z.string() });
 /**
  * add_comment answers with what it added and a line about the issue, not the whole issue,
  * whose comments would make every answer grow with every call.
@@ -88,7 +108,7 @@ function mutationResult(mutation: IssueMutation, context: RequestContext) {
   const changed = mutation.change.issues.length > 0;
   if (changed) context.log('info', { change: mutation.change.description, issues: mutation.change.issues }, 'tracker');
   return structuredResult(
-    { issue: mutation.issue, uri: issueUri(mutation.issue.key), changed, change: mutation.change.description },
+    { issue: issueLine(mutation.issue), uri: issueUri(mutation.issue.key), changed, change: mutation.change.description },
     [link(mutation.issue)],
   );
 }
@@ -110,27 +130,35 @@ function commentResult({ issue, comment, change }: CommentMutation, context: Req
 const RESULT_CACHE_CHARS = 8 * 1024 * 1024;
 const textLength = (result: ToolResult): number => (result.content[0]?.type === 'text' ? result.content[0].text.length : 0);
 
-const searchResults = createSnapshotCache(
-  (page: Page<Issue>) =>
-    structuredResult({
-      issues: page.items.map(issueSummary),
-      total: page.total,
-      // Absent on the last page, as nextCursor is (protocol/pagination.ts).
-      ...(page.next_cursor === null ? {} : { next_cursor: page.next_cursor }),
-    }),
-  textLength,
-  RESULT_CACHE_CHARS,
-  { onSecondUse: true },
-);
+/** A page of search results, each issue as `shown`; a note when the call asked for what it did not get. */
+function pageResult(page: Page<Issue>, shown: (issue: Issue) => Record<string, unknown>, note?: string): ToolResult {
+  return structuredResult({
+    issues: page.items.map(shown),
+    total: page.total,
+    // Absent on the last page, as nextCursor is (protocol/pagination.ts).
+    ...(page.next_cursor === null ? {} : { next_cursor: page.next_cursor }),
+    ...(note === undefined ? {} : { note }),
+  });
+}
+
+const searchResults = createSnapshotCache((page: Page<Issue>) => pageResult(page, issueSummary), textLength, RESULT_CACHE_CHARS, {
+  onSecondUse: true,
+});
 
 export function trackerTools(store: TrackerStore): ToolDefinition[] {
   // Transitions and links live beside the issue; a change to either gives it a new snapshot,
   // so a result kept for a snapshot stays true.
   // Attachments too: one added gives the issue a new snapshot.
-  const issueOutput = (issue: Issue): Record<string, unknown> => {
+  /** get_issue's answer: the fields asked for (all by default), a page of comments among them. */
+  const issueOutput = (issue: Issue, fields?: readonly (keyof Issue)[], before?: number): Record<string, unknown> => {
+    const shown: Record<string, unknown> = fields === undefined ? { ...issue } : pickFields(issue, fields);
+    const comments = fields === undefined || fields.includes('comments') ? commentPage(issue, before) : undefined;
+    if (comments !== undefined) shown.comments = comments.comments;
     const attachments = store.getAttachments(issue.key).map((info) => attachmentSummary(issue.key, info));
     return {
-      issue,
+      issue: shown,
+      ...(comments === undefined ? {} : { comments_total: comments.total }),
+      ...(comments?.older === undefined ? {} : { older_comments: comments.older }),
       uri: issueUri(issue.key),
       transitions: [...store.getTransitions(issue.key)],
       links: [...store.getLinkKeys(issue.key)],
@@ -142,12 +170,24 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     textLength,
     RESULT_CACHE_CHARS,
   );
+  interface IssueAsked {
+    fields?: string[];
+    comments_before?: number;
+    include?: string[];
+    attachment?: string;
+  }
   /**
-   * get_issue with extras, made on each call: the history, the linked issues' statuses (which
-   * change without this issue changing), and an attachment as content the host can show.
+   * get_issue with a choice, made on each call: some fields, an older page of comments, the
+   * history, the linked issues' statuses (which change without this issue changing), and an
+   * attachment as content the host can show.
    */
-  const withExtras = (issue: Issue, include: readonly string[], name: string | undefined) => {
-    const output = { ...issueOutput(issue), ...issueExtras(store, issue.key, include) };
+  const asAsked = (issue: Issue, asked: IssueAsked) => {
+    const fields = asked.fields === undefined ? undefined : checkedFields(asked.fields);
+    const output = {
+      ...issueOutput(issue, fields, asked.comments_before),
+      ...issueExtras(store, issue.key, asked.include ?? []),
+    };
+    const name = asked.attachment;
     if (name === undefined) return structuredResult(output, [link(issue)]);
     const block = attachmentBlock(store, issue.key, name);
     const attachment = attachmentSummary(issue.key, store.getAttachment(issue.key, name));
@@ -158,21 +198,21 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     name: 'create_issue',
     title: 'Create issue',
     description:
-      'Creates an issue in a project and returns it with its new key (PROJ-123). ' +
+      'Creates an issue in a project, reported by you, and returns its new key (PROJ-123). ' +
       'Only project and title are required; priority defaults to P2, type to task.',
     input: z.object({
       project: text('Project key, e.g. PROJ. See the jira://projects resource.'),
       title: text('One line saying what is wrong or what to do.'),
       description: optional(z.string(), 'Details, steps to reproduce, acceptance criteria.'),
-      type: optional(z.enum(ISSUE_TYPES as [string, ...string[]]), `One of: ${ISSUE_TYPES.join(', ')}.`),
-      priority: optional(PRIORITY, 'P0 (drop everything) to P3 (whenever).'),
+      type: optional(z.string(), TYPE_WORDS),
+      priority: optional(z.string(), PRIORITY_WORDS),
       assignee: optional(z.nullable(z.string()), 'Handle of the person, e.g. alice; null or absent for unassigned.'),
-      story_points: optional(z.nullable(z.int()), 'Estimate in story points, 0-100.'),
+      story_points: optional(z.nullable(integerWithin(0, LIMITS.storyPointsMax)), STORY_POINTS),
       sprint: optional(z.nullable(z.string()), 'Sprint id, e.g. PROJ-S42; absent for the backlog.'),
       labels: optional(z.array(z.string()), 'Lower-case labels, e.g. ["checkout", "backend"].'),
       parent: optional(z.string(), 'Key of an epic this issue belongs to.'),
     }),
-    output: IssueOutput,
+    output: CreateOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     // 2026-07-28: a call without a project or title asks the user with a form (MRTR) instead of failing.
     ask: {
@@ -191,7 +231,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       domain(async () => {
         const { issue, change } = await store.createIssue(args);
         context.log('info', { change: change.description, issues: change.issues }, 'tracker');
-        return structuredResult({ issue, uri: issueUri(issue.key) }, [link(issue)]);
+        return structuredResult({ issue: issueLine(issue), uri: issueUri(issue.key) }, [link(issue)]);
       }),
   };
 
@@ -199,15 +239,20 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     name: 'get_issue',
     title: 'Get issue',
     description:
-      'Returns one issue with its comments (the resource jira://issue/{key}), the statuses it can move to, its links ' +
+      `Returns one issue with its newest ${COMMENTS_SHOWN} comments, the statuses it can move to, its links ` +
       'and attachments; with attachment, that file too (images as image content).',
     input: z.object({
       key: KEY,
+      fields: optional(z.array(z.string()), 'Only these, e.g. ["status","comments"]; default all.'),
+      comments_before: optional(integerWithin(2, LIMITS.commentsPerIssueReadMax), `Comment id: the ${COMMENTS_SHOWN} before it.`),
       include: optional(IncludeSchema, 'history: who changed what, when; links: linked issues with their status.'),
       attachment: optional(z.string(), 'An attachment name to return.'),
     }),
     output: z.object({
-      ...IssueOutput.shape,
+      issue: PartialIssueSchema,
+      comments_total: z.optional(z.int()),
+      older_comments: z.optional(z.int()),
+      uri: z.string(),
       transitions: z.array(z.string()),
       links: z.array(z.object({ type: z.string(), key: z.string() })),
       attachments: z.optional(z.array(AttachmentSummarySchema)),
@@ -219,9 +264,9 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     run: (args) =>
       domain(() => {
         const issue = store.getIssue(args.key);
-        const include = args.include ?? [];
-        if (include.length === 0 && args.attachment === undefined) return issueResults.get(issue);
-        return withExtras(issue, include, args.attachment);
+        const { key: _key, ...asked } = args;
+        if (Object.values(asked).every((value) => value === undefined)) return issueResults.get(issue);
+        return asAsked(issue, asked);
       }),
   };
 
@@ -234,17 +279,17 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       'done → reopened; get_issue lists the allowed moves. Values it already has change nothing.',
     input: z.object({
       key: KEY,
-      status: optional(STATUS, `One of: ${STATUSES.join(', ')}.`),
+      status: optional(z.string(), STATUS_WORDS),
       resolution: optional(z.string(), `With status done: ${RESOLUTIONS.join(', ')}; default done.`),
       assignee: optional(z.nullable(z.string()), 'Handle, e.g. alice; null unassigns.'),
       sprint: optional(z.nullable(z.string()), 'Sprint id, e.g. PROJ-S43; null for the backlog.'),
       title: optional(z.string(), 'New title.'),
       description: optional(z.string(), 'New description.'),
-      type: optional(z.string(), `One of: ${ISSUE_TYPES.join(', ')}.`),
-      priority: optional(z.string(), 'P0 to P3.'),
-      story_points: optional(z.nullable(z.int()), '0-100; null for unestimated.'),
+      type: optional(z.string(), TYPE_WORDS),
+      priority: optional(z.string(), PRIORITY_WORDS),
+      story_points: optional(z.nullable(integerWithin(0, LIMITS.storyPointsMax)), `${STORY_POINTS}; null for unestimated.`),
       labels: optional(z.array(z.string()), 'The new list of labels.'),
-      comment: optional(z.string(), 'A comment added after the changes.'),
+      comment: optional(z.string(), 'Your comment, added after the changes.'),
     }),
     output: MutationOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -273,17 +318,15 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     name: 'add_comment',
     title: 'Add comment',
     description:
-      'Adds a comment to an issue and returns it with a summary of the issue. Each call adds another comment, ' +
+      'Adds your comment to an issue and returns it with a summary of the issue. Each call adds another comment, ' +
       `up to ${LIMITS.commentsPerIssueMax} per issue.`,
     input: z.object({
       key: KEY,
       body: text(`The comment text, up to ${LIMITS.commentMax} characters.`),
-      author: optional(z.string(), 'Handle of the author; default: assistant.'),
     }),
     output: CommentOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: (args, context) =>
-      domain(async () => commentResult(await store.addComment(args.key, { body: args.body, author: args.author }), context)),
+    run: (args, context) => domain(async () => commentResult(await store.addComment(args.key, { body: args.body }), context)),
   };
 
   const searchIssues: ToolDefinition = {
@@ -301,8 +344,8 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
           'ANDed with the other filters.',
       ),
       project: optional(z.string(), 'Project key, e.g. PROJ.'),
-      status: optional(z.union([STATUS, z.array(STATUS)]), 'A status or a list of them.'),
-      priority: optional(z.union([PRIORITY, z.array(PRIORITY)]), 'A priority or a list of them.'),
+      status: optional(z.union([z.string(), z.array(z.string())]), `${STATUS_WORDS}, or a list.`),
+      priority: optional(z.union([z.string(), z.array(z.string())]), `${PRIORITY_WORDS}, or a list.`),
       assignee: optional(z.nullable(z.string()), 'A handle; null for unassigned issues.'),
       sprint: optional(z.nullable(z.string()), 'A sprint id; null for the backlog.'),
       label: optional(z.string(), 'Issues carrying this label.'),
@@ -314,16 +357,30 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
         z.string(),
         `Words to look for, case-insensitive: up to ${LIMITS.searchWordsMax} different words, ${LIMITS.searchTextMax} characters.`,
       ),
+      fields: optional(z.array(z.string()), 'Fields per issue instead of the summary, e.g. ["status","labels"].'),
       cursor: optional(z.string(), 'next_cursor of the previous page, same arguments.'),
-      limit: optional(z.int(), 'Page size at most, 1-100; default 20.'),
+      limit: optional(clampedInteger(1, PAGE_LIMIT_MAX), 'Page size, default 20; more than the maximum is clamped.'),
     }),
-    output: z.object({ issues: z.array(IssueSummarySchema), total: z.int(), next_cursor: z.optional(z.string()) }),
+    output: z.object({
+      issues: z.array(z.union([IssueSummarySchema, PartialIssueSchema])),
+      total: z.int(),
+      next_cursor: z.optional(z.string()),
+      note: z.optional(z.string()),
+    }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     // Most searches are answered without a pause (store.ts searchIssuesYielding), and so is their result.
-    run: (args) =>
+    run: ({ fields: asked, ...args }) =>
       domain(() => {
-        const page = store.searchIssuesYielding(args);
-        return page instanceof Promise ? page.then((late) => searchResults.get(late)) : searchResults.get(page);
+        const fields = asked === undefined ? undefined : checkedFields(asked, ['comments']);
+        const clamped = args.limit !== undefined && args.limit > PAGE_LIMIT_MAX;
+        const page = store.searchIssuesYielding(clamped ? { ...args, limit: PAGE_LIMIT_MAX } : args);
+        // The usual search, from the cache; one with fields or a clamped limit, made for it.
+        const result = (found: Page<Issue>) => {
+          if (fields === undefined && !clamped) return searchResults.get(found);
+          const note = clamped ? `limit ${args.limit} is past the most a page holds: ${PAGE_LIMIT_MAX} shown.` : undefined;
+          return pageResult(found, fields === undefined ? issueSummary : (issue) => pickFields(issue, fields), note);
+        };
+        return page instanceof Promise ? page.then(result) : result(page);
       }),
   };
 
@@ -335,7 +392,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       'Reports progress when asked and stops when cancelled, saying which issues were not attempted.',
     input: z.object({
       keys: described(z.array(z.string()), 'Issue keys, e.g. ["PROJ-101", "PROJ-102"].'),
-      status: STATUS,
+      status: text(STATUS_WORDS),
     }),
     output: z.object({
       results: z.array(

@@ -9,6 +9,7 @@
 // calling a tool that never existed (-32602 "Unknown tool", the same page's "Error Handling"). Resources, templates, prompts and
 // subscriptions are reads and stay as they are.
 
+import type { AuthInfo } from '../../protocol/context.js';
 import type { ToolDefinition } from '../../protocol/tools.js';
 
 export const TOOLSET_NAMES = ['issues', 'sprints', 'admin'] as const;
@@ -39,6 +40,13 @@ export interface ToolSelection {
   readOnly?: boolean;
 }
 
+/** A request's selection, as its AuthInfo carries it (users-file.ts puts it there). */
+export const selectionExtra = (selection: ToolSelection): Record<string, unknown> => ({ selection });
+
+export function selectionOf(auth: AuthInfo): ToolSelection {
+  return (auth.extra?.selection as ToolSelection | undefined) ?? {};
+}
+
 /** Whether a tool changes data: only an explicit readOnlyHint says it does not. */
 export const isMutating = (tool: ToolDefinition): boolean => tool.annotations?.readOnlyHint !== true;
 
@@ -67,10 +75,10 @@ export function parseToolsets(text: string, source = '--toolsets'): ToolsetName[
   return [...new Set(names)] as ToolsetName[];
 }
 
-/** `MCP_TRACKER_READ_ONLY`: 1/true/yes turn it on, 0/false/no or empty leave it off; anything else is a mistake. */
-export function parseReadOnlyVariable(text: string | undefined): boolean {
+/** `MCP_TRACKER_READ_ONLY` (or a request's X-MCP-Readonly): 1/true/yes turn it on, 0/false/no or empty leave it off; anything else is a mistake. */
+export function parseReadOnlyVariable(text: string | undefined, source = 'MCP_TRACKER_READ_ONLY'): boolean {
   const value = (text ?? '').trim().toLowerCase();
   if (['1', 'true', 'yes'].includes(value)) return true;
   if (['', '0', 'false', 'no'].includes(value)) return false;
-  throw new Error(`MCP_TRACKER_READ_ONLY must be 1, true, yes, 0, false or no, got ${text}`);
+  throw new Error(`${source} must be 1, true, yes, 0, false or no, got ${text}`);
 }

@@ -33,7 +33,7 @@ test('the SDK client lists and reads every resource, across pages', async () => 
     const { resourceTemplates } = await client.listResourceTemplates();
     assert.is(resourceTemplates.length, 4);
     const read = await client.readResource({ uri: 'jira://project/PROJ/issues?status=todo' });
-    assert.match(String((read.contents[0] as { text?: string } | undefined)?.text), /"status": "todo"/);
+    assert.match(String((read.contents[0] as { text?: string } | undefined)?.text), /"status":"todo"/);
   } finally {
     await client.close();
   }

@@ -241,6 +241,10 @@ test('record turns a 2026-07-28 session with an input_required retry and a liste
     host.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { ...call, requestState, inputResponses } });
     await host.until((message) => message.id === 2);
     await host.until((message) => message.method === 'notifications/resources/list_changed');
+    // A write whose answer holds a time: add_comment's comment (create_issue answers with a line, no times).
+    const comment = { name: 'add_comment', arguments: { key: 'PROJ-101', body: 'Recorded.' }, _meta: stateless() };
+    host.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: comment });
+    await host.until((message) => message.id === 3);
   });
   assert.is(code, 0);
   const fixture = readFileSync(out, 'utf8');
@@ -257,9 +261,9 @@ test('record turns a 2026-07-28 session with an input_required retry and a liste
   });
   const closing = resultOf(messages, 'listen');
   assert.is((closing._meta as JsonObject)['io.modelcontextprotocol/subscriptionId'], 'listen', "the listen request's id stays");
-  const created = resultOf(messages, 2);
-  assert.is(((created.structuredContent as JsonObject).issue as JsonObject).created_at, '<<timestamp>>');
-  const text = ((created.content as JsonObject[])[0]?.text ?? '') as string;
+  const commented = resultOf(messages, 3);
+  assert.is(((commented.structuredContent as JsonObject).comment as JsonObject).created_at, '<<timestamp>>');
+  const text = ((commented.content as JsonObject[])[0]?.text ?? '') as string;
   assert.ok(
     text.startsWith('<<regex:^') && text.includes('"created_at":"\\d{4}-'),
     `timestamps quoted in a text are holes: ${text}`,
