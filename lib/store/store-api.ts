@@ -181,7 +181,7 @@ export interface TrackerStore extends SprintCommands {
   /** Picks up other processes' appends now (the watcher does this on its own). */
   refresh(): void;
   /** Stops watching and closes the file. Further calls throw. */
-  close(): void;  /**
+  close(): void; /**
    * Runs `call` as `user`: what it reads and writes inside, awaited parts included, takes that
    * user as currentUser(), reporter, comment author and history's `by` (over HTTP, the person a
    * request's token names). Outside it the store's own user and actor hold.
