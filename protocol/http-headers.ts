@@ -13,6 +13,9 @@
 //   Mcp-Name               = params.name or params.uri                       tools/call,
 //                                                                            resources/read,
 //                                                                            prompts/get
+//                          = params.taskId                                   tasks/get, tasks/update,
+//                                                                            tasks/cancel (the tasks
+//                                                                            extension, "Routing Headers")
 //
 // Header names are case-insensitive (node lower-cases them); values are compared exactly. A
 // value outside plain ASCII travels as `=?base64?...?=` and is decoded before comparing.
@@ -21,10 +24,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ErrorCode, RpcError, excerpt } from './errors.js';
 import { META } from './schemas.js';
 
-const NAMED_BY: Record<string, 'name' | 'uri'> = {
+const NAMED_BY: Record<string, 'name' | 'uri' | 'taskId'> = {
   'tools/call': 'name',
   'resources/read': 'uri',
   'prompts/get': 'name',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** Throws HeaderMismatch when the headers of a 2026-07-28 request do not say what its body says. */

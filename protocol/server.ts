@@ -14,6 +14,7 @@ import { createPromptRegistry } from './prompts.js';
 import { createResourceRegistry } from './resources.js';
 import { type Session, type SessionLimits, createSession } from './session.js';
 import { DEFAULT_SUBSCRIPTION_LIMITS } from './subscriptions.js';
+import { DEFAULT_TASK_LIMITS, createTaskStore } from './tasks.js';
 import { createToolRegistry } from './tools.js';
 import type { ConnectionIo } from './transport.js';
 import { STATELESS_VERSIONS, type VersionRules, rulesFor } from './versions.js';
@@ -39,10 +40,12 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
 
   // One sealer for every request that can ask, so a state sealed for one opens for no other.
   const rounds = createRounds(definition.requestStateKey);
+  const tasks = createTaskStore({ ...DEFAULT_TASK_LIMITS, ...definition.taskLimits }, report);
   const shared: SharedState = {
     definition,
     features,
-    tools: createToolRegistry(definition.tools ?? [], report, rounds),
+    tasks,
+    tools: createToolRegistry(definition.tools ?? [], report, rounds, tasks),
     resources: createResourceRegistry(definition.resources ?? [], definition.resourceTemplates ?? []),
     prompts: createPromptRegistry(definition.prompts ?? [], rounds),
     pageSize: definition.pageSize ?? 100,

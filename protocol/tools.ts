@@ -8,7 +8,7 @@
 //   (SEP-1303, 2025-11-25; we use it for every revision, which A-8 allows for older ones).
 
 import * as z from 'zod/mini';
-import { type ElicitForm, type ToolContext, runAsking } from './asking.js';
+import { AskingContext, type ElicitForm, type ToolContext, runAsking } from './asking.js';
 import { type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
 import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
@@ -17,6 +17,15 @@ import { JSON_SCHEMA_2020_12, toJsonSchema } from './json-schema.js';
 import { PreEncoded } from './pre-encoded.js';
 import { type QuickCheck, compileQuickCheck } from './quick-arguments.js';
 import type { CallToolParams } from './schemas.js';
+import {
+  type CreateTaskResult,
+  TaskContext,
+  type TaskOutcome,
+  type TaskStore,
+  declaresTasks,
+  isCreateTaskResult,
+  tasksNotDeclared,
+} from './tasks.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
 
@@ -44,6 +53,12 @@ export interface ToolDefinition<Input = any> {
   annotations?: ToolAnnotations;
   /** Arguments to ask the user for with a form, instead of failing, when a call leaves them out (any era that can ask). */
   ask?: AskForMissing;
+  /**
+   * Runs as a task (tasks.ts) for a 2026-07-28 request that declares the tasks extension:
+   * 'optional' runs at once for one that does not; 'required' refuses it (-32021). The
+   * handshake era has no such extension: there the tool runs at once.
+   */
+  task?: 'optional' | 'required';
   run(args: Input, context: ToolContext): ToolResult | Promise<ToolResult>;
 }
 
@@ -84,17 +99,18 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 export interface ToolRegistry {
   describe(rules: VersionRules): Record<string, unknown>[];
   /** The result, synchronously when the tool answers synchronously. */
-  call(
-    params: CallToolParams,
-    context: RequestContext,
-  ): SentToolResult | InputRequiredResult | Promise<SentToolResult | InputRequiredResult>;
+  call(params: CallToolParams, context: RequestContext): Answer | InputRequiredResult | Promise<Answer | InputRequiredResult>;
 }
 
-/** `rounds` seals the MRTR requestStates of the tools that ask (asking.ts, mrtr.ts). */
+/** What a call comes to: the tool's result, or a task that will hold it. */
+type Answer = SentToolResult | CreateTaskResult;
+
+/** `rounds` seals the MRTR requestStates of the tools that ask (asking.ts, mrtr.ts); `tasks` holds the calls run as tasks. */
 export function createToolRegistry(
   tools: readonly ToolDefinition[],
   report: (detail: string) => void,
   rounds: Rounds,
+  tasks: TaskStore,
 ): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
@@ -118,21 +134,19 @@ export function createToolRegistry(
    * Runs a tool on its arguments. A tool that answers synchronously is answered synchronously:
    * no promise is made on the busiest path, and its answer leaves with the requests read with it.
    */
-  function run(
-    tool: ToolDefinition,
-    args: Record<string, unknown>,
-    asking: ToolContext,
-  ): SentToolResult | Promise<SentToolResult> {
+  function run(tool: ToolDefinition, args: Record<string, unknown>, asking: ToolContext): Answer | Promise<Answer> {
     const failed = (thrown: unknown): SentToolResult => shapeResult(failure(tool, thrown, asking), asking.rules);
-    let result: ToolResult | Promise<ToolResult>;
+    const shape = (value: ToolResult | CreateTaskResult): Answer =>
+      isCreateTaskResult(value) ? value : shapeResult(value, asking.rules);
+    let result: ToolResult | CreateTaskResult | Promise<ToolResult | CreateTaskResult>;
     try {
       const parsed = parseArguments(tool, args);
-      result = parsed.success ? tool.run(parsed.data, asking) : runAfterAsking(tool, args, parsed.error.issues, asking);
+      result = parsed.success ? execute(tool, parsed.data, asking) : runAfterAsking(tool, args, parsed.error.issues, asking);
     } catch (thrown) {
       return failed(thrown);
     }
-    if (result instanceof Promise) return result.then((value) => shapeResult(value, asking.rules), failed);
-    return shapeResult(result, asking.rules);
+    if (result instanceof Promise) return result.then(shape, failed);
+    return shape(result);
   }
 
   /** Arguments that fail the schema: those the tool may ask for are asked for, else the call is refused. */
@@ -141,9 +155,45 @@ export function createToolRegistry(
     args: Record<string, unknown>,
     issues: readonly z.core.$ZodIssue[],
     asking: ToolContext,
-  ): Promise<ToolResult> {
+  ): Promise<ToolResult | CreateTaskResult> {
     const checked = await askForMissing(tool, args, issues, asking);
-    return checked.success ? tool.run(checked.data, asking) : checked.refusal;
+    return checked.success ? execute(tool, checked.data, asking) : checked.refusal;
+  }
+
+  /**
+   * Runs the tool on valid arguments: in a task when the call gets one, else here and now. So
+   * arguments a tool asks for (MRTR) are settled on the request, before any task exists: the
+   * spec's SHOULD ("resolve all MRTR exchanges synchronously before responding with a CreateTaskResult").
+   */
+  function execute(
+    tool: ToolDefinition,
+    data: unknown,
+    asking: ToolContext,
+  ): ToolResult | CreateTaskResult | Promise<ToolResult> {
+    if (tool.task && asking.rules.era === 'stateless' && declaresTasks(asking.client.capabilities)) {
+      const { requestId, rules, client } = asking;
+      const created = tasks.start((control) => runTask(tool, data, new TaskContext(requestId, rules, client, control)));
+      if (created) return created;
+      // Past the bound on tasks: an optional task's call is answered at once.
+      if (tool.task === 'required')
+        throw new ToolError(`The server holds as many tasks as it can; call ${tool.name} again later.`);
+    }
+    return tool.run(data, asking);
+  }
+
+  /**
+   * A task's work. `failed` is for a JSON-RPC error only (the spec: "MUST NOT be used for
+   * non-JSON-RPC errors"): an RpcError the tool throws; any other failure is the tool's, a
+   * `completed` task whose result has `isError: true`, as the same call answered at once would.
+   */
+  async function runTask(tool: ToolDefinition, data: unknown, context: TaskContext): Promise<TaskOutcome> {
+    const asking = new AskingContext(context, null);
+    try {
+      return { result: shapeResult(await tool.run(data, asking), context.rules) };
+    } catch (thrown) {
+      if (thrown instanceof RpcError) return { error: thrown };
+      return { result: shapeResult(failure(tool, thrown, asking), context.rules) };
+    }
   }
 
   /** What a tool's failure becomes: thrown on when the protocol answers it, else a result the model reads. */
@@ -171,6 +221,10 @@ export function createToolRegistry(
       const { name } = params;
       const tool = byName.get(name);
       if (!tool) throw invalidParams(`Unknown tool: ${excerpt(name)}`, { name: excerpt(name), known: [...byName.keys()] });
+      // A tool that can only run as a task, asked by a request that cannot take one (tasks.ts).
+      if (tool.task === 'required' && context.rules.era === 'stateless' && !declaresTasks(context.client.capabilities)) {
+        throw tasksNotDeclared();
+      }
       return runAsking(`tools/call ${name}`, params, context, rounds, (args, asking) => run(tool, args, asking));
     },
   };

@@ -15,6 +15,7 @@ import type { PromptDefinition } from '../../protocol/prompts.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../../protocol/resources.js';
 import type { Asked } from '../../protocol/asking.js';
 import { type ToolDefinition, ToolError, type ToolResult } from '../../protocol/tools.js';
+import { taskTools } from './task-tools.js';
 
 /** A 1x1 red PNG and a minimal WAV, as the scenarios' reference server sends them. */
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -537,7 +538,7 @@ const prompts: PromptDefinition[] = [
 
 export const conformanceDefinition: ServerDefinition = {
   info: { name: 'mcp-by-hand-conformance-server', version: '0.1.0', title: 'mcp-by-hand conformance server' },
-  tools: [...contentTools, ...notifyingTools, ...askingTools, ...inputRequiredTools, capabilityTool, schemaTool],
+  tools: [...contentTools, ...notifyingTools, ...askingTools, ...inputRequiredTools, capabilityTool, schemaTool, ...taskTools],
   resources,
   resourceTemplates,
   prompts,
