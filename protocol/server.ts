@@ -27,6 +27,8 @@ export interface Server {
   resourceListChanged(): void;
   /** A log message not tied to a request, for every connection whose log level lets it through. */
   log(level: LogLevel, data: unknown, logger?: string): void;
+  /** The arguments a tool mirrors into `Mcp-Param-*` headers (tools.ts), for the HTTP transport to check. */
+  paramHeaders(toolName: string): Readonly<Record<string, string>> | undefined;
   /** Connections open now. */
   readonly connections: number;
   /** Subscriptions held now, on all connections (each spelling, on each stream). */
@@ -92,6 +94,7 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
       sessions.add(session);
       return session;
     },
+    paramHeaders: (toolName) => shared.tools.paramHeaders(toolName),
     resourceUpdated(uri) {
       for (const session of sessions) session.resourceUpdated(uri);
     },

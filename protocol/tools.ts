@@ -13,7 +13,7 @@ import { type ContentBlock, shapeContentBlock } from './content.js';
 import type { RequestContext } from './context.js';
 import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import { type AskForMissing, FORM_KEY, InputRequired, type InputRequiredResult, type Rounds } from './mrtr.js';
-import { JSON_SCHEMA_2020_12, toJsonSchema } from './json-schema.js';
+import { JSON_SCHEMA_2020_12, type JsonSchema, toJsonSchema } from './json-schema.js';
 import { PreEncoded } from './pre-encoded.js';
 import { type QuickCheck, compileQuickCheck } from './quick-arguments.js';
 import type { CallToolParams } from './schemas.js';
@@ -59,6 +59,12 @@ export interface ToolDefinition<Input = any> {
    * handshake era has no such extension: there the tool runs at once.
    */
   task?: 'optional' | 'required';
+  /**
+   * Arguments a client mirrors into HTTP headers, each to `Mcp-Param-{value}` (`x-mcp-header`
+   * on the property in 2026-07-28 tools/list; the HTTP transport holds the headers to the body:
+   * http-headers.ts). Top-level string, integer or boolean arguments only.
+   */
+  headers?: Readonly<Record<string, string>>;
   run(args: Input, context: ToolContext): ToolResult | Promise<ToolResult>;
 }
 
@@ -98,6 +104,8 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 export interface ToolRegistry {
   describe(rules: VersionRules): Record<string, unknown>[];
+  /** The arguments a tool mirrors into headers (its `headers`), if it is a tool of ours that does. */
+  paramHeaders(name: string): Readonly<Record<string, string>> | undefined;
   /** The result, synchronously when the tool answers synchronously. */
   call(params: CallToolParams, context: RequestContext): Answer | InputRequiredResult | Promise<Answer | InputRequiredResult>;
 }
@@ -116,6 +124,7 @@ export function createToolRegistry(
   for (const tool of tools) {
     if (!TOOL_NAME.test(tool.name)) throw new Error(`Tool name ${JSON.stringify(tool.name)} breaks the naming rule`);
     if (byName.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`);
+    if (tool.headers) checkParamHeaders(tool, tool.headers);
     byName.set(tool.name, tool);
   }
   // Performance (a first reading may skip it): JSON Schema generation is not free: do it once per dialect, on first tools/list.
@@ -212,6 +221,7 @@ export function createToolRegistry(
   }
 
   return {
+    paramHeaders: (name) => byName.get(name)?.headers,
     describe(rules) {
       let list = described.get(rules);
       if (!list) described.set(rules, (list = [...byName.values()].map((tool) => describeTool(tool, rules))));
@@ -278,11 +288,34 @@ function missingAskable(tool: ToolDefinition, issues: readonly z.core.$ZodIssue[
   return missing.every((name) => name !== undefined && Object.hasOwn(tool.ask!.fields, name)) ? (missing as string[]) : undefined;
 }
 
+/**
+ * https://modelcontextprotocol.io/specification/2026-07-28/server/tools "x-mcp-header": a token
+ * (RFC 9110 `1*tchar`), unique whatever its case, on a primitive property other than `number`
+ * reachable from the root by `properties` alone (ours: a top-level argument). A client MUST drop
+ * a tool that breaks these, so a tool of ours that would is refused here, when it is defined.
+ */
+function checkParamHeaders(tool: ToolDefinition, headers: Readonly<Record<string, string>>): void {
+  const properties = (toJsonSchema(tool.input, 'draft-2020-12').properties ?? {}) as Record<string, { type?: unknown }>;
+  const seen = new Set<string>();
+  for (const [argument, header] of Object.entries(headers)) {
+    const type = properties[argument]?.type;
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header) || seen.has(header.toLowerCase())) {
+      throw new Error(`Tool ${tool.name}: header name ${JSON.stringify(header)} is not a token, or is given twice`);
+    }
+    if (type !== 'string' && type !== 'integer' && type !== 'boolean') {
+      throw new Error(`Tool ${tool.name}: ${argument} is no top-level string, integer or boolean argument`);
+    }
+    seen.add(header.toLowerCase());
+  }
+}
+
 function describeTool(tool: ToolDefinition, rules: VersionRules): Record<string, unknown> {
   const out: Record<string, unknown> = { name: tool.name };
   if (rules.titles && tool.title) out.title = tool.title;
   out.description = tool.description;
   out.inputSchema = jsonSchema(tool.input, rules);
+  // A 2026-07-28 keyword: older revisions' clients may compile the schema with validators that refuse unknown keywords.
+  if (tool.headers && rules.era === 'stateless') out.inputSchema = withParamHeaders(out.inputSchema as JsonSchema, tool.headers);
   if (rules.structuredContent && tool.output) out.outputSchema = jsonSchema(tool.output, rules);
   if (rules.toolAnnotations && tool.annotations) {
     out.annotations = rules.titles || !tool.title ? tool.annotations : { title: tool.title, ...tool.annotations };
@@ -312,6 +345,14 @@ function describeTool(tool: ToolDefinition, rules: VersionRules): Record<string,
 function jsonSchema(schema: z.ZodMiniType, rules: VersionRules): Record<string, unknown> {
   const json = toJsonSchema(schema, rules.jsonSchemaDialect);
   return rules.jsonSchemaDialect === 'draft-2020-12' ? { $schema: JSON_SCHEMA_2020_12, ...json } : json;
+}
+
+function withParamHeaders(schema: JsonSchema, headers: Readonly<Record<string, string>>): JsonSchema {
+  const properties = { ...(schema.properties as Record<string, JsonSchema>) };
+  for (const [argument, header] of Object.entries(headers)) {
+    properties[argument] = { ...properties[argument], 'x-mcp-header': header };
+  }
+  return { ...schema, properties };
 }
 
 /** A tool result as sent: its JSON, made once. */

@@ -422,6 +422,19 @@ const schemaTool: ToolDefinition = {
   run: (args) => text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`),
 };
 
+/**
+ * An argument mirrored into a header (`x-mcp-header`, 2026-07-28 Streamable HTTP): the HTTP
+ * transport refuses a call whose `Mcp-Param-Region` does not say what `region` says
+ * (protocol/http-headers.ts); the tool itself only echoes it.
+ */
+const headerTool: ToolDefinition = {
+  name: 'test_param_header',
+  description: 'Echoes the region, which clients also send in the Mcp-Param-Region header.',
+  input: z.object({ region: z.string(), query: z.optional(z.string()) }),
+  headers: { region: 'Region' },
+  run: ({ region }) => text(`Region: ${region}`),
+};
+
 const resources: ResourceDefinition[] = [
   {
     uri: 'test://static-text',
@@ -538,7 +551,16 @@ const prompts: PromptDefinition[] = [
 
 export const conformanceDefinition: ServerDefinition = {
   info: { name: 'mcp-by-hand-conformance-server', version: '0.1.0', title: 'mcp-by-hand conformance server' },
-  tools: [...contentTools, ...notifyingTools, ...askingTools, ...inputRequiredTools, capabilityTool, schemaTool, ...taskTools],
+  tools: [
+    ...contentTools,
+    ...notifyingTools,
+    ...askingTools,
+    ...inputRequiredTools,
+    capabilityTool,
+    schemaTool,
+    headerTool,
+    ...taskTools,
+  ],
   resources,
   resourceTemplates,
   prompts,
