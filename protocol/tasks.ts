@@ -61,6 +61,8 @@ export interface TaskControl {
   readonly signal: AbortSignal;
   /** Parks a question in `inputRequests`; settles with the answer tasks/update brings. */
   ask(method: string, params: unknown): Promise<unknown>;
+  /** Sets the task's `statusMessage` ("progress descriptions for working"), while it is not over. */
+  say(message: string): void;
 }
 
 /** How the work ended: with the request's result (completed) or a JSON-RPC error (failed). */
@@ -117,6 +119,7 @@ interface Task {
   status: TaskStatus;
   createdAt: string;
   lastUpdatedAt: string;
+  statusMessage?: string;
   questions: Map<string, Question>;
   /** Keys handed out so far: each is used once in a task's life. */
   asked: number;
@@ -160,6 +163,11 @@ export function createTaskStore(limits: TaskLimits, report: (detail: string) => 
           task.questions.set(key, { method, params, answer: resolve, refuse: reject });
           if (task.status === 'working') move(task, 'input_required');
         });
+      },
+      say(message) {
+        if (TERMINAL.has(task.status)) return;
+        task.statusMessage = message;
+        task.lastUpdatedAt = new Date().toISOString();
       },
     };
   }
@@ -235,20 +243,21 @@ export function createTaskStore(limits: TaskLimits, report: (detail: string) => 
 
 /** Schema Task: the fields every shape of a task carries. */
 function summary(task: Task, limits: TaskLimits): Record<string, unknown> {
-  return {
-    taskId: task.id,
-    status: task.status,
+  const fields: Record<string, unknown> = { taskId: task.id, status: task.status };
+  if (task.statusMessage !== undefined) fields.statusMessage = task.statusMessage;
+  return Object.assign(fields, {
     createdAt: task.createdAt,
     lastUpdatedAt: task.lastUpdatedAt,
     ttlMs: limits.ttlMs,
     pollIntervalMs: limits.pollIntervalMs,
-  };
+  });
 }
 
 /**
  * The RequestContext of a task's work: the creating request's revision and client, the task's
- * signal, and questions that park the task instead of going to the client. No progress and no
- * log: the spec has no channel for them on a task ("not supported on tasks in general").
+ * signal, and questions that park the task instead of going to the client. No notifications:
+ * progress and logs are "not supported on tasks in general"; progress becomes the task's
+ * `statusMessage` instead, so a poll (and a cancelled task) says how far the work went.
  */
 export class TaskContext implements RequestContext {
   constructor(
@@ -262,7 +271,8 @@ export class TaskContext implements RequestContext {
     return this.control.signal;
   }
 
-  progress(): void {}
+  readonly progress = (progress: number, total?: number, message?: string): void =>
+    this.control.say(message ?? (total === undefined ? `${progress}` : `${progress} of ${total}`));
 
   log(): void {}
 
