@@ -1,5 +1,5 @@
-// Tasks: the io.modelcontextprotocol/tasks extension of 2026-07-28 (SEP-2663; its text lives in
-// the ext-tasks repository: https://github.com/modelcontextprotocol/ext-tasks, specification/draft/tasks.md).
+// Tasks: the io.modelcontextprotocol/tasks extension of 2026-07-28 (SEP-2663, which holds its text:
+// https://modelcontextprotocol.io/seps/2663-tasks-extension).
 //
 // A server may answer a tools/call with a handle instead of the result: `resultType: "task"`, a
 // task id, a status. The work goes on without the request; the client polls `tasks/get` until
