@@ -18,7 +18,7 @@
 // number of streams without a connection. Past them the client is told plainly (410 Gone)
 // rather than given a stream with a hole in it.
 
-import { type EncodeLine, type ResponseStream, answeredIds, answersWhole, isAnswer } from './http-stream.js';
+import { type EncodeLine, type EventStream, type ResponseStream, answeredIds, answersWhole, isAnswer } from './http-stream.js';
 import type { OutgoingMessage, RequestId } from './json-rpc.js';
 
 export interface ReplayLimits {
@@ -88,6 +88,12 @@ export class ReplayableStream {
   /** Whether a connection carries the stream now. */
   get connected(): boolean {
     return this.connection !== undefined && !this.connection.ended;
+  }
+
+  /** Primes the connection that has just become this stream (http-stream.ts): a client may resume it from now on. */
+  prime(connection: EventStream): void {
+    connection.prime(this.lastEventId);
+    this.#streamed = true;
   }
 
   /** Sends on the connection, if one carries the stream, and keeps the event for a client that comes back. */

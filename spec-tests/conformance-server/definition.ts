@@ -435,6 +435,21 @@ const headerTool: ToolDefinition = {
   run: ({ region }) => text(`Region: ${region}`),
 };
 
+/**
+ * The SSE polling scenario's tool (SEP-1699): it answers after a second, so its answer comes on
+ * an SSE stream primed with an event id and a `retry` field (protocol/http-sessions.ts), which a
+ * client that loses the connection resumes with Last-Event-ID.
+ */
+const reconnectionTool: ToolDefinition = {
+  name: 'test_reconnection',
+  description: 'Answers after a second, on a resumable SSE stream.',
+  input: NO_ARGUMENTS,
+  async run(_args, context) {
+    await pause(1000, context.signal);
+    return text('Reconnection test completed');
+  },
+};
+
 const resources: ResourceDefinition[] = [
   {
     uri: 'test://static-text',
@@ -559,6 +574,7 @@ export const conformanceDefinition: ServerDefinition = {
     capabilityTool,
     schemaTool,
     headerTool,
+    reconnectionTool,
     ...taskTools,
   ],
   resources,
