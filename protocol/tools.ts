@@ -145,8 +145,6 @@ export function createToolRegistry(
    */
   function run(tool: ToolDefinition, args: Record<string, unknown>, asking: ToolContext): Answer | Promise<Answer> {
     const failed = (thrown: unknown): SentToolResult => shapeResult(failure(tool, thrown, asking), asking.rules);
-    const shape = (value: ToolResult | CreateTaskResult): Answer =>
-      isCreateTaskResult(value) ? value : shapeResult(value, asking.rules);
     let result: ToolResult | CreateTaskResult | Promise<ToolResult | CreateTaskResult>;
     try {
       const parsed = parseArguments(tool, args);
@@ -154,8 +152,8 @@ export function createToolRegistry(
     } catch (thrown) {
       return failed(thrown);
     }
-    if (result instanceof Promise) return result.then(shape, failed);
-    return shape(result);
+    if (result instanceof Promise) return result.then((value) => shapeAnswer(value, asking.rules), failed);
+    return shapeAnswer(result, asking.rules);
   }
 
   /** Arguments that fail the schema: those the tool may ask for are asked for, else the call is refused. */
@@ -353,6 +351,11 @@ function withParamHeaders(schema: JsonSchema, headers: Readonly<Record<string, s
     properties[argument] = { ...properties[argument], 'x-mcp-header': header };
   }
   return { ...schema, properties };
+}
+
+/** A task's handle goes as it is; a result is shaped for the revision. */
+function shapeAnswer(value: ToolResult | CreateTaskResult, rules: VersionRules): Answer {
+  return isCreateTaskResult(value) ? value : shapeResult(value, rules);
 }
 
 /** A tool result as sent: its JSON, made once. */
