@@ -99,9 +99,11 @@ export class ReplayableStream {
   /** Sends on the connection, if one carries the stream, and keeps the event for a client that comes back. */
   send(message: OutgoingMessage | OutgoingMessage[]): void {
     if (this.#finished) return;
-    const seq = this.#nextSeq++;
+    const seq = this.#nextSeq;
     const live = this.connected ? this.connection : undefined;
+    // Counted once sent: a connection this message turns into a stream is primed with the id before it.
     live?.send(message, `${this.key}-${seq}`);
+    this.#nextSeq = seq + 1;
     if (live?.streaming !== false) {
       this.#streamed ||= live !== undefined;
       this.#keep({ seq, message, bytes: Buffer.byteLength(this.#encodeLine(message)) });

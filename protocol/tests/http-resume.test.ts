@@ -233,6 +233,10 @@ test('2025-11-25: an answer slower than half a second comes on a stream primed w
     openGate();
     await settle();
     assert.equal(shown(await events(await resume(http.url, id, `${key}-0`), 1)), [`${key}-1 answer 7`]);
+    // A stream its first message opens is primed with the id before that message's.
+    const chunk2 = await firstChunk(await post(http.url, steps(9), id));
+    assert.match(chunk2, /^id: (\d+)-0\nretry: 1000\ndata:\n\n/, 'primed before the first message, with an id of its own');
+    openGate();
     const quick = await post(http.url, { jsonrpc: '2.0', id: 8, method: 'tools/list' }, id);
     assert.is(quick.headers.get('content-type'), 'application/json', 'a quick answer stays one JSON body');
   } finally {
