@@ -132,10 +132,13 @@ export class AskingContext implements ToolContext {
   readonly client: RequestContext['client'];
   readonly auth: RequestContext['auth'];
 
-  /** `answers`: this round's answers by key (2026-07-28); empty in the handshake era. */
+  /**
+   * `answers`: this round's answers by key (2026-07-28); null where a question is a request the
+   * handler waits on instead (the handshake era, and a task's work: tasks.ts).
+   */
   constructor(
     private readonly context: RequestContext,
-    private readonly answers: Readonly<Record<string, unknown>>,
+    private readonly answers: Readonly<Record<string, unknown>> | null,
   ) {
     this.requestId = context.requestId;
     this.rules = context.rules;
@@ -207,7 +210,7 @@ export class AskingContext implements ToolContext {
 
   /** The answer to each question, in order; in 2026-07-28 the unanswered ones end the round together. */
   async #askEach<T>(questions: Prepared<T>[], timeoutMs: number | undefined): Promise<Asked<T>[]> {
-    if (this.rules.era !== 'stateless') {
+    if (this.answers === null) {
       const answers: Asked<T>[] = [];
       for (const question of questions) answers.push(await this.#requestAnswer(question, timeoutMs));
       return answers;
@@ -224,7 +227,7 @@ export class AskingContext implements ToolContext {
   /** 2026-07-28: the answer this round carries, the reason none can come, or undefined: it must be asked. */
   #roundAnswer<T>(question: Prepared<T>): Asked<T> | undefined {
     if (question.unavailable) return noAnswer('unsupported', question.unavailable);
-    const answer = this.answers[question.key];
+    const answer = this.answers?.[question.key];
     const asked = answer === undefined ? undefined : question.read(answer);
     if (asked) return asked;
     if (clientCanAnswer(question.method, this.client.capabilities)) return undefined;
@@ -263,7 +266,7 @@ export function runAsking<T>(
   run: (args: Record<string, unknown>, asking: AskingContext) => T | Promise<T>,
 ): T | InputRequiredResult | Promise<T | InputRequiredResult> {
   // The handshake era has no rounds: a handler that answers synchronously is answered so.
-  if (context.rules.era !== 'stateless') return run(params.arguments ?? {}, new AskingContext(context, {}));
+  if (context.rules.era !== 'stateless') return run(params.arguments ?? {}, new AskingContext(context, null));
   return runRound(target, params, context, rounds, run);
 }
 

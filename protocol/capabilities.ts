@@ -6,12 +6,14 @@
 import type { Feature } from './methods.js';
 import type { ListenFilter } from './schemas.js';
 import type { ServerDefinition } from './definition.js';
+import { TASKS_EXTENSION } from './tasks.js';
 import type { VersionRules } from './versions.js';
 
 export function servedFeatures(definition: ServerDefinition): Set<Feature> {
   const features = new Set<Feature>();
   const resources = (definition.resources?.length ?? 0) + (definition.resourceTemplates?.length ?? 0) > 0;
   if (definition.tools?.length) features.add('tools');
+  if (definition.tools?.some((tool) => tool.task)) features.add('tasks');
   if (resources) features.add('resources');
   if (resources && definition.subscriptions) features.add('subscriptions');
   if (resources && definition.resourceListChanged) features.add('resourceListChanged');
@@ -37,6 +39,8 @@ export function capabilitiesFor(features: ReadonlySet<Feature>, rules: VersionRu
   if (features.has('logging')) capabilities.logging = {};
   // 2024-11-05 had completion/complete but no capability flag for it.
   if (features.has('completions') && rules.completionsCapability) capabilities.completions = {};
+  // The tasks extension exists in 2026-07-28 only, advertised in server/discover (tasks.ts).
+  if (features.has('tasks') && rules.era === 'stateless') capabilities.extensions = { [TASKS_EXTENSION]: {} };
   return capabilities;
 }
 

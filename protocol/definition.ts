@@ -7,6 +7,7 @@ import type { Feature } from './methods.js';
 import type { PromptDefinition, PromptRegistry } from './prompts.js';
 import type { ResourceDefinition, ResourceRegistry, ResourceTemplateDefinition } from './resources.js';
 import type { SubscriptionHooks, SubscriptionLimits } from './subscriptions.js';
+import type { TaskLimits, TaskStore } from './tasks.js';
 import type { Turns } from './turns.js';
 import type { ToolDefinition, ToolRegistry } from './tools.js';
 import type { HandshakeVersion } from './versions.js';
@@ -48,6 +49,8 @@ export interface ServerDefinition {
    * one URL, so a retry another instance serves still opens. Default: random per process.
    */
   requestStateKey?: Uint8Array;
+  /** Bounds on the tasks of tools that run as tasks (DEFAULT_TASK_LIMITS where not given; tasks.ts). */
+  taskLimits?: Partial<TaskLimits>;
 }
 
 /** What a session takes from its server. */
@@ -58,6 +61,8 @@ export interface SharedState {
   readonly resources: ResourceRegistry;
   readonly prompts: PromptRegistry;
   readonly pageSize: number;
+  /** The tasks of every connection: a client may poll from another connection than the one that made the task. */
+  readonly tasks: TaskStore;
   readonly subscriptionLimits: SubscriptionLimits;
   /** Counts subscribers across connections; the definition hears the first and the last. */
   readonly subscriptionHooks: SubscriptionHooks;

@@ -18,7 +18,7 @@
 // number of streams without a connection. Past them the client is told plainly (410 Gone)
 // rather than given a stream with a hole in it.
 
-import { type EncodeLine, type ResponseStream, answeredIds, answersWhole, isAnswer } from './http-stream.js';
+import { type EncodeLine, type EventStream, type ResponseStream, answeredIds, answersWhole, isAnswer } from './http-stream.js';
 import type { OutgoingMessage, RequestId } from './json-rpc.js';
 
 export interface ReplayLimits {
@@ -90,12 +90,20 @@ export class ReplayableStream {
     return this.connection !== undefined && !this.connection.ended;
   }
 
+  /** Primes the connection that has just become this stream (http-stream.ts): a client may resume it from now on. */
+  prime(connection: EventStream): void {
+    connection.prime(this.lastEventId);
+    this.#streamed = true;
+  }
+
   /** Sends on the connection, if one carries the stream, and keeps the event for a client that comes back. */
   send(message: OutgoingMessage | OutgoingMessage[]): void {
     if (this.#finished) return;
-    const seq = this.#nextSeq++;
+    const seq = this.#nextSeq;
     const live = this.connected ? this.connection : undefined;
+    // Counted once sent: a connection this message turns into a stream is primed with the id before it.
     live?.send(message, `${this.key}-${seq}`);
+    this.#nextSeq = seq + 1;
     if (live?.streaming !== false) {
       this.#streamed ||= live !== undefined;
       this.#keep({ seq, message, bytes: Buffer.byteLength(this.#encodeLine(message)) });

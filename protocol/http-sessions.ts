@@ -18,12 +18,22 @@ import { invalidRequest } from './errors.js';
 import { type Identity, sameCredential } from './http-access.js';
 import { DEFAULT_REPLAY_LIMITS, type ReplayLimits, type ReplayableStream, SessionStreams } from './http-replay.js';
 import { type HttpBudget, peerOf, share } from './http-budget.js';
-import { type EncodeLine, type StreamOptions, createEventStream, createPostResponse, replyError } from './http-stream.js';
+import {
+  type EncodeLine,
+  type EventStream,
+  type StreamOptions,
+  createEventStream,
+  createPostResponse,
+  replyError,
+} from './http-stream.js';
 import { type OutgoingMessage, type ParsedLine, type RequestId, classify } from './json-rpc.js';
 import type { Server } from './server.js';
 import type { Session, SessionLimits } from './session.js';
 import type { Route } from './transport.js';
 import { type HandshakeVersion, isHandshakeVersion, rulesFor } from './versions.js';
+
+/** How long a POST's answers may take before they come on a primed SSE stream instead of one JSON body. */
+const STREAM_AFTER_MS = 500;
 
 interface HttpSession {
   readonly id: string;
@@ -97,7 +107,13 @@ export class HandshakeSessions {
       const busy = invalidRequest(`Too Many Requests: this session has ${running} requests running; retry later`);
       return replyError(res, 429, busy, { ...headers, 'Retry-After': '1' });
     }
-    const response = createPostResponse(res, new Set(requests), { headers, ...this.#streamOptions(session.peer) });
+    // 2025-11-25→: a slow answer comes on a primed stream, which the client can resume.
+    const priming = session.version !== undefined && rulesFor(session.version).ssePriming;
+    const response = createPostResponse(res, new Set(requests), {
+      headers,
+      ...this.#streamOptions(session.peer),
+      ...(priming ? { streamAfterMs: STREAM_AFTER_MS, onStream: (sse: EventStream) => stream.prime(sse) } : {}),
+    });
     const stream = session.streams.openPost(requests, response);
     for (const id of requests) session.posts.set(id, stream);
     // The POST's stream goes with the message, so its answers come back here, an error without an id included.

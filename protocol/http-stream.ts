@@ -44,7 +44,20 @@ export interface StreamOptions {
   headers?: Record<string, string>;
   /** The HTTP status for a JSON answer that is an error with this code. */
   statusFor?(code: number): number;
+  /**
+   * A POST whose answers take longer than this becomes an SSE stream, so its client can resume
+   * it if the connection drops (primed: `onStream`); quick answers stay one JSON body.
+   */
+  streamAfterMs?: number;
+  /** Hears the moment a POST's response becomes an SSE stream, before its first event: to prime it. */
+  onStream?(stream: EventStream): void;
 }
+
+/**
+ * How long a client waits before reconnecting to a stream it lost, sent with the priming event
+ * (the `retry` field: "the client MUST respect the retry field", 2025-11-25 transports).
+ */
+export const SSE_RETRY_MS = 1000;
 
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream',
@@ -67,11 +80,23 @@ class PostResponse implements ResponseStream {
   readonly #options: StreamOptions;
   #sse: ResponseStream | undefined;
   #ended = false;
+  #streamTimer: NodeJS.Timeout | undefined;
 
   constructor(res: ServerResponse, awaiting: Set<RequestId>, options: StreamOptions) {
     this.#res = res;
     this.#awaiting = awaiting;
     this.#options = options;
+    if (options.streamAfterMs !== undefined) {
+      this.#streamTimer = setTimeout(() => this.#ended || this.#sse || this.#startStream(), options.streamAfterMs);
+      this.#streamTimer.unref();
+    }
+  }
+
+  #startStream(): ResponseStream {
+    clearTimeout(this.#streamTimer);
+    const stream = createEventStream(this.#res, this.#options);
+    this.#options.onStream?.(stream);
+    return (this.#sse = stream);
   }
 
   send(message: OutgoingMessage | OutgoingMessage[], eventId?: string): void {
@@ -81,6 +106,7 @@ class PostResponse implements ResponseStream {
     const complete = isAnswer(message) && (this.#awaiting.size === 0 || answersWhole(message));
     if (!this.#sse && complete) {
       this.#ended = true;
+      clearTimeout(this.#streamTimer);
       const body = this.#options.encodeLine(message);
       const code = errorCode(message);
       this.#res.writeHead(code === undefined ? 200 : (this.#options.statusFor?.(code) ?? 200), {
@@ -91,14 +117,14 @@ class PostResponse implements ResponseStream {
       this.#options.queued?.(this.#res);
       return;
     }
-    this.#sse ??= createEventStream(this.#res, this.#options);
-    this.#sse.send(message, eventId);
+    (this.#sse ?? this.#startStream()).send(message, eventId);
     if (complete) this.end();
   }
 
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
+    clearTimeout(this.#streamTimer);
     if (this.#sse) this.#sse.end();
     else if (!this.#res.headersSent) {
       this.#res.writeHead(202, this.#options.headers).end();
@@ -116,7 +142,11 @@ class PostResponse implements ResponseStream {
 
 /** An SSE stream from the start: a GET stream, or a POST answered by events. */
 export interface EventStream extends ResponseStream {
-  /** An event with an id and an empty `data` field: it sets the client's Last-Event-ID and carries no message. */
+  /**
+   * The priming event: an id and an empty `data` field, which set the client's Last-Event-ID and
+   * carry no message, and the `retry` field (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
+   * "Sending Messages to the Server": the server SHOULD immediately send one).
+   */
   prime(eventId: string): void;
 }
 
@@ -146,7 +176,7 @@ export function createEventStream(res: ServerResponse, options: StreamOptions): 
       write(`${eventId === undefined ? '' : `id: ${eventId}\n`}event: message\ndata: ${data}\n\n`);
     },
     prime(eventId) {
-      write(`id: ${eventId}\ndata:\n\n`);
+      write(`id: ${eventId}\nretry: ${SSE_RETRY_MS}\ndata:\n\n`);
     },
     end() {
       stop();

@@ -318,7 +318,7 @@ class HttpTransport {
     const modern = carriesStatelessMeta(request.params);
     try {
       if (modern) {
-        checkStatelessHeaders(req.headers, request.method, request.params);
+        checkStatelessHeaders(req.headers, request.method, request.params, this.#server.paramHeaders);
         // A _meta without a required field is -32602 like any bad params, but over HTTP it is
         // 400, unlike them (https://modelcontextprotocol.io/specification/2026-07-28/basic
         // "Per-request protocol fields"): so it is refused here, before the engine reads it again.

@@ -28,16 +28,19 @@ import {
   ResourceUriParamsSchema,
   SetLevelParamsSchema,
 } from './schemas.js';
+import { type TaskStore, TaskIdParamsSchema, UpdateTaskParamsSchema, declaresTasks, tasksNotDeclared } from './tasks.js';
 import type { ToolRegistry } from './tools.js';
 
 /** What this server serves; the advertised capabilities are derived from it, never declared by hand. */
-export type Feature = 'tools' | 'resources' | 'subscriptions' | 'resourceListChanged' | 'prompts' | 'logging' | 'completions';
+export type Feature =
+  'tools' | 'tasks' | 'resources' | 'subscriptions' | 'resourceListChanged' | 'prompts' | 'logging' | 'completions';
 
 /** The per-connection state handlers may read and change. */
 export interface SessionState {
   readonly tools: ToolRegistry;
   readonly resources: ResourceRegistry;
   readonly prompts: PromptRegistry;
+  readonly tasks: TaskStore;
   readonly pageSize: number;
   /** logging/setLevel: the handshake session's level for the log notifications we send. */
   setLogLevel(level: LogLevel): void;
@@ -128,6 +131,30 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     params: CallToolParamsSchema,
     feature: 'tools',
     run: (params, context, state) => state.tools.call(params, context),
+  }),
+
+  // The tasks extension (tasks.ts): only for a request that declares it, else -32021
+  // ("MUST return this error for non-declaring clients issuing tasks/get, tasks/update, and
+  // tasks/cancel"). Each answers `resultType: "complete"`; the update and the cancel an empty ack.
+  'tasks/get': entry({
+    params: TaskIdParamsSchema,
+    feature: 'tasks',
+    era: 'stateless',
+    run: (params, context, state) => withTasks(context, () => state.tasks.get(params.taskId)),
+  }),
+
+  'tasks/update': entry({
+    params: UpdateTaskParamsSchema,
+    feature: 'tasks',
+    era: 'stateless',
+    run: (params, context, state) => withTasks(context, () => (state.tasks.update(params.taskId, params.inputResponses), {})),
+  }),
+
+  'tasks/cancel': entry({
+    params: TaskIdParamsSchema,
+    feature: 'tasks',
+    era: 'stateless',
+    run: (params, context, state) => withTasks(context, () => (state.tasks.cancel(params.taskId), {})),
   }),
 
   'resources/list': entry({
@@ -221,6 +248,11 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     },
   }),
 };
+
+function withTasks(context: RequestContext, run: () => Record<string, unknown>): Record<string, unknown> {
+  if (!declaresTasks(context.client.capabilities)) throw tasksNotDeclared();
+  return run();
+}
 
 function listPage(
   key: string,

@@ -14,6 +14,7 @@ import { createPromptRegistry } from './prompts.js';
 import { createResourceRegistry } from './resources.js';
 import { type Session, type SessionLimits, createSession } from './session.js';
 import { DEFAULT_SUBSCRIPTION_LIMITS } from './subscriptions.js';
+import { DEFAULT_TASK_LIMITS, createTaskStore } from './tasks.js';
 import { createToolRegistry } from './tools.js';
 import type { ConnectionIo } from './transport.js';
 import { STATELESS_VERSIONS, type VersionRules, rulesFor } from './versions.js';
@@ -26,6 +27,8 @@ export interface Server {
   resourceListChanged(): void;
   /** A log message not tied to a request, for every connection whose log level lets it through. */
   log(level: LogLevel, data: unknown, logger?: string): void;
+  /** The arguments a tool mirrors into `Mcp-Param-*` headers (tools.ts), for the HTTP transport to check. */
+  paramHeaders(toolName: string): Readonly<Record<string, string>> | undefined;
   /** Connections open now. */
   readonly connections: number;
   /** Subscriptions held now, on all connections (each spelling, on each stream). */
@@ -39,10 +42,12 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
 
   // One sealer for every request that can ask, so a state sealed for one opens for no other.
   const rounds = createRounds(definition.requestStateKey);
+  const tasks = createTaskStore({ ...DEFAULT_TASK_LIMITS, ...definition.taskLimits }, report);
   const shared: SharedState = {
     definition,
     features,
-    tools: createToolRegistry(definition.tools ?? [], report, rounds, definition.toolsFor),
+    tasks,
+    tools: createToolRegistry(definition.tools ?? [], report, rounds, tasks, definition.toolsFor),
     resources: createResourceRegistry(definition.resources ?? [], definition.resourceTemplates ?? []),
     prompts: createPromptRegistry(definition.prompts ?? [], rounds),
     pageSize: definition.pageSize ?? 100,
@@ -89,6 +94,7 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
       sessions.add(session);
       return session;
     },
+    paramHeaders: (toolName) => shared.tools.paramHeaders(toolName),
     resourceUpdated(uri) {
       for (const session of sessions) session.resourceUpdated(uri);
     },

@@ -150,6 +150,7 @@ class ServerSession implements Session {
       tools: shared.tools,
       resources: shared.resources,
       prompts: shared.prompts,
+      tasks: shared.tasks,
       pageSize: shared.pageSize,
       setLogLevel: (level) => void (handshake.logLevel = level),
       initialize: (params) => shared.initializeResult(handshake.initialize(params)),

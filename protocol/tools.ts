@@ -8,15 +8,24 @@
 //   (SEP-1303, 2025-11-25; we use it for every revision, which A-8 allows for older ones).
 
 import * as z from 'zod/mini';
-import { type ElicitForm, type ToolContext, runAsking } from './asking.js';
+import { AskingContext, type ElicitForm, type ToolContext, runAsking } from './asking.js';
 import { type ContentBlock, shapeContentBlock } from './content.js';
 import type { AuthInfo, RequestContext } from './context.js';
 import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
 import { type AskForMissing, FORM_KEY, InputRequired, type InputRequiredResult, type Rounds } from './mrtr.js';
-import { JSON_SCHEMA_2020_12, toJsonSchema } from './json-schema.js';
+import { JSON_SCHEMA_2020_12, type JsonSchema, toJsonSchema } from './json-schema.js';
 import { PreEncoded } from './pre-encoded.js';
 import { type QuickCheck, compileQuickCheck } from './quick-arguments.js';
 import type { CallToolParams } from './schemas.js';
+import {
+  type CreateTaskResult,
+  TaskContext,
+  type TaskOutcome,
+  type TaskStore,
+  declaresTasks,
+  isCreateTaskResult,
+  tasksNotDeclared,
+} from './tasks.js';
 import type { VersionRules } from './versions.js';
 import { describeIssues } from './validation.js';
 
@@ -44,6 +53,18 @@ export interface ToolDefinition<Input = any> {
   annotations?: ToolAnnotations;
   /** Arguments to ask the user for with a form, instead of failing, when a call leaves them out (any era that can ask). */
   ask?: AskForMissing;
+  /**
+   * Runs as a task (tasks.ts) for a 2026-07-28 request that declares the tasks extension:
+   * 'optional' runs at once for one that does not; 'required' refuses it (-32021). The
+   * handshake era has no such extension: there the tool runs at once.
+   */
+  task?: 'optional' | 'required';
+  /**
+   * Arguments a client mirrors into HTTP headers, each to `Mcp-Param-{value}` (`x-mcp-header`
+   * on the property in 2026-07-28 tools/list; the HTTP transport holds the headers to the body:
+   * http-headers.ts). Top-level string, integer or boolean arguments only.
+   */
+  headers?: Readonly<Record<string, string>>;
   run(args: Input, context: ToolContext): ToolResult | Promise<ToolResult>;
 }
 
@@ -84,24 +105,28 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 export interface ToolRegistry {
   /** The tools `auth` may see (ServerDefinition.toolsFor), as this revision describes them. */
   describe(rules: VersionRules, auth?: AuthInfo): Record<string, unknown>[];
+  /** The arguments a tool mirrors into headers (its `headers`), if it is a tool of ours that does. */
+  paramHeaders(name: string): Readonly<Record<string, string>> | undefined;
   /** The result, synchronously when the tool answers synchronously. */
-  call(
-    params: CallToolParams,
-    context: RequestContext,
-  ): SentToolResult | InputRequiredResult | Promise<SentToolResult | InputRequiredResult>;
+  call(params: CallToolParams, context: RequestContext): Answer | InputRequiredResult | Promise<Answer | InputRequiredResult>;
 }
 
-/** `rounds` seals the MRTR requestStates of the tools that ask (asking.ts, mrtr.ts). */
+/** What a call comes to: the tool's result, or a task that will hold it. */
+type Answer = SentToolResult | CreateTaskResult;
+
+/** `rounds` seals the MRTR requestStates of the tools that ask (asking.ts, mrtr.ts); `tasks` holds the calls run as tasks. */
 export function createToolRegistry(
   tools: readonly ToolDefinition[],
   report: (detail: string) => void,
   rounds: Rounds,
+  tasks: TaskStore,
   toolsFor: (auth: AuthInfo | undefined) => ReadonlySet<string> | undefined = () => undefined,
 ): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
     if (!TOOL_NAME.test(tool.name)) throw new Error(`Tool name ${JSON.stringify(tool.name)} breaks the naming rule`);
     if (byName.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`);
+    if (tool.headers) checkParamHeaders(tool, tool.headers);
     byName.set(tool.name, tool);
   }
   // Performance (a first reading may skip it): JSON Schema generation is not free: do it once per dialect, on first tools/list.
@@ -120,21 +145,17 @@ export function createToolRegistry(
    * Runs a tool on its arguments. A tool that answers synchronously is answered synchronously:
    * no promise is made on the busiest path, and its answer leaves with the requests read with it.
    */
-  function run(
-    tool: ToolDefinition,
-    args: Record<string, unknown>,
-    asking: ToolContext,
-  ): SentToolResult | Promise<SentToolResult> {
+  function run(tool: ToolDefinition, args: Record<string, unknown>, asking: ToolContext): Answer | Promise<Answer> {
     const failed = (thrown: unknown): SentToolResult => shapeResult(failure(tool, thrown, asking), asking.rules);
-    let result: ToolResult | Promise<ToolResult>;
+    let result: ToolResult | CreateTaskResult | Promise<ToolResult | CreateTaskResult>;
     try {
       const parsed = parseArguments(tool, args);
-      result = parsed.success ? tool.run(parsed.data, asking) : runAfterAsking(tool, args, parsed.error.issues, asking);
+      result = parsed.success ? execute(tool, parsed.data, asking) : runAfterAsking(tool, args, parsed.error.issues, asking);
     } catch (thrown) {
       return failed(thrown);
     }
-    if (result instanceof Promise) return result.then((value) => shapeResult(value, asking.rules), failed);
-    return shapeResult(result, asking.rules);
+    if (result instanceof Promise) return result.then((value) => shapeAnswer(value, asking.rules), failed);
+    return shapeAnswer(result, asking.rules);
   }
 
   /** Arguments that fail the schema: those the tool may ask for are asked for, else the call is refused. */
@@ -143,9 +164,45 @@ export function createToolRegistry(
     args: Record<string, unknown>,
     issues: readonly z.core.$ZodIssue[],
     asking: ToolContext,
-  ): Promise<ToolResult> {
+  ): Promise<ToolResult | CreateTaskResult> {
     const checked = await askForMissing(tool, args, issues, asking);
-    return checked.success ? tool.run(checked.data, asking) : checked.refusal;
+    return checked.success ? execute(tool, checked.data, asking) : checked.refusal;
+  }
+
+  /**
+   * Runs the tool on valid arguments: in a task when the call gets one, else here and now. So
+   * arguments a tool asks for (MRTR) are settled on the request, before any task exists: the
+   * spec's SHOULD ("resolve all MRTR exchanges synchronously before responding with a CreateTaskResult").
+   */
+  function execute(
+    tool: ToolDefinition,
+    data: unknown,
+    asking: ToolContext,
+  ): ToolResult | CreateTaskResult | Promise<ToolResult> {
+    if (tool.task && asking.rules.era === 'stateless' && declaresTasks(asking.client.capabilities)) {
+      const { requestId, rules, client } = asking;
+      const created = tasks.start((control) => runTask(tool, data, new TaskContext(requestId, rules, client, control)));
+      if (created) return created;
+      // Past the bound on tasks: an optional task's call is answered at once.
+      if (tool.task === 'required')
+        throw new ToolError(`The server holds as many tasks as it can; call ${tool.name} again later.`);
+    }
+    return tool.run(data, asking);
+  }
+
+  /**
+   * A task's work. `failed` is for a JSON-RPC error only (the spec: "MUST NOT be used for
+   * non-JSON-RPC errors"): an RpcError the tool throws; any other failure is the tool's, a
+   * `completed` task whose result has `isError: true`, as the same call answered at once would.
+   */
+  async function runTask(tool: ToolDefinition, data: unknown, context: TaskContext): Promise<TaskOutcome> {
+    const asking = new AskingContext(context, null);
+    try {
+      return { result: shapeResult(await tool.run(data, asking), context.rules) };
+    } catch (thrown) {
+      if (thrown instanceof RpcError) return { error: thrown };
+      return { result: shapeResult(failure(tool, thrown, asking), context.rules) };
+    }
   }
 
   /** What a tool's failure becomes: thrown on when the protocol answers it, else a result the model reads. */
@@ -164,6 +221,7 @@ export function createToolRegistry(
   }
 
   return {
+    paramHeaders: (name) => byName.get(name)?.headers,
     describe(rules, auth) {
       let list = described.get(rules);
       if (!list) described.set(rules, (list = [...byName.values()].map((tool) => describeTool(tool, rules))));
@@ -177,6 +235,10 @@ export function createToolRegistry(
       if (!tool) {
         const known = [...byName.keys()].filter((known) => offered === undefined || offered.has(known));
         throw invalidParams(`Unknown tool: ${excerpt(name)}`, { name: excerpt(name), known });
+      }
+      // A tool that can only run as a task, asked by a request that cannot take one (tasks.ts).
+      if (tool.task === 'required' && context.rules.era === 'stateless' && !declaresTasks(context.client.capabilities)) {
+        throw tasksNotDeclared();
       }
       return runAsking(`tools/call ${name}`, params, context, rounds, (args, asking) => run(tool, args, asking));
     },
@@ -231,11 +293,34 @@ function missingAskable(tool: ToolDefinition, issues: readonly z.core.$ZodIssue[
   return missing.every((name) => name !== undefined && Object.hasOwn(tool.ask!.fields, name)) ? (missing as string[]) : undefined;
 }
 
+/**
+ * https://modelcontextprotocol.io/specification/2026-07-28/server/tools "x-mcp-header": a token
+ * (RFC 9110 `1*tchar`), unique whatever its case, on a primitive property other than `number`
+ * reachable from the root by `properties` alone (ours: a top-level argument). A client MUST drop
+ * a tool that breaks these, so a tool of ours that would is refused here, when it is defined.
+ */
+function checkParamHeaders(tool: ToolDefinition, headers: Readonly<Record<string, string>>): void {
+  const properties = (toJsonSchema(tool.input, 'draft-2020-12').properties ?? {}) as Record<string, { type?: unknown }>;
+  const seen = new Set<string>();
+  for (const [argument, header] of Object.entries(headers)) {
+    const type = properties[argument]?.type;
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header) || seen.has(header.toLowerCase())) {
+      throw new Error(`Tool ${tool.name}: header name ${JSON.stringify(header)} is not a token, or is given twice`);
+    }
+    if (type !== 'string' && type !== 'integer' && type !== 'boolean') {
+      throw new Error(`Tool ${tool.name}: ${argument} is no top-level string, integer or boolean argument`);
+    }
+    seen.add(header.toLowerCase());
+  }
+}
+
 function describeTool(tool: ToolDefinition, rules: VersionRules): Record<string, unknown> {
   const out: Record<string, unknown> = { name: tool.name };
   if (rules.titles && tool.title) out.title = tool.title;
   out.description = tool.description;
   out.inputSchema = jsonSchema(tool.input, rules);
+  // A 2026-07-28 keyword: older revisions' clients may compile the schema with validators that refuse unknown keywords.
+  if (tool.headers && rules.era === 'stateless') out.inputSchema = withParamHeaders(out.inputSchema as JsonSchema, tool.headers);
   if (rules.structuredContent && tool.output) out.outputSchema = jsonSchema(tool.output, rules);
   if (rules.toolAnnotations && tool.annotations) {
     out.annotations = rules.titles || !tool.title ? tool.annotations : { title: tool.title, ...tool.annotations };
@@ -265,6 +350,19 @@ function describeTool(tool: ToolDefinition, rules: VersionRules): Record<string,
 function jsonSchema(schema: z.ZodMiniType, rules: VersionRules): Record<string, unknown> {
   const json = toJsonSchema(schema, rules.jsonSchemaDialect);
   return rules.jsonSchemaDialect === 'draft-2020-12' ? { $schema: JSON_SCHEMA_2020_12, ...json } : json;
+}
+
+function withParamHeaders(schema: JsonSchema, headers: Readonly<Record<string, string>>): JsonSchema {
+  const properties = { ...(schema.properties as Record<string, JsonSchema>) };
+  for (const [argument, header] of Object.entries(headers)) {
+    properties[argument] = { ...properties[argument], 'x-mcp-header': header };
+  }
+  return { ...schema, properties };
+}
+
+/** A task's handle goes as it is; a result is shaped for the revision. */
+function shapeAnswer(value: ToolResult | CreateTaskResult, rules: VersionRules): Answer {
+  return isCreateTaskResult(value) ? value : shapeResult(value, rules);
 }
 
 /** A tool result as sent: its JSON, made once. */

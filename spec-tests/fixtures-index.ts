@@ -46,6 +46,11 @@ const TOPICS: { title: string; about: string; folders: string[] }[] = [
     about: 'self-contained requests with `_meta`, discover, MRTR, listen streams.',
     folders: ['stateless', 'tracker-2026'],
   },
+  {
+    title: 'Tasks',
+    about: 'the 2026-07-28 tasks extension: a call answered with a handle, polled, cancelled; gated by the extension.',
+    folders: ['tasks'],
+  },
 ];
 
 /** Long enough for a sentence of a header, short enough for one row of a table. */

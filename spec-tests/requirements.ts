@@ -381,6 +381,24 @@ export const MANIFEST: readonly ManifestRule[] = [
     'a list of deprecations, no behaviour of its own',
   ),
   enforced(
+    '15.10',
+    'MUST',
+    'The 2026-07-28 tasks extension: only a request that declares it gets a CreateTaskResult or may call tasks/get, tasks/update, tasks/cancel (-32021 otherwise); tasks/result and tasks/list do not exist.',
+    'https://modelcontextprotocol.io/seps/2663-tasks-extension',
+  ),
+  enforced(
+    '15.11',
+    'MUST',
+    'A CreateTaskResult is flat (resultType "task", taskId, status, createdAt, lastUpdatedAt, ttlMs) and the task is held before it is sent; tasks/get inlines the result once completed; an unknown taskId is -32602.',
+    'https://modelcontextprotocol.io/seps/2663-tasks-extension',
+  ),
+  enforced(
+    '15.12',
+    'MUST',
+    'tasks/cancel and tasks/update are acknowledged with an empty result (resultType "complete").',
+    'https://modelcontextprotocol.io/seps/2663-tasks-extension',
+  ),
+  enforced(
     '16',
     'MAY',
     'Streamable HTTP transport: a POST holding a request is answered as application/json or text/event-stream.',
@@ -629,6 +647,13 @@ export const MANIFEST: readonly ManifestRule[] = [
     'SIGTERM ends a stdio server promptly (the client sends it when closing stdin did not, then SIGKILL).',
     'https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle',
     'the fixture format has no step that sends a signal (the runner ends every server with SIGTERM, then SIGKILL after 500 ms, without grading it); spec-tests/tests/http-clients.test.ts checks that our HTTP server exits 0 on SIGTERM',
+  ),
+
+  enforced(
+    'A-33',
+    'MAY',
+    'Which calls become tasks, how many and for how long are held, when a cancel takes effect: ours, every call of a task-capable tool from a declaring request; 1000 tasks, 30 minutes; at once, progress kept as statusMessage.',
+    'https://modelcontextprotocol.io/seps/2663-tasks-extension',
   ),
 
   // JSON-RPC examples and MCP probes

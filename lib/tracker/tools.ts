@@ -410,6 +410,9 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       cancelled: z.boolean(),
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    // A task for a 2026-07-28 client that can take one (protocol/tasks.ts): the host polls it,
+    // cancels it, or reads its result after a reconnect; its progress is the task's statusMessage.
+    task: 'optional',
     run: (args, context: RequestContext) =>
       domain(async () => {
         const result = await store.bulkUpdateStatus(args.keys, args.status, {

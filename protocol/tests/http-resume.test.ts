@@ -209,11 +209,36 @@ test('2025-11-25: the GET stream opens with a priming event (an id, no data); re
     );
     server.resourceUpdated('test://a'); // before any GET stream: kept as event 0-1
     const getStream = () => fetch(http.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id } });
-    assert.is(await firstChunk(await getStream()), 'id: 0-1\ndata:\n\n', 'the cursor: everything up to 0-1 is behind it');
+    const cursor = 'id: 0-1\nretry: 1000\ndata:\n\n';
+    assert.is(await firstChunk(await getStream()), cursor, 'the cursor: everything up to 0-1 is behind it; reconnect after 1 s');
     await settle();
     server.resourceUpdated('test://a'); // the stream was lost before any message reached it
     await settle();
     assert.equal(shown(await events(await resume(http.url, id, '0-1'), 1)), ['0-2 notifications/resources/updated']);
+  } finally {
+    await http.close(100);
+  }
+});
+
+test('2025-11-25: an answer slower than half a second comes on a stream primed with an id and retry; resumed from that id, nothing is missed', async () => {
+  const { http } = await endpoint({ keepAliveMs: 60_000 });
+  try {
+    const id = await session(http.url);
+    const quiet = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'steps', arguments: {} } };
+    const response = await post(http.url, quiet, id);
+    assert.is(response.headers.get('content-type'), 'text/event-stream');
+    const chunk = await firstChunk(response); // and the connection is lost
+    assert.match(chunk, /^id: \d+-0\nretry: 1000\ndata:\n\n$/);
+    const key = /^id: (\d+)-0/.exec(chunk)![1]!;
+    openGate();
+    await settle();
+    assert.equal(shown(await events(await resume(http.url, id, `${key}-0`), 1)), [`${key}-1 answer 7`]);
+    // A stream its first message opens is primed with the id before that message's.
+    const chunk2 = await firstChunk(await post(http.url, steps(9), id));
+    assert.match(chunk2, /^id: (\d+)-0\nretry: 1000\ndata:\n\n/, 'primed before the first message, with an id of its own');
+    openGate();
+    const quick = await post(http.url, { jsonrpc: '2.0', id: 8, method: 'tools/list' }, id);
+    assert.is(quick.headers.get('content-type'), 'application/json', 'a quick answer stays one JSON body');
   } finally {
     await http.close(100);
   }

@@ -15,6 +15,7 @@ import type { PromptDefinition } from '../../protocol/prompts.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../../protocol/resources.js';
 import type { Asked } from '../../protocol/asking.js';
 import { type ToolDefinition, ToolError, type ToolResult } from '../../protocol/tools.js';
+import { taskTools } from './task-tools.js';
 
 /** A 1x1 red PNG and a minimal WAV, as the scenarios' reference server sends them. */
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -421,6 +422,34 @@ const schemaTool: ToolDefinition = {
   run: (args) => text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`),
 };
 
+/**
+ * An argument mirrored into a header (`x-mcp-header`, 2026-07-28 Streamable HTTP): the HTTP
+ * transport refuses a call whose `Mcp-Param-Region` does not say what `region` says
+ * (protocol/http-headers.ts); the tool itself only echoes it.
+ */
+const headerTool: ToolDefinition = {
+  name: 'test_param_header',
+  description: 'Echoes the region, which clients also send in the Mcp-Param-Region header.',
+  input: z.object({ region: z.string(), query: z.optional(z.string()) }),
+  headers: { region: 'Region' },
+  run: ({ region }) => text(`Region: ${region}`),
+};
+
+/**
+ * The SSE polling scenario's tool (SEP-1699): it answers after a second, so its answer comes on
+ * an SSE stream primed with an event id and a `retry` field (protocol/http-sessions.ts), which a
+ * client that loses the connection resumes with Last-Event-ID.
+ */
+const reconnectionTool: ToolDefinition = {
+  name: 'test_reconnection',
+  description: 'Answers after a second, on a resumable SSE stream.',
+  input: NO_ARGUMENTS,
+  async run(_args, context) {
+    await pause(1000, context.signal);
+    return text('Reconnection test completed');
+  },
+};
+
 const resources: ResourceDefinition[] = [
   {
     uri: 'test://static-text',
@@ -537,7 +566,17 @@ const prompts: PromptDefinition[] = [
 
 export const conformanceDefinition: ServerDefinition = {
   info: { name: 'mcp-by-hand-conformance-server', version: '0.1.0', title: 'mcp-by-hand conformance server' },
-  tools: [...contentTools, ...notifyingTools, ...askingTools, ...inputRequiredTools, capabilityTool, schemaTool],
+  tools: [
+    ...contentTools,
+    ...notifyingTools,
+    ...askingTools,
+    ...inputRequiredTools,
+    capabilityTool,
+    schemaTool,
+    headerTool,
+    reconnectionTool,
+    ...taskTools,
+  ],
   resources,
   resourceTemplates,
   prompts,
