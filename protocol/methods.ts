@@ -140,21 +140,22 @@ export const METHODS: Readonly<Record<string, MethodEntry>> = {
     params: TaskIdParamsSchema,
     feature: 'tasks',
     era: 'stateless',
-    run: (params, context, state) => withTasks(context, () => state.tasks.get(params.taskId)),
+    run: (params, context, state) => withTasks(context, () => state.tasks.get(params.taskId, context.auth?.subject)),
   }),
 
   'tasks/update': entry({
     params: UpdateTaskParamsSchema,
     feature: 'tasks',
     era: 'stateless',
-    run: (params, context, state) => withTasks(context, () => (state.tasks.update(params.taskId, params.inputResponses), {})),
+    run: (params, context, state) =>
+      withTasks(context, () => (state.tasks.update(params.taskId, params.inputResponses, context.auth?.subject), {})),
   }),
 
   'tasks/cancel': entry({
     params: TaskIdParamsSchema,
     feature: 'tasks',
     era: 'stateless',
-    run: (params, context, state) => withTasks(context, () => (state.tasks.cancel(params.taskId), {})),
+    run: (params, context, state) => withTasks(context, () => (state.tasks.cancel(params.taskId, context.auth?.subject), {})),
   }),
 
   'resources/list': entry({

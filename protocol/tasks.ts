@@ -79,15 +79,24 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   return (value as { resultType?: unknown } | null)?.resultType === 'task';
 }
 
+/**
+ * Tasks are bound to whoever started them: "Servers MUST perform authentication and
+ * authorization checks on each task-related request to ensure that the client has permission to
+ * access a task" (https://modelcontextprotocol.io/specification/draft/tasks, Security, "Auth
+ * binding"). `asker` is the request's authenticated subject (RequestContext.auth), undefined
+ * when the transport authenticates nobody (stdio, an open HTTP server): a task started by a
+ * subject answers that subject only, and to anyone else is as unknown as a task never started,
+ * so its id tells a stranger nothing.
+ */
 export interface TaskStore {
   /** A task running `work`, as its CreateTaskResult; undefined when `maxTasks` are held already. */
-  start(work: (control: TaskControl) => Promise<TaskOutcome>): CreateTaskResult | undefined;
+  start(work: (control: TaskControl) => Promise<TaskOutcome>, asker?: string): CreateTaskResult | undefined;
   /** Schema DetailedTask: the task now, with its questions, result or error inlined. */
-  get(taskId: string): Record<string, unknown>;
+  get(taskId: string, asker?: string): Record<string, unknown>;
   /** Delivers answers to outstanding questions; others are ignored. */
-  update(taskId: string, inputResponses: Record<string, unknown>): void;
+  update(taskId: string, inputResponses: Record<string, unknown>, asker?: string): void;
   /** Ends a task that is not over yet as `cancelled`; a finished task is left as it is. */
-  cancel(taskId: string): void;
+  cancel(taskId: string, asker?: string): void;
   /** Tasks held now. */
   readonly size: number;
 }
@@ -116,6 +125,8 @@ interface Question {
 
 interface Task {
   id: string;
+  /** The authenticated subject that started it (TaskStore). */
+  owner: string | undefined;
   status: TaskStatus;
   createdAt: string;
   lastUpdatedAt: string;
@@ -134,10 +145,11 @@ const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cance
 export function createTaskStore(limits: TaskLimits, report: (detail: string) => void): TaskStore {
   const tasks = new Map<string, Task>();
 
-  function find(taskId: string): Task {
+  function find(taskId: string, asker: string | undefined): Task {
     const task = tasks.get(taskId);
     // The spec's own wording for an unknown or expired task: -32602.
-    if (!task) throw invalidParams('Invalid params: task not found (unknown, or expired and forgotten)', { taskId });
+    if (!task || task.owner !== asker)
+      throw invalidParams('Invalid params: task not found (unknown, or expired and forgotten)', { taskId });
     return task;
   }
 
@@ -185,11 +197,12 @@ export function createTaskStore(limits: TaskLimits, report: (detail: string) => 
   }
 
   return {
-    start(work) {
+    start(work, asker) {
       if (tasks.size >= limits.maxTasks) return undefined;
       const now = new Date().toISOString();
       const task: Task = {
         id: randomUUID(),
+        owner: asker,
         status: 'working',
         createdAt: now,
         lastUpdatedAt: now,
@@ -207,8 +220,8 @@ export function createTaskStore(limits: TaskLimits, report: (detail: string) => 
       );
       return { resultType: 'task', ...summary(task, limits) } as CreateTaskResult;
     },
-    get(taskId) {
-      const task = find(taskId);
+    get(taskId, asker) {
+      const task = find(taskId, asker);
       const detailed: Record<string, unknown> = summary(task, limits);
       if (task.status === 'input_required') {
         detailed.inputRequests = Object.fromEntries(
@@ -219,8 +232,8 @@ export function createTaskStore(limits: TaskLimits, report: (detail: string) => 
       if (task.status === 'failed' && task.outcome && 'error' in task.outcome) detailed.error = task.outcome.error.toJSON();
       return detailed;
     },
-    update(taskId, inputResponses) {
-      const task = find(taskId);
+    update(taskId, inputResponses, asker) {
+      const task = find(taskId, asker);
       for (const [key, value] of Object.entries(inputResponses)) {
         const question = task.questions.get(key);
         if (!question) continue;
@@ -229,8 +242,8 @@ export function createTaskStore(limits: TaskLimits, report: (detail: string) => 
       }
       if (task.status === 'input_required' && task.questions.size === 0) move(task, 'working');
     },
-    cancel(taskId) {
-      const task = find(taskId);
+    cancel(taskId, asker) {
+      const task = find(taskId, asker);
       if (TERMINAL.has(task.status)) return;
       move(task, 'cancelled');
       end(task);

@@ -181,7 +181,10 @@ export function createToolRegistry(
   ): ToolResult | CreateTaskResult | Promise<ToolResult> {
     if (tool.task && asking.rules.era === 'stateless' && declaresTasks(asking.client.capabilities)) {
       const { requestId, rules, client } = asking;
-      const created = tasks.start((control) => runTask(tool, data, new TaskContext(requestId, rules, client, control)));
+      const created = tasks.start(
+        (control) => runTask(tool, data, new TaskContext(requestId, rules, client, control)),
+        asking.auth?.subject,
+      );
       if (created) return created;
       // Past the bound on tasks: an optional task's call is answered at once.
       if (tool.task === 'required')

@@ -1,4 +1,5 @@
 // An in-process client for session tests: write what the client sends, read what the server sent.
+import type { AuthInfo } from '../context.js';
 import { type OutgoingMessage, encodeLine } from '../json-rpc.js';
 import type { ServerDefinition } from '../definition.js';
 import { type Server, createServer } from '../server.js';
@@ -24,7 +25,8 @@ export interface Transcript {
   another(): Transcript;
 }
 
-export function transcript(definition: ServerDefinition | Server): Transcript {
+/** `auth`: who the transport authenticated the connection as (RequestContext.auth), as HTTP's bearer check would. */
+export function transcript(definition: ServerDefinition | Server, auth?: AuthInfo): Transcript {
   const server = 'connect' in definition ? definition : createServer(definition);
   let outbox: (OutgoingMessage | OutgoingMessage[])[] = [];
   const routes: Route[] = [];
@@ -36,6 +38,7 @@ export function transcript(definition: ServerDefinition | Server): Transcript {
     },
     report: () => {},
     settled: () => {},
+    auth,
   });
   const self: Transcript = {
     engine: server,

@@ -232,6 +232,25 @@ test('a task outlives the connection that made it: another connection reads its 
   assert.equal(completed.result.content, [{ type: 'text', text: 'done' }]);
 });
 
+test('a task answers only whoever started it: to another user, or to nobody, its id is unknown (Auth binding)', async () => {
+  const { open, opened } = gate();
+  const server: Server = createServer(definition(opened));
+  const alice = transcript(server, { subject: 'alice' });
+  const bob = transcript(server, { subject: 'bob' });
+  const anonymous = transcript(server);
+  const { taskId } = await ask(alice, call(1, 'slow'));
+  for (const [stranger, name] of [
+    [bob, 'bob'],
+    [anonymous, 'an unauthenticated connection'],
+  ] as const) {
+    assert.is((await ask(stranger, req(2, 'tasks/get', { taskId }))).error?.code, -32602, `${name} reads it`);
+    assert.is((await ask(stranger, req(3, 'tasks/cancel', { taskId }))).error?.code, -32602, `${name} cancels it`);
+    assert.is((await ask(stranger, req(4, 'tasks/update', { taskId, inputResponses: {} }))).error?.code, -32602);
+  }
+  open();
+  assert.is((await pollUntil(alice, taskId, 'completed')).status, 'completed', 'its owner still reads it, uncancelled');
+});
+
 test('bounds: past maxTasks an optional task runs at once and a required one is refused; a task is forgotten after ttlMs', async () => {
   const { open, opened } = gate();
   const t = transcript({ ...definition(opened), taskLimits: { maxTasks: 1, ttlMs: 60 } });
