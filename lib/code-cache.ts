@@ -1,8 +1,9 @@
-// The outer part of dist/mcp-tracker.mjs: it starts the program from V8's code cache. A
-// performance device, skippable on a first reading: the program itself is lib/main.ts.
+// First reading: skip this file. It is performance or flow-control code, the last step of the reading path in docs/reading-path.md.
+// The outer part of dist/mcp-tracker.mjs: it starts the program from V8's code cache. The
+// program itself is lib/main.ts.
 //
 // Node 20 has no compile cache for ES modules (module.enableCompileCache() is Node 22.1+), and
-// compiling the bundle was a fifth of a start (docs/performance.md). So build.mjs bundles the
+// compiling the bundle is a large part of a start (docs/performance.md). So build.mjs bundles the
 // program as a script, wrapped in a function, and stores its text in this file as a string;
 // this launcher compiles it with vm.Script, handing V8 the code cache that an earlier start
 // wrote, and writes one after a start when there was none, or when V8 refused the one there.

@@ -259,8 +259,8 @@ export function encodeLine(message: unknown): string {
 /**
  * encodeLine's line as UTF-8, for a writer to a pipe. Performance (a first reading may skip it):
  * encodeLine joins the envelope and a result's JSON into a rope, and writing a rope makes V8
- * copy it whole into a new string first: a third of the garbage of the mixed workload
- * (docs/performance.md). Here each part goes into the bytes as it is; the bytes are outside
+ * copy it whole into a new string first, the largest part of the garbage of the mixed
+ * workload (docs/performance.md). Here each part goes into the bytes as it is; the bytes are outside
  * V8's heap, in Node's pool.
  */
 export function encodeLineBytes(message: unknown): Buffer {

@@ -23,8 +23,7 @@ export class PreEncoded<Value> {
   /**
    * `lineSafe`: the parts of `json` were made line-safe already. Scanning a string joined from
    * parts (a rope, to V8) copies it whole into a new string first, so a PreEncoded joined from
-   * line-safe parts is not scanned again: that copy was a third of the garbage of a resource
-   * read (docs/performance.md).
+   * line-safe parts is not scanned again (docs/performance.md).
    */
   private constructor(json: string, lineSafe = false) {
     // Made line-safe once, here, so that encodeJson never scans a big fragment again.
