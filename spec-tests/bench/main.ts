@@ -6,7 +6,7 @@
 // Progress goes to stderr; the tables go to stdout and the figures to a JSON file in an
 // ignored folder.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parsePostgresUrl } from '../../lib/store/store-url.js';
@@ -57,7 +57,9 @@ async function main(): Promise<void> {
   const root = process.cwd();
   // Ours keeps its code cache in the user's cache folder (lib/code-cache.ts): a folder of the
   // run's own, so the later starts measured are on the cache this bundle's first start wrote.
-  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'mcp-bench-cache-'));
+  const cacheHome = mkdtempSync(join(tmpdir(), 'mcp-bench-cache-'));
+  process.env.XDG_CACHE_HOME = cacheHome;
+  process.once('exit', () => rmSync(cacheHome, { recursive: true, force: true }));
   const started = Date.now();
   log('building the bundles');
   const bundles = await buildBundles(root);
