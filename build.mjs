@@ -8,6 +8,7 @@
 
 import { builtinModules } from 'node:module';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { build } from 'esbuild';
@@ -33,6 +34,8 @@ const programs = [
       __MCP_TRACKER_HTTP_BUNDLE__: JSON.stringify('./mcp-tracker-http.mjs'),
     },
     notice: '',
+    // Started from V8's code cache by lib/code-cache.ts (below: startedFromCodeCache).
+    codeCache: 'mcp-tracker',
   },
   {
     entry: 'lib/store/postgres/index.ts',
@@ -86,12 +89,12 @@ function packBuiltin() {
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 let failed = false;
 
-for (const { entry, out, define, notice, banner = '', external = [] } of programs) {
+for (const { entry, out, define, notice, banner = '', external = [], codeCache } of programs) {
   if (!existsSync(entry)) {
     console.log(`${out.padEnd(32)} skipped (${entry} does not exist yet)`);
     continue;
   }
-  const result = await build({
+  const options = {
     entryPoints: [entry],
     outfile: out,
     bundle: true,
@@ -105,7 +108,8 @@ for (const { entry, out, define, notice, banner = '', external = [] } of program
     define,
     metafile: true,
     logLevel: 'warning',
-  });
+  };
+  const result = codeCache ? await startedFromCodeCache(options, codeCache) : await build(options);
   // The promise of a single file: nothing outside Node's built-ins may be left to import.
   const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports.map((i) => i.path));
   const foreign = imports.filter((path) => !builtins.has(path) && !external.includes(path));
@@ -116,6 +120,36 @@ for (const { entry, out, define, notice, banner = '', external = [] } of program
   if (process.argv.includes('--metafile')) writeFileSync(out.replace(/\.mjs$/, '.meta.json'), JSON.stringify(result.metafile));
   chmodSync(out, 0o755);
   console.log(`${out.padEnd(32)} ${(statSync(out).size / 1024).toFixed(1)} KiB`);
+}
+
+/**
+ * A program started from V8's code cache (lib/code-cache.ts): bundled as a script (CommonJS, its
+ * built-ins taken with `require`) wrapped in a function that receives what a script lacks, then
+ * stored as a string in the launcher, which is the ES module written to `out`. Returns the
+ * program's metafile: what takes the space is the program.
+ */
+async function startedFromCodeCache(options, name) {
+  const program = await build({
+    ...options,
+    format: 'cjs',
+    banner: {},
+    write: false,
+    define: { ...options.define, 'import.meta.url': '__mcpBundleUrl' },
+  });
+  const source = `(function (require, __mcpBundleUrl, __mcpAfterCodeCache, __mcpImport) {${program.outputFiles[0].text}\n})`;
+  const launcher = await build({
+    ...options,
+    entryPoints: ['lib/code-cache.ts'],
+    define: {
+      __MCP_PROGRAM_SOURCE__: JSON.stringify(source),
+      __MCP_PROGRAM_HASH__: JSON.stringify(createHash('sha256').update(source).digest('hex').slice(0, 16)),
+      __MCP_PROGRAM_NAME__: JSON.stringify(name),
+    },
+  });
+  const imports = Object.values(launcher.metafile.outputs).flatMap((output) => output.imports);
+  return {
+    metafile: { ...program.metafile, outputs: { [options.outfile]: { ...Object.values(program.metafile.outputs)[0], imports } } },
+  };
 }
 
 if (failed) process.exit(1);

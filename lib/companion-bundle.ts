@@ -5,6 +5,13 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * In dist/mcp-tracker.mjs the program runs as a script compiled by lib/code-cache.ts, and in
+ * Node 20 an import() inside a script compiled from a code cache fails ("A dynamic import
+ * callback was not specified"): the launcher hands its own import() to the program instead.
+ */
+declare const __mcpImport: ((specifier: string) => Promise<unknown>) | undefined;
+
 /** A companion bundle is not beside the server bundle. */
 export class CompanionMissing extends Error {}
 
@@ -14,7 +21,7 @@ export class CompanionMissing extends Error {}
  */
 export async function importCompanion<Module>(load: () => Promise<unknown>, specifier: string, what: string): Promise<Module> {
   try {
-    return (await load()) as Module;
+    return (await (typeof __mcpImport === 'function' ? __mcpImport(specifier) : load())) as Module;
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && specifier.startsWith('file:')) {
       const file = basename(fileURLToPath(specifier));

@@ -13,6 +13,7 @@ import { encodeLine } from '../protocol/json-rpc.js';
 import { type Server, createServer } from '../protocol/server.js';
 import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
+import { afterCodeCache } from './after-code-cache.js';
 import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
 import { CompanionMissing } from './companion-bundle.js';
 import { loadDemo } from './demo/demo-loader.js';
@@ -87,9 +88,12 @@ async function serve(line: CommandLine): Promise<void> {
   // requests, and lets the old generation grow far past what it holds before collecting it:
   // much more resident memory for a little more throughput (docs/performance.md). A server
   // that sits beside many others in a host is better off small. Both are decided at each
-  // collection, so changing the flags now, before serving, takes effect.
-  setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--optimize-for-size');
+  // collection, so changing the flags now, before serving, takes effect. In the bundle they wait
+  // for its code cache to be written, if this start writes one (lib/after-code-cache.ts).
+  afterCodeCache(() => {
+    setFlagsFromString('--semi-space-growth-factor=1');
+    setFlagsFromString('--optimize-for-size');
+  });
   let database: PostgresStoreUrl | undefined;
   let tools: ToolSelection;
   try {

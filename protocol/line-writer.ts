@@ -8,7 +8,7 @@
 // - Performance (a first reading may skip it): gathering answers into fewer writes (cork until the next tick or the next turn of the
 //   loop) gains no throughput and delays every answer (docs/performance.md): each answer is
 //   written as soon as it exists.
-// - An unbounded output queue. We count the characters of every line not yet handed to the
+// - An unbounded output queue. We count the bytes of every line not yet handed to the
 //   operating system, and report `backedUp` while they reach `maxQueuedBytes`, so the reader
 //   stops reading new requests until the client has read enough (`onDrain`).
 // - ENOBUFS taken for a gone client. Node writes everything a stream has buffered in one
@@ -18,7 +18,7 @@
 //   come anyway, it is back-pressure: the lines it refused are written again, in order.
 
 import type { Writable } from 'node:stream';
-import { encodeLine } from './json-rpc.js';
+import { encodeLineBytes } from './json-rpc.js';
 
 export interface LineWriter {
   send(message: unknown): void;
@@ -45,7 +45,7 @@ export interface LineWriterEvents {
 }
 
 export interface LineWriterLimits {
-  /** Output waiting for the client, in characters of JSON text, at which `backedUp` turns true (default 64 MiB). */
+  /** Output waiting for the client, in bytes, at which `backedUp` turns true (default 64 MiB). */
   maxQueuedBytes?: number;
 }
 
@@ -61,18 +61,18 @@ export function createLineWriter(
   stream: Writable,
   events: LineWriterEvents,
   limits: LineWriterLimits = {},
-  write: (chunk: string, callback: (error?: Error | null) => void) => boolean = (chunk, cb) => stream.write(chunk, cb),
+  write: (chunk: Buffer, callback: (error?: Error | null) => void) => boolean = (chunk, cb) => stream.write(chunk, cb),
 ): LineWriter {
   const maxQueued = limits.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
   const waiting = createLineQueue();
   // Answers sent first, oldest first: each goes out before every waiting line, and two pings
   // are answered in the order they came (a ping's wait is the one this exists to bound).
   const urgent = createLineQueue();
-  let queued = 0; // characters sent but not yet handed to the operating system
+  let queued = 0; // bytes sent but not yet handed to the operating system
   let streamFull = false;
   let closed = false;
   const flushed: (() => void)[] = [];
-  let refused: string[] = [];
+  let refused: Buffer[] = [];
 
   const close = (reason: string): void => {
     if (closed) return;
@@ -101,7 +101,7 @@ export function createLineWriter(
     if (!TRY_AGAIN.has(error.code ?? '')) close(error.code ?? error.message);
   }
 
-  function written(line: string, error: NodeJS.ErrnoException | null | undefined): void {
+  function written(line: Buffer, error: NodeJS.ErrnoException | null | undefined): void {
     if (error) failed(error);
     if (error && !closed) return writeAgain(line);
     const wasFull = queued >= maxQueued;
@@ -113,7 +113,7 @@ export function createLineWriter(
   }
 
   /** Performance (a first reading may skip it): the lines of a refused batch arrive here in order; they go back to the front of the queue together. */
-  function writeAgain(line: string): void {
+  function writeAgain(line: Buffer): void {
     if (refused.length === 0) {
       streamFull = true; // nothing newer may overtake them
       // A moment's pause: ENOBUFS from the kernel means it is short of memory right now.
@@ -130,7 +130,7 @@ export function createLineWriter(
   return {
     send(message) {
       if (closed) return;
-      const line = encodeLine(message);
+      const line = encodeLineBytes(message);
       queued += line.length;
       waiting.push(line);
       handOver();
@@ -138,7 +138,7 @@ export function createLineWriter(
     sendFirst(message) {
       if (closed) return true;
       if (queued >= maxQueued + URGENT_ROOM) return false;
-      const line = encodeLine(message);
+      const line = encodeLineBytes(message);
       queued += line.length;
       urgent.push(line);
       handOver();
@@ -162,16 +162,16 @@ export function createLineWriter(
 
 /** A first-in first-out queue of lines; `shift` takes constant time however long it grows. */
 function createLineQueue() {
-  let lines: (string | undefined)[] = [];
+  let lines: (Buffer | undefined)[] = [];
   let head = 0;
   return {
     get length() {
       return lines.length - head;
     },
-    push(line: string): void {
+    push(line: Buffer): void {
       lines.push(line);
     },
-    shift(): string {
+    shift(): Buffer {
       const line = lines[head]!;
       lines[head++] = undefined; // a line taken must not stay reachable from here
       // Drop the empty slots once they are half the array: each slot is copied at most once.
@@ -181,7 +181,7 @@ function createLineQueue() {
       }
       return line;
     },
-    unshiftAll(first: string[]): void {
+    unshiftAll(first: Buffer[]): void {
       // In place when there is room before the head (a refused batch goes back where it was taken).
       if (head >= first.length) {
         head -= first.length;

@@ -20,9 +20,14 @@ export class PreEncoded<Value> {
   declare private readonly value: Value;
   readonly json: string;
 
-  private constructor(json: string) {
+  /**
+   * `lineSafe`: the parts of `json` were made line-safe already. Scanning a string joined from
+   * parts (a rope, to V8) copies it whole into a new string first, so a PreEncoded joined from
+   * line-safe parts is not scanned again (docs/performance.md).
+   */
+  private constructor(json: string, lineSafe = false) {
     // Made line-safe once, here, so that encodeJson never scans a big fragment again.
-    this.json = escapeLineSeparators(json);
+    this.json = lineSafe ? json : escapeLineSeparators(json);
   }
 
   /** A text, as its JSON string literal (quoted and escaped here). */
@@ -37,7 +42,7 @@ export class PreEncoded<Value> {
 
   /** A value, encoded here (a PreEncoded inside it is spliced in as it is). */
   static ofValue<Value>(value: Value): PreEncoded<Value> {
-    return new PreEncoded<Value>(encodeJson(value));
+    return new PreEncoded<Value>(encodeJson(value), true);
   }
 
   /**
@@ -45,7 +50,7 @@ export class PreEncoded<Value> {
    * tail's. For a text made once that ends differently on each use (a timestamp at its end).
    */
   static ofStringThen(head: PreEncoded<string>, tail: string): PreEncoded<string> {
-    return new PreEncoded<string>(`${head.json.slice(0, -1)}${JSON.stringify(tail).slice(1)}`);
+    return new PreEncoded<string>(`${head.json.slice(0, -1)}${escapeLineSeparators(JSON.stringify(tail)).slice(1)}`, true);
   }
 
   /**
@@ -55,7 +60,7 @@ export class PreEncoded<Value> {
   withFields(fields: Record<string, unknown>): PreEncoded<unknown> {
     const more = encodeJson(fields).slice(1);
     if (more === '}') return this;
-    return new PreEncoded<unknown>(this.json === '{}' ? `{${more}` : `${this.json.slice(0, -1)},${more}`);
+    return new PreEncoded<unknown>(this.json === '{}' ? `{${more}` : `${this.json.slice(0, -1)},${more}`, true);
   }
 
   toJSON(): unknown {

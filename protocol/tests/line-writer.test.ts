@@ -34,9 +34,9 @@ test('output waiting at maxQueuedBytes sets backedUp; onDrain once the client ha
   let drained = 0;
   const writer = createLineWriter(stream, { onDrain: () => drained++, onClosed() {} }, { maxQueuedBytes: 200 });
   writer.send({ jsonrpc: '2.0', id: 1, result: { padding: 'x'.repeat(64) } });
-  assert.is(writer.backedUp, false, 'about 100 characters wait: under the limit');
+  assert.is(writer.backedUp, false, 'about 100 bytes wait: under the limit');
   writer.send({ jsonrpc: '2.0', id: 2, result: { padding: 'x'.repeat(64) } });
-  assert.is(writer.backedUp, true, 'about 200 characters wait');
+  assert.is(writer.backedUp, true, 'about 200 bytes wait');
   while (writer.backedUp) {
     release();
     await new Promise((resolve) => setImmediate(resolve));
@@ -49,7 +49,7 @@ test('the stream gets lines only while under its high-water mark; the rest wait 
   const { stream, written, release } = slowPipe(100);
   const writer = createLineWriter(stream, { onDrain() {}, onClosed() {} });
   for (let id = 1; id <= 50; id++) writer.send({ jsonrpc: '2.0', id, result: { padding: 'x'.repeat(200) } });
-  assert.ok(stream.writableLength < 500, `the stream holds ${stream.writableLength} characters: one line, not fifty`);
+  assert.ok(stream.writableLength < 500, `the stream holds ${stream.writableLength} bytes: one line, not fifty`);
   while (written.length < 50) {
     release();
     await new Promise((resolve) => setImmediate(resolve));
@@ -101,11 +101,11 @@ test('ENOBUFS is back-pressure, not a gone client: the refused lines are written
   const stream = new Writable({ write: (_chunk, _encoding, callback) => callback() });
   const lines: string[] = [];
   let refusing = true; // every write handed over before the refusal is reported is refused
-  const write = (chunk: string, callback: (error?: Error | null) => void): boolean => {
+  const write = (chunk: Buffer, callback: (error?: Error | null) => void): boolean => {
     const refused = refusing;
     setImmediate(() => {
       if (!refused) {
-        lines.push(chunk);
+        lines.push(chunk.toString('utf8'));
         return callback();
       }
       refusing = false;

@@ -39,9 +39,10 @@ export interface ServerProcess {
   close(): Promise<void>;
 }
 
-export function startServer(command: readonly string[], era: Era = 'handshake'): ServerProcess {
+/** `env`: variables set for this server on top of the driver's own. */
+export function startServer(command: readonly string[], era: Era = 'handshake', env: NodeJS.ProcessEnv = {}): ServerProcess {
   const [program, ...args] = command;
-  const child = spawn(program ?? process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(program ?? process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const waiting = new Map<string, { resolve(reply: Reply): void; reject(error: Error): void }>();
   let counter = 0;
   let stderr = '';

@@ -12,6 +12,12 @@ const latency = (op: string, p: 'p50' | 'p99'): Definition<Sample> => ({
 });
 
 export const STDIO_FIGURES: readonly Definition<Sample>[] = [
+  {
+    id: 'cold-first-initialize',
+    label: 'first start, no code cache → opening',
+    unit: 'ms',
+    pick: (s) => s.coldFirstInitializeMs,
+  },
   { id: 'cold-initialize', label: 'cold start → opening', unit: 'ms', pick: (s) => s.coldInitializeMs },
   { id: 'cold-tools-list', label: 'cold start → tools/list', unit: 'ms', pick: (s) => s.coldToolsListMs },
   latency('ping', 'p50'),

@@ -12,11 +12,11 @@ export interface ColdStart {
 
 /**
  * Spawn to the opening's response (`initialize`, or `server/discover` in 2026-07-28), and to
- * the first tools/list response right after it.
+ * the first tools/list response right after it. `env`: see startServer.
  */
-export async function coldStart(command: readonly string[], era: Era): Promise<ColdStart> {
+export async function coldStart(command: readonly string[], era: Era, env: NodeJS.ProcessEnv = {}): Promise<ColdStart> {
   const start = performance.now();
-  const server = startServer(command, era);
+  const server = startServer(command, era, env);
   try {
     const opening = era === 'handshake' ? INITIALIZE : DISCOVER;
     const init = await server.request(opening.method, opening.params);

@@ -3,6 +3,9 @@
 // era; then one pass for peak memory. Before timing, each session answers a few requests
 // that must match the reference answers: a server that answers differently is never timed.
 
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ServerProcess } from './client.js';
 import { CANDIDATES_IN, type CandidateName, type Launcher } from './candidates.js';
 import type { RoundOf } from './figures.js';
@@ -14,6 +17,8 @@ import { median, percentile } from './stats.js';
 import { type Call, type Era, LATENCY_OPS, mixedIn, read } from './workload.js';
 
 export interface Sample {
+  /** A start without the code cache ours writes (lib/code-cache.ts): the first start after an install or an upgrade. */
+  coldFirstInitializeMs: number;
   coldInitializeMs: number;
   coldToolsListMs: number;
   latency: Record<string, { p50: number; p99: number }>;
@@ -47,9 +52,19 @@ export async function runRound(
   log: (line: string) => void,
 ): Promise<Round> {
   const candidates = CANDIDATES_IN[era];
-  const cold = new Map<CandidateName, { init: number[]; tools: number[] }>(candidates.map((c) => [c, { init: [], tools: [] }]));
+  const cold = new Map<CandidateName, { first: number[]; init: number[]; tools: number[] }>(
+    candidates.map((c) => [c, { first: [], init: [], tools: [] }]),
+  );
   for (let k = 0; k < options.coldStarts; k++) {
     for (const name of candidates) {
+      // Every candidate gets the empty cache folder: only ours uses one, the others start as they always do.
+      const cacheHome = mkdtempSync(join(tmpdir(), 'mcp-bench-cache-'));
+      try {
+        const first = await coldStart(launcher.command(name, 'issues', era), era, { XDG_CACHE_HOME: cacheHome });
+        cold.get(name)?.first.push(first.initializeMs);
+      } finally {
+        rmSync(cacheHome, { recursive: true, force: true });
+      }
       const { initializeMs, toolsListMs } = await coldStart(launcher.command(name, 'issues', era), era);
       cold.get(name)?.init.push(initializeMs);
       cold.get(name)?.tools.push(toolsListMs);
@@ -61,8 +76,14 @@ export async function runRound(
     const steady = await steadyState(launcher.command(name, 'issues', era), name, refs, options, era);
     log(`  ${era} ${name}: 5 MiB read`);
     const large = await largeReads(launcher.command(name, 'big', era), name, refs, options, era);
-    const times = cold.get(name) ?? { init: [], tools: [] };
-    round[name] = { coldInitializeMs: median(times.init), coldToolsListMs: median(times.tools), ...steady, ...large };
+    const times = cold.get(name) ?? { first: [], init: [], tools: [] };
+    round[name] = {
+      coldFirstInitializeMs: median(times.first),
+      coldInitializeMs: median(times.init),
+      coldToolsListMs: median(times.tools),
+      ...steady,
+      ...large,
+    };
   }
   return round;
 }

@@ -31,7 +31,7 @@ export const TARGETS: Readonly<Record<string, readonly Target[]>> = {
   'large-read': [atMost('floor', 1.1, 5)],
   'chunked-request': [atMost('floor', 1.3, 5)],
   'peak-rss': [atMost('floor', 1.3, 17)],
-  bundle: [atMost('absolute', 180, 17)],
+  bundle: [atMost('absolute', 200, 36)],
   'http-get_issue-p50': [atMost('floor', 1.5, 13)],
   'http-throughput': [atLeast('sdk2', 1.5, 13), atLeast('floor', 1 / 1.5, 13)],
 };

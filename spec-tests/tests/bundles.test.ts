@@ -3,7 +3,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -66,6 +76,21 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
     assert.not.ok(existsSync(join(folder, 'none.jsonl')));
   } finally {
     rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("README's table of the server's bundles names every one, each within 10% of its size as built", () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const rows = [...readme.matchAll(/^\| `(mcp-tracker[\w-]*\.mjs)` \|[^|]+\| ([\d.]+) KiB \|$/gm)];
+  assert.equal(
+    rows.map((row) => row[1]).sort(),
+    readdirSync('dist')
+      .filter((name) => /^mcp-tracker.*\.mjs$/.test(name))
+      .sort(),
+  );
+  for (const [, name, kib] of rows) {
+    const built = statSync(join('dist', name ?? '')).size / 1024;
+    assert.ok(Math.abs(built - Number(kib)) <= built / 10, `${name}: README says ${kib} KiB, built ${built.toFixed(1)} KiB`);
   }
 });
 

@@ -1,0 +1,125 @@
+// What the mixed workload allocates per request, and what its collections cost: starts a
+// server bundle under `node --trace-gc-nvp` (V8 prints one line per collection, with the bytes
+// allocated since the one before), warms it up, then sends N mixed requests, 64 in flight, and
+// sums the lines printed while they were answered. Not part of `npm run bench`: a tool for
+// deciding a change on the request path (docs/performance.md).
+//
+//   npx tsx spec-tests/bench/allocations.ts [--stateless] [--requests N] [--window N] [--bundle FILE] [-- NODE_FLAG...]
+//
+// V8 prints to stdout, between the answers: the driver tells them apart by their first character.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { copyForRun, ensureDataFiles } from './data.js';
+import { type Call, type Era, INITIALIZE, mixedIn, paramsIn } from './workload.js';
+
+interface Collection {
+  kind: string;
+  pauseMs: number;
+  allocated: number;
+}
+
+const WARMUP = 20_000;
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
+}
+
+async function main(): Promise<void> {
+  const era: Era = process.argv.includes('--stateless') ? 'stateless' : 'handshake';
+  const requests = Number(option('--requests', '20000'));
+  const window = Number(option('--window', '64'));
+  const bundle = option('--bundle', 'dist/mcp-tracker.mjs');
+  const dashes = process.argv.indexOf('--');
+  const nodeFlags = dashes >= 0 ? process.argv.slice(dashes + 1) : [];
+  const files = await ensureDataFiles((line) => process.stderr.write(`${line}\n`));
+  const scratch = mkdtempSync(join(tmpdir(), 'mcp-allocations-'));
+  try {
+    const data = copyForRun(files.issues, scratch, 'run.jsonl');
+    const args = [...nodeFlags, '--trace-gc-nvp', bundle, '--data', data];
+    // The code cache written first (lib/code-cache.ts), so the server's flags apply from its start.
+    await new Promise((resolve) =>
+      spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'ignore'] }).once('exit', resolve),
+    );
+    const result = await measure(args, era, requests, window);
+    const perRequest = (value: number) => value / requests;
+    const scavenges = result.collections.filter((c) => c.kind === 's');
+    const pause = result.collections.reduce((sum, c) => sum + c.pauseMs, 0);
+    console.log(`${bundle} ${nodeFlags.join(' ')} (${era}, ${requests} mixed requests, ${window} in flight)`);
+    console.log(
+      `  allocated per request   ${(perRequest(result.collections.reduce((s, c) => s + c.allocated, 0)) / 1024).toFixed(2)} KiB`,
+    );
+    console.log(`  scavenges per 1,000     ${((scavenges.length * 1000) / requests).toFixed(1)}`);
+    console.log(`  other collections       ${result.collections.length - scavenges.length}`);
+    console.log(`  GC pause per request    ${(perRequest(pause) * 1000).toFixed(1)} µs (${pause.toFixed(0)} ms in all)`);
+    console.log(`  throughput              ${Math.round(requests / (result.ms / 1000))} req/s`);
+    console.log(`  peak RSS (Linux)        ${result.peakRssMiB.toFixed(1)} MiB`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function measure(
+  args: string[],
+  era: Era,
+  requests: number,
+  window: number,
+): Promise<{ collections: Collection[]; ms: number; peakRssMiB: number }> {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const collections: Collection[] = [];
+  let counting = false;
+  let answered = 0;
+  let wake: () => void = () => {};
+  let rest = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (text: string) => {
+    const lines = (rest + text).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.startsWith('{')) {
+        answered++;
+        wake();
+      } else if (counting && line.includes(' gc=')) collections.push(parseCollection(line));
+    }
+  });
+  let id = 0;
+  const send = (call: Call, notify = false): void => {
+    const params = paramsIn(era, call.params);
+    const message = { jsonrpc: '2.0', ...(notify ? {} : { id: ++id }), method: call.method, ...(params ? { params } : {}) };
+    child.stdin.write(`${JSON.stringify(message)}\n`);
+  };
+  /** Sends `count` calls with `window` in flight and waits for every answer. */
+  const run = async (count: number): Promise<void> => {
+    const target = answered + count;
+    let sent = 0;
+    while (answered < target) {
+      while (sent < count && sent - (answered - (target - count)) < window) send(mixedIn(era)(sent++));
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+  if (era === 'handshake') {
+    send(INITIALIZE);
+    await new Promise<void>((resolve) => (wake = resolve));
+    send({ method: 'notifications/initialized' }, true);
+  }
+  await run(WARMUP);
+  counting = true;
+  const start = performance.now();
+  await run(requests);
+  const ms = performance.now() - start;
+  counting = false;
+  const peakRssMiB = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+  child.stdin.end();
+  await new Promise((resolve) => child.once('exit', resolve));
+  return { collections, ms, peakRssMiB };
+}
+
+function parseCollection(line: string): Collection {
+  const field = (name: string): string => new RegExp(`\\b${name}=(\\S+)`).exec(line)?.[1] ?? '0';
+  return { kind: field('gc'), pauseMs: Number(field('pause')), allocated: Number(field('allocated')) };
+}
+
+await main();
