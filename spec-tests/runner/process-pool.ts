@@ -4,10 +4,13 @@
 // like a process of its own: it sees only the events of its turn, and in the handshake era it
 // continues the session the first fixture opened. Between turns the pool makes sure that the
 // previous fixture is over:
-// - every request it sent was answered (the Session waits for that instead of closing stdin);
 // - a fence, a request of the runner's own (`ping`, or `server/discover` in 2026-07-28), is
 //   answered with nothing but notifications before it: a server writes its answers in order on
-//   one stdout, so what the previous fixture caused has arrived by then;
+//   one stdout, so what the previous fixture caused has arrived by then, and a request of it
+//   still unanswered was dropped (the Session waits up to 2 s for answers instead of closing
+//   stdin, unless the fixture already failed). Were such an answer sent later still, it would
+//   reach a later turn as a response nobody asked for: that turn fails and is played again on a
+//   new process, so a late answer can cost a start but never make a fixture pass;
 // - the process is alive and nothing arrived while it was idle.
 // Otherwise the process is stopped (in the background: nobody waits for a process being
 // stopped). A fixture that failed, or whose turn did not end clean, is played again on a fresh
@@ -242,7 +245,7 @@ export class ProcessLease implements ServerConnection {
 
   /** The end of the turn: checks that the fixture is over (see the top of the file); the pool decides the rest. */
   async stop(): Promise<void> {
-    if (!this.sharedTurn.allAnswered() || this.hasExited || this.rawTail.length > 0) this.clean = false;
+    if (this.hasExited || this.rawTail.length > 0) this.clean = false;
     if (this.clean) this.clean = await this.fenceAnswered();
   }
 

@@ -105,12 +105,12 @@ test('a fixture failing on a shared process is played again on a fresh one: the 
 });
 
 test('a fixture failing on the first turn of a new process is not played a third time', async () => {
-  const counter = join(scratchDir, 'dropping.starts');
+  const counter = join(scratchDir, 'exiting.starts');
   writeFileSync(counter, '');
-  // Drops pings with a string id: the turn ends with a request unanswered, so the process is not shared on.
-  const broken = tinyServer('dropping', {
+  // Exits on a ping with a string id: the fixture fails, and its turn does not end clean.
+  const broken = tinyServer('exiting', {
     atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x");`,
-    onMessage: `if (msg.method === "ping" && typeof msg.id === "string" && !msg.id.startsWith("mcp-conform:")) return;`,
+    onMessage: `if (msg.method === "ping" && typeof msg.id === "string" && !msg.id.startsWith("mcp-conform:")) process.exit(3);`,
   });
   const failing = await runJson(broken, fixtureFolder(TWO_PINGS, 3));
   assert.equal(
@@ -131,6 +131,44 @@ protocol: any
 -- server --
 {"jsonrpc":"2.0","id":1,"result":{}}
 `;
+
+const ONE_PING = TWO_PINGS.replace('{"jsonrpc":"2.0","id":"a","method":"ping"}\n', '').replace(
+  '{"jsonrpc":"2.0","id":"a","result":{}}\n',
+  '',
+);
+
+test('a request dropped (the fence after it answered) leaves the process to serve on', async () => {
+  const counter = join(scratchDir, 'drops-strings.starts');
+  writeFileSync(counter, '');
+  const drops = tinyServer('drops-strings', {
+    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x");`,
+    onMessage: `if (msg.method === "ping" && typeof msg.id === "string" && !msg.id.startsWith("mcp-conform:")) return;`,
+  });
+  const folder = fixtureFolder(TWO_PINGS, 1);
+  writeFileSync(join(folder, 'g-one-ping.txtar'), ONE_PING);
+  const report = await runJson(drops, folder);
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['failed', 'passed'],
+  );
+  // The first fixture fails on the kept probe process and on a new one, which both serve on: the
+  // second fixture starts nothing.
+  assert.is(readFileSync(counter, 'utf8').length, 5 + 1);
+});
+
+test('an answer that comes after the fence fails the next turn, which is played again: it never decides a verdict', async () => {
+  // Holds back the answer to "a#1" (the renamed id of a second turn) until the next request.
+  const late = tinyServer('late-answer', {
+    atStart: 'let held;',
+    onMessage: `if (msg.id === "a#1") { held = msg.id; return; } if (held !== undefined && msg.method === "ping" && typeof msg.id === "number") { send({ jsonrpc: "2.0", id: held, result: {} }); held = undefined; }`,
+  });
+  const report = await runJson(late, fixtureFolder(TWO_PINGS, 3));
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed', 'passed'],
+    JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
+  );
+});
 
 test('fixtures whose ids cannot be renamed share a process where none of their ids was used', async () => {
   const server = countingStrictServer('strict-raw');
