@@ -20,7 +20,7 @@ import { BUILTIN_PREFIX, builtinFixtures, builtinSchemas } from './builtin.js';
 import { type AdoptProbe, ServerStartError, detectServer, nothingOffered } from './detect.js';
 import { detectHttpServer } from './detect-http.js';
 import { NEWEST_HANDSHAKE_VERSION, RUNNER_VERSION } from './handshake.js';
-import { processNeed } from './process-sharing.js';
+import { LARGE_RAW_BYTES, processNeed, rawByteCount } from './process-sharing.js';
 import { UsageError } from './cli-args.js';
 import { updatedFixtureText } from './fixture-update.js';
 import { TextReporter } from './report-text.js';
@@ -111,15 +111,8 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
 
 /** A fixture that writes megabytes (oversized-line: 33 MiB, seconds for a server to read) is started first. */
 function sendsMuch(loaded: LoadedFixture): boolean {
-  if (!loaded.ok) return false;
-  const bytes = loaded.fixture.steps.reduce(
-    (sum, step) => sum + (step.kind === 'send-raw' ? step.chunks.reduce((total, chunk) => total + chunk.length, 0) : 0),
-    0,
-  );
-  return bytes > LONG_FIXTURE_BYTES;
+  return loaded.ok && rawByteCount(loaded.fixture) > LARGE_RAW_BYTES;
 }
-
-const LONG_FIXTURE_BYTES = 1024 * 1024;
 
 /**
  * Hands a detection probe's process to the pool when fixtures will continue its session: those
