@@ -11,7 +11,9 @@
 //   `ping` follows as a fence: a legacy server answers it before initialize, so silence after
 //   that answer is a dropped request, not a slow one, and nobody waits out the timeout.
 //
-// The probes run at once. None answering at all (the command fails, exits, or stays silent for
+// The probes run at once. A probe's process whose initialize was answered may be handed over
+// (`adopt`) instead of stopped: the fixtures that open the session the same way continue it
+// (process-pool.ts), one server start less each. None answering at all (the command fails, exits, or stays silent for
 // the startup timeout) is one clear error about starting the server, not a failure per fixture.
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
@@ -50,9 +52,12 @@ export interface Detection {
 
 export class ServerStartError extends Error {}
 
-export async function detectServer(command: string, startupTimeoutMs: number): Promise<Detection> {
+/** Takes over a probe's process whose `initialize` for `version` was answered with `result`; false leaves it to be stopped. */
+export type AdoptProbe = (version: string, server: ServerProcess, result: JsonObject) => boolean;
+
+export async function detectServer(command: string, startupTimeoutMs: number, adopt?: AdoptProbe): Promise<Detection> {
   const askDiscover = () => probeDiscover(command, startupTimeoutMs);
-  const askInitialize = (version: string) => probeInitialize(command, version, startupTimeoutMs);
+  const askInitialize = (version: string) => probeInitialize(command, version, startupTimeoutMs, adopt);
   const [discover, ...handshake] = await Promise.all([askDiscover(), ...HANDSHAKE_VERSIONS.map(askInitialize)]);
   if (discover.silent && handshake.every((probe) => probe.silent))
     throw new ServerStartError(
@@ -130,6 +135,7 @@ async function probeInitialize(
   command: string,
   version: string,
   timeoutMs: number,
+  adopt: AdoptProbe | undefined,
 ): Promise<Answered & { probe: HandshakeProbe }> {
   const request = {
     jsonrpc: '2.0',
@@ -137,7 +143,9 @@ async function probeInitialize(
     method: 'initialize',
     params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: RUNNER_VERSION } },
   };
-  const { answer, stderr, waitedMs } = await exchange(command, [request], 'mcp-conform:probe', undefined, timeoutMs);
+  const handOver = (answer: JsonObject, server: ServerProcess) =>
+    isJsonObject(answer.result) && adopt !== undefined && adopt(version, server, answer.result);
+  const { answer, stderr, waitedMs } = await exchange(command, [request], 'mcp-conform:probe', undefined, timeoutMs, handOver);
   if (answer === undefined) return { silent: true, stderr, waitedMs, probe: { requested: version, problem: 'no answer' } };
   const result = isJsonObject(answer.result) ? answer.result : undefined;
   const negotiated = typeof result?.protocolVersion === 'string' ? result.protocolVersion : undefined;
@@ -172,13 +180,14 @@ async function probeDiscover(command: string, timeoutMs: number): Promise<Answer
   return { ...base, problem: describeError(answer) };
 }
 
-/** Sends the requests, waits for the answer to `id` (or for the fence plus a grace), stops the server. */
+/** Sends the requests, waits for the answer to `id` (or for the fence plus a grace), stops the server unless `handOver` takes it. */
 async function exchange(
   command: string,
   requests: JsonValue[],
   id: string,
   fenceId: string | undefined,
   timeoutMs: number,
+  handOver?: (answer: JsonObject, server: ServerProcess) => boolean,
 ): Promise<{ answer?: JsonObject; fenced: boolean; stderr: string; waitedMs: number }> {
   const started = Date.now();
   const server = new ServerProcess(command);
@@ -200,7 +209,8 @@ async function exchange(
     }
   }
   const waitedMs = Date.now() - started;
-  await server.stop(STOP_GRACE_MS);
+  const handedOver = answer !== undefined && !server.hasExited && handOver?.(answer, server) === true;
+  if (!handedOver) await server.stop(STOP_GRACE_MS);
   return { ...(answer ? { answer } : {}), fenced, stderr: server.stderrText, waitedMs };
 }
 

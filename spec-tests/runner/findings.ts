@@ -1,9 +1,11 @@
 // One behaviour, one finding: a server that never answers unreadable input fails j08, j09, j10
 // and more, and a report that lists five failures for it buries everything else. Fixtures whose
 // first failure shows the same behaviour (fixture-result.ts `behaviour`, else the rule it broke)
-// are grouped, most binding level first, then most fixtures first. The fixtures are written so
-// that one behaviour has one level everywhere; where two disagree the finding takes the stricter
-// and says which fixtures grade it otherwise, so the disagreement shows instead of splitting it.
+// at the same level are grouped, most binding level first, then most fixtures first. The same
+// words at two levels are two findings, each at its fixtures' level: a fixture's level is the
+// spec's grade for what it sends, and the words name what the server did, not what made it do it
+// ("the server exited where a result was owed" after a BOM, a should, and after a batch, a must).
+// Folded to the strictest, a robustness advisory would read as a MUST the server broke.
 import type { Failure } from './fixture-result.js';
 import { LEVELS, type Level } from './fixture-types.js';
 import type { JudgedFixture } from './verdicts.js';
@@ -14,8 +16,6 @@ export interface Finding {
   /** The spec rules the fixtures' failures cite (a page and what it asks), each once. */
   rule: string[];
   fixtures: string[];
-  /** Fixtures of this finding graded at another level than `level`, by level; absent when none. */
-  otherLevels?: Partial<Record<Level, string[]>>;
   /** True when every fixture in it is listed as an expected failure. */
   expected: boolean;
 }
@@ -28,39 +28,21 @@ export function behaviourOf(failure: Failure): string {
 }
 
 export function groupFindings(judged: readonly JudgedFixture[]): Finding[] {
-  const byBehaviour = new Map<string, { finding: Finding; levels: Map<string, Level> }>();
+  const byBehaviour = new Map<string, Finding>();
   for (const { result, verdict } of judged) {
     const failure = result.failures[0];
     if (!REPORTED.has(verdict) || failure === undefined) continue;
     const behaviour = behaviourOf(failure);
-    const entry = byBehaviour.get(behaviour) ?? {
-      finding: { level: result.level, behaviour, rule: [], fixtures: [], expected: true },
-      levels: new Map<string, Level>(),
-    };
-    const { finding } = entry;
+    const key = `${result.level} ${behaviour}`;
+    const finding = byBehaviour.get(key) ?? { level: result.level, behaviour, rule: [], fixtures: [], expected: true };
     finding.fixtures.push(result.name);
-    entry.levels.set(result.name, result.level);
-    if (LEVELS.indexOf(result.level) < LEVELS.indexOf(finding.level)) finding.level = result.level;
     // Fixtures that fail the same way may do so against different rules (m05 and m10 both get no
     // -32602: one from the tools page, one from pagination).
     for (const rule of failure.rule) if (!rule.startsWith('covers:') && !finding.rule.includes(rule)) finding.rule.push(rule);
     finding.expected &&= verdict === 'expected-failure';
-    byBehaviour.set(behaviour, entry);
+    byBehaviour.set(key, finding);
   }
-  const findings = [...byBehaviour.values()].map(({ finding, levels }) => withOtherLevels(finding, levels));
-  return findings.sort(
+  return [...byBehaviour.values()].sort(
     (left, right) => LEVELS.indexOf(left.level) - LEVELS.indexOf(right.level) || right.fixtures.length - left.fixtures.length,
   );
-}
-
-function withOtherLevels(finding: Finding, levels: Map<string, Level>): Finding {
-  const others: Partial<Record<Level, string[]>> = {};
-  for (const [name, level] of levels) if (level !== finding.level) (others[level] ??= []).push(name);
-  return Object.keys(others).length > 0 ? { ...finding, otherLevels: others } : finding;
-}
-
-/** ", graded jsonrpc-strict in generic/j08, generic/j10" when the finding's fixtures disagree. */
-export function otherLevelsText(finding: Finding): string {
-  const parts = Object.entries(finding.otherLevels ?? {}).map(([level, names]) => `${level} in ${names.join(', ')}`);
-  return parts.length > 0 ? ` (graded ${parts.join('; ')})` : '';
 }

@@ -15,6 +15,12 @@
 // POSTs go out in the fixture's order: each waits until the server has begun answering the
 // previous one (an initialize: until its answer is read, for the session id), but at most
 // ORDER_WAIT_MS, so a request that runs long does not hold back the cancellation that follows it.
+// A request whose id differs only in JSON type from one still in flight (7 and "7") waits until
+// that one is answered: servers that key their response streams by the id's text (the Python
+// SDK's streamable_http.py: `request_id = str(message.id)`) lose one of the two answers when
+// both are in flight, and whether they are depends on timing. Sent one after the other, the
+// pair tests what the fixtures grade, that each answer echoes its id with its type, the same in
+// every run.
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { idKey, messageKind } from './message-kinds.js';
@@ -48,6 +54,8 @@ export class HttpConnection implements ServerConnection {
   private previous: Promise<unknown> = Promise.resolve();
   /** Every response not yet read to its end, so that the end of the fixture can close them. */
   private readonly open = new Set<AbortController>();
+  /** The requests not yet answered, by the text of their id (String(id)), with their POST's end. */
+  private readonly inFlight = new Map<string, { key: string; done: Promise<void> }>();
   /** 2026-07-28 requests by id, with their stream while it is open. */
   private readonly statelessRequests = new Map<string, AbortController | undefined>();
   private ending: Promise<void> | undefined;
@@ -76,7 +84,9 @@ export class HttpConnection implements ServerConnection {
   async send(message: JsonValue): Promise<void> {
     if (this.ending !== undefined || this.cancelStateless(message)) return;
     await this.previous;
+    await this.typeTwinsAnswered(message);
     const { started, done } = this.post(message);
+    this.trackInFlight(message, done);
     const method = isJsonObject(message) ? message.method : undefined;
     if (method === 'initialize' && statelessVersion(message) === undefined) this.previous = within(done, this.answerWaitMs);
     else if (method === 'notifications/initialized')
@@ -85,6 +95,25 @@ export class HttpConnection implements ServerConnection {
         this.answerWaitMs,
       );
     else this.previous = within(started, ORDER_WAIT_MS);
+  }
+
+  /** Waits (at most the answer wait) for the requests in flight whose id reads like one of this message's with another type. */
+  private async typeTwinsAnswered(message: JsonValue): Promise<void> {
+    const twins = requestObjects(message).flatMap((item) => {
+      const flying = this.inFlight.get(String(item.id));
+      return flying !== undefined && flying.key !== idKey(item) ? [flying.done] : [];
+    });
+    if (twins.length > 0) await within(Promise.all(twins), this.answerWaitMs);
+  }
+
+  private trackInFlight(message: JsonValue, done: Promise<void>): void {
+    for (const item of requestObjects(message)) {
+      const entry = { key: idKey(item), done };
+      this.inFlight.set(String(item.id), entry);
+      void done.finally(() => {
+        if (this.inFlight.get(String(item.id)) === entry) this.inFlight.delete(String(item.id));
+      });
+    }
   }
 
   /**
@@ -356,13 +385,16 @@ export class HttpConnection implements ServerConnection {
  * expectation grades it, at its level.
  */
 function requestIds(message: JsonValue): string[] {
+  return requestObjects(message).map(idKey);
+}
+
+/** The requests in a message or batch that carry a valid id. */
+function requestObjects(message: JsonValue): JsonObject[] {
   const items = Array.isArray(message) ? message : [message];
-  return items
-    .filter(
-      (item): item is JsonObject =>
-        isJsonObject(item) && typeof item.method === 'string' && 'id' in item && isValidRequestId(item.id),
-    )
-    .map(idKey);
+  return items.filter(
+    (item): item is JsonObject =>
+      isJsonObject(item) && typeof item.method === 'string' && 'id' in item && isValidRequestId(item.id),
+  );
 }
 
 /** Whether `answer` is a single response to one of the requests `message` carried (by id). */

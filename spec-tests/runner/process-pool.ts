@@ -4,27 +4,41 @@
 // like a process of its own: it sees only the events of its turn, and in the handshake era it
 // continues the session the first fixture opened. Between turns the pool makes sure that the
 // previous fixture is over:
-// - every request it sent was answered (the Session waits for that instead of closing stdin);
 // - a fence, a request of the runner's own (`ping`, or `server/discover` in 2026-07-28), is
 //   answered with nothing but notifications before it: a server writes its answers in order on
-//   one stdout, so what the previous fixture caused has arrived by then;
+//   one stdout, so what the previous fixture caused has arrived by then, and a request of it
+//   still unanswered was dropped (the Session waits up to 2 s for answers instead of closing
+//   stdin, unless the fixture already failed). Were such an answer sent later still, it would
+//   reach a later turn as a response nobody asked for: that turn fails and is played again on a
+//   new process, so a late answer can cost a start but never make a fixture pass;
 // - the process is alive and nothing arrived while it was idle.
-// Otherwise the process is stopped. A fixture that failed, or whose turn did not end clean, is
-// played again on a fresh process (run-fixture.ts); a process whose turn ended clean serves on.
+// Otherwise the process is stopped (in the background: nobody waits for a process being
+// stopped). A fixture that failed, or whose turn did not end clean, is played again on a fresh
+// process (run-fixture.ts); a process whose turn ended clean serves on. A process the detection
+// probe started (detect.ts) is adopted: its initialize is the session's, so its first fixture
+// continues that session instead of starting a process of its own.
 //
 // A client MUST NOT reuse a request id within a session
 // (https://modelcontextprotocol.io/specification/2025-11-25/basic "Requests"), yet every fixture
 // starts at id 1. So from the second turn of a handshake session on, the lease renames the ids
 // of the fixture's requests on the way out (1 -> 1000001, "a" -> "a#1", turn by turn) and back
 // on the way in; the Session never sees the difference. Ids that are the subject of a fixture
-// (0, "", negative, huge, non-ASCII) are never renamed: such fixtures get a fresh process.
+// (0, "", negative, huge, non-ASCII), and those in raw bytes, are never renamed: such a fixture
+// takes its turn with its ids as written on a process that has not seen any of them yet (the
+// pool keeps each process's ids), and the lease reads raw bytes line by line to know which
+// requests they still wait for.
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { ServerProcess } from './server-process.js';
 import type { ServerConnection, ServerEvent } from './server-connection.js';
 import { isPlainId, PLAIN_NUMBER_LIMIT } from './process-sharing.js';
+import { sentRequestsInRaw } from './raw-requests.js';
 
 const HANDSHAKE_REQUEST_ID = 'mcp-conform:initialize';
+/** The id of detect.ts's initialize probe, on a process the pool adopts. */
+const PROBE_REQUEST_ID = 'mcp-conform:probe';
+/** The runner's own requests (handshake, fences) have ids that start so; they are renamed on every later turn. */
+const RUNNER_ID_PREFIX = 'mcp-conform:';
 const STOP_GRACE_MS = 500;
 
 /** One running server and the session its fixtures continue. */
@@ -36,16 +50,23 @@ class SharedProcess {
   initialized = false;
   /** The events up to here belong to finished turns. */
   settledAt = 0;
+  /** Every request id sent on this process, as JSON text: no id is sent twice in a session. */
+  readonly usedIds = new Set<string>();
 
   constructor(
-    command: string,
+    process: ServerProcess,
     readonly key: string,
   ) {
-    this.process = new ServerProcess(command);
+    this.process = process;
   }
 
   get stateless(): boolean {
     return this.key.startsWith('stateless ');
+  }
+
+  /** Only a 2025-03-26 session answers a batch element by element; elsewhere a batch may be refused whole, with no id to wait for. */
+  get answersBatchElements(): boolean {
+    return this.key === 'handshake 2025-03-26';
   }
 
   /** Ready for another turn: alive, its session open, and silent while idle (notifications aside). */
@@ -58,47 +79,70 @@ class SharedProcess {
 export class ServerPool {
   private readonly idle: SharedProcess[] = [];
   private readonly running = new Set<SharedProcess>();
+  private readonly stopping = new Set<Promise<void>>();
 
   constructor(
     private readonly command: string,
     private readonly stepTimeoutMs: number,
   ) {}
 
-  /** A lease on an idle process of this key, or on a new one. */
-  async acquire(key: string): Promise<ProcessLease> {
-    for (let index = this.idle.findIndex((item) => item.key === key); index >= 0;) {
+  /**
+   * A lease on an idle process of this key, or on a new one. With `idsAsWritten` (the fixture's
+   * request ids, which it sends unrenamed) only a process that has seen none of them will do.
+   */
+  acquire(key: string, idsAsWritten?: readonly string[]): ProcessLease {
+    const fits = (item: SharedProcess) => item.key === key && !idsAsWritten?.some((id) => item.usedIds.has(id));
+    for (let index = this.idle.findIndex(fits); index >= 0; index = this.idle.findIndex(fits)) {
       const [candidate] = this.idle.splice(index, 1);
-      if (candidate?.reusable) return new ProcessLease(candidate, this.stepTimeoutMs);
-      if (candidate) await this.discard(candidate);
-      index = this.idle.findIndex((item) => item.key === key);
+      if (candidate?.reusable) return new ProcessLease(candidate, this.stepTimeoutMs, idsAsWritten !== undefined);
+      if (candidate) this.discard(candidate);
     }
     return this.acquireNew(key);
   }
 
-  /** A lease on a process started for it: its first turn, as on a fresh process. */
+  /** A lease on a process started for it: its first turn, as on a fresh process (ids as written). */
   acquireNew(key: string): ProcessLease {
-    const started = new SharedProcess(this.command, key);
+    const started = new SharedProcess(new ServerProcess(this.command), key);
     this.running.add(started);
-    return new ProcessLease(started, this.stepTimeoutMs);
+    return new ProcessLease(started, this.stepTimeoutMs, false);
+  }
+
+  /**
+   * Takes over a process whose handshake the detection probe began (`initialize` answered with
+   * `initializeResult`, which `handshake KEY` fixtures send the same way): the runner completes it
+   * with `initialized`, and the process waits for its first fixture as if a turn had opened it.
+   */
+  adopt(key: string, process: ServerProcess, initializeResult: JsonObject): void {
+    const adopted = new SharedProcess(process, key);
+    adopted.turns = 1;
+    adopted.initializeResult = initializeResult;
+    adopted.usedIds.add(JSON.stringify(PROBE_REQUEST_ID));
+    void process.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    adopted.initialized = true;
+    adopted.settledAt = process.events.length;
+    this.running.add(adopted);
+    this.idle.push(adopted);
   }
 
   /** Ends a turn: the process waits for the next fixture if the turn ended clean, else it is stopped. */
-  async release(lease: ProcessLease): Promise<void> {
+  release(lease: ProcessLease): void {
     lease.shared.settledAt = lease.shared.process.events.length;
     if (lease.endedClean && lease.shared.reusable) this.idle.push(lease.shared);
-    else await this.discard(lease.shared);
+    else this.discard(lease.shared);
   }
 
-  /** Stops every process: each gets its stdin closed, then is killed with what it started. */
+  /** Stops every process, and waits for those being stopped: each gets its stdin closed, then is killed with what it started. */
   async close(): Promise<void> {
     this.idle.splice(0);
-    await Promise.all([...this.running].map((shared) => this.discard(shared)));
+    [...this.running].forEach((shared) => this.discard(shared));
+    await Promise.all(this.stopping);
   }
 
-  private async discard(shared: SharedProcess): Promise<void> {
+  private discard(shared: SharedProcess): void {
     this.running.delete(shared);
     shared.process.end();
-    await shared.process.stop(STOP_GRACE_MS);
+    const stopped = shared.process.stop(STOP_GRACE_MS).finally(() => this.stopping.delete(stopped));
+    this.stopping.add(stopped);
   }
 }
 
@@ -115,6 +159,8 @@ export class ProcessLease implements ServerConnection {
   /** Ids as sent (JSON text) -> ids as the fixture wrote them. */
   private readonly renamed = new Map<string, JsonValue>();
   private readonly pending = new Set<string>();
+  /** Raw bytes written after the last newline: the stream is mid-line until a newline comes. */
+  private rawTail = Buffer.alloc(0);
   private clean = true;
   /** What the Session asks instead of closing stdin: whether every request of this turn has been answered. */
   readonly sharedTurn = {
@@ -127,6 +173,8 @@ export class ProcessLease implements ServerConnection {
   constructor(
     shared: SharedProcess,
     private readonly stepTimeoutMs: number,
+    /** The fixture's ids go out unrenamed (the pool chose a process that has not seen them); the runner's own are renamed still. */
+    private readonly idsAsWritten: boolean,
   ) {
     this.shared = shared;
     this.firstTurn = shared.turns === 0;
@@ -171,9 +219,17 @@ export class ProcessLease implements ServerConnection {
     return this.shared.process.send(outbound);
   }
 
-  /** Raw bytes cannot be renamed or followed: the process is not shared after them. */
+  /**
+   * Raw bytes cannot be renamed: unless the turn sends ids as written, the process is not shared
+   * after them. The requests of each line they complete are followed like sent ones, and the
+   * turn ends clean only at a line's end.
+   */
   write(chunk: Buffer): Promise<void> {
-    this.clean = false;
+    if (this.turn > 0 && !this.idsAsWritten) this.clean = false;
+    const text = Buffer.concat([this.rawTail, chunk]);
+    const lineEnd = text.lastIndexOf(NEWLINE) + 1;
+    this.rawTail = text.subarray(lineEnd);
+    for (const message of sentRequestsInRaw([text.subarray(0, lineEnd)])) this.outbound(message);
     return this.shared.process.write(chunk);
   }
 
@@ -189,7 +245,7 @@ export class ProcessLease implements ServerConnection {
 
   /** The end of the turn: checks that the fixture is over (see the top of the file); the pool decides the rest. */
   async stop(): Promise<void> {
-    if (!this.sharedTurn.allAnswered() || this.hasExited) this.clean = false;
+    if (this.hasExited || this.rawTail.length > 0) this.clean = false;
     if (this.clean) this.clean = await this.fenceAnswered();
   }
 
@@ -211,12 +267,14 @@ export class ProcessLease implements ServerConnection {
     return false;
   }
 
-  private outbound(message: JsonValue): JsonValue {
-    if (Array.isArray(message)) return message.map((item) => this.outbound(item));
+  private outbound(message: JsonValue, inBatch = false): JsonValue {
+    if (Array.isArray(message)) return message.map((item) => this.outbound(item, true));
     if (!isJsonObject(message) || typeof message.method !== 'string') return message;
     if ('id' in message) {
       const id = this.rename(message.id ?? null);
-      this.pending.add(JSON.stringify(id));
+      this.shared.usedIds.add(JSON.stringify(id));
+      // A batch refused whole leaves its ids unanswered: the fence at the turn's end (process-pool.ts top) shows it is over.
+      if (!inBatch || this.shared.answersBatchElements) this.pending.add(JSON.stringify(id));
       return { ...message, id };
     }
     const params = message.params;
@@ -230,7 +288,7 @@ export class ProcessLease implements ServerConnection {
   }
 
   private rename(id: JsonValue): JsonValue {
-    if (this.turn === 0 || !isPlainId(id)) return id;
+    if (this.turn === 0 || !isPlainId(id) || (this.idsAsWritten && !String(id).startsWith(RUNNER_ID_PREFIX))) return id;
     const renamed = typeof id === 'number' ? id + this.turn * PLAIN_NUMBER_LIMIT : `${String(id)}#${this.turn}`;
     this.renamed.set(JSON.stringify(renamed), id);
     return renamed;
@@ -250,6 +308,8 @@ export class ProcessLease implements ServerConnection {
     return this.renamed.has(key) ? { ...value, id: this.renamed.get(key) ?? null } : value;
   }
 }
+
+const NEWLINE = 0x0a;
 
 function isNotification(event: ServerEvent): boolean {
   return (

@@ -5,42 +5,108 @@
 // - handshake era: one stdio process carries one session, so fixtures that open the session the
 //   same way (the same `initialize`) continue one session after a single handshake;
 // - 2026-07-28: every request stands alone, so the stateless fixtures share a process freely.
-// A fixture needs a fresh process when it says so (`process: fresh: REASON`) or when the runner
-// can tell from its text that it changes the process or the stream, or that nobody can know
-// when the server is done with its input. Sharing never decides a verdict: a fixture that does
-// not pass on a shared process is played again on a fresh one (run-fixture.ts).
+// A fixture needs a process of its own when it says so (`process: fresh: REASON`) or when the
+// runner can tell from its text that it changes the process or the session. A fixture whose ids
+// cannot be renamed (raw bytes, ids under test) shares too, with its ids as written, on a process
+// where none of them was used yet (process-pool.ts). A batch outside 2025-03-26 may be refused
+// whole, with no id to wait for: the fence at the end of the turn shows it is over. Sharing
+// never decides a verdict: a fixture that does not pass on a shared process is played again on a
+// new one (run-fixture.ts).
 import type { Fixture } from './fixture-types.js';
 import type { JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { NEWEST_HANDSHAKE_VERSION } from './handshake.js';
+import { sentRequestsInRaw } from './raw-requests.js';
 
-/** Fixtures with the same key can follow one another on one process. */
-export type ProcessNeed = { fresh: string } | { shareKey: string };
+/**
+ * Fixtures with the same `shareKey` can follow one another on one process; one with `idsAsWritten`
+ * (the reason) keeps its request ids, on a process where none was used. A `fresh` fixture gets a
+ * process of its own (the reason says why).
+ */
+export type ProcessNeed = { fresh: string } | { shareKey: string; idsAsWritten?: string };
 
 export function processNeed(fixture: Fixture): ProcessNeed {
-  const reason = freshReason(fixture);
+  const reason = ownProcessReason(fixture);
   if (reason !== undefined) return { fresh: reason };
-  const mode = fixture.header.protocol;
-  if (mode.kind === 'stateless') return { shareKey: `stateless ${mode.version}` };
-  // `protocol: any` sends the same initialize as `protocol: <newest>`, so both continue one session.
-  return { shareKey: `handshake ${mode.kind === 'handshake' ? mode.version : NEWEST_HANDSHAKE_VERSION}` };
+  const key = shareKey(fixture);
+  const asWritten = idsAsWrittenReason(fixture);
+  if (asWritten === undefined) return { shareKey: key };
+  // A later turn's ids are renamed to ids no fixture writes (process-pool.ts): one that does keeps a process of its own.
+  if (!writtenIds(fixture).every(outsideRenamedIds))
+    return { fresh: `${asWritten}, and they include ids the runner renames others to` };
+  return { shareKey: key, idsAsWritten: asWritten };
 }
 
-function freshReason(fixture: Fixture): string | undefined {
+function shareKey(fixture: Fixture): string {
+  const mode = fixture.header.protocol;
+  if (mode.kind === 'stateless') return `stateless ${mode.version}`;
+  // `protocol: any` sends the same initialize as `protocol: <newest>`, so both continue one session.
+  return `handshake ${mode.kind === 'handshake' ? mode.version : NEWEST_HANDSHAKE_VERSION}`;
+}
+
+/** Why the fixture's process can serve no other fixture: it changes the process or the session. */
+function ownProcessReason(fixture: Fixture): string | undefined {
   const { header, steps } = fixture;
   if (header.freshProcess !== undefined) return header.freshProcess;
   if (header.protocol.kind === 'none') return 'protocol: none (it drives the lifecycle itself)';
   if (header.serverArgs !== undefined) return `server-args: ${header.serverArgs} (the server starts in a mode of its own)`;
-  if (steps.some((step) => step.kind === 'send-raw')) return 'raw bytes may leave the stream mid-line';
   if (steps.some((step) => step.kind === 'close-stdin' || step.kind === 'exit')) return 'it ends the process';
-  const sent = steps.flatMap((step) => (step.kind === 'send-json' ? step.messages.map((message) => message.value) : []));
-  if (sent.some(isLifecycleMessage)) return 'it sends initialize or initialized itself';
-  // Batches are answered element by element only in 2025-03-26; other revisions may refuse one whole, with no id to wait for.
-  if (sent.some(Array.isArray) && !(header.protocol.kind === 'handshake' && header.protocol.version === '2025-03-26'))
-    return 'a batch outside 2025-03-26 may be refused whole';
-  if (header.protocol.kind !== 'stateless' && !sent.every(hasPlainIds))
-    return 'its request ids are under test (a shared session gives each fixture ids of its own)';
+  // Reading the requests out of megabytes (oversized-line: 33 MiB) would cost seconds each time.
+  if (rawByteCount(fixture) > LARGE_RAW_BYTES) return 'it writes megabytes of raw bytes, whose ids are not read';
+  const lastChunk = steps.flatMap((step) => (step.kind === 'send-raw' ? step.chunks : [])).findLast((chunk) => chunk.length > 0);
+  if (lastChunk !== undefined && lastChunk[lastChunk.length - 1] !== NEWLINE) return 'its raw bytes leave the stream mid-line';
+  if (sentMessages(fixture).some(isLifecycleMessage)) return 'it sends initialize or initialized itself';
   return undefined;
+}
+
+/** Why the fixture's request ids must reach the server as written; undefined when they are labels the runner may rename. */
+function idsAsWrittenReason(fixture: Fixture): string | undefined {
+  if (fixture.steps.some((step) => step.kind === 'send-raw')) return 'raw bytes cannot be given other ids';
+  if (fixture.header.protocol.kind === 'stateless') return undefined;
+  if (!sentMessages(fixture).every(hasPlainIds)) return 'its request ids are under test';
+  // 7 and "7" are two ids: renamed they would no longer look alike, which is what such a fixture tests.
+  const texts = writtenIds(fixture).map((id) => String(JSON.parse(id)));
+  if (new Set(texts).size < texts.length) return 'its request ids differ only in JSON type';
+  return undefined;
+}
+
+/** The ids of the requests a fixture sends (in batches too), as JSON text. */
+export function writtenIds(fixture: Fixture): string[] {
+  return sentMessages(fixture)
+    .flatMap((value) => (Array.isArray(value) ? value : [value]))
+    .flatMap((value) =>
+      isJsonObject(value) && typeof value.method === 'string' && 'id' in value ? [JSON.stringify(value.id)] : [],
+    );
+}
+
+/** Renamed numbers lie between a million and a million turns of a million ids; renamed strings hold `#`. */
+function outsideRenamedIds(idText: string): boolean {
+  const id = JSON.parse(idText) as JsonValue;
+  if (typeof id === 'number') return id < PLAIN_NUMBER_LIMIT || id >= PLAIN_NUMBER_LIMIT * PLAIN_NUMBER_LIMIT;
+  return typeof id !== 'string' || !id.includes('#');
+}
+
+const NEWLINE = 0x0a;
+/** Raw sections larger than this are not read for requests (and start first: run-command.ts). */
+export const LARGE_RAW_BYTES = 1024 * 1024;
+
+/** How many bytes a fixture's raw sections write. */
+export function rawByteCount(fixture: Fixture): number {
+  return fixture.steps.reduce(
+    (sum, step) => sum + (step.kind === 'send-raw' ? step.chunks.reduce((total, chunk) => total + chunk.length, 0) : 0),
+    0,
+  );
+}
+
+/** The client messages a fixture sends: its JSON sections, and the lines of its raw ones that parse. */
+function sentMessages(fixture: Fixture): JsonValue[] {
+  return fixture.steps.flatMap((step) =>
+    step.kind === 'send-json'
+      ? step.messages.map((message) => message.value)
+      : step.kind === 'send-raw'
+        ? sentRequestsInRaw(step.chunks)
+        : [],
+  );
 }
 
 function isLifecycleMessage(value: JsonValue): boolean {
@@ -54,10 +120,13 @@ function hasPlainIds(value: JsonValue): boolean {
   return isPlainId(value.id);
 }
 
-/** A positive integer below a million or a short printable ASCII string: ids a fixture uses as labels, not as the subject. */
+/**
+ * A positive integer below a million or a short printable ASCII string without `#`: ids a fixture
+ * uses as labels, not as the subject, and never one a later turn's id is renamed to.
+ */
 export function isPlainId(id: JsonValue | undefined): boolean {
   if (typeof id === 'number') return Number.isSafeInteger(id) && id >= 1 && id < PLAIN_NUMBER_LIMIT;
-  return typeof id === 'string' && /^[\x20-\x7e]{1,64}$/.test(id);
+  return typeof id === 'string' && /^[\x20-\x22\x24-\x7e]{1,64}$/.test(id);
 }
 
 export const PLAIN_NUMBER_LIMIT = 1_000_000;

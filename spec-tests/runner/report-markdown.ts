@@ -4,7 +4,7 @@
 import type { Reporter, RunInfo, Write } from './reporter.js';
 import type { JudgedFixture, Summary } from './verdicts.js';
 import { summaryLine } from './verdicts.js';
-import { groupFindings, otherLevelsText } from './findings.js';
+import { groupFindings } from './findings.js';
 import { describeDetection } from './detection-text.js';
 
 const SHOWN = new Set(['failed', 'advisory', 'expected-failure', 'stale']);
@@ -60,7 +60,7 @@ export class MarkdownReporter implements Reporter {
     if (findings.length === 0) return [];
     const rows = findings.map(
       (finding) =>
-        `| ${finding.level}${finding.expected ? ' (expected)' : ''} | ${cell(finding.behaviour + otherLevelsText(finding))} | ${finding.fixtures.map((name) => `\`${name}\``).join(', ')} | ${cell(finding.rule.join('; '))} |`,
+        `| ${finding.level}${finding.expected ? ' (expected)' : ''} | ${cell(finding.behaviour)} | ${finding.fixtures.map((name) => `\`${name}\``).join(', ')} | ${cell(finding.rule.join('; '))} |`,
     );
     return ['## Findings', '', '| Level | Behaviour | Fixtures | Rule |', '|---|---|---|---|', ...rows, ''];
   }

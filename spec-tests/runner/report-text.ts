@@ -3,7 +3,7 @@
 import type { Failure } from './fixture-result.js';
 import type { Reporter, RunInfo, Write } from './reporter.js';
 import { describeDetection } from './detection-text.js';
-import { groupFindings, otherLevelsText } from './findings.js';
+import { groupFindings } from './findings.js';
 import type { Palette } from './terminal-colors.js';
 import type { JudgedFixture, Summary } from './verdicts.js';
 import { summaryLine } from './verdicts.js';
@@ -67,9 +67,7 @@ export class TextReporter implements Reporter {
     if (findings.length > 0) this.write('\nfindings (fixtures that show the same behaviour, once):\n');
     for (const finding of findings) {
       const expected = finding.expected ? ', expected' : '';
-      this.write(
-        `  [${finding.level}${expected}] ${finding.behaviour}${otherLevelsText(finding)}\n      ${finding.fixtures.join(', ')}\n`,
-      );
+      this.write(`  [${finding.level}${expected}] ${finding.behaviour}\n      ${finding.fixtures.join(', ')}\n`);
     }
     if (findings.length > 0) this.write('\n');
     for (const [revision, counts] of [...this.byRevision.entries()].sort())

@@ -17,9 +17,10 @@ import { runInOrder } from './ordered-pool.js';
 import { SchemaValidator } from './schema-validator.js';
 import { schemaDirectory } from './schema-source.js';
 import { BUILTIN_PREFIX, builtinFixtures, builtinSchemas } from './builtin.js';
-import { ServerStartError, detectServer, nothingOffered } from './detect.js';
+import { type AdoptProbe, ServerStartError, detectServer, nothingOffered } from './detect.js';
 import { detectHttpServer } from './detect-http.js';
-import { RUNNER_VERSION } from './handshake.js';
+import { NEWEST_HANDSHAKE_VERSION, RUNNER_VERSION } from './handshake.js';
+import { LARGE_RAW_BYTES, processNeed, rawByteCount } from './process-sharing.js';
 import { UsageError } from './cli-args.js';
 import { updatedFixtureText } from './fixture-update.js';
 import { TextReporter } from './report-text.js';
@@ -67,12 +68,14 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
   const entries = args.expectedFailures === undefined ? [] : readExpectedFailures(args.expectedFailures);
   const reporter = createReporter(args, output);
   const probing = Date.now();
+  const pool = args.url === undefined ? new ServerPool(args.server, args.timeoutMs) : undefined;
   const detection =
     args.url === undefined
-      ? await detectServer(args.server, args.startupTimeoutMs)
+      ? await detectServer(args.server, args.startupTimeoutMs, pool && !args.update ? probeAdopter(pool, fixtures) : undefined)
       : await detectHttpServer(args.url, args.startupTimeoutMs);
   const noRevision = nothingOffered(detection);
   if (noRevision !== undefined) {
+    await pool?.close();
     await sweepRun();
     throw new ServerStartError(noRevision);
   }
@@ -88,12 +91,12 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
     schema,
     update: args.update,
   };
-  const pool = args.url === undefined ? new ServerPool(args.server, args.timeoutMs) : undefined;
   const judged = await runInOrder(
     fixtures,
     args.jobs,
     async (fixture) => finishFixture(fixture, await runSafely(fixture, { ...options, pool }), entries, args),
     (fixture) => reporter.fixtureDone(fixture),
+    sendsMuch,
   ).finally(() => pool?.close());
   await sweepRun();
   const summary = summarize(judged, staleEntries(entries, fixtures, args.filters));
@@ -104,6 +107,32 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
     return 2;
   }
   return summary.failed > 0 ? 1 : 0;
+}
+
+/** A fixture that writes megabytes (oversized-line: 33 MiB, seconds for a server to read) is started first. */
+function sendsMuch(loaded: LoadedFixture): boolean {
+  return loaded.ok && rawByteCount(loaded.fixture) > LARGE_RAW_BYTES;
+}
+
+/**
+ * Hands a detection probe's process to the pool when fixtures will continue its session: those
+ * that open it with the same initialize (`protocol: VERSION`, or `any` for the newest), for a
+ * revision the server offers (or the newest, which `protocol: any` fixtures ask for whatever the
+ * server answers). Other probes are stopped.
+ */
+function probeAdopter(pool: ServerPool, fixtures: LoadedFixture[]): AdoptProbe {
+  const keys = new Set(
+    fixtures.flatMap((loaded) => {
+      const need = loaded.ok ? processNeed(loaded.fixture) : undefined;
+      return need !== undefined && 'shareKey' in need ? [need.shareKey] : [];
+    }),
+  );
+  return (version, server, result) => {
+    const key = `handshake ${version}`;
+    if (!keys.has(key) || (result.protocolVersion !== version && version !== NEWEST_HANDSHAKE_VERSION)) return false;
+    pool.adopt(key, server, result);
+    return true;
+  };
 }
 
 /**

@@ -14,7 +14,7 @@ import { ServerProcess } from './server-process.js';
 import { HttpConnection } from './http-connection.js';
 import { Session } from './session.js';
 import type { ProcessLease, ServerPool } from './process-pool.js';
-import { processNeed } from './process-sharing.js';
+import { processNeed, writtenIds } from './process-sharing.js';
 
 export interface FixtureRunOptions {
   serverCommand: string;
@@ -53,7 +53,8 @@ export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptio
   const started = Date.now();
   const need = processNeed(loaded.fixture);
   if (options.pool !== undefined && options.url === undefined && !options.update && 'shareKey' in need) {
-    const shared = await runOnSharedProcess(loaded.fixture, need.shareKey, options.pool, options);
+    const idsAsWritten = need.idsAsWritten === undefined ? undefined : writtenIds(loaded.fixture);
+    const shared = await runOnSharedProcess(loaded.fixture, need.shareKey, idsAsWritten, options.pool, options);
     if (shared !== undefined) return { ...shared, durationMs: Date.now() - started };
   }
   const extraArgs = loaded.fixture.header.serverArgs;
@@ -72,28 +73,44 @@ export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptio
 
 /**
  * The fixture's turn on a shared process. A fixture that fails there, or whose turn does not end
- * clean (process-pool.ts), is played again as the first turn of a new process, which is what a
- * fresh process gives it (but for stdin, left open), so that sharing never decides a verdict; the
- * new process then serves on. Undefined when even that turn did not end clean: the caller plays
- * the fixture on a process of its own.
+ * clean (process-pool.ts), is played again as the first turn of a new process, which then serves
+ * on; undefined when even that was not decided (firstTurnVerdict).
  */
 async function runOnSharedProcess(
   fixture: Fixture,
   shareKey: string,
+  idsAsWritten: readonly string[] | undefined,
   pool: ServerPool,
   options: FixtureRunOptions,
 ): Promise<Omit<FixtureResult, 'durationMs'> | undefined> {
-  const shared = await takeTurn(fixture, await pool.acquire(shareKey), pool, options);
-  if (shared.clean && (shared.result.outcome !== 'failed' || shared.firstTurn)) return shared.result;
-  const again = await takeTurn(fixture, await pool.acquireNew(shareKey), pool, options);
-  return again.clean ? again.result : undefined;
+  const shared = await takeTurn(fixture, pool.acquire(shareKey, idsAsWritten), pool, options);
+  if (shared.firstTurn) return firstTurnVerdict(shared);
+  if (shared.clean && shared.result.outcome !== 'failed') return shared.result;
+  return firstTurnVerdict(await takeTurn(fixture, pool.acquireNew(shareKey), pool, options));
 }
 
-async function takeTurn(fixture: Fixture, lease: ProcessLease, pool: ServerPool, options: FixtureRunOptions) {
+/**
+ * A first turn on a new process plays as a process of its own, handshake included, but for
+ * stdin, left open at its end, so that sharing never decides a verdict. A failure (or a skip) is
+ * final there: up to the fixture's last step a first turn is a process of its own. Undefined
+ * when the fixture passed but its turn did not end clean: the caller plays it on a process of its
+ * own, which closes stdin and reports what comes until the exit.
+ */
+function firstTurnVerdict(turn: Turn): Omit<FixtureResult, 'durationMs'> | undefined {
+  return turn.clean || turn.result.outcome !== 'passed' ? turn.result : undefined;
+}
+
+interface Turn {
+  result: Omit<FixtureResult, 'durationMs'>;
+  clean: boolean;
+  firstTurn: boolean;
+}
+
+async function takeTurn(fixture: Fixture, lease: ProcessLease, pool: ServerPool, options: FixtureRunOptions): Promise<Turn> {
   const openedWith = lease.openedWith;
   const result = await new Session(fixture, lease, { ...options, ...(openedWith ? { openedWith } : {}) }).run();
   // A turn that ended clean leaves the process fit for the next fixture, whatever this one's verdict.
-  await pool.release(lease);
+  pool.release(lease);
   return { result, clean: lease.endedClean, firstTurn: lease.firstTurn };
 }
 

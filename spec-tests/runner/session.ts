@@ -394,10 +394,11 @@ export class Session {
 
   /**
    * After the last step: close stdin, let the server exit (on a shared process: let it answer
-   * every request instead), and flag anything left unanswered.
+   * every request instead), and flag anything left unanswered. A fixture that failed has its
+   * verdict: nothing is waited for (its process is not shared on with requests unanswered).
    */
   private async finish(completed: boolean): Promise<void> {
-    const deadline = Date.now() + Math.min(EXIT_GRACE_MS, this.timeoutMs());
+    const deadline = completed ? Date.now() + Math.min(EXIT_GRACE_MS, this.timeoutMs()) : Date.now();
     const turn = this.server.sharedTurn;
     if (turn !== undefined && !this.stdinClosed) await this.waitUntil(() => turn.allAnswered(), deadline);
     else {

@@ -258,4 +258,48 @@ test('an SSE event id sent twice in one session fails, citing the resumability r
   }
 });
 
+test('requests whose ids differ only in type go out one after the other: a server keying answers by String(id) loses none', async () => {
+  // As the Python SDK's streamable_http.py does (`request_id = str(message.id)`): the answer goes
+  // to the stream last opened under the id's text, so with 7 and "7" in flight at once one is lost.
+  const streams = new Map<string, ServerResponse>();
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const message = JSON.parse(body) as Message;
+      if (message.id === undefined) return void res.writeHead(202).end();
+      const result =
+        message.method === 'initialize'
+          ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'string-keys', version: '1' } }
+          : {};
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Mcp-Session-Id': 'session-1' });
+      if (message.method !== 'ping')
+        return void res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
+      res.flushHeaders();
+      streams.set(String(message.id), res);
+      setTimeout(() => {
+        const target = streams.get(String(message.id)) ?? res;
+        target.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
+        if (target !== res) setTimeout(() => res.end(), 500);
+      }, 150);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const folder = mkdtempSync(join(tmpdir(), 'conform-type-twins-'));
+  writeFileSync(
+    join(folder, 'twins.txtar'),
+    'Ids 7 and "7".\nspec: https://example.invalid\nprotocol: 2025-11-25\n\n-- client --\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n{"jsonrpc":"2.0","id":"7","method":"ping"}\n-- server --\n{"jsonrpc":"2.0","id":7,"result":{}}\n{"jsonrpc":"2.0","id":"7","result":{}}\n',
+  );
+  try {
+    const { port } = server.address() as AddressInfo;
+    for (let run = 0; run < 3; run++) {
+      const { report } = await runHttpFixtures(`http://127.0.0.1:${port}/mcp`, [folder]);
+      assert.is(report.fixtures[0]?.verdict, 'passed', JSON.stringify(report.fixtures[0]?.failures));
+    }
+  } finally {
+    server.close();
+  }
+});
+
 test.run();

@@ -47,15 +47,17 @@ protocol: any
 {"jsonrpc":"2.0","id":"a","result":{}}
 `;
 
-/** Counts its starts in a file, and refuses a request id it has seen before, as a strict server may. */
-function countingStrictServer(name: string): { command: string; starts: () => number } {
+/** Counts its starts in a file, and refuses a request id it has seen before, as a strict server may (counted too). */
+function countingStrictServer(name: string): { command: string; starts: () => number; reused: () => number } {
   const counter = join(scratchDir, `${name}.starts`);
+  const reuses = join(scratchDir, `${name}.reused`);
   writeFileSync(counter, '');
+  writeFileSync(reuses, '');
   const command = tinyServer(name, {
     atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x"); const usedIds = new Set();`,
-    onMessage: `if ("id" in msg && "method" in msg) { const key = JSON.stringify(msg.id); if (usedIds.has(key)) return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32600, message: "request id reused in this session" } }); usedIds.add(key); }`,
+    onMessage: `if ("id" in msg && "method" in msg) { const key = JSON.stringify(msg.id); if (usedIds.has(key)) { require("node:fs").appendFileSync(${JSON.stringify(reuses)}, "x"); return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32600, message: "request id reused in this session" } }); } usedIds.add(key); }`,
   });
-  return { command, starts: () => readFileSync(counter, 'utf8').length };
+  return { command, starts: () => readFileSync(counter, 'utf8').length, reused: () => readFileSync(reuses, 'utf8').length };
 }
 
 test('fixtures share a session, each with request ids of its own on the wire', async () => {
@@ -66,8 +68,9 @@ test('fixtures share a session, each with request ids of its own on the wire', a
     ['passed', 'passed', 'passed', 'passed', 'passed', 'passed'],
     JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
   );
-  // Five detection probes and one shared process: nothing failed, so nothing was played again.
-  assert.is(server.starts(), 6);
+  // Five detection probes, one of them (initialize 2025-11-25) kept for the fixtures: nothing
+  // failed, so nothing was played again and no other process was started.
+  assert.is(server.starts(), 5);
 });
 
 test('a fixture that needs a fresh process gets one', async () => {
@@ -101,6 +104,88 @@ test('a fixture failing on a shared process is played again on a fresh one: the 
   );
 });
 
+test('a fixture failing on the first turn of a new process is not played a third time', async () => {
+  const counter = join(scratchDir, 'exiting.starts');
+  writeFileSync(counter, '');
+  // Exits on a ping with a string id: the fixture fails, and its turn does not end clean.
+  const broken = tinyServer('exiting', {
+    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x");`,
+    onMessage: `if (msg.method === "ping" && typeof msg.id === "string" && !msg.id.startsWith("mcp-conform:")) process.exit(3);`,
+  });
+  const failing = await runJson(broken, fixtureFolder(TWO_PINGS, 3));
+  assert.equal(
+    failing.fixtures.map((fixture) => fixture.verdict),
+    ['failed', 'failed', 'failed'],
+  );
+  // Five probes (one kept for the first turn of the first fixture, on which it fails), then one
+  // new process per fixture, on which each fails on its first turn: that verdict is final.
+  assert.is(readFileSync(counter, 'utf8').length, 5 + 3);
+});
+
+const RAW_PING = `A ping in raw bytes, split mid-line.
+protocol: any
+
+-- client raw --
+{"jsonrpc":"2.0","id":1,
+"method":"ping"}\\n
+-- server --
+{"jsonrpc":"2.0","id":1,"result":{}}
+`;
+
+const ONE_PING = TWO_PINGS.replace('{"jsonrpc":"2.0","id":"a","method":"ping"}\n', '').replace(
+  '{"jsonrpc":"2.0","id":"a","result":{}}\n',
+  '',
+);
+
+test('a request dropped (the fence after it answered) leaves the process to serve on', async () => {
+  const counter = join(scratchDir, 'drops-strings.starts');
+  writeFileSync(counter, '');
+  const drops = tinyServer('drops-strings', {
+    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x");`,
+    onMessage: `if (msg.method === "ping" && typeof msg.id === "string" && !msg.id.startsWith("mcp-conform:")) return;`,
+  });
+  const folder = fixtureFolder(TWO_PINGS, 1);
+  writeFileSync(join(folder, 'g-one-ping.txtar'), ONE_PING);
+  const report = await runJson(drops, folder);
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['failed', 'passed'],
+  );
+  // The first fixture fails on the kept probe process and on a new one, which both serve on: the
+  // second fixture starts nothing.
+  assert.is(readFileSync(counter, 'utf8').length, 5 + 1);
+});
+
+test('an answer that comes after the fence fails the next turn, which is played again: it never decides a verdict', async () => {
+  // Holds back the answer to "a#1" (the renamed id of a second turn) until the next request.
+  const late = tinyServer('late-answer', {
+    atStart: 'let held;',
+    onMessage: `if (msg.id === "a#1") { held = msg.id; return; } if (held !== undefined && msg.method === "ping" && typeof msg.id === "number") { send({ jsonrpc: "2.0", id: held, result: {} }); held = undefined; }`,
+  });
+  const report = await runJson(late, fixtureFolder(TWO_PINGS, 3));
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed', 'passed'],
+    JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
+  );
+});
+
+test('fixtures whose ids cannot be renamed share a process where none of their ids was used', async () => {
+  const server = countingStrictServer('strict-raw');
+  const folder = fixtureFolder(RAW_PING, 3);
+  writeFileSync(join(folder, 'pings.txtar'), TWO_PINGS);
+  const report = await runJson(server.command, folder);
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed', 'passed', 'passed'],
+    JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
+  );
+  // id 1 as written: the kept probe process takes the first raw fixture, each other one needs a
+  // process that has not seen id 1 (a new one), and the ping fixture continues a session renamed.
+  assert.is(server.reused(), 0, 'no request id was sent twice to one process');
+  assert.is(server.starts(), 5 + 2);
+});
+
 test('which fixtures need a process of their own', () => {
   const need = (header: string, body: string) => processNeed(parseFixture(`${header}\n\n${body}`, 'x.txtar', 'x'));
   const ping = '-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{}}\n';
@@ -111,14 +196,26 @@ test('which fixtures need a process of their own', () => {
   const fresh = (header: string, body: string) => 'fresh' in need(header, body);
   assert.ok(fresh('protocol: none', ping));
   assert.ok(fresh('protocol: any\nserver-args: --read-only', ping));
-  assert.ok(fresh('protocol: any', '-- client raw --\n{}\\n\n'));
+  assert.ok(fresh('protocol: any', '-- client raw --\n{}\n'));
   assert.ok(fresh('protocol: any', '-- eof --\n-- exit --\n'));
-  assert.ok(fresh('protocol: any', '-- client --\n[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n'));
-  assert.not.ok(fresh('protocol: 2025-03-26', '-- client --\n[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n'));
+  assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":1000001,"method":"ping"}\n'));
+  assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":"a#1","method":"ping"}\n'));
+  // A batch refused whole is over when the fence at the turn's end is answered: any revision shares.
+  assert.equal(need('protocol: any', '-- client --\n[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n'), {
+    shareKey: 'handshake 2025-11-25',
+  });
   assert.not.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"1.0","id":1,"method":"ping"}\n'));
-  assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":-1,"method":"ping"}\n'));
-  assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":0,"method":"ping"}\n'));
-  assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":"","method":"ping"}\n'));
+  const asWritten = (body: string) => {
+    const found = need('protocol: any', body);
+    return 'shareKey' in found && found.idsAsWritten !== undefined;
+  };
+  assert.ok(asWritten('-- client raw --\n{}\\n\n'));
+  assert.ok(asWritten('-- client --\n{"jsonrpc":"2.0","id":-1,"method":"ping"}\n'));
+  assert.ok(asWritten('-- client --\n{"jsonrpc":"2.0","id":0,"method":"ping"}\n'));
+  assert.ok(asWritten('-- client --\n{"jsonrpc":"2.0","id":"","method":"ping"}\n'));
+  assert.ok(asWritten('-- client --\n{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}\n'));
+  assert.ok(asWritten('-- client --\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n{"jsonrpc":"2.0","id":"7","method":"ping"}\n'));
+  assert.not.ok(asWritten(ping));
   assert.throws(() => need('protocol: any\nprocess: shared', ping), /process: expected "fresh: REASON"/);
 });
 

@@ -139,6 +139,32 @@ test('a batch refused whole with one error is named as such, at the fixture leve
   assert.match(summaries(result), 'the server refused the whole batch with one error');
 });
 
+const batchFixture = (name: string): string => readFileSync(`spec-tests/fixtures/generic/batch/${name}.txtar`, 'utf8');
+
+test('a server without 2025-03-26 batches fails valid-batch at must, once: j15 does not count it again', async () => {
+  const servers = {
+    refuses: tinyServer('refuses-all-batches', {
+      onMessage:
+        'if (Array.isArray(msg)) return send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });',
+    }),
+    drops: tinyServer('drops-all-batches', { onMessage: 'if (Array.isArray(msg)) return;' }),
+    exits: tinyServer('exits-on-batches', { onMessage: 'if (Array.isArray(msg)) process.exit(0);' }),
+  };
+  for (const [how, server] of Object.entries(servers)) {
+    const valid = await runInline(batchFixture('valid-batch-2025-03-26'), server);
+    assert.is(`${how}: ${valid.outcome} ${valid.level}`, `${how}: failed must`, summaries(valid));
+    const j15 = await runInline(batchFixture('j15-all-notifications-batch-2025-03-26'), server);
+    assert.is(`${how}: ${j15.outcome}`, `${how}: passed`, summaries(j15));
+  }
+  // What j15 grades: an empty array for a batch of notifications.
+  const emptyArray = tinyServer('answers-empty-array', {
+    onMessage: 'if (Array.isArray(msg)) return process.stdout.write("[]\\n");',
+  });
+  const j15 = await runInline(batchFixture('j15-all-notifications-batch-2025-03-26'), emptyArray);
+  assert.is(j15.outcome, 'failed', summaries(j15));
+  assert.is(j15.level, 'must', summaries(j15));
+});
+
 test('a legitimate notification is not shown as the missing answer', async () => {
   const announces = tinyServer('announces-instead', {
     onMessage: 'if (msg.method === "ping") return send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });',
