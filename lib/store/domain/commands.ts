@@ -111,7 +111,7 @@ export function planStatusChange(state: TrackerState, key: string, status: Statu
   if (issue.status === status) {
     throw domainError('conflict', `${key} is already done (${issue.resolution ?? 'done'}); reopen it to resolve it again.`);
   }
-  requireMove(key, issue.status, status, state.blockedFrom.get(key));
+  requireMove(key, issue.status, status, state.blockedFrom.get(key), resolution);
   if (status !== 'done') return { type: 'issue.status_changed', key, from: issue.status, to: status };
   return { type: 'issue.status_changed', key, from: issue.status, to: status, resolution: resolution ?? 'done' };
 }
