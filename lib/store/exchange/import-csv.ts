@@ -129,27 +129,17 @@ function projectOf(row: JiraRow): string {
 }
 
 /**
- * Runs the rows on a fresh copy until no new row is refused: a row refused in the link pass
- * (after rows that link to it were linked) takes those rows' links away in the real run, so
- * they are tried again without it. Each round refuses at least one more row, or ends.
+ * The run on a copy of the store in memory: the rows that pass there are the ones the real run
+ * writes. One round is enough: a refused row takes nothing else with it (linkPass leaves its
+ * links out), so the rows that pass pass again without it.
  */
 async function rehearse(
   store: TrackerStore,
   rows: readonly JiraRow[],
   options: CsvImportOptions,
 ): Promise<{ rehearsal: RunOutcome; refused: RowRefusal[] }> {
-  const refused: RowRefusal[] = [];
-  for (;;) {
-    const gone = new Set(refused.map((refusal) => refusal.row));
-    const rehearsal = await runRows(
-      await copyOf(store, options),
-      rows.filter((row) => !gone.has(row.row)),
-      options,
-      refused,
-    );
-    refused.push(...rehearsal.refused);
-    if (rehearsal.refused.length === 0) return { rehearsal, refused };
-  }
+  const rehearsal = await runRows(await copyOf(store, options), rows, options, []);
+  return { rehearsal, refused: [...rehearsal.refused] };
 }
 
 /** The store's data in a store in memory, through the JSON export and import (a round trip the tests prove). */
