@@ -12,7 +12,7 @@ export const USAGE = `Usage:
                                  apply the database's missing schema migrations, then exit
   mcp-tracker copy-journal FILE --store URL
                                  copy a journal file into an empty database (moving to team mode)
-  mcp-tracker import FILE [--dry-run]
+  mcp-tracker import FILE [--dry-run] [--user-map FILE]
                                  import a Jira CSV export (.csv) or an mcp-tracker JSON export (.json,
                                  into an empty store); the report goes to stderr
   mcp-tracker export [--format csv|json] [--out FILE]
@@ -53,6 +53,7 @@ Options:
   --state-key-file PATH      seal MRTR requestStates with this file's bytes (32 or more), so
                              instances behind one URL accept each other's (else $MCP_TRACKER_STATE_KEY, hex)
   --dry-run                  (import) check every row and report, writing nothing
+  --user-map FILE            (import) Jira names and account ids to handles: JSON {"Zoë Å": "zoe"} or lines name,handle
   --format csv|json          (export) Jira CSV of the issues, or JSON of everything
   --out FILE                 (export) write to FILE instead of stdout
   --trace                    (demo) print every wire message with its direction
@@ -78,6 +79,8 @@ export interface CommandLine {
   importFile?: string;
   /** import --dry-run. */
   dryRun: boolean;
+  /** import --user-map: a file of names and account ids to handles. */
+  userMap?: string;
   /** export --format (default csv). */
   format?: 'csv' | 'json';
   /** export --out: else stdout. */
@@ -199,6 +202,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case '--dry-run':
         line.dryRun = true;
         break;
+      case '--user-map':
+        line.userMap = value();
+        break;
       case '--format': {
         const format = value();
         if (format !== 'csv' && format !== 'json') throw new Error(`--format is csv or json, got ${format}`);
@@ -233,7 +239,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if ((line.command === 'import' || line.command === 'export') && line.ephemeral) {
     throw new Error(`${line.command} works on --data PATH or --store URL, not on an --ephemeral file`);
   }
-  if (line.dryRun && line.command !== 'import') throw new Error('--dry-run goes with import');
+  if ((line.dryRun || line.userMap !== undefined) && line.command !== 'import') {
+    throw new Error('--dry-run and --user-map go with import');
+  }
   if ((line.out !== undefined || line.format !== undefined) && line.command !== 'export')
     throw new Error('--format and --out go with export');
   if (!line.http && (line.authTokenFile || line.usersFile || line.allowedOrigins.length > 0 || line.instanceName !== undefined)) {

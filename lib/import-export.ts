@@ -12,6 +12,7 @@ import { openStore, resolveDataPath, stderrLogger, type TrackerStore } from './s
 import {
   formatReport,
   importJiraCsv,
+  readUserMap,
   importSnapshot,
   IMPORT_LIMITS,
   openMemoryBackend,
@@ -56,7 +57,8 @@ export async function runImportExport(line: CommandLine, write: (text: string) =
     const source = line.command === 'import' ? readImportSource(line.importFile ?? '') : undefined;
     target = await openTarget(line);
     if (source === undefined) return exportTo(target.store, line, write);
-    return await importFrom(target, source, line.dryRun);
+    const userMap = line.userMap === undefined ? undefined : readUserMap(fs.readFileSync(line.userMap, 'utf8'));
+    return await importFrom(target, source, line.dryRun, userMap);
   } catch (error) {
     report(`${line.command} failed: ${(error as Error).message}`);
     return 1;
@@ -121,12 +123,17 @@ function readImportSource(file: string): ImportSource {
   return { file, text, json };
 }
 
-async function importFrom(target: Target, source: ImportSource, dryRun: boolean): Promise<number> {
+async function importFrom(
+  target: Target,
+  source: ImportSource,
+  dryRun: boolean,
+  userMap: ReadonlyMap<string, string> | undefined,
+): Promise<number> {
   const { file, text } = source;
   const started = performance.now();
   if (source.json) return importJson(target, text, file, dryRun, started);
   const pending = dryRun || target.file === undefined ? undefined : markImportPending(target.file, file);
-  const result = await importJiraCsv(target.store, text, { dryRun, now: () => new Date(), actor: target.user });
+  const result = await importJiraCsv(target.store, text, { dryRun, now: () => new Date(), actor: target.user, userMap });
   report(formatReport(result, file, target.where, (performance.now() - started) / 1000));
   if (pending !== undefined) fs.rmSync(pending, { force: true });
   return result.refused.length === 0 ? 0 : 1;
@@ -136,7 +143,7 @@ async function importFrom(target: Target, source: ImportSource, dryRun: boolean)
  * A file beside the data file while an import writes, removed when it ends: if it is there when
  * an import starts, the last one was interrupted (killed, the machine stopped), and we say so.
  * Running the import again is then safe: the rows it wrote are there with their keys and titles,
- * and are not written twice (import-csv.ts alreadyPresent).
+ * and are not written twice (import-csv.ts alreadyPresent: updated by key).
  */
 function markImportPending(dataFile: string, source: string): string {
   const marker = `${dataFile}.import-pending`;
@@ -148,7 +155,7 @@ function markImportPending(dataFile: string, source: string): string {
       // unreadable: said without its details
     }
     report(
-      `an earlier import did not finish${earlier ? ` (${earlier})` : ''}; the rows it wrote are recognised by key and title and not written again`,
+      `an earlier import did not finish${earlier ? ` (${earlier})` : ''}; the rows it wrote are recognised by key and not written again`,
     );
   }
   fs.writeFileSync(marker, `${source}, started ${new Date().toISOString()}, process ${process.pid}\n`);

@@ -171,6 +171,8 @@ export interface TrackerStore extends SprintCommands {
   importSprint(input: ImportSprintInput): Promise<Sprint>;
   /** The issue as created; its key is the one asked for when the project allows (see import-commands.ts). */
   importIssue(input: ImportIssueInput): Promise<Issue>;
+  /** The issue of that key brought to the input, a record per difference (import-commands.ts importUpdateSteps); what changed, described. */
+  importUpdate(key: string, input: ImportIssueInput): Promise<{ issue: Issue; changes: string[] }>;
   /** An attachment as another store had it: its author and time kept. */
   importAttachment(key: string, attachment: Attachment): Promise<AttachmentInfo>;
   /** Everything the store holds, in a stable order. */

@@ -58,7 +58,14 @@ import {
   planAttachment,
   requireAttachment,
 } from './domain/attachments.js';
-import { parseTime, parseImportIssue, planImportIssue, planImportProject, planImportSprint } from './domain/import-commands.js';
+import {
+  importUpdateSteps,
+  parseTime,
+  parseImportIssue,
+  planImportIssue,
+  planImportProject,
+  planImportSprint,
+} from './domain/import-commands.js';
 import { snapshotOf } from './queries/snapshot.js';
 
 import type {
@@ -435,6 +442,18 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
       const request = parseImportIssue(input, who().actor, now().toISOString());
       const change = await mutate((state) => planImportIssue(state, request));
       return requireIssue(backend.state(), change?.issues[0] ?? '');
+    },
+
+    async importUpdate(rawKey, input) {
+      const key = parseIssueKey(rawKey);
+      const steps = importUpdateSteps(key, parseImportIssue(input, who().actor, now().toISOString()));
+      read((state) => steps.forEach((step) => step(state, now().toISOString())));
+      const changes: string[] = [];
+      for (const step of steps) {
+        const change = await mutate(step);
+        if (change !== null) changes.push(change.description);
+      }
+      return { issue: requireIssue(backend.state(), key), changes };
     },
 
     async importAttachment(rawKey, attachment) {

@@ -165,13 +165,19 @@ test('createIssue refuses bad input with messages that say how to fix it', async
     await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', sprint: 'WEB-S7' })),
     'belongs to project WEB',
   );
-  assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', story_points: 2.5 })), 'whole number');
+  assert.match(
+    await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', story_points: 2.555 })),
+    'to the hundredth',
+  );
   assert.match(
     await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x', labels: ['a b'] })),
     "Invalid label 'a b'",
   );
   assert.match(await domainFailure(() => store.createIssue({ project: 'PROJ', title: 'x'.repeat(201) })), 'the limit is 200');
   assert.is(store.listIssues({ project: 'PROJ' }).total, 14, 'nothing was created');
+  // Story points as Jira keeps them: decimals, to the hundredth.
+  const half = await store.createIssue({ project: 'PROJ', title: 'Half a point more', story_points: 3.5 });
+  assert.is(half.issue.story_points, 3.5);
   store.close();
 });
 

@@ -45,7 +45,9 @@ test('links read from both ends; a blocking loop, a self link and a non-epic par
     'PROJ-106 cannot block PROJ-104: PROJ-104 already blocks PROJ-106 (directly or through other issues)',
   );
   assert.match(await domainFailure(() => store.linkIssues('PROJ-104', 'relates to', 'PROJ-104')), 'itself');
-  assert.match(await domainFailure(() => store.linkIssues('PROJ-111', 'parent', 'PROJ-101')), 'not an epic');
+  // A sub-task's parent is any issue but a sub-task (PROJ-111 under PROJ-101, then nothing under PROJ-111).
+  await store.linkIssues('PROJ-111', 'parent', 'PROJ-101');
+  assert.match(await domainFailure(() => store.linkIssues('PROJ-112', 'parent', 'PROJ-111')), 'a sub-task holds no sub-tasks');
   assert.match(await domainFailure(() => store.linkIssues('PROJ-111', 'follows', 'PROJ-101')), 'Use one of: blocks, relates_to');
   store.close();
 });

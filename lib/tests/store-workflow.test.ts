@@ -50,6 +50,26 @@ test('done takes a resolution (default done), reopening clears it; a resolution 
   store.close();
 });
 
+test('closing: from any open status straight to done in one call when a resolution says why, no time in progress recorded', async () => {
+  const store = await openDemo();
+  assert.is(store.getIssue('PROJ-104').status, 'todo');
+  const closed = await store.updateIssue('PROJ-104', { status: 'done', resolution: 'duplicate' });
+  assert.equal([closed.issue.status, closed.issue.resolution], ['done', 'duplicate']);
+  assert.is(closed.change.description, 'PROJ-104 status: todo → done (duplicate)');
+  // One move, todo → done: the issue was never in progress.
+  const moves = store.getHistory('PROJ-104').entries.filter((entry) => entry.type === 'status_changed');
+  assert.equal(
+    moves.map((entry) => entry.change),
+    ['PROJ-104 status: todo → done (duplicate)'],
+  );
+  // Without a resolution, done is still reached through review.
+  assert.match(
+    await domainFailure(() => store.updateStatus('PROJ-106', 'done')),
+    'any open status closes to done with a resolution',
+  );
+  store.close();
+});
+
 test('blocked goes back to the status it came from, or to todo / in_progress', async () => {
   const store = await openDemo();
   await store.updateStatus('PROJ-103', 'blocked');

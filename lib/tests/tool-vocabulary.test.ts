@@ -104,7 +104,7 @@ test('search_issues: fields per issue; comments are get_issue’s; a limit past 
   });
 });
 
-test('integer bounds as stated: 0-100 story points, a limit of 1-100, no ±9007199254740991', async () => {
+test('bounds as stated: 0-100 story points (decimals too), a limit of 1-100, no ±9007199254740991', async () => {
   await withTracker(async (tracker) => {
     const tools = (await tracker.ask('tools/list')).result!.tools as Json[];
     const input = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema.properties;
@@ -114,7 +114,7 @@ test('integer bounds as stated: 0-100 story points, a limit of 1-100, no ±90071
       minimum: 1,
       maximum: 100,
     });
-    assert.equal(input('create_issue').story_points.anyOf[0], { type: 'integer', minimum: 0, maximum: 100 });
+    assert.equal(input('create_issue').story_points.anyOf[0], { type: 'number', minimum: 0, maximum: 100 });
     assert.not.match(JSON.stringify(tools.map((tool) => tool.inputSchema)), '9007199254740991');
   });
 });

@@ -207,10 +207,10 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       type: optional(z.string(), TYPE_WORDS),
       priority: optional(z.string(), PRIORITY_WORDS),
       assignee: optional(z.nullable(z.string()), 'Handle of the person, e.g. alice; null or absent for unassigned.'),
-      story_points: optional(z.nullable(integerWithin(0, LIMITS.storyPointsMax)), STORY_POINTS),
+      story_points: optional(z.nullable(z.number().check(z.minimum(0), z.maximum(LIMITS.storyPointsMax))), STORY_POINTS),
       sprint: optional(z.nullable(z.string()), 'Sprint id, e.g. PROJ-S42; absent for the backlog.'),
       labels: optional(z.array(z.string()), 'Lower-case labels, e.g. ["checkout", "backend"].'),
-      parent: optional(z.string(), 'Key of an epic this issue belongs to.'),
+      parent: optional(z.string(), 'Key of its epic, or of the issue it is a sub-task of.'),
     }),
     output: CreateOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -276,7 +276,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     description:
       "Changes any of an issue's fields, assignee (null unassigns), sprint (null: backlog) and status, and can add a " +
       'comment, in one call. Status moves along the workflow: todo → in_progress → in_review → done, any open ↔ blocked, ' +
-      'done → reopened; get_issue lists the allowed moves. Values it already has change nothing.',
+      'any open → done with a resolution, done → reopened; get_issue lists the allowed moves. Values it already has change nothing.',
     input: z.object({
       key: KEY,
       status: optional(z.string(), STATUS_WORDS),
@@ -287,7 +287,10 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
       description: optional(z.string(), 'New description.'),
       type: optional(z.string(), TYPE_WORDS),
       priority: optional(z.string(), PRIORITY_WORDS),
-      story_points: optional(z.nullable(integerWithin(0, LIMITS.storyPointsMax)), `${STORY_POINTS}; null for unestimated.`),
+      story_points: optional(
+        z.nullable(z.number().check(z.minimum(0), z.maximum(LIMITS.storyPointsMax))),
+        `${STORY_POINTS}; null for unestimated.`,
+      ),
       labels: optional(z.array(z.string()), 'The new list of labels.'),
       comment: optional(z.string(), 'Your comment, added after the changes.'),
     }),
@@ -300,8 +303,8 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     name: 'link_issues',
     title: 'Link issues',
     description:
-      'Links two issues: from blocks to, from relates_to to, from duplicates to, or parent (the epic `to` becomes ' +
-      'the parent of `from`). remove: true takes the link away. See the resource jira://issue/{key}/links.',
+      'Links two issues: from blocks to, from relates_to to, from duplicates to, or parent (`to`, an epic or ' +
+      'an issue, becomes the parent of `from`). remove: true takes the link away. See the resource jira://issue/{key}/links.',
     input: z.object({
       from: KEY,
       type: text('blocks, relates_to, duplicates or parent.'),

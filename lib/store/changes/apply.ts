@@ -27,6 +27,7 @@ import {
 } from '../state/state.js';
 import { indexComment, indexIssueText } from '../indexes/word-index.js';
 import type { Change } from '../state/change.js';
+import { parentRefusal } from '../state/lookup.js';
 import { noteHistory } from './history.js';
 import { fieldsOf, freezeComment, issueSnapshot, type IssueFields } from './issue-snapshot.js';
 
@@ -66,7 +67,7 @@ export function checkRecord(state: TrackerState, record: JournalRecord): void {
       return checkLink(state, record);
     case 'issue.parent_changed':
       expectCurrent('parent', existingIssue(state, record.key).parent ?? null, record.from);
-      if (record.to !== null) existingEpic(state, record.to);
+      if (record.to !== null) existingParent(state, record.key, record.to);
       return;
     case 'issue.edited':
       return checkEdited(state, record);
@@ -177,7 +178,7 @@ function checkIssueCreated(state: TrackerState, input: Issue): void {
   const next = state.nextIssueNumber.get(input.project) ?? 1;
   if (issueNumber(input.key) < next) throw new Error(`issue ${input.key} reuses a number; the next free number is ${next}`);
   if (input.sprint !== null) sprintOfProject(state, input.sprint, input.project);
-  if (input.parent !== undefined && input.parent !== null) existingEpic(state, input.parent);
+  if (input.parent !== undefined && input.parent !== null) existingParent(state, input, input.parent);
   if (input.resolution !== undefined && input.resolution !== null && input.status !== 'done') {
     throw new Error(`issue ${input.key} has a resolution but is ${input.status}`);
   }
@@ -411,10 +412,12 @@ function existingProject(state: TrackerState, key: string): Project {
   return project;
 }
 
-function existingEpic(state: TrackerState, key: string): Issue {
-  const epic = existingIssue(state, key);
-  if (epic.type !== 'epic') throw new Error(`parent ${key} is a ${epic.type}, not an epic`);
-  return epic;
+/** The parent exists and may hold the child (lookup.ts parentRefusal: an epic, or an issue that is not a sub-task). */
+function existingParent(state: TrackerState, child: string | Issue, key: string): void {
+  const parent = existingIssue(state, key);
+  const issue = typeof child === 'string' ? existingIssue(state, child) : child;
+  const refusal = parentRefusal(state, { key: issue.key, type: issue.type }, parent);
+  if (refusal !== null) throw new Error(`parent ${key}: ${refusal}`);
 }
 
 function sprintOfProject(state: TrackerState, id: string, project: string): Sprint {

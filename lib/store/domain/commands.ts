@@ -20,7 +20,7 @@ import {
   parseText,
 } from '../model/args.js';
 import { domainError } from '../model/errors.js';
-import { describeSprints, requireIssue, requireProject, requireSprint } from '../state/lookup.js';
+import { describeSprints, parentRefusal, requireIssue, requireProject, requireSprint } from '../state/lookup.js';
 import { LIMITS, type Issue, type IssueType, type Priority, type Resolution, type Status } from '../model/schema.js';
 import type { RecordDraft } from '../model/record-schema.js';
 import { commentCount, sortedSprints, type TrackerState } from '../state/state.js';
@@ -81,7 +81,7 @@ export function parseCreateIssue(input: CreateIssueInput, actor: string): Create
 export function planCreateIssue(state: TrackerState, request: CreateIssueRequest, at: string): RecordDraft {
   requireProject(state, request.project);
   if (request.sprint !== null) requireOpenSprintOf(state, request.sprint, request.project, 'the new issue');
-  if (request.parent !== null) requireEpic(state, request.parent);
+  if (request.parent !== null) requireParent(state, request.type, request.parent);
   const number = state.nextIssueNumber.get(request.project) ?? 1;
   if (number > LIMITS.maxIssueNumber) {
     throw domainError(
@@ -111,7 +111,7 @@ export function planStatusChange(state: TrackerState, key: string, status: Statu
   if (issue.status === status) {
     throw domainError('conflict', `${key} is already done (${issue.resolution ?? 'done'}); reopen it to resolve it again.`);
   }
-  requireMove(key, issue.status, status, state.blockedFrom.get(key));
+  requireMove(key, issue.status, status, state.blockedFrom.get(key), resolution);
   if (status !== 'done') return { type: 'issue.status_changed', key, from: issue.status, to: status };
   return { type: 'issue.status_changed', key, from: issue.status, to: status, resolution: resolution ?? 'done' };
 }
@@ -144,13 +144,10 @@ export function planSprintMove(state: TrackerState, key: string, sprint: string 
   return { type: 'issue.sprint_changed', key, from: issue.sprint, to: sprint };
 }
 
-/** A parent is an epic. */
-function requireEpic(state: TrackerState, key: string): Issue {
-  const epic = requireIssue(state, key);
-  if (epic.type !== 'epic') {
-    throw domainError('invalid_argument', `${key} is a ${epic.type}, not an epic; a parent must be an epic.`);
-  }
-  return epic;
+/** A parent is an epic, or an issue that is not a sub-task (lookup.ts parentRefusal). */
+export function requireParent(state: TrackerState, type: IssueType, key: string): void {
+  const refusal = parentRefusal(state, { key: null, type }, requireIssue(state, key));
+  if (refusal !== null) throw domainError('invalid_argument', refusal);
 }
 
 /** Issues go into active or future sprints of their own project. */

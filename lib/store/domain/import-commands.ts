@@ -10,7 +10,8 @@
 // in order, see state.ts). Otherwise it takes the project's next number, and the caller is
 // told which key it got.
 import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from '../model/args.js';
-import { parseCreateIssue, type CreateIssueInput } from './commands.js';
+import { parseCreateIssue, planAssignment, planComment, requireParent, type CreateIssueInput } from './commands.js';
+import { planEdit, type UpdateStep } from './update.js';
 import { domainError } from '../model/errors.js';
 import { requireIssue, requireProject, requireSprint } from '../state/lookup.js';
 import {
@@ -147,9 +148,7 @@ export function planImportIssue(state: TrackerState, request: ImportIssueRequest
     }
   }
   if (fields.parent !== null) {
-    const epic = requireIssue(state, fields.parent);
-    if (epic.type !== 'epic') throw domainError('invalid_argument', `${epic.key} is a ${epic.type}; a parent must be an epic.`);
-    if (fields.type === 'epic') throw domainError('invalid_argument', 'An epic has no parent.');
+    requireParent(state, fields.type, fields.parent);
   }
   const issue: Issue = {
     ...fields,
@@ -161,6 +160,47 @@ export function planImportIssue(state: TrackerState, request: ImportIssueRequest
     updated_at: request.updated_at,
   };
   return { type: 'issue.created', issue };
+}
+
+/**
+ * An import of an issue the store has (the same key, a file imported again): the issue is
+ * brought to the row, never created twice. Each difference is its own record, as update_issue
+ * writes them: fields, assignee, sprint (a closed one too: history), status (as the row has it,
+ * outside the workflow, as an import's created issue is), then the row's comments the issue
+ * lacks (same author and body). The reporter and creation time stay as first imported.
+ */
+export function importUpdateSteps(key: string, request: ImportIssueRequest): UpdateStep[] {
+  const { fields } = request;
+  const edited = {
+    title: fields.title,
+    description: fields.description,
+    type: fields.type,
+    priority: fields.priority,
+    story_points: fields.story_points,
+    labels: [...fields.labels],
+  };
+  const steps: UpdateStep[] = [
+    (state) => planEdit(state, key, edited),
+    (state) => planAssignment(state, key, fields.assignee),
+    (state) => {
+      const issue = requireIssue(state, key);
+      if (fields.sprint !== null) requireSprint(state, fields.sprint);
+      return issue.sprint === fields.sprint ? null : { type: 'issue.sprint_changed', key, from: issue.sprint, to: fields.sprint };
+    },
+    (state) => {
+      const issue = requireIssue(state, key);
+      if (issue.status === request.status) return null;
+      const resolution = request.resolution === null ? {} : { resolution: request.resolution };
+      return { type: 'issue.status_changed', key, from: issue.status, to: request.status, ...resolution };
+    },
+  ];
+  for (const comment of request.comments) {
+    steps.push((state) => {
+      const present = requireIssue(state, key).comments.some((c) => c.author === comment.author && c.body === comment.body);
+      return present ? null : planComment(state, key, comment.author, comment.body, comment.created_at);
+    });
+  }
+  return steps;
 }
 
 /** The key asked for when it belongs to the project and its number is still unused and free; else the next. */

@@ -6,7 +6,7 @@
 // Asking for a link that is already there, or removing one that is not, changes nothing.
 import { parseIssueKey } from '../model/args.js';
 import { domainError } from '../model/errors.js';
-import { requireIssue } from '../state/lookup.js';
+import { parentRefusal, requireIssue } from '../state/lookup.js';
 import { LINK_TYPES, type Issue, type LinkType } from '../model/schema.js';
 import type { RecordDraft } from '../model/record-schema.js';
 import { findLink, type IssueLink, type TrackerState } from '../state/state.js';
@@ -43,7 +43,7 @@ export function planLink(state: TrackerState, request: LinkRequest): RecordDraft
   const from = requireIssue(state, request.from);
   const to = requireIssue(state, request.to);
   if (from.key === to.key) throw domainError('invalid_argument', `${from.key} cannot be linked to itself.`);
-  if (request.type === 'parent') return planParent(from, to, request.remove);
+  if (request.type === 'parent') return planParent(state, from, to, request.remove);
   const link = request.type;
   // Both ends of relates_to read relates_to, so it is found whichever way round it was written.
   const present = findLink(state, from.key, link, to.key) !== undefined;
@@ -53,14 +53,12 @@ export function planLink(state: TrackerState, request: LinkRequest): RecordDraft
   return { type: 'issue.linked', key: from.key, link, to: to.key };
 }
 
-function planParent(child: Issue, epic: Issue, remove: boolean): RecordDraft | null {
+function planParent(state: TrackerState, child: Issue, epic: Issue, remove: boolean): RecordDraft | null {
   const current = child.parent ?? null;
   if (remove) return current === epic.key ? { type: 'issue.parent_changed', key: child.key, from: current, to: null } : null;
-  if (epic.type !== 'epic') {
-    throw domainError('invalid_argument', `${epic.key} is a ${epic.type}, not an epic; a parent must be an epic.`);
-  }
-  if (child.type === 'epic') throw domainError('invalid_argument', `${child.key} is an epic; epics have no parent.`);
   if (current === epic.key) return null;
+  const refusal = parentRefusal(state, child, epic);
+  if (refusal !== null) throw domainError('invalid_argument', refusal);
   return { type: 'issue.parent_changed', key: child.key, from: current, to: epic.key };
 }
 

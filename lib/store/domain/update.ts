@@ -95,7 +95,7 @@ function parseEditableFields(input: UpdateIssueInput): EditableFields {
 }
 
 /** Only the fields whose value differs; an epic with children stays an epic. */
-function planEdit(state: TrackerState, key: string, fields: EditableFields): RecordDraft | null {
+export function planEdit(state: TrackerState, key: string, fields: EditableFields): RecordDraft | null {
   const issue = requireIssue(state, key);
   const from: Record<string, unknown> = {};
   const to: Record<string, unknown> = {};

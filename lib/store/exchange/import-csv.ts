@@ -1,25 +1,31 @@
 // `mcp-tracker import FILE.csv`: Jira CSV rows into the store, each through the store's
 // import commands (import-commands.ts), which check it as the tools check theirs.
 //
-// A refused row never reaches the disk, and a row's parent or linked issue may come after it
-// in the file. Both are kept by a rehearsal: the whole import first runs against a copy of the
-// store in memory (memory-backend.ts), rows in one pass, parents and links in a second. A row
-// is imported whole (fields, parent, links) or refused; a refused row is left out and the
-// rehearsal runs again, until no row is refused, so a row linked to a refused one is refused
-// too. The real run then writes only rows that passed. A dry run is the rehearsal alone.
+// A refused row never reaches the disk, and never refuses another. A row's parent or linked
+// issue may come after it in the file, so the whole import first runs against a copy of the
+// store in memory (memory-backend.ts), rows in one pass, parents and links in a second; the
+// real run then writes only rows that passed, and a dry run is the rehearsal alone. A link or
+// parent that cannot be made (its other end was refused, or is not in the file or the store)
+// is left out and named in the report; its row is imported all the same.
 //
-// Projects and sprints a row names and the store lacks are created: a project with the
-// row's Project name and Project lead (else its key and the row's reporter), a sprint by the
-// name in the Sprint column, as a future sprint of two weeks from the day of the import.
-// Keys: rows are written in key order per project, and each keeps its key when its number is
-// above every number its project has used (so into an empty store every key is kept);
-// otherwise it takes the project's next number, and the report lists how keys moved.
-// Comments come with their row (jira-csv.ts reads their cells) and are checked with it: a
-// comment the store refuses (too long, an author that is no handle) refuses its whole row.
+// Jira's words become ours in jira-mapping.ts: people (display names, account ids, a user
+// map) as handles, team statuses ("Code Review", "Won't Do") by name or by their status
+// category, types ("Spike") by name. The report says what became what.
+//
+// Importing the same file again changes nothing, and a changed file updates its issues: a row
+// whose key the store has updates that issue (import-commands.ts importUpdateSteps), a record
+// per difference. Other rows are written in key order per project, and each keeps its key
+// when its number is above every number its project has used (so into an empty store every
+// key is kept); otherwise it takes the project's next number, and the report lists how keys
+// moved. Projects and sprints a row names and the store lacks are created: a project with the
+// row's Project name and Project lead, a sprint per name in any Sprint column (Jira writes one
+// column per sprint an issue has been in: the last is its sprint now, the earlier ones are
+// kept as closed sprints when no row has them as its sprint now).
 import { parseIssueKey } from '../model/args.js';
 import { isDomainError } from '../model/errors.js';
 import { COLUMN, LINK_COLUMNS, jiraTime, readCommentCell, readJiraCsv, type JiraRow } from './jira-csv.js';
-import type { Issue, LinkType } from '../model/schema.js';
+import type { LinkType } from '../model/schema.js';
+import { MappingNotes, PeopleMap, mapPriority, mapResolution, mapStatus, mapType } from './jira-mapping.js';
 import type { ImportIssueInput } from '../domain/import-commands.js';
 import { openMemoryBackend } from '../backend/memory-backend.js';
 import { importSnapshot } from './snapshot-import.js';
@@ -40,17 +46,22 @@ export interface ImportReport {
   }[];
   readonly refused: readonly RowRefusal[];
   /**
-   * Rows whose key names an issue of the same title already in the store: an earlier run of the
-   * same import wrote them (one interrupted, issue 30), so they are not written again. Running an
-   * import again thus ends with exactly the file's issues.
+   * Rows whose key names an issue already in the store (an earlier run of the import, perhaps
+   * interrupted, issue 30): that issue is brought to the row, never written twice, with what
+   * changed (none: the row was already so). Running an import again thus ends with exactly the
+   * file's issues.
    */
-  readonly alreadyPresent: readonly { readonly row: number; readonly key: string }[];
+  readonly alreadyPresent: readonly { readonly row: number; readonly key: string; readonly changes: readonly string[] }[];
   readonly projectsCreated: readonly string[];
   readonly sprintsCreated: readonly string[];
   readonly parentsLinked: number;
   /** Issue links made (blocks, relates to, duplicates): a link given at both ends counts once. */
   readonly issuesLinked: number;
   readonly ignoredColumns: readonly string[];
+  /** Parents and links not made, each with its row and why: the row itself was imported. */
+  readonly linksLeftOut: readonly string[];
+  /** People, statuses, types, priorities and resolutions the file names otherwise than we do, and what they became. */
+  readonly mapped: readonly string[];
 }
 
 export interface RowRefusal {
@@ -66,6 +77,8 @@ export interface CsvImportOptions {
   readonly now: () => Date;
   /** Reporter of rows that name none, and the rehearsal's actor: the store's own. */
   readonly actor?: string;
+  /** Names and account ids to handles (--user-map FILE, jira-mapping.ts readUserMap). */
+  readonly userMap?: ReadonlyMap<string, string>;
 }
 
 /** Reads the text (JiraCsvError when it cannot be read at all), rehearses, then writes what passed. */
@@ -79,34 +92,54 @@ export async function importJiraCsv(store: TrackerStore, text: string, options: 
         store,
         file.rows.filter((row) => passed.has(row.row)),
         options,
-        [],
+        refused,
       );
   const all = [...refused, ...(options.dryRun ? [] : outcome.refused)].sort((a, b) => a.row - b.row);
   return { ...outcome, refused: all, dryRun: options.dryRun, rows: file.rows.length, ignoredColumns: file.ignoredColumns };
 }
 
+/** One run's reading of Jira's words, the same in the rehearsal and the real run. */
+interface Words {
+  readonly people: PeopleMap;
+  readonly notes: MappingNotes;
+  /** Per project, the sprint names no row has as its sprint now: created closed. */
+  readonly pastSprints: ReadonlySet<string>;
+}
+
+function wordsOf(rows: readonly JiraRow[], options: CsvImportOptions): Words {
+  const people = new PeopleMap(options.userMap ?? new Map());
+  const current = new Set<string>();
+  const named = new Set<string>();
+  for (const row of rows) {
+    people.learnAccount(row.cell(COLUMN.assigneeId), row.cell(COLUMN.assignee));
+    people.learnAccount(row.cell(COLUMN.reporterId), row.cell(COLUMN.reporter));
+    people.learnAccount(row.cell(COLUMN.creatorId), row.cell(COLUMN.creator));
+    const project = projectOf(row);
+    const sprints = row.cells(COLUMN.sprint).filter((name) => name !== '');
+    for (const name of sprints) named.add(`${project}/${name.toLowerCase()}`);
+    if (sprints.length > 0) current.add(`${project}/${sprints[sprints.length - 1]!.toLowerCase()}`);
+  }
+  return { people, notes: new MappingNotes(), pastSprints: new Set([...named].filter((name) => !current.has(name))) };
+}
+
+/** The row's project as its Project key or Issue key says (checked in inKeyOrder). */
+function projectOf(row: JiraRow): string {
+  const key = row.cell(COLUMN.key);
+  return (row.cell(COLUMN.projectKey) || key.slice(0, key.lastIndexOf('-'))).toUpperCase();
+}
+
 /**
- * Runs the rows on a fresh copy until no new row is refused: a row refused in the link pass
- * (after rows that link to it were linked) takes those rows' links away in the real run, so
- * they are tried again without it. Each round refuses at least one more row, or ends.
+ * The run on a copy of the store in memory: the rows that pass there are the ones the real run
+ * writes. One round is enough: a refused row takes nothing else with it (linkPass leaves its
+ * links out), so the rows that pass pass again without it.
  */
 async function rehearse(
   store: TrackerStore,
   rows: readonly JiraRow[],
   options: CsvImportOptions,
 ): Promise<{ rehearsal: RunOutcome; refused: RowRefusal[] }> {
-  const refused: RowRefusal[] = [];
-  for (;;) {
-    const gone = new Set(refused.map((refusal) => refusal.row));
-    const rehearsal = await runRows(
-      await copyOf(store, options),
-      rows.filter((row) => !gone.has(row.row)),
-      options,
-      refused,
-    );
-    refused.push(...rehearsal.refused);
-    if (rehearsal.refused.length === 0) return { rehearsal, refused };
-  }
+  const rehearsal = await runRows(await copyOf(store, options), rows, options, []);
+  return { rehearsal, refused: [...rehearsal.refused] };
 }
 
 /** The store's data in a store in memory, through the JSON export and import (a round trip the tests prove). */
@@ -133,61 +166,68 @@ async function runRows(
   const refuse = (row: JiraRow, reason: string): void => {
     refused.push({ row: row.row, line: row.line, key: row.cell(COLUMN.key) || null, reason });
   };
+  const words = wordsOf(rows, options);
   const projectsCreated: string[] = [];
   const sprintsCreated: string[] = [];
   const imported: { row: number; from: string | null; key: string; comments: number }[] = [];
-  const alreadyPresent: { row: number; key: string }[] = [];
+  const alreadyPresent: { row: number; key: string; changes: string[] }[] = [];
   const written = new Map<JiraRow, string>();
   const keysInFile = new Map<string, string>();
   for (const { row, project, number } of inKeyOrder(rows, refuse)) {
     try {
       if (!store.listProjects().some((p) => p.key === project)) {
+        const lead = row.cell(COLUMN.projectLead) || row.cell(COLUMN.reporter);
         await store.importProject({
           key: project,
           name: row.cell(COLUMN.projectName) || project,
           description: row.cell(COLUMN.projectDescription),
-          lead: row.cell(COLUMN.projectLead) || row.cell(COLUMN.reporter) || (options.actor ?? 'assistant'),
+          lead: lead === '' ? (options.actor ?? 'assistant') : words.people.handle(lead),
         });
         projectsCreated.push(project);
       }
-      const present = number === null ? undefined : samePresent(store, `${project}-${number}`, row.cell(COLUMN.summary));
-      const sprint = await sprintOf(store, project, lastFilled(row.cells(COLUMN.sprint)), options.now(), sprintsCreated);
-      const issue =
-        present ??
-        (await store.importIssue(issueInput(row, project, number === null ? undefined : `${project}-${number}`, sprint)));
-      // Its links are made again (a link made before is made once: linkPass), in case the earlier run stopped before them.
-      written.set(row, issue.key);
+      let sprint: string | null = null;
+      for (const name of row.cells(COLUMN.sprint).filter((cell) => cell !== '')) {
+        sprint = await sprintOf(store, project, name, words, options.now(), sprintsCreated);
+      }
+      const key = number === null ? undefined : `${project}-${number}`;
+      const input = issueInput(row, project, key, sprint, words);
+      if (key !== undefined && hasIssue(store, key)) {
+        const { changes } = await store.importUpdate(key, input);
+        alreadyPresent.push({ row: row.row, key, changes });
+        written.set(row, key);
+      } else {
+        const issue = await store.importIssue(input);
+        written.set(row, issue.key);
+        imported.push({ row: row.row, from: row.cell(COLUMN.key) || null, key: issue.key, comments: issue.comments.length });
+      }
       for (const name of [row.cell(COLUMN.key), row.cell(COLUMN.id)])
-        if (name !== '') keysInFile.set(name.toUpperCase(), issue.key);
-      if (present !== undefined) alreadyPresent.push({ row: row.row, key: issue.key });
-      else imported.push({ row: row.row, from: row.cell(COLUMN.key) || null, key: issue.key, comments: issue.comments.length });
+        if (name !== '') keysInFile.set(name.toUpperCase(), written.get(row)!);
     } catch (error) {
       if (!isDomainError(error)) throw error;
       refuse(row, error.message);
     }
   }
-  const linked = await linkPass(store, written, keysInFile, [...earlier, ...refused], refuse);
-  const refusedNow = new Set(refused.map((r) => r.row));
+  const linked = await linkPass(store, written, keysInFile, [...earlier, ...refused]);
   return {
-    imported: imported.filter((entry) => !refusedNow.has(entry.row)),
+    imported,
     refused,
     alreadyPresent,
     projectsCreated,
     sprintsCreated,
     ...linked,
+    mapped: [...words.people.lines(), ...words.notes.lines()],
   };
 }
 
-/** The issue a row's key names, when it is there with the row's title: the row was imported before. */
-function samePresent(store: TrackerStore, key: string, title: string): Issue | undefined {
-  let issue: Issue;
+/** Whether the store has an issue of that key. */
+function hasIssue(store: TrackerStore, key: string): boolean {
   try {
-    issue = store.getIssue(key);
+    store.getIssue(key);
+    return true;
   } catch (error) {
-    if (isDomainError(error)) return undefined; // no such issue (or project)
+    if (isDomainError(error)) return false; // no such issue (or project)
     throw error;
   }
-  return issue.title === title.trim() ? issue : undefined;
 }
 
 /** One link a row asks for: its parent, or a Jira issue link, outward (this row → other) or inward. */
@@ -209,40 +249,39 @@ function linksOf(row: JiraRow): RowLink[] {
 
 /**
  * The second pass, once every row is written: parents and issue links, whichever row came
- * first. A row whose link cannot be made is refused (and the rehearsal tries again without it).
+ * first. A link that cannot be made is left out and named; its row stays imported.
  */
 async function linkPass(
   store: TrackerStore,
   written: ReadonlyMap<JiraRow, string>,
   keysInFile: ReadonlyMap<string, string>,
   refused: readonly RowRefusal[],
-  refuse: (row: JiraRow, reason: string) => void,
-): Promise<{ parentsLinked: number; issuesLinked: number }> {
+): Promise<{ parentsLinked: number; issuesLinked: number; linksLeftOut: string[] }> {
   let parentsLinked = 0;
   let issuesLinked = 0;
+  const linksLeftOut: string[] = [];
   for (const [row, key] of written) {
     for (const link of linksOf(row)) {
-      const what = link.type === 'parent' ? `its parent ${link.other}` : `its link (${link.type}) with ${link.other}`;
+      const what = `row ${row.row} (${key}): ${link.type === 'parent' ? `its parent ${link.other}` : `its link (${link.type}) with ${link.other}`}`;
       const otherRow = refused.find((r) => r.key !== null && r.key.toUpperCase() === link.other.toUpperCase());
       if (otherRow !== undefined) {
-        refuse(row, `${what}: row ${otherRow.row}, that issue, was refused`);
-        break;
+        linksLeftOut.push(`${what}: row ${otherRow.row}, that issue, was refused`);
+        continue;
       }
       const other = keysInFile.get(link.other.toUpperCase()) ?? link.other;
       try {
         const made = await (link.inward ? store.linkIssues(other, link.type, key) : store.linkIssues(key, link.type, other));
-        // A link the file gives at both ends (Jira writes both) is made once.
+        // A link the file gives at both ends (Jira writes both), or an earlier run made, is made once.
         if (made.change.issues.length === 0) continue;
         if (link.type === 'parent') parentsLinked++;
         else issuesLinked++;
       } catch (error) {
         if (!isDomainError(error)) throw error;
-        refuse(row, `${what}: ${error.message}`);
-        break;
+        linksLeftOut.push(`${what}: ${error.message}`);
       }
     }
   }
-  return { parentsLinked, issuesLinked };
+  return { parentsLinked, issuesLinked, linksLeftOut };
 }
 
 interface PlacedRow {
@@ -277,50 +316,63 @@ function inKeyOrder(rows: readonly JiraRow[], refuse: (row: JiraRow, reason: str
   return placed.sort((a, b) => compareStrings(a.project, b.project) || order(a) - order(b) || a.row.row - b.row.row);
 }
 
-function issueInput(row: JiraRow, project: string, key: string | undefined, sprint: string | null): ImportIssueInput {
+function issueInput(
+  row: JiraRow,
+  project: string,
+  key: string | undefined,
+  sprint: string | null,
+  { people, notes }: Words,
+): ImportIssueInput {
   const optional = (value: string): string | undefined => (value === '' ? undefined : value);
+  const person = (value: string): string | undefined => (value === '' ? undefined : people.handle(value));
   const points = row.cell(COLUMN.storyPoints);
+  const status = mapStatus(row.cell(COLUMN.status), row.cell(COLUMN.statusCategory), notes);
+  const resolution = mapResolution(row.cell(COLUMN.resolution), status?.status, notes) ?? status?.resolution;
   return {
     project,
     key,
     title: row.cell(COLUMN.summary),
     description: row.cell(COLUMN.description),
-    type: optional(row.cell(COLUMN.type)),
-    status: optional(row.cell(COLUMN.status)),
-    priority: optional(row.cell(COLUMN.priority)),
-    resolution: optional(row.cell(COLUMN.resolution)),
-    assignee: optional(row.cell(COLUMN.assignee)) ?? null,
-    reporter: optional(row.cell(COLUMN.reporter)),
+    type: mapType(row.cell(COLUMN.type), notes),
+    status: status?.status,
+    priority: mapPriority(row.cell(COLUMN.priority), notes),
+    resolution,
+    assignee: person(row.cell(COLUMN.assignee)) ?? null,
+    reporter: person(row.cell(COLUMN.reporter)),
     labels: row.cells(COLUMN.labels).flatMap((cell) => cell.split(/\s+/).filter((label) => label !== '')),
     sprint,
-    story_points: points === '' ? null : Number(points),
+    story_points: points === '' ? null : Number(points.replace(',', '.')),
     created_at: optional(row.cell(COLUMN.created)) && jiraTime(row.cell(COLUMN.created)),
     updated_at: optional(row.cell(COLUMN.updated)) && jiraTime(row.cell(COLUMN.updated)),
     comments: row
       .cells(COLUMN.comment)
       .filter((cell) => cell !== '')
-      .map(readCommentCell),
+      .map(readCommentCell)
+      .map((comment) => (comment.author === undefined ? comment : { ...comment, author: people.handle(comment.author) })),
   };
 }
 
-function lastFilled(values: readonly string[]): string {
-  return [...values].reverse().find((value) => value !== '') ?? '';
-}
-
-/** The project's sprint of that id or name (case aside), created as a future sprint when there is none. */
+/** The project's sprint of that id or name (case aside), created when there is none: closed when no row has it now. */
 async function sprintOf(
   store: TrackerStore,
   project: string,
   name: string,
+  words: Words,
   now: Date,
   created: string[],
-): Promise<string | null> {
-  if (name === '') return null;
+): Promise<string> {
   const wanted = name.toLowerCase();
   const found = store.listSprints({ project }).find((s) => s.id.toLowerCase() === wanted || s.name.toLowerCase() === wanted);
   if (found !== undefined) return found.id;
   const day = (offset: number): string => new Date(now.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
-  const sprint = await store.importSprint({ project, name, start_date: day(0), end_date: day(14) });
+  const past = words.pastSprints.has(`${project}/${wanted}`);
+  const sprint = await store.importSprint({
+    project,
+    name,
+    state: past ? 'closed' : 'future',
+    start_date: day(past ? -14 : 0),
+    end_date: day(past ? 0 : 14),
+  });
   created.push(sprint.id);
   return sprint.id;
 }
@@ -331,8 +383,14 @@ export function formatReport(report: ImportReport, source: string, target: strin
     `${report.dryRun ? 'dry run: ' : ''}import of ${source} into ${target}${report.dryRun ? ' (nothing was written)' : ''}`,
     `${report.rows} rows read: ${report.imported.length} ${report.dryRun ? 'would be ' : ''}imported, ${report.refused.length} refused, in ${seconds.toFixed(2)} s`,
   ];
-  if (report.alreadyPresent.length > 0)
-    lines.push(`${report.alreadyPresent.length} rows already imported (same key and title in the store): not written again`);
+  const updated = report.alreadyPresent.filter((entry) => entry.changes.length > 0);
+  if (report.alreadyPresent.length > 0) {
+    lines.push(
+      `${report.alreadyPresent.length} rows name issues the store has (by key): ${updated.length} ${report.dryRun ? 'would be ' : ''}updated, the others unchanged`,
+    );
+  }
+  for (const entry of updated.slice(0, 50)) lines.push(`  row ${entry.row}, ${entry.key}: ${entry.changes.join('; ')}`);
+  if (updated.length > 50) lines.push(`  ... and ${updated.length - 50} more`);
   if (report.projectsCreated.length > 0) lines.push(`projects created: ${report.projectsCreated.join(', ')}`);
   if (report.sprintsCreated.length > 0) lines.push(`sprints created: ${report.sprintsCreated.join(', ')}`);
   if (report.parentsLinked > 0) lines.push(`parent epics linked: ${report.parentsLinked}`);
@@ -350,6 +408,12 @@ export function formatReport(report: ImportReport, source: string, target: strin
   for (const entry of moved.slice(0, 50)) lines.push(`  row ${entry.row}: ${entry.from} -> ${entry.key}`);
   if (moved.length > 50) lines.push(`  ... and ${moved.length - 50} more`);
   if (fresh > 0) lines.push(`${fresh} rows without an Issue key got their project's next keys`);
+  if (report.mapped.length > 0)
+    lines.push('mapped (the file named them otherwise):', ...report.mapped.map((line) => `  ${line}`));
+  if (report.linksLeftOut.length > 0) {
+    lines.push(`parents and links left out (their rows were imported): ${report.linksLeftOut.length}`);
+    lines.push(...report.linksLeftOut.slice(0, 50).map((line) => `  ${line}`));
+  }
   if (report.ignoredColumns.length > 0) lines.push(`columns not read: ${report.ignoredColumns.join(', ')}`);
   for (const refusal of report.refused) {
     lines.push(`refused: row ${refusal.row} (line ${refusal.line}${refusal.key ? `, ${refusal.key}` : ''}): ${refusal.reason}`);

@@ -4,6 +4,7 @@
 // the store's import commands (import-csv.ts), a JSON export read back (snapshot-import.ts), and
 // what a dry run rehearses on: a store over an in-memory backend.
 export { formatReport, importJiraCsv } from './import-csv.js';
+export { readUserMap } from './jira-mapping.js';
 export { IMPORT_LIMITS, readJiraCsv, writeJiraCsv } from './jira-csv.js';
 export { importSnapshot } from './snapshot-import.js';
 export { parseSnapshot } from '../model/snapshot-format.js';

@@ -19,6 +19,7 @@ import {
   SPRINT_ID_PATTERN,
   type IssueType,
   type Priority,
+  isStoryPoints,
 } from './schema.js';
 
 export const PAGE_LIMIT_DEFAULT = 20;
@@ -125,9 +126,9 @@ export function parseText(value: unknown, field: string, min: number, max: numbe
 
 export function parseStoryPoints(value: unknown): number | null {
   if (value === null || value === undefined) return null;
-  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > LIMITS.storyPointsMax) {
+  if (typeof value !== 'number' || !isStoryPoints(value)) {
     invalid(
-      `Invalid story points ${quote(value)}. Use a whole number from 0 to ${LIMITS.storyPointsMax}, or null for unestimated.`,
+      `Invalid story points ${quote(value)}. Use a number from 0 to ${LIMITS.storyPointsMax} (decimals to the hundredth, such as 3.5), or null for unestimated.`,
     );
   }
   return value as number;

@@ -7,6 +7,7 @@
 // zod ignores them; apply.ts copies only the known fields into the state.
 // lib/tests/store-record-check.test.ts checks the agreement with fast-check.
 import {
+  isStoryPoints,
   ATTACHMENT_BASE64_MAX,
   ATTACHMENT_NAME_PATTERN,
   DATE_PATTERN,
@@ -57,6 +58,11 @@ function integer(min: number, max: number = Number.MAX_SAFE_INTEGER): Check {
       ? null
       : `: expected an integer ${min}..${max}`;
 }
+
+const storyPoints: Check = (value) =>
+  typeof value === 'number' && isStoryPoints(value)
+    ? null
+    : `: expected story points 0..${LIMITS.storyPointsMax}, to the hundredth`;
 
 function oneOf(options: readonly string[]): Check {
   const allowed = new Set<unknown>(options);
@@ -153,7 +159,7 @@ const issue = objectOf({
   priority: oneOf(PRIORITIES),
   assignee: nullable(handle),
   reporter: handle,
-  story_points: nullable(integer(0, LIMITS.storyPointsMax)),
+  story_points: nullable(storyPoints),
   sprint: nullable(sprintId),
   labels: arrayOf(text(0, Infinity, LABEL_PATTERN), LIMITS.labelsMax),
   resolution: optional(nullable(resolution)),
@@ -168,7 +174,7 @@ const editable = objectOf({
   description: optional(text(0, LIMITS.descriptionMax)),
   type: optional(oneOf(ISSUE_TYPES)),
   priority: optional(oneOf(PRIORITIES)),
-  story_points: optional(nullable(integer(0, LIMITS.storyPointsMax))),
+  story_points: optional(nullable(storyPoints)),
   labels: optional(arrayOf(text(0, Infinity, LABEL_PATTERN), LIMITS.labelsMax)),
 });
 const linkType = oneOf(LINK_TYPES);

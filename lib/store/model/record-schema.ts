@@ -23,6 +23,7 @@ import {
   SprintSchema,
   StatusSchema,
   TimestampSchema,
+  StoryPointsSchema,
 } from './schema.js';
 
 /** The fields update_issue may change besides status, assignee and sprint (each has its own record). */
@@ -31,7 +32,7 @@ export const EditableFieldsSchema = z.object({
   description: z.optional(z.string().check(z.maxLength(LIMITS.descriptionMax))),
   type: z.optional(IssueTypeSchema),
   priority: z.optional(PrioritySchema),
-  story_points: z.optional(z.nullable(z.int().check(z.minimum(0), z.maximum(LIMITS.storyPointsMax)))),
+  story_points: z.optional(z.nullable(StoryPointsSchema)),
   labels: z.optional(z.array(LabelSchema).check(z.maxLength(LIMITS.labelsMax))),
 });
 export type EditableFields = z.infer<typeof EditableFieldsSchema>;

@@ -155,6 +155,10 @@ export const IssueKeySchema = z
     z.refine(issueNumberWithinLimit, { error: ISSUE_NUMBER_TOO_LARGE }),
   );
 export const SprintIdSchema = z.string().check(z.maxLength(LIMITS.maxKeyLength), z.regex(SPRINT_ID_PATTERN));
+/** Story points as Jira keeps them: decimals too (0.5, 3.5), to the hundredth. */
+export const isStoryPoints = (value: number): boolean =>
+  Number.isFinite(value) && value >= 0 && value <= LIMITS.storyPointsMax && Number(value.toFixed(2)) === value;
+export const StoryPointsSchema = z.number().check(z.refine(isStoryPoints));
 export const HandleSchema = z.string().check(z.regex(HANDLE_PATTERN));
 export const LabelSchema = z.string().check(z.regex(LABEL_PATTERN));
 export const TimestampSchema = z.string().check(z.regex(TIMESTAMP_PATTERN));
@@ -239,7 +243,7 @@ export const IssueSchema = z.readonly(
     priority: PrioritySchema,
     assignee: z.nullable(HandleSchema),
     reporter: HandleSchema,
-    story_points: z.nullable(z.int().check(z.minimum(0), z.maximum(LIMITS.storyPointsMax))),
+    story_points: z.nullable(StoryPointsSchema),
     sprint: z.nullable(SprintIdSchema),
     labels: z.readonly(z.array(LabelSchema).check(z.maxLength(LIMITS.labelsMax))),
     /** Set while the issue is done. Optional in the journal: files written before resolutions lack it. */

@@ -4,6 +4,7 @@
 //   todo → in_progress → in_review → done → reopened → in_progress
 //                   in_review → in_progress (changes asked for in review)
 //   any open status → blocked → the status it came from, or todo / in_progress
+//   any open status → done, with a resolution (closing: a duplicate, won't do, ...)
 //
 // The rule applies to new changes only (commands.ts plans them). A journal keeps what
 // happened: a file written before the rule, or imported from elsewhere, may hold a move the
@@ -39,14 +40,29 @@ export function isOpen(status: Status): boolean {
   return status !== 'done';
 }
 
-/** Refuses a move the workflow does not allow, naming the ones it does. */
-export function requireMove(key: string, from: Status, to: Status, blockedFrom?: Status): void {
+/** Jira's three status categories, which JQL's statusCategory reads. */
+export const STATUS_CATEGORY: Readonly<Record<Status, 'todo' | 'inprogress' | 'done'>> = {
+  todo: 'todo',
+  reopened: 'todo',
+  in_progress: 'inprogress',
+  in_review: 'inprogress',
+  blocked: 'inprogress',
+  done: 'done',
+};
+
+/**
+ * Refuses a move the workflow does not allow, naming the ones it does. Closing is the one move
+ * from anywhere: an open issue goes straight to done when a resolution says why (a duplicate
+ * found in todo is closed in one move, and no time in progress is recorded that never was).
+ */
+export function requireMove(key: string, from: Status, to: Status, blockedFrom?: Status, resolution?: Resolution): void {
   const allowed = allowedMoves(from, blockedFrom);
-  if (allowed.includes(to)) return;
+  if (allowed.includes(to) || (to === 'done' && resolution !== undefined && isOpen(from))) return;
   throw domainError(
     'conflict',
     `${key} cannot move from ${from} to ${to}. From ${from} it can move to: ${allowed.join(', ')}. ` +
-      `The workflow is todo → in_progress → in_review → done, any open status ↔ blocked, done → reopened → in_progress.`,
+      `The workflow is todo → in_progress → in_review → done, any open status ↔ blocked, done → reopened → in_progress; ` +
+      `any open status closes to done with a resolution (${RESOLUTIONS.join(', ')}).`,
   );
 }
 

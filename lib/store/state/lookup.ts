@@ -1,6 +1,6 @@
 // Finding entities by key, with "not found" messages that offer the way out.
 import { domainError } from '../model/errors.js';
-import type { Issue, Project, Sprint } from '../model/schema.js';
+import type { Issue, IssueType, Project, Sprint } from '../model/schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 
 export function requireIssue(state: TrackerState, key: string): Issue {
@@ -43,4 +43,23 @@ export function requirePerson(state: TrackerState, handle: string): string {
 /** "PROJ-S41 (closed), PROJ-S42 (active)" */
 export function describeSprints(sprints: readonly Sprint[]): string {
   return sprints.length === 0 ? 'none' : sprints.map((s) => `${s.id} (${s.state})`).join(', ');
+}
+
+/**
+ * Why `parent` cannot hold `child`, or null. Jira's hierarchy: an epic holds issues, and any
+ * other issue holds sub-tasks, which hold nothing. So an epic has no parent, a parent that is
+ * not an epic must not itself be a sub-task, and an issue with sub-tasks does not become one.
+ */
+export function parentRefusal(state: TrackerState, child: { key: string | null; type: IssueType }, parent: Issue): string | null {
+  if (child.type === 'epic') return `${child.key ?? 'An epic'} is an epic; epics have no parent.`;
+  if (parent.key === child.key) return `${parent.key} cannot be its own parent.`;
+  if (parent.type === 'epic') return null;
+  const grandparent = parent.parent ? state.issues.get(parent.parent) : undefined;
+  if (grandparent !== undefined && grandparent.type !== 'epic') {
+    return `${parent.key} is a sub-task of ${grandparent.key}; a sub-task holds no sub-tasks.`;
+  }
+  if (child.key !== null && (state.children.get(child.key)?.length ?? 0) > 0) {
+    return `${child.key} has sub-tasks of its own; it cannot become a sub-task of ${parent.key}.`;
+  }
+  return null;
 }

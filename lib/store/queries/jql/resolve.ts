@@ -21,7 +21,7 @@ import {
 } from '../../model/schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from '../../state/state.js';
 import { searchWords } from '../../indexes/word-index.js';
-import { OPEN_STATUSES, parseStatus } from '../../model/workflow.js';
+import { OPEN_STATUSES, STATUS_CATEGORY, parseStatus } from '../../model/workflow.js';
 import type { Clause, CompareOperator, Expression, Field, FunctionName, Literal, Value } from './ast.js';
 import { dateSpan, isDateFunction } from './dates.js';
 import { jqlError } from './errors.js';
@@ -67,11 +67,9 @@ const TEXT_FIELDS: ReadonlySet<Field> = new Set(['text', 'summary', 'description
  * Jira's status categories over our statuses. A blocked issue was started (Jira files a Blocked
  * status under In Progress); a reopened one waits to be started again, as Jira's Reopened does.
  */
-const STATUS_CATEGORIES: ReadonlyMap<string, readonly Status[]> = new Map<string, readonly Status[]>([
-  ['todo', ['todo', 'reopened']],
-  ['inprogress', ['in_progress', 'in_review', 'blocked']],
-  ['done', ['done']],
-]);
+const STATUS_CATEGORIES: ReadonlyMap<string, readonly Status[]> = new Map(
+  ['todo', 'inprogress', 'done'].map((category) => [category, STATUSES.filter((s) => STATUS_CATEGORY[s] === category)]),
+);
 
 /** Functions that give a list: written with IN, never with =. */
 const LIST_FUNCTIONS: ReadonlySet<FunctionName> = new Set([

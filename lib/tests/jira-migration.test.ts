@@ -1,0 +1,111 @@
+// A team moving off Jira Cloud (issue 33): its CSV export as Jira writes it, with display
+// names (diacritics and all), account ids in the comments and the Id columns, decimal story
+// points, its own statuses (Code Review, QA, Won't Do, Ready for Release) and types (Spike,
+// Sub-task under stories), several sprints per issue and custom columns, imported with no row
+// refused, then imported again: nothing duplicated, the changed rows updated.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { importJiraCsv, type ImportReport } from '../store/exchange/import-csv.js';
+import { readUserMap } from '../store/exchange/jira-mapping.js';
+import { openStore, type TrackerStore } from '../store/index.js';
+import { UNNAMED, jiraCloudCsv } from './jira-cloud-csv.js';
+
+const NOW = new Date('2026-12-02T09:00:00.000Z');
+const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'jira-migration-'));
+test.after(() => fs.rmSync(directory, { recursive: true, force: true }));
+
+const userMap = readUserMap(`# who the account ids no column names are\n${UNNAMED},dmitri.k\n`);
+const run = (store: TrackerStore, text: string, dryRun = false): Promise<ImportReport> =>
+  importJiraCsv(store, text, { dryRun, now: () => NOW, userMap });
+
+test('a 210-row Jira Cloud export: every row imported, people, statuses, types, sub-tasks and sprints mapped; again: nothing duplicated, the edited rows updated', async () => {
+  const store = await openStore({
+    path: path.join(directory, 'pay.jsonl'),
+    log: () => {},
+    watch: false,
+    seed: false,
+    now: () => NOW,
+  });
+  const first = await run(store, jiraCloudCsv(210));
+  assert.equal(first.refused, [], first.refused.map((r) => `${r.row}: ${r.reason}`).join('\n'));
+  assert.is(first.imported.length, 210);
+  assert.ok(
+    first.imported.every((entry) => entry.from === entry.key),
+    'every key kept',
+  );
+  assert.equal(first.linksLeftOut, []);
+  assert.is(store.listIssues({ project: 'PAY', limit: 1 }).total, 210);
+
+  // People: display names folded, account ids through the Id columns or the user map.
+  assert.is(store.listProjects().find((p) => p.key === 'PAY')!.lead, 'zoe.angstrom');
+  const pay2 = store.getIssue('PAY-2');
+  assert.is(pay2.assignee, 'sian.o.briain');
+  assert.is(pay2.reporter, 'ana.lopez');
+  assert.is(pay2.comments[0]!.author, 'zoe.angstrom'); // Zoë's account id, named beside her in Assignee Id
+  assert.is(store.getIssue('PAY-7').comments[0]!.author, 'dmitri.k');
+  assert.ok(first.mapped.includes(`${UNNAMED} → dmitri.k (by the user map)`), first.mapped.join('\n'));
+  assert.ok(first.mapped.includes('Jürgen Müller → jurgen.muller (display name)'), first.mapped.join('\n'));
+
+  // Statuses by name or category, Won't Do closing with its resolution; Spike a task; Lowest our lowest.
+  const issue = (n: number) => store.getIssue(`PAY-${n}`);
+  assert.equal([issue(2).status, issue(2).resolution ?? null], ['in_review', null]); // Code Review
+  assert.equal([issue(5).status, issue(5).resolution ?? null], ['done', 'wont_do']); // Won't Do
+  assert.equal([issue(6).status, issue(6).resolution ?? null], ['done', 'done']); // Ready for Release, category Done
+  assert.ok(first.mapped.some((line) => line.startsWith('status Ready for Release → done, by its status category Done')));
+  assert.is(issue(4).type, 'task'); // a Spike
+  assert.is(issue(4).priority, 'P3'); // Lowest
+
+  // Decimal points; sub-tasks under stories, stories under epics (Parent holds Jira's issue id).
+  assert.is(issue(3).story_points, 3.5);
+  assert.is(issue(2).story_points, 2.5);
+  assert.is(issue(3).parent, 'PAY-2');
+  assert.is(issue(2).parent, 'PAY-1');
+  assert.is(issue(1).type, 'epic');
+
+  // Every sprint a column names is kept; those no row has now are closed.
+  const sprints = store.listSprints({ project: 'PAY' });
+  assert.equal(sprints.map((s) => [s.name, s.state]).sort(), [
+    ['PAY Sprint 1', 'closed'],
+    ['PAY Sprint 2', 'future'],
+    ['PAY Sprint 3', 'future'],
+    ['PAY Sprint 4', 'future'],
+  ]);
+
+  // Again, the same file: nothing written twice, nothing changed.
+  const again = await run(store, jiraCloudCsv(210));
+  assert.equal([again.imported.length, again.refused.length, again.alreadyPresent.length], [0, 0, 210]);
+  assert.ok(again.alreadyPresent.every((entry) => entry.changes.length === 0));
+  assert.is(store.listIssues({ project: 'PAY', limit: 1 }).total, 210);
+
+  // A changed file: its 21 edited rows updated in place (title, status, resolution), by key; still 210 issues.
+  const edited = new Set(Array.from({ length: 21 }, (_, i) => i * 10 + 2));
+  const dry = await run(store, jiraCloudCsv(210, edited), true);
+  assert.is(dry.alreadyPresent.filter((entry) => entry.changes.length > 0).length, 21);
+  assert.is(issue(2).title, 'Bug 2 of the payments migration', 'the dry run wrote nothing');
+  const changed = await run(store, jiraCloudCsv(210, edited));
+  assert.equal([changed.imported.length, changed.refused.length], [0, 0]);
+  assert.equal(
+    changed.alreadyPresent.filter((entry) => entry.changes.length > 0).map((entry) => entry.key),
+    [...edited].sort((a, b) => a - b).map((n) => `PAY-${n}`),
+  );
+  assert.equal(
+    [issue(2).title, issue(2).status, issue(2).resolution],
+    ['Reworded: Bug 2 of the payments migration', 'done', 'done'],
+  );
+  assert.is(store.listIssues({ project: 'PAY', limit: 1 }).total, 210);
+  store.close();
+});
+
+test('display names as handles: diacritics folded, spaces to dots, nothing invented for what folds to nothing', async () => {
+  const { handleFromName } = await import('../store/exchange/jira-mapping.js');
+  assert.is(handleFromName('Zoë Ångström'), 'zoe.angstrom');
+  assert.is(handleFromName('Łukasz Żółć'), 'lukasz.zolc');
+  assert.is(handleFromName('Siân Ó Briain'), 'sian.o.briain');
+  assert.is(handleFromName('Straße'), 'strasse');
+  assert.is(handleFromName('李小龍'), null);
+});
+
+test.run();
