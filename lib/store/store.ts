@@ -42,7 +42,8 @@ import {
 import type { ResolveContext } from './queries/jql/resolve.js';
 import { LIMITS, type Comment, type Issue } from './model/schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state/state.js';
-import { currentSprintStats, projectStats, sprintStats } from './domain/stats.js';
+import { currentSprintFor, currentSprintStats, projectStats, sprintStats } from './domain/stats.js';
+import { projectVelocity, sprintReport } from './domain/sprint-report.js';
 import type { Plan, StoreBackend } from './backend/record-log.js';
 import { allowedMoves, parseResolution, parseStatus } from './model/workflow.js';
 import { issueLinks, linkKeys, parseLinkRequest, planLink } from './domain/links.js';
@@ -299,6 +300,14 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
         const at = now();
         return derived.get(state, `burndown ${keyOf(id)} ${utcDay(at)}`, () => sprintBurndown(state, id, at));
       }),
+    getCurrentSprint: () =>
+      read((state) => {
+        const { user } = who();
+        return derived.get(state, `current sprint of ${user}`, () => currentSprintFor(state, user) ?? null);
+      }),
+    getSprintReport: (id) => read((state) => derived.get(state, `report ${keyOf(id)}`, () => sprintReport(state, id))),
+    getVelocity: (project) =>
+      read((state) => derived.get(state, `velocity ${keyOf(project)}`, () => projectVelocity(state, project))),
     completeIssueKeys: (prefix) => read((state) => completeIssueKeys(state, prefix)),
     completeProjectKeys: (prefix) => read((state) => completeProjectKeys(state, prefix)),
     completeAssignees: (prefix) => read((state) => completeAssignees(state, prefix)),
