@@ -9,7 +9,7 @@
 // processes' changes.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Change } from './state/change.js';
-import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from './model/args.js';
+import { parseHandle, parseIssueKey, parseProjectKey, parseText } from './model/args.js';
 import {
   parseCreateIssue,
   planAssignment,
@@ -30,7 +30,7 @@ import { sprintBurndown } from './changes/burndown.js';
 import { createDerivedCache } from './queries/derived.js';
 import { domainError, isDomainError, storeFileError } from './model/errors.js';
 import { openJournalLog } from './journal/journal-log.js';
-import { requireIssue, requireProject, requireSprint } from './state/lookup.js';
+import { requireIssue, requireProject, requireSprint, sprintIdOf } from './state/lookup.js';
 import {
   getIssue,
   listIssues,
@@ -276,7 +276,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
     searchIssuesYielding: (query) => (pushdown === undefined ? searchInMemory(query) : searchPushedDown(pushdown, query)),
     getProject: (key) => read((state) => requireProject(state, parseProjectKey(key))),
     listProjects: () => read((state) => sortedProjectKeys(state).map((key) => requireProject(state, key))),
-    getSprint: (id) => read((state) => requireSprint(state, parseSprintId(id))),
+    getSprint: (id) => read((state) => requireSprint(state, sprintIdOf(state, parseText(id, 'sprint', 1, LIMITS.nameMax)))),
     listSprints: (filter = {}) =>
       read((state) => {
         const project = filter.project === undefined ? undefined : requireProject(state, parseProjectKey(filter.project)).key;
@@ -388,10 +388,11 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
 
     moveToSprint(rawKey, rawSprint) {
       const key = parseIssueKey(rawKey);
-      const sprint = rawSprint === null ? null : parseSprintId(rawSprint);
+      const sprint = rawSprint === null ? null : parseText(rawSprint, 'sprint', 1, LIMITS.nameMax);
+      const project = key.slice(0, key.lastIndexOf('-'));
       return mutateIssue(
         key,
-        (state) => planSprintMove(state, key, sprint),
+        (state) => planSprintMove(state, key, sprint === null ? null : sprintIdOf(state, sprint, project)),
         () => `${key} is already in ${sprint ?? 'the backlog'}; nothing changed.`,
       );
     },
