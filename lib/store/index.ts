@@ -35,6 +35,7 @@ export { SPRINT_LIMITS, type CreateSprintInput, type SprintMutation } from './do
 export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries/queries.js';
 export type { ProjectStats, SprintStats, IssueCounts } from './domain/stats.js';
 export type { Burndown, BurndownPoint } from './changes/burndown.js';
+export type { SprintReport, Velocity } from './domain/sprint-report.js';
 export { COMPLETION_CAP, type Completion } from './domain/completions.js';
 export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './model/args.js';
 export { parseHandle, parseIssueKey, parsePriority, parseProjectKey, parseSprintId } from './model/args.js';

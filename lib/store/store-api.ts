@@ -9,6 +9,7 @@ import type { ImportIssueInput, ImportProjectInput, ImportSprintInput } from './
 import type { IssueLinks } from './domain/links.js';
 import type { SprintCommands } from './domain/sprints.js';
 import type { ProjectStats, SprintStats } from './domain/stats.js';
+import type { SprintReport, Velocity } from './domain/sprint-report.js';
 import type { UpdateIssueInput } from './domain/update.js';
 import type { Logger } from './model/log.js';
 import type { Attachment, Comment, Issue, Project, Sprint, SprintState, Status } from './model/schema.js';
@@ -134,6 +135,12 @@ export interface TrackerStore extends SprintCommands {
   getSprintStats(sprintId: string): SprintStats;
   /** Remaining points and issues at the end of each day so far (burndown.ts). */
   getSprintBurndown(sprintId: string): Burndown;
+  /** The active sprint "current" means for who asks (stats.ts currentSprintFor); null when none is active. */
+  getCurrentSprint(): Sprint | null;
+  /** What a sprint held: committed, added, removed, done, left open (sprint-report.ts). */
+  getSprintReport(sprintId: string): SprintReport;
+  /** Mean points done in the project's last closed sprints that held work. */
+  getVelocity(project: string): Velocity;
   completeIssueKeys(prefix: string): Completion;
   completeProjectKeys(prefix: string): Completion;
   completeAssignees(prefix: string): Completion;

@@ -9,7 +9,7 @@
 // processes' changes.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Change } from './state/change.js';
-import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from './model/args.js';
+import { parseHandle, parseIssueKey, parseProjectKey, parseText } from './model/args.js';
 import {
   parseCreateIssue,
   planAssignment,
@@ -30,7 +30,7 @@ import { sprintBurndown } from './changes/burndown.js';
 import { createDerivedCache } from './queries/derived.js';
 import { domainError, isDomainError, storeFileError } from './model/errors.js';
 import { openJournalLog } from './journal/journal-log.js';
-import { requireIssue, requireProject, requireSprint } from './state/lookup.js';
+import { requireIssue, requireProject, requireSprint, sprintIdOf } from './state/lookup.js';
 import {
   getIssue,
   listIssues,
@@ -42,7 +42,8 @@ import {
 import type { ResolveContext } from './queries/jql/resolve.js';
 import { LIMITS, type Comment, type Issue } from './model/schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state/state.js';
-import { currentSprintStats, projectStats, sprintStats } from './domain/stats.js';
+import { currentSprintFor, currentSprintStats, projectStats, sprintStats } from './domain/stats.js';
+import { projectVelocity, sprintReport } from './domain/sprint-report.js';
 import type { Plan, StoreBackend } from './backend/record-log.js';
 import { allowedMoves, parseResolution, parseStatus } from './model/workflow.js';
 import { issueLinks, linkKeys, parseLinkRequest, planLink } from './domain/links.js';
@@ -282,7 +283,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
     searchIssuesYielding: (query) => (pushdown === undefined ? searchInMemory(query) : searchPushedDown(pushdown, query)),
     getProject: (key) => read((state) => requireProject(state, parseProjectKey(key))),
     listProjects: () => read((state) => sortedProjectKeys(state).map((key) => requireProject(state, key))),
-    getSprint: (id) => read((state) => requireSprint(state, parseSprintId(id))),
+    getSprint: (id) => read((state) => requireSprint(state, sprintIdOf(state, parseText(id, 'sprint', 1, LIMITS.nameMax)))),
     listSprints: (filter = {}) =>
       read((state) => {
         const project = filter.project === undefined ? undefined : requireProject(state, parseProjectKey(filter.project)).key;
@@ -306,6 +307,14 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
         const at = now();
         return derived.get(state, `burndown ${keyOf(id)} ${utcDay(at)}`, () => sprintBurndown(state, id, at));
       }),
+    getCurrentSprint: () =>
+      read((state) => {
+        const { user } = who();
+        return derived.get(state, `current sprint of ${user}`, () => currentSprintFor(state, user) ?? null);
+      }),
+    getSprintReport: (id) => read((state) => derived.get(state, `report ${keyOf(id)}`, () => sprintReport(state, id))),
+    getVelocity: (project) =>
+      read((state) => derived.get(state, `velocity ${keyOf(project)}`, () => projectVelocity(state, project))),
     completeIssueKeys: (prefix) => read((state) => completeIssueKeys(state, prefix)),
     completeProjectKeys: (prefix) => read((state) => completeProjectKeys(state, prefix)),
     completeAssignees: (prefix) => read((state) => completeAssignees(state, prefix)),
@@ -386,10 +395,11 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
 
     moveToSprint(rawKey, rawSprint) {
       const key = parseIssueKey(rawKey);
-      const sprint = rawSprint === null ? null : parseSprintId(rawSprint);
+      const sprint = rawSprint === null ? null : parseText(rawSprint, 'sprint', 1, LIMITS.nameMax);
+      const project = key.slice(0, key.lastIndexOf('-'));
       return mutateIssue(
         key,
-        (state) => planSprintMove(state, key, sprint),
+        (state) => planSprintMove(state, key, sprint === null ? null : sprintIdOf(state, sprint, project)),
         () => `${key} is already in ${sprint ?? 'the backlog'}; nothing changed.`,
       );
     },

@@ -277,7 +277,12 @@ test('moveToSprint moves between sprints and to the backlog; refuses closed and 
     await domainFailure(() => store.moveToSprint('PROJ-104', 'PROJ-S99')),
     'Sprint PROJ-S99 not found. Sprints of PROJ: PROJ-S40 (closed)',
   );
-  assert.match(await domainFailure(() => store.moveToSprint('PROJ-104', 'Sprint 42')), 'Sprint ids look like PROJ-S42');
+  // A sprint's name does where its id does, looked for in the issue's project (WEB has a Sprint 6 too).
+  assert.is((await store.moveToSprint('PROJ-104', 'sprint 43')).issue.sprint, 'PROJ-S43');
+  assert.is(
+    await domainFailure(() => store.moveToSprint('PROJ-104', 'Sprint 6')),
+    '"Sprint 6" names no sprint in PROJ; give the id. Sprints in PROJ: PROJ-S40 (closed), PROJ-S41 (closed), PROJ-S42 (active), PROJ-S43 (future).',
+  );
   store.close();
 });
 

@@ -51,6 +51,21 @@ const TWINS: Record<string, Twin> = {
     args: { project: 'PROJ', status: 'in_progress', priority: 'P1', limit: 100 },
     same: (resource, tool) => [keys(resource.issues), keys(tool.issues)],
   },
+  'jira://project/{project_key}/sprint/current': {
+    uri: 'jira://project/WEB/sprint/current',
+    tool: 'summarize_sprint',
+    args: { project: 'WEB' },
+    same: ({ read_at: _readAt, burndown, ...stats }, { stats: { history: _history, ...numbers }, burndown: points }) => [
+      { stats, burndown },
+      { stats: numbers, burndown: points },
+    ],
+  },
+  'jira://sprints{?project,state}': {
+    uri: 'jira://sprints?project=PROJ',
+    tool: 'summarize_sprint',
+    args: { project: 'PROJ' },
+    same: (resource, tool) => [resource.sprints, tool.sprints],
+  },
   'jira://sprint/{sprint_id}': {
     uri: 'jira://sprint/PROJ-S42',
     tool: 'summarize_sprint',

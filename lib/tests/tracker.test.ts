@@ -87,12 +87,14 @@ for (const version of VERSIONS) {
       'jira://issue/{key}/history',
       'jira://issue/{key}/links',
       'jira://project/{project_key}/issues{?status,assignee,priority}',
+      'jira://project/{project_key}/sprint/current',
       'jira://project/{project_key}/stats',
       'jira://ready{?project}',
       'jira://search{?jql}',
       'jira://sprint/{sprint_id}',
       'jira://sprint/{sprint_id}/burndown',
       'jira://sprint/{sprint_id}/burndown.svg',
+      'jira://sprints{?project,state}',
     ]);
     for (const uri of [
       'jira://project/PROJ/stats',
@@ -284,7 +286,7 @@ test('summarize_sprint with prose asks the host model through sampling/createMes
   assert.match(message.content.text, /Show saved cards at checkout/, 'issue titles are part of the question');
   respond(client, asked.id, { role: 'assistant', content: { type: 'text', text: 'Checkout is behind.' }, model: 'host-model-1' });
   const summary = await pending;
-  const { stats, project_stats, burndown, ...written } = summary.result.structuredContent;
+  const { stats, project_stats, sprints: _sprints, burndown, ...written } = summary.result.structuredContent;
   assert.equal(written, { sprint: 'PROJ-S42', summary: 'Checkout is behind.', source: 'host_model', model: 'host-model-1' });
   assert.equal([stats.sprint, project_stats.project], ['PROJ-S42', 'PROJ'], "with the sprint's and the project's numbers");
   assert.ok(burndown.length > 0, 'and its burndown');
@@ -585,7 +587,13 @@ test('2026-07-28 on the same binary: discover, stateless calls, a listen stream 
     inputResponses: { sprint_summary: { role: 'assistant', content: { type: 'text', text: 'Fine.' }, model: 'm' } },
     _meta: sampling,
   });
-  const { stats: _stats, project_stats: _projectStats, burndown: _burndown, ...written } = summarized.result.structuredContent;
+  const {
+    stats: _stats,
+    project_stats: _projectStats,
+    sprints: _sprints,
+    burndown: _burndown,
+    ...written
+  } = summarized.result.structuredContent;
   assert.equal(written, { sprint: 'PROJ-S42', summary: 'Fine.', source: 'host_model', model: 'm' });
   await finish(client, '2026-07-28', sent);
   const closing = client.received.find((m: any) => m.id === 'listen') as any;

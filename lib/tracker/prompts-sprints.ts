@@ -1,8 +1,8 @@
 // Sprint prompts: planning the next sprint, and release notes for one that is done.
 //
 //   plan_sprint(sprint?, capacity?)   the sprint to fill, the ready view, the backlog, and a
-//                                     capacity in story points (default: the velocity, the
-//                                     mean of the points done in the project's last 3 closed sprints)
+//                                     capacity in story points (default: the velocity, the mean
+//                                     done in the project's last 3 closed sprints that held work)
 //   release_notes(sprint)             the sprint's done issues, grouped by type
 //
 // As in prompts.ts, the live data goes in as embedded resources read when the prompt is
@@ -13,7 +13,7 @@
 import type { PromptDefinition, PromptMessage } from '../../protocol/prompts.js';
 import { invalidParams } from '../../protocol/errors.js';
 import { ISSUE_TYPES, type Issue, type TrackerStore } from '../store/index.js';
-import { TEMPLATES, completers, defaultProject } from './resources.js';
+import { TEMPLATES, completers, currentProject } from './resources.js';
 
 /** How prompts.ts makes messages: plain text, and a resource read now (an argument naming nothing is -32602). */
 export interface PromptParts {
@@ -23,7 +23,6 @@ export interface PromptParts {
 
 /** Issues written into a prompt's text; the embedded search says how many there are in all. */
 const LISTED_MAX = 50;
-const VELOCITY_SPRINTS = 3;
 const CAPACITY_MAX = 1_000;
 
 const searchUri = (jql: string) => TEMPLATES.search.expand({ jql });
@@ -33,17 +32,16 @@ const line = (issue: Issue) =>
 export function sprintPrompts(store: TrackerStore, { say, embed }: PromptParts): PromptDefinition[] {
   const complete = completers(store);
 
-  /** Mean points done in the project's last closed sprints, or null when none has closed. */
+  /** Mean points done in the project's last closed sprints that held work (sprint-report.ts), or null. */
   function velocity(project: string): { points: number; sprints: string[] } | null {
-    const closed = store.listSprints({ project, state: 'closed' }).slice(-VELOCITY_SPRINTS);
-    if (closed.length === 0) return null;
-    const done = closed.map((s) => store.getSprintStats(s.id).points_done);
-    return { points: Math.round(done.reduce((a, b) => a + b, 0) / closed.length), sprints: closed.map((s) => s.id) };
+    const measured = store.getVelocity(project);
+    if (measured.points === null) return null;
+    return { points: measured.points, sprints: measured.sprints.map((s) => `${s.sprint}: ${s.done_points}`) };
   }
 
   function sprintToPlan(raw: string | undefined): string {
     if (raw?.trim()) return raw.trim().toUpperCase();
-    const project = defaultProject(store) ?? '';
+    const project = currentProject(store) ?? '';
     const next = store.listSprints({ project, state: 'future' })[0];
     if (next === undefined)
       throw invalidParams(`Project ${project} has no future sprint to plan; create one with manage_sprint.`);
@@ -58,7 +56,7 @@ export function sprintPrompts(store: TrackerStore, { say, embed }: PromptParts):
       return `${points} story points`;
     }
     const measured = velocity(project);
-    if (measured === null) return 'unknown (no sprint of the project has closed yet): ask me for it';
+    if (measured === null) return 'unknown (no closed sprint of the project held work): ask me for it';
     return `${measured.points} story points (the mean done in ${measured.sprints.join(', ')})`;
   }
 
@@ -67,7 +65,7 @@ export function sprintPrompts(store: TrackerStore, { say, embed }: PromptParts):
     title: 'Plan a sprint',
     description:
       'Fill a future sprint (default: the next one) from the ready view and the backlog, within a capacity in story ' +
-      'points (default: the velocity of the last closed sprints).',
+      'points (default: the velocity of the last closed sprints that held work).',
     arguments: [
       {
         name: 'sprint',
@@ -80,7 +78,7 @@ export function sprintPrompts(store: TrackerStore, { say, embed }: PromptParts):
         title: 'Capacity',
         description: 'Story points the team can take on; default: the velocity.',
         complete: (value, chosen) => {
-          const project = (chosen.sprint ?? '').split('-S')[0] || defaultProject(store) || '';
+          const project = (chosen.sprint ?? '').split('-S')[0] || currentProject(store) || '';
           const measured = store.listProjects().some((p) => p.key === project) ? velocity(project) : null;
           const values = measured !== null && String(measured.points).startsWith(value) ? [String(measured.points)] : [];
           return { values, total: values.length };

@@ -8,7 +8,7 @@ import type { PromptDefinition, PromptMessage } from '../../protocol/prompts.js'
 import { excerpt, invalidParams } from '../../protocol/errors.js';
 import type { TrackerStore } from '../store/index.js';
 import { sprintPrompts } from './prompts-sprints.js';
-import { CURRENT_SPRINT_URI, JSON_MIME, TEMPLATES, completers, defaultProject, issueUri, readUri } from './resources.js';
+import { CURRENT_SPRINT_URI, JSON_MIME, TEMPLATES, completers, currentProject, issueUri, readUri } from './resources.js';
 import { bugReportPrompt } from './prompt-bug-report.js';
 
 const say = (role: PromptMessage['role'], text: string): PromptMessage => ({ role, content: { type: 'text', text } });
@@ -27,6 +27,20 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
     };
   }
 
+  /** A project's active sprint, live, or a line saying it has none (and where its sprints are). */
+  function projectSprint(project: string): PromptMessage {
+    if (store.listSprints({ project, state: 'active' }).length === 0)
+      return say('user', `${project} has no active sprint now; its sprints: jira://sprints?project=${project}.`);
+    return embed(TEMPLATES.projectSprint.expand({ project_key: project }), 'the current sprint');
+  }
+
+  /** The active sprints of these projects (each once), or the user's current sprint when none is. */
+  function sprintsOf(projects: readonly string[]): PromptMessage[] {
+    const active = [...new Set(projects)].filter((p) => store.listSprints({ project: p, state: 'active' }).length > 0);
+    if (active.length === 0) return [embed(CURRENT_SPRINT_URI, 'the current sprint')];
+    return active.sort().map(projectSprint);
+  }
+
   const triage: PromptDefinition = {
     name: 'triage_issue',
     title: 'Triage an issue',
@@ -42,17 +56,19 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
     ],
     get(args) {
       const key = (args.issue_key ?? '').trim().toUpperCase();
+      const issue = embed(issueUri(key), 'issue_key');
+      const project = key.slice(0, key.lastIndexOf('-'));
       return {
         description: `Triage ${key}`,
         messages: [
           say('user', `Please triage ${key}. Here is the issue as it stands now:`),
-          embed(issueUri(key), 'issue_key'),
+          issue,
           say(
             'assistant',
-            `I have read ${key}. Before I suggest a priority and an owner, I need to know how full the current sprint is.`,
+            `I have read ${key}. Before I suggest a priority and an owner, I need to know how full ${project}'s current sprint is.`,
           ),
-          say('user', 'Here is the current sprint, live:'),
-          embed(CURRENT_SPRINT_URI, 'the current sprint'),
+          say('user', `Here is ${project}'s current sprint, live:`),
+          projectSprint(project),
           say(
             'user',
             'Now recommend: (1) a priority P0-P3 with one line of reasoning, (2) an assignee, considering who already ' +
@@ -80,7 +96,7 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
       const sprint = args.sprint?.trim();
       const statsUri = sprint ? TEMPLATES.sprint.expand({ sprint_id: sprint }) : CURRENT_SPRINT_URI;
       const stats = embed(statsUri, 'sprint');
-      const project = sprint ? (sprint.split('-S')[0] ?? '') : (defaultProject(store) ?? '');
+      const project = sprint ? (sprint.split('-S')[0] ?? '') : (currentProject(store) ?? '');
       return {
         description: `Review of ${sprint ?? 'the current sprint'}`,
         messages: [
@@ -106,7 +122,9 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
   const standup: PromptDefinition = {
     name: 'standup',
     title: 'Daily standup',
-    description: "Prepare a standup update: yesterday's progress, today's plan, blockers. For one person, or the whole team.",
+    description:
+      "Prepare a standup update across projects: yesterday's progress, today's plan, blockers, with each project's sprint. " +
+      'For one person, or the whole team.',
     arguments: [
       {
         name: 'assignee',
@@ -117,15 +135,18 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
     ],
     get(args) {
       const who = args.assignee?.trim();
-      const project = defaultProject(store) ?? '';
-      const filter = who ? { project_key: project, assignee: who } : { project_key: project, status: 'in_progress' };
+      // Across projects: a person's work, or the team's, wherever it is.
+      const jql = who
+        ? `assignee = "${who.replace(/["\\]/g, '')}" AND (status != done OR updated >= -1d) ORDER BY priority`
+        : 'sprint in openSprints() AND status in (in_progress, in_review, blocked) ORDER BY priority';
+      const work = store.searchIssues({ query: jql, limit: 100 });
       return {
         description: who ? `Standup for ${who}` : 'Team standup',
         messages: [
           say('user', who ? `Prepare ${who}'s standup update. Their issues:` : 'Prepare the team standup. The work in progress:'),
-          embed(TEMPLATES.projectIssues.expand(filter), 'assignee'),
-          say('assistant', 'Got it. Let me also look at the sprint so the update says where we stand.'),
-          embed(CURRENT_SPRINT_URI, 'the current sprint'),
+          embed(TEMPLATES.search.expand({ jql }), 'assignee'),
+          say('assistant', 'Got it. Let me also look at the sprints so the update says where we stand.'),
+          ...sprintsOf(who ? work.items.map((issue) => issue.project) : store.listProjects().map((p) => p.key)),
           say(
             'user',
             'Write three short sections, Done / Doing / Blocked, one line per issue with its key. ' +

@@ -12,8 +12,9 @@
 //   jira://project/P/stats, /issues     project P (every issue change names its project)
 //   jira://sprint/S, /burndown(.svg)    sprint S (an issue change names the issue's sprint;
 //                                       a move names both)
-//   jira://sprint/current               the project it describes, the first by key (which a
-//                                       new project may become: that change names it)
+//   jira://sprint/current               any change to a project: which active sprint it
+//   jira://sprints                      describes (and the sprints' points) may move with it
+//   jira://project/P/sprint/current     project P
 //   jira://projects                     any change (issue counts, active sprints)
 //   jira://issue/K/history              issue K (every change to K names it)
 //   jira://issue/K/links, jira://ready  any change: a linked issue, a blocker or a sprint
@@ -25,7 +26,7 @@
 
 import { createHash } from 'node:crypto';
 import type { ChangeEvent, TrackerStore } from '../store/index.js';
-import { CURRENT_SPRINT_URI, PROJECTS_URI, TEMPLATES, defaultProject, readUri } from './resources.js';
+import { CURRENT_SPRINT_URI, PROJECTS_URI, TEMPLATES, readUri } from './resources.js';
 
 export interface ResourceWatch {
   /** Notes what a resource holds now. */
@@ -62,7 +63,7 @@ export function createResourceWatch(store: TrackerStore): ResourceWatch {
     },
     changedBy(event) {
       const candidates = new Set<string>();
-      for (const topic of touchedBy(event, defaultProject(store))) {
+      for (const topic of touchedBy(event)) {
         for (const uri of watchersOf.get(topic) ?? []) candidates.add(uri);
       }
       return [...candidates].filter((uri) => {
@@ -81,7 +82,9 @@ export function createResourceWatch(store: TrackerStore): ResourceWatch {
 /** What a resource reads, as topics a change can touch; nothing for a URI that reads nothing in any state. */
 function topicsOf(uri: string): string[] {
   if (uri === PROJECTS_URI || TEMPLATES.ready.match(uri) || TEMPLATES.links.match(uri)) return ['projects'];
-  if (uri === CURRENT_SPRINT_URI) return ['current sprint'];
+  if (uri === CURRENT_SPRINT_URI || TEMPLATES.sprints.match(uri)) return ['current sprint'];
+  const project = TEMPLATES.projectSprint.match(uri);
+  if (project) return [`project ${project.project_key}`];
   let vars = TEMPLATES.issue.match(uri) ?? TEMPLATES.attachment.match(uri) ?? TEMPLATES.history.match(uri);
   if (vars) return [`issue ${vars.key}`];
   if ((vars = TEMPLATES.projectStats.match(uri) ?? TEMPLATES.projectIssues.match(uri))) return [`project ${vars.project_key}`];
@@ -90,10 +93,10 @@ function topicsOf(uri: string): string[] {
   return [];
 }
 
-function touchedBy(event: ChangeEvent, currentProject: string | undefined): string[] {
+function touchedBy(event: ChangeEvent): string[] {
   return [
     'projects',
-    ...(currentProject !== undefined && event.projects.includes(currentProject) ? ['current sprint'] : []),
+    ...(event.projects.length > 0 ? ['current sprint'] : []),
     ...event.issues.map((key) => `issue ${key}`),
     ...event.projects.map((key) => `project ${key}`),
     ...event.sprints.map((id) => `sprint ${id}`),

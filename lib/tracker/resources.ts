@@ -1,7 +1,9 @@
 // Resources: the nouns of the tracker, read by the host, with no side effects.
 //
 //   jira://projects                                    every project, with counts
-//   jira://sprint/current                              the default project's active sprint: live numbers
+//   jira://sprint/current                              the user's active sprint: live numbers (store.getCurrentSprint)
+//   jira://project/{project_key}/sprint/current        a project's active sprint
+//   jira://sprints{?project,state}                     every sprint (closed, active, future), with what it held
 //   jira://issue/{key}                                 one issue (also listed, one resource per issue)
 //   jira://project/{project_key}/stats                 counts by status and priority, points
 //   jira://project/{project_key}/issues{?status,assignee,priority}   a query, as a resource
@@ -28,6 +30,7 @@ import { createSnapshotCache } from './snapshot-cache.js';
 import { ATTACHMENT_TEMPLATE, attachmentSummary, attachmentTemplate } from './attachments.js';
 import { READY_SHOWN_MAX, VIEW_TEMPLATES, readView } from './issue-views.js';
 import {
+  SPRINT_STATES,
   type Burndown,
   type Issue,
   type SprintStats,
@@ -50,6 +53,8 @@ export const TEMPLATES = {
   issue: compileUriTemplate('jira://issue/{key}'),
   projectStats: compileUriTemplate('jira://project/{project_key}/stats'),
   projectIssues: compileUriTemplate('jira://project/{project_key}/issues{?status,assignee,priority}'),
+  projectSprint: compileUriTemplate('jira://project/{project_key}/sprint/current'),
+  sprints: compileUriTemplate('jira://sprints{?project,state}'),
   sprint: compileUriTemplate('jira://sprint/{sprint_id}'),
   burndown: compileUriTemplate('jira://sprint/{sprint_id}/burndown'),
   burndownSvg: compileUriTemplate('jira://sprint/{sprint_id}/burndown.svg'),
@@ -66,6 +71,11 @@ export const issueUri = (key: string): string => TEMPLATES.issue.expand({ key })
 /** The project `jira://sprint/current` describes: the first by key (PROJ in the demo data). */
 export function defaultProject(store: TrackerStore): string | undefined {
   return store.listProjects()[0]?.key;
+}
+
+/** The project of the user's current sprint (store.getCurrentSprint), else the first project. */
+export function currentProject(store: TrackerStore): string | undefined {
+  return store.getCurrentSprint()?.project ?? defaultProject(store);
 }
 
 /**
@@ -93,9 +103,15 @@ function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown>
     const sprint = currentSprint(store);
     return sprint === null ? null : { ...sprint.stats, burndown: sprint.burndown, read_at: new Date().toISOString() };
   }
+  let vars = TEMPLATES.projectSprint.match(uri);
+  if (vars) {
+    const stats = store.getCurrentSprintStats(vars.project_key ?? '');
+    return { ...stats, burndown: store.getSprintBurndown(stats.sprint).points, read_at: new Date().toISOString() };
+  }
+  if ((vars = TEMPLATES.sprints.match(uri))) return sprintList(store, vars.project, vars.state);
   const view = readView(store, uri, issueSummary);
   if (view !== undefined) return view;
-  let vars = TEMPLATES.issue.match(uri);
+  vars = TEMPLATES.issue.match(uri);
   if (vars) return issueWithAttachments(store, store.getIssue(vars.key ?? ''));
   // An attachment's bytes are read by its template; here, what it is (the watch compares this).
   if ((vars = TEMPLATES.attachment.match(uri))) {
@@ -105,7 +121,7 @@ function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown>
   if ((vars = TEMPLATES.projectStats.match(uri)))
     return { ...store.getProjectStats(vars.project_key ?? ''), read_at: new Date().toISOString() };
   if ((vars = TEMPLATES.sprint.match(uri)))
-    return { ...store.getSprintStats(vars.sprint_id ?? ''), read_at: new Date().toISOString() };
+    return { ...sprintWithHistory(store, vars.sprint_id ?? ''), read_at: new Date().toISOString() };
   if ((vars = TEMPLATES.burndown.match(uri))) return { ...store.getSprintBurndown(vars.sprint_id ?? '') };
   if ((vars = TEMPLATES.burndownSvg.match(uri))) return { svg: burndownSvg(store.getSprintBurndown(vars.sprint_id ?? '')) };
   if ((vars = TEMPLATES.search.match(uri))) {
@@ -175,12 +191,42 @@ export function issueSummary(issue: Issue): Record<string, unknown> {
   return { key, title, type, status, priority, assignee, story_points, sprint, uri: issueUri(key) };
 }
 
-/** The default project's active sprint: its numbers and burndown as the store keeps them. */
+/** The active sprint "current" means for who reads: its numbers and burndown as the store keeps them. */
 function currentSprint(store: TrackerStore): { stats: SprintStats; burndown: Burndown['points'] } | null {
-  const project = defaultProject(store);
-  if (project === undefined) return null;
-  const stats = store.getCurrentSprintStats(project);
-  return { stats, burndown: store.getSprintBurndown(stats.sprint).points };
+  const sprint = store.getCurrentSprint();
+  if (sprint === null) return null;
+  return { stats: store.getSprintStats(sprint.id), burndown: store.getSprintBurndown(sprint.id).points };
+}
+
+/** A sprint's numbers, and what it held over its life (committed, added, removed, done, left open). */
+export function sprintWithHistory(store: TrackerStore, id: string): Record<string, unknown> {
+  const { sprint: _id, state: _state, ...history } = store.getSprintReport(id);
+  return { ...store.getSprintStats(id), history };
+}
+
+/** Every sprint of one project (or all), optionally in one state, with its points done and left. */
+export function sprintList(
+  store: TrackerStore,
+  project: string | undefined,
+  state: string | undefined,
+): { sprints: Record<string, unknown>[]; current: string | null } {
+  const wanted = state === undefined ? undefined : SPRINT_STATES.find((s) => s === state.trim().toLowerCase());
+  if (state !== undefined && wanted === undefined)
+    throw invalidParams(`state is one of ${SPRINT_STATES.join(', ')}, not ${excerpt(state)}`);
+  const sprints = store.listSprints({ project, state: wanted }).map((sprint) => {
+    const report = store.getSprintReport(sprint.id);
+    const { id, name, state: sprintState, start_date, end_date } = sprint;
+    return {
+      id,
+      name,
+      state: sprintState,
+      start_date,
+      end_date,
+      done_points: report.done.points,
+      open_points: report.open.points,
+    };
+  });
+  return { sprints, current: store.getCurrentSprint()?.id ?? null };
 }
 
 /**
@@ -257,6 +303,10 @@ export function completers(store: TrackerStore): Record<string, Completer> {
     priority: (value) => suggestions(store.completePriorities(value)),
     assignee: (value) => suggestions(store.completeAssignees(value)),
     sprintId: (value, chosen) => suggestions(store.completeSprintIds(value, chosen.project_key)),
+    sprintState: (value) => {
+      const values = SPRINT_STATES.filter((state) => state.startsWith(value.toLowerCase()));
+      return { values, total: values.length };
+    },
   };
 }
 
@@ -343,7 +393,7 @@ export function trackerResources(store: TrackerStore): {
         title: 'Current sprint (live)',
         mimeType: JSON_MIME,
         description:
-          'LIVE: the active sprint as of this read: progress_pct (done story points / total), counts by status, ' +
+          'LIVE: your active sprint (the one holding your work; jira://sprints lists them all) as of this read: progress_pct (done story points / total), counts by status, ' +
           'open P0s, days_remaining and last_updated. It changes whenever issues change; re-read it for fresh numbers ' +
           'instead of relying on an earlier copy.',
         annotations: { audience: ['user', 'assistant'], priority: 1 },
@@ -390,11 +440,31 @@ export function trackerResources(store: TrackerStore): {
         },
       }),
       templated({
+        uriTemplate: TEMPLATES.projectSprint.template,
+        name: 'project-current-sprint',
+        title: "A project's current sprint (live)",
+        mimeType: JSON_MIME,
+        description: "LIVE: a project's active sprint, as jira://sprint/current, e.g. jira://project/WEB/sprint/current.",
+        complete: { project_key: complete.projectKey! },
+      }),
+      templated({
+        uriTemplate: TEMPLATES.sprints.template,
+        name: 'sprints',
+        title: 'Sprints',
+        mimeType: JSON_MIME,
+        description:
+          'Every sprint (closed, active, future) with its dates and points done and open, e.g. ' +
+          'jira://sprints?project=PROJ&state=closed; jira://sprints for all, with the current one.',
+        complete: { project: complete.projectKey!, state: complete.sprintState! },
+      }),
+      templated({
         uriTemplate: TEMPLATES.sprint.template,
         name: 'sprint',
         title: 'Sprint statistics (live)',
         mimeType: JSON_MIME,
-        description: 'LIVE: progress and counts of any sprint, e.g. jira://sprint/PROJ-S42.',
+        description:
+          'LIVE: progress and counts of any sprint, e.g. jira://sprint/PROJ-S42, and its history: committed, added, ' +
+          'removed, done and left open (a closed sprint: as it closed).',
         complete: { sprint_id: complete.sprintId! },
       }),
       templated({

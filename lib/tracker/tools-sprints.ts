@@ -30,12 +30,13 @@ import {
   type Issue,
   type Page,
   type SprintMutation,
+  type SprintReport,
   type SprintStats,
   type TrackerStore,
 } from '../store/index.js';
 import { described } from './described.js';
 import { domain } from './domain-errors.js';
-import { TEMPLATES, defaultProject } from './resources.js';
+import { TEMPLATES, defaultProject, sprintList, sprintWithHistory } from './resources.js';
 
 const ACTIONS = ['create', 'start', 'close', 'goal'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -48,7 +49,7 @@ const SUMMARY_MAX_TOKENS = 300;
 
 const SummaryInput = z.object({
   sprint: optional(z.string(), 'Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
-  project: optional(z.string(), 'Project key, e.g. PROJ; default: the first project.'),
+  project: optional(z.string(), 'Project key, e.g. PROJ; default: your current sprint.'),
   prose: optional(z.boolean(), "true: the host's model writes the summary (sampling)."),
 });
 
@@ -65,6 +66,7 @@ const SummaryOutput = z.object({
   // give: their tool twin, for hosts that never read templates.
   stats: z.record(z.string(), z.unknown()),
   project_stats: z.record(z.string(), z.unknown()),
+  sprints: z.array(z.record(z.string(), z.unknown())),
   burndown: z.array(
     z.object({
       date: z.string(),
@@ -92,13 +94,24 @@ function sprintBriefing(stats: SprintStats, issues: Page<Issue>): string {
 }
 
 /** The summary the server writes itself, from the sprint's numbers (also used by the benchmark's SDK peer). */
-export function computedSummary(stats: SprintStats): string {
+export function computedSummary(stats: SprintStats, history?: SprintReport): string {
   const statuses = STATUSES.map((status) => `${stats.by_status[status as keyof SprintStats['by_status']]} ${status}`).join(', ');
   return (
     `${stats.name} (${stats.sprint}, ${stats.state}): ${stats.progress_pct}% of ${stats.points_total} story points done, ` +
     `${stats.days_remaining} days remaining. ${stats.issue_count} issues: ${statuses}. ` +
-    `${stats.p0_open} open P0, ${stats.unassigned_open} open and unassigned.`
+    `${stats.p0_open} open P0, ${stats.unassigned_open} open and unassigned.` +
+    (history === undefined ? '' : ` ${historySentence(history)}`)
   );
+}
+
+/** What the sprint held over its life, in one sentence: "Committed 25 points (8 issues), added 3..." */
+function historySentence(history: SprintReport): string {
+  const part = (name: string, of: SprintReport['committed']) => `${name} ${of.points} points (${of.issues.length} issues)`;
+  const left =
+    history.state === 'closed'
+      ? `carried ${history.open.points} points (${history.open.issues.length} issues) to ${history.carried_to ?? 'the backlog'}`
+      : part('open', history.open);
+  return `${[part('Committed', history.committed), part('added', history.added), part('removed', history.removed), part('done', history.done)].join(', ')}, ${left}.`;
 }
 
 /** The host model's summary, or why there is none (no sampling offered, refused, failed). */
@@ -149,22 +162,26 @@ export function sprintTools(store: TrackerStore): ToolDefinition[] {
     name: 'summarize_sprint',
     title: 'Summarize sprint',
     description:
-      "A sprint's numbers (default: the current one), its project's and its burndown, with a summary computed from " +
-      "them, or written by the host's model when prose is true.",
+      "A sprint's numbers (default: your current one), its history (committed, added, done, carried), its project's " +
+      "sprints, numbers and burndown, with a summary computed from them, or written by the host's model when prose is true.",
     input: SummaryInput,
     output: SummaryOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: (args, context: ToolContext) =>
       domain(async () => {
-        const stats = args.sprint
-          ? store.getSprintStats(args.sprint)
+        const current = args.sprint ?? (args.project === undefined ? store.getCurrentSprint()?.id : undefined);
+        // No sprint named and none active: the project's error says which sprints it has.
+        const stats = current
+          ? store.getSprintStats(current)
           : store.getCurrentSprintStats(args.project ?? defaultProject(store) ?? '');
+        const history = store.getSprintReport(stats.sprint);
         const numbers = {
-          stats,
+          stats: sprintWithHistory(store, stats.sprint),
           project_stats: store.getProjectStats(stats.project),
+          sprints: sprintList(store, stats.project, undefined).sprints,
           burndown: [...store.getSprintBurndown(stats.sprint).points],
         };
-        const computed = { sprint: stats.sprint, summary: computedSummary(stats), source: 'computed' };
+        const computed = { sprint: stats.sprint, summary: computedSummary(stats, history), source: 'computed' };
         if (args.prose !== true) return structuredResult({ ...computed, ...numbers });
         const written = await prose(store, stats, context);
         if ('why' in written) return structuredResult({ ...computed, why_computed: written.why, ...numbers });

@@ -12,7 +12,7 @@
 // are snapshots that stay valid and cannot be changed behind our back. An
 // issue's comments are shared between its snapshots instead of copied into
 // each (see issue-snapshot.ts).
-import { noteScope, noteSprintClosed } from './burndown.js';
+import { noteScope, noteSprintClosed, noteSprintStarted } from './burndown.js';
 import { indexIssueFields } from '../indexes/field-index.js';
 import { base64Bytes, LIMITS, type Comment, type Issue, type LinkType, type Project, type Sprint } from '../model/schema.js';
 import type { EditableFields, JournalRecord, RecordOf } from '../model/record-schema.js';
@@ -131,6 +131,7 @@ function applyByType(state: TrackerState, record: JournalRecord): Change {
     case 'issue.attachment_added':
       return applyAttachmentAdded(state, record);
     case 'sprint.started':
+      noteSprintStarted(state, record.id, record.at);
       return applySprintState(state, record.id, 'active', record.at, 'started');
     case 'sprint.closed':
       return applySprintClosed(state, record);
@@ -363,7 +364,12 @@ function checkSprintClosed(state: TrackerState, record: RecordOf<'sprint.closed'
 
 function applySprintClosed(state: TrackerState, record: RecordOf<'sprint.closed'>): Change {
   const closed = applySprintState(state, record.id, 'closed', record.at, 'closed');
-  noteSprintClosed(state, record.id, record.at);
+  noteSprintClosed(
+    state,
+    record.id,
+    record.at,
+    record.carried.map((key) => existingIssue(state, key)),
+  );
   for (const key of record.carried) {
     replaceIssue(state, existingIssue(state, key), { sprint: record.carried_to, updated_at: record.at });
   }

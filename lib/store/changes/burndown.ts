@@ -59,8 +59,19 @@ export function noteScope(state: TrackerState, before: Issue | undefined, after:
   if (after.sprint !== null) push(state, after.sprint, { at: after.updated_at, key: after.key, member: true, points, open });
 }
 
-/** Called when a sprint closes, before its unfinished issues are carried away. */
-export function noteSprintClosed(state: TrackerState, id: string, at: string): void {
+export function noteSprintStarted(state: TrackerState, id: string, at: string): void {
+  historyOf(state, id).startedAt = at;
+}
+
+/**
+ * Called when a sprint closes, before its unfinished issues are carried away: notes each with
+ * its status then, so a report of the closed sprint says where the carried work stood.
+ */
+export function noteSprintClosed(state: TrackerState, id: string, at: string, unfinished: readonly Issue[]): void {
+  for (const issue of unfinished) {
+    const { key, status, story_points } = issue;
+    push(state, id, { at, key, member: true, points: story_points ?? 0, open: true, status });
+  }
   historyOf(state, id).closedAt = at;
 }
 
@@ -113,7 +124,7 @@ function daysFrom(first: string, last: string): string[] {
 
 function historyOf(state: TrackerState, id: string): SprintHistory {
   let history = state.sprintHistory.get(id);
-  if (history === undefined) state.sprintHistory.set(id, (history = { events: [], closedAt: null }));
+  if (history === undefined) state.sprintHistory.set(id, (history = { events: [], startedAt: null, closedAt: null }));
   return history;
 }
 

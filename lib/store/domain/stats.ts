@@ -10,11 +10,14 @@
 // - last_updated = the latest of: any issue in the sprint changing, an issue
 //   entering or leaving the sprint, the sprint's creation.
 // - Open means not done.
+// - A closed sprint's counts are what it held when it closed (sprint-report.ts), the
+//   unfinished issues it carried away included, with their status and points then.
 import { parseProjectKey, parseSprintId } from '../model/args.js';
 import { domainError } from '../model/errors.js';
 import { describeSprints, requireProject, requireSprint } from '../state/lookup.js';
 import { PRIORITIES, STATUSES, type Issue, type Priority, type Sprint, type Status } from '../model/schema.js';
 import { sortedSprints, sprintNumber, type TrackerState } from '../state/state.js';
+import { membersAt } from './sprint-report.js';
 
 export interface IssueCounts {
   readonly issue_count: number;
@@ -73,9 +76,7 @@ export function currentSprintStats(state: TrackerState, projectKey: unknown, now
 
 export function sprintStats(state: TrackerState, sprintId: unknown, now: Date): SprintStats {
   const sprint = requireSprint(state, parseSprintId(sprintId));
-  const issues = (state.issueKeysByProject.get(sprint.project) ?? [])
-    .map((key) => state.issues.get(key))
-    .filter((issue) => issue?.sprint === sprint.id);
+  const issues = sprint.state === 'closed' ? issuesAtClose(state, sprint) : issuesNow(state, sprint);
   const counts = countIssues(issues);
   return {
     sprint: sprint.id,
@@ -90,6 +91,44 @@ export function sprintStats(state: TrackerState, sprintId: unknown, now: Date): 
     days_remaining: daysUntil(sprint.end_date, now),
     last_updated: lastUpdated(state.sprintTouchedAt.get(sprint.id) ?? '', issues),
   };
+}
+
+/**
+ * The sprint "current" means for `user`: while any sprint is active, one of them, never none.
+ * The only active sprint; else the one holding most of the user's open work; else the active
+ * sprint of a project the user leads; else that of the first project by key that has one.
+ */
+export function currentSprintFor(state: TrackerState, user: string | null): Sprint | undefined {
+  const active = sortedSprints(state).filter((sprint) => sprint.state === 'active');
+  if (active.length <= 1 || user === null) return active[0];
+  const work = new Map<string, number>();
+  for (const sprint of active) {
+    for (const issue of issuesNow(state, sprint)) {
+      if (issue?.assignee === user && issue.status !== 'done') work.set(sprint.id, (work.get(sprint.id) ?? 0) + 1);
+    }
+  }
+  const busiest = [...active].sort((a, b) => (work.get(b.id) ?? 0) - (work.get(a.id) ?? 0))[0];
+  if (busiest !== undefined && (work.get(busiest.id) ?? 0) > 0) return busiest;
+  return active.find((sprint) => state.projects.get(sprint.project)?.lead === user) ?? active[0];
+}
+
+function issuesNow(state: TrackerState, sprint: Sprint): Array<Issue | undefined> {
+  return (state.issueKeysByProject.get(sprint.project) ?? [])
+    .map((key) => state.issues.get(key))
+    .filter((issue) => issue?.sprint === sprint.id);
+}
+
+/** The issues as the sprint's history last saw them in it: done or not, their points and status then. */
+function issuesAtClose(state: TrackerState, sprint: Sprint): Array<Issue | undefined> {
+  const last = membersAt(state.sprintHistory.get(sprint.id)?.events ?? [], null);
+  return [...last.values()]
+    .filter((event) => event.member)
+    .map((event) => {
+      const issue = state.issues.get(event.key);
+      if (issue === undefined) return undefined;
+      const status = event.open ? (event.status ?? issue.status) : 'done';
+      return { ...issue, status, story_points: event.points };
+    });
 }
 
 /** The active sprint; if data ever has two, the latest one counts. */

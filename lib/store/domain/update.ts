@@ -7,18 +7,10 @@
 // fit). If another process changes the issue between that check and a write, the part that
 // no longer fits is refused with its reason and the ones before it stay written; the answer
 // then names them.
-import {
-  parseHandle,
-  parseIssueType,
-  parseLabels,
-  parsePriority,
-  parseSprintId,
-  parseStoryPoints,
-  parseText,
-} from '../model/args.js';
+import { parseHandle, parseIssueType, parseLabels, parsePriority, parseStoryPoints, parseText } from '../model/args.js';
 import { planAssignment, planComment, planSprintMove, planStatusChange } from './commands.js';
 import { domainError } from '../model/errors.js';
-import { requireIssue } from '../state/lookup.js';
+import { requireIssue, sprintIdOf } from '../state/lookup.js';
 import { LIMITS, type Resolution, type Status } from '../model/schema.js';
 import type { EditableFields, RecordDraft } from '../model/record-schema.js';
 import type { TrackerState } from '../state/state.js';
@@ -55,8 +47,9 @@ export function updateSteps(key: string, input: UpdateIssueInput, actor: string)
     steps.push((state) => planAssignment(state, key, assignee));
   }
   if (input.sprint !== undefined) {
-    const sprint = input.sprint === null || input.sprint === '' ? null : parseSprintId(input.sprint);
-    steps.push((state) => planSprintMove(state, key, sprint));
+    const sprint = input.sprint === null || input.sprint === '' ? null : parseText(input.sprint, 'sprint', 1, LIMITS.nameMax);
+    const project = key.slice(0, key.lastIndexOf('-'));
+    steps.push((state) => planSprintMove(state, key, sprint === null ? null : sprintIdOf(state, sprint, project)));
   }
   const transition = parseTransition(input.status, input.resolution);
   if (transition !== null) steps.push((state) => planStatusChange(state, key, transition.status, transition.resolution));

@@ -44,7 +44,7 @@ import {
 } from '../state/state.js';
 
 export const SNAPSHOT_FORMAT = 'mcp-tracker-snapshot';
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 /** The header's room: it holds a few numbers, three checksums and the journal's header line. */
 export const HEADER_BYTES = 4096;
 /** How much of the journal before the covered offset must still be what the snapshot saw. */
@@ -98,7 +98,10 @@ export interface SavedState {
    * Where each sprint's events are in the issues section, as JSON text after the issues' slots:
    * there can be one per issue, and most are never read, so they stay in the file until then.
    */
-  readonly sprintHistory: Map<string, { readonly start: number; readonly end: number; readonly closedAt: string | null }>;
+  readonly sprintHistory: Map<
+    string,
+    { readonly start: number; readonly end: number; readonly startedAt: string | null; readonly closedAt: string | null }
+  >;
   readonly assignmentCounts: Map<string, number>;
   readonly people: Set<string>;
   readonly lastSeq: number;
@@ -299,9 +302,13 @@ function restoreState(saved: SavedState, source: SnapshotFile): TrackerState {
     children: saved.children,
     doneAt: saved.doneAt,
     sprintHistory: new Map(
-      [...saved.sprintHistory].map(([id, { start, end, closedAt }]) => [
+      [...saved.sprintHistory].map(([id, { start, end, startedAt, closedAt }]) => [
         id,
-        new SavedSprintHistory(() => source.copyRange(HEADER_BYTES + start, HEADER_BYTES + end).toString('utf8'), closedAt),
+        new SavedSprintHistory(
+          () => source.copyRange(HEADER_BYTES + start, HEADER_BYTES + end).toString('utf8'),
+          startedAt,
+          closedAt,
+        ),
       ]),
     ),
     assignmentCounts: saved.assignmentCounts,
@@ -319,6 +326,7 @@ export class SavedSprintHistory implements SprintHistory {
 
   constructor(
     read: () => string,
+    public startedAt: string | null,
     public closedAt: string | null,
   ) {
     this.#read = read;

@@ -60,7 +60,10 @@ export function writeSnapshot(of: SnapshotOf, log: Logger): void {
     const issues = writeIssues(fd, of.state, of.previous, texts);
     const sprintHistory = sprints.map(([id, history], i) => {
       const start = i === 0 ? issues.slotsBytes : (issues.textEnds[i - 1] as number);
-      return [id, { start, end: issues.textEnds[i] as number, closedAt: history.closedAt }] as const;
+      return [
+        id,
+        { start, end: issues.textEnds[i] as number, startedAt: history.startedAt, closedAt: history.closedAt },
+      ] as const;
     });
     const index = v8.serialize({
       ...savedState(of.state, issues.keys, issues.ends, new Map(sprintHistory)),

@@ -1,6 +1,6 @@
 // Finding entities by key, with "not found" messages that offer the way out.
 import { domainError } from '../model/errors.js';
-import type { Issue, IssueType, Project, Sprint } from '../model/schema.js';
+import { LIMITS, SPRINT_ID_PATTERN, type Issue, type IssueType, type Project, type Sprint } from '../model/schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state.js';
 
 export function requireIssue(state: TrackerState, key: string): Issue {
@@ -27,6 +27,23 @@ export function requireSprint(state: TrackerState, id: string): Sprint {
     throw domainError('not_found', `Sprint ${id} not found. Sprints of ${project}: ${known}.`);
   }
   return sprint;
+}
+
+/**
+ * A sprint named by its id (PROJ-S42, any case) or by its name ("Sprint 42", any case), as
+ * users say it; a name is looked for in `project` when given (a name repeats across projects).
+ * Only the id or a name that names exactly one sprint is taken; else the error lists the sprints.
+ */
+export function sprintIdOf(state: TrackerState, raw: string, project?: string): string {
+  const trimmed = raw.trim();
+  const id = trimmed.toUpperCase();
+  if (id.length <= LIMITS.maxKeyLength && SPRINT_ID_PATTERN.test(id)) return id;
+  const candidates = sortedSprints(state, project).filter((s) => s.name.toLowerCase() === trimmed.toLowerCase());
+  if (candidates.length === 1) return (candidates[0] as Sprint).id;
+  const known = describeSprints(candidates.length > 1 ? candidates : sortedSprints(state, project));
+  const where = project === undefined ? '' : ` in ${project}`;
+  const problem = candidates.length > 1 ? `names ${candidates.length} sprints` : `names no sprint${where}`;
+  throw domainError('not_found', `"${trimmed.slice(0, 40)}" ${problem}; give the id. Sprints${where}: ${known}.`);
 }
 
 /**

@@ -35,11 +35,15 @@ export interface ScopeEvent {
   readonly member: boolean;
   readonly points: number;
   readonly open: boolean;
+  /** The issue's status, on the events a close notes for its unfinished issues (burndown.ts). */
+  readonly status?: Status;
 }
 
 /** What a sprint held over time: the burndown's data (burndown.ts). */
 export interface SprintHistory {
   readonly events: ScopeEvent[];
+  /** When the sprint was started by a sprint.started record; null for one created active or closed. */
+  startedAt: string | null;
   /** When the sprint was closed: its history ends there. */
   closedAt: string | null;
 }
