@@ -43,17 +43,6 @@ const optional = <T extends z.ZodMiniType>(schema: T, description: string) => de
 const KEY = text('Issue key, e.g. PROJ-101.');
 const STORY_POINTS = `0-${LIMITS.storyPointsMax}`;
 
-const IssueSummarySchema = z.object({
-  key: z.string(),
-  title: z.string(),
-  type: z.string(),
-  status: z.string(),
-  priority: z.string(),
-  assignee: z.nullable(z.string()),
-  story_points: z.nullable(z.number()),
-  sprint: z.nullable(z.string()),
-  uri: z.string(),
-});
 /**
  * A write answers with what changed and a line about the issue as it is now, not the whole
  * issue, whose description and comments would repeat on every change.
@@ -68,6 +57,8 @@ const IssueLineSchema = z.object({
   story_points: z.nullable(z.number()),
   sprint: z.nullable(z.string()),
 });
+/** What a search lists of each issue: its line and where to read it whole. */
+const IssueSummarySchema = z.extend(IssueLineSchema, { uri: z.string() });
 const issueLine = ({ key, title, type, status, priority, assignee, story_points, sprint }: Issue) => ({
   key,
   title,
