@@ -1,75 +1,25 @@
 // The chapters of `demo --tour` (tour.ts runs them). Each step names the file and function
 // that answers it, as `protocol/peer.ts: cancel()` does; lib/tests/tour.test.ts checks that each
 // one exists. What a step concludes is read from the messages the server sent, so the
-// narration cannot disagree with the wire.
+// narration cannot disagree with the wire (tour-steps.ts reads it). Here, the chapters of a
+// session's requests and answers, and the list of all in the order the tour runs them; the
+// chapters on notifications are in tour-notifications.ts, the 2026-07-28 era in tour-era-2026.ts.
 
 import { ErrorCode } from '../../protocol/errors.js';
 import type { WireEvent } from './stdio-client.js';
-import type { TourSession } from './tour-session.js';
-
-export interface Chapter {
-  name: string;
-  title: string;
-  intro: string[];
-  run(tour: TourSession): Promise<void>;
-}
-
-type Message = Record<string, unknown>;
-
-/** A wire line as an object; a line that is not a JSON object reads as an empty one. */
-export function parsed(event: WireEvent): Message {
-  try {
-    const value = JSON.parse(event.line) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Message) : {};
-  } catch {
-    return {};
-  }
-}
-
-const fromServer = (events: WireEvent[]): Message[] => events.filter((e) => e.direction === 'received').map(parsed);
-const responses = (events: WireEvent[]): Message[] => fromServer(events).filter((m) => 'result' in m || 'error' in m);
-const notifications = (events: WireEvent[], method?: string): Message[] =>
-  fromServer(events).filter((m) => !('id' in m) && (method === undefined || m.method === method));
-const resultOf = (events: WireEvent[], index = 0): Message => (responses(events)[index]?.result ?? {}) as Message;
-const errorOf = (events: WireEvent[], index = 0): Message => (responses(events)[index]?.error ?? {}) as Message;
-const names = (items: unknown): string[] => (Array.isArray(items) ? items.map((item) => String((item as Message).name)) : []);
-/** The id of the last request sent. */
-const lastSentId = (events: WireEvent[]): unknown => parsed(events.filter((e) => e.direction === 'sent').at(-1)!).id;
-
-/** Where a message is in the wire's order. */
-const positionOf = (events: WireEvent[], test: (m: Message) => boolean): number =>
-  events.findIndex((e) => e.direction === 'received' && test(parsed(e)));
-
-/** The 2026-07-28 `_meta` a request carries instead of a handshake. */
-const meta2026 = (capabilities: Message = {}) => ({
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': capabilities,
-});
-
-/** A step that sends one request and concludes from what came back. */
-const requestStep = (
-  tour: TourSession,
-  say: string,
-  method: string,
-  params?: Message,
-  conclude?: (events: WireEvent[]) => string[],
-): Promise<WireEvent[]> => tour.step(say, () => tour.client.request(method, params), conclude);
-
-/** What a protocol error said: its code and message. */
-const errorLine = (events: WireEvent[]): string[] => [
-  `Error ${String(errorOf(events).code)}: ${String(errorOf(events).message)}`,
-];
-
-/** A chapter run on its own opens the session first; in the whole tour, chapter handshake has. */
-async function openSession(tour: TourSession): Promise<void> {
-  if (tour.sessionOpen) return;
-  tour.sessionOpen = true;
-  await tour.step(
-    'initialize opens a handshake-era session (chapter handshake explains it): the revision is negotiated once, for the whole connection.',
-    () => tour.client.initialize('2025-11-25'),
-    (events) => [`Negotiated ${String(resultOf(events).protocolVersion)}.`],
-  );
-}
+import { era2026 } from './tour-era-2026.js';
+import { progress, subscriptions } from './tour-notifications.js';
+import {
+  errorLine,
+  errorOf,
+  names,
+  openSession,
+  requestStep,
+  responses,
+  resultOf,
+  type Chapter,
+  type Message,
+} from './tour-steps.js';
 
 const handshake: Chapter = {
   name: 'handshake',
@@ -317,179 +267,6 @@ const prompts: Chapter = {
       (events) => {
         const messages = (resultOf(events).messages ?? []) as Message[];
         return [`${messages.length} messages, roles: ${messages.map((m) => String(m.role)).join(', ')}.`];
-      },
-    );
-  },
-};
-
-const progress: Chapter = {
-  name: 'progress',
-  title: 'progress and cancellation',
-  intro: [
-    "A client that wants progress puts a progressToken in the request's _meta; it can stop a request with",
-    'notifications/cancelled. Both are notifications: never answered.',
-  ],
-  async run(tour) {
-    await openSession(tour);
-    await requestStep(
-      tour,
-      'bulk_update_status on three issues, with a progressToken: one notifications/progress per issue (protocol/context.ts: progress()).',
-      'tools/call',
-      {
-        name: 'bulk_update_status',
-        arguments: { keys: ['PROJ-104', 'PROJ-106', 'PROJ-108'], status: 'in_progress' },
-        _meta: { progressToken: 'tour-progress' },
-      },
-      (events) => {
-        const sent = notifications(events, 'notifications/progress');
-        const last = events.findLastIndex((e) => e.direction === 'received' && parsed(e).method === 'notifications/progress');
-        const answer = positionOf(events, (m) => 'result' in m);
-        const order = last < answer ? 'all of them before the result' : 'one after the result (a bug: rule A-19 forbids it)';
-        return [`${sent.length} progress notifications, ${order}; none may follow the answer.`];
-      },
-    );
-    await cancelStep(tour);
-  },
-};
-
-// Three issues in todo, moved to in_progress: a move every workflow of the tracker allows.
-// The long run repeats the demo issues; a move an issue's status refuses is reported in the
-// result, and counts for progress like any other.
-const MANY_KEYS = Array.from({ length: 400 }, (_, index) => `PROJ-${101 + (index % 14)}`);
-
-async function cancelStep(tour: TourSession): Promise<void> {
-  let answered = true;
-  await tour.step(
-    'A long bulk_update_status; the client sends notifications/cancelled as soon as the first progress arrives, and the server stops (protocol/peer.ts: cancel()); a ping shows the session goes on. The wire below is in the order messages crossed it: progress the server sent while the client reacted shows before the cancel.',
-    async () => {
-      const from = tour.mark;
-      const call = tour.client
-        .request(
-          'tools/call',
-          {
-            name: 'bulk_update_status',
-            arguments: { keys: MANY_KEYS, status: 'in_progress' },
-            _meta: { progressToken: 'tour-cancel' },
-          },
-          1500,
-        )
-        .catch(() => (answered = false));
-      await tour.waitFor(from, (m) => m.method === 'notifications/progress', 3000);
-      const id = lastSentId(tour.wireSince(from));
-      tour.client.notify('notifications/cancelled', { requestId: id, reason: 'the user pressed stop' });
-      await call;
-      await tour.client.request('ping');
-    },
-    (events) => {
-      const cancel = events.findIndex((e) => e.direction === 'sent' && parsed(e).method === 'notifications/cancelled');
-      const before = notifications(events.slice(0, cancel), 'notifications/progress').length;
-      const crossed = notifications(events.slice(cancel), 'notifications/progress').length;
-      return [
-        `${before} progress notification(s) arrived before the cancel left: the first one made the client cancel, the server sent the others meanwhile.`,
-        answered
-          ? 'The result was already on its way when the cancel left: a client must expect that and ignore it.'
-          : 'No response for the cancelled id: the server dropped it (protocol/peer.ts: answer()), and answered the ping.',
-        ...(crossed > 0
-          ? [`${crossed} progress notification(s) crossed the cancel on the wire, sent before the server read it.`]
-          : []),
-      ];
-    },
-  );
-}
-
-const subscriptions: Chapter = {
-  name: 'subscriptions',
-  title: 'a subscription and its notification',
-  intro: [
-    'A client subscribes to a resource; when what it returns changes, the server sends notifications/resources/updated',
-    'with the URI, and the client reads it again. The order below is the order the lines arrived in.',
-  ],
-  async run(tour) {
-    await openSession(tour);
-    await requestStep(
-      tour,
-      'resources/subscribe to jira://issue/PROJ-101 (protocol/subscriptions.ts: createSubscriptionRegistry()).',
-      'resources/subscribe',
-      { uri: 'jira://issue/PROJ-101' },
-    );
-    await tour.step(
-      'add_comment on PROJ-101 changes what that URI returns: the store reports the change (lib/tracker/server.ts: connect()), the watch finds the subscribed URIs whose content moved (lib/tracker/resource-watch.ts: changedBy()), and each session tells its subscribers (protocol/session.ts: resourceUpdated()).',
-      () =>
-        Promise.all([
-          tour.client.request('tools/call', {
-            name: 'add_comment',
-            arguments: { key: 'PROJ-101', body: 'Seen on the tour.', author: 'tour' },
-          }),
-          tour.client.nextNotification('notifications/resources/updated', 3000),
-        ]),
-      (events) => {
-        const notice = positionOf(events, (m) => m.method === 'notifications/resources/updated');
-        const answer = positionOf(events, (m) => 'result' in m);
-        return [
-          notice < answer
-            ? 'The notification arrived BEFORE the tool result: the store reports a change while the tool is still running, and the result is sent when the tool returns.'
-            : 'The notification arrived AFTER the tool result: the change was announced once the tool had answered.',
-        ];
-      },
-    );
-  },
-};
-
-const era2026: Chapter = {
-  name: 'era2026',
-  title: 'the 2026-07-28 era: discover and a multi round-trip request',
-  intro: [
-    'A 2026-07-28 request carries its version and capabilities in _meta and needs no session: the same connection',
-    'serves both eras, request by request (protocol/era-router.ts: createEraRouter()).',
-  ],
-  async run(tour) {
-    await requestStep(
-      tour,
-      'server/discover: what initialize told, as a cacheable answer (protocol/stateless.ts: completeResult() adds resultType and cache hints).',
-      'server/discover',
-      { _meta: meta2026() },
-      (events) => [
-        `resultType ${String(resultOf(events).resultType)}; supported: ${JSON.stringify(resultOf(events).supportedVersions)}.`,
-      ],
-    );
-    const first = await requestStep(
-      tour,
-      'create_issue without a title, from a client that can show a form: the server does not send a request, it answers input_required with the question and a sealed requestState (protocol/asking.ts: runAsking()).',
-      'tools/call',
-      {
-        name: 'create_issue',
-        arguments: { project: 'PROJ' },
-        _meta: meta2026({ elicitation: { form: {} } }),
-      },
-      (events) => [
-        `resultType ${String(resultOf(events).resultType)}, asking under: ${Object.keys((resultOf(events).inputRequests ?? {}) as Message).join(', ')}.`,
-      ],
-    );
-    const asked = resultOf(first);
-    const key = Object.keys((asked.inputRequests ?? {}) as Message)[0] ?? '';
-    await requestStep(
-      tour,
-      'The client asks its user, then calls again, a new request, with the answer and the requestState back unchanged (protocol/mrtr.ts: createRounds()).',
-      'tools/call',
-      {
-        name: 'create_issue',
-        arguments: { project: 'PROJ' },
-        inputResponses: { [key]: { action: 'accept', content: { title: 'Filed during the tour' } } },
-        requestState: asked.requestState,
-        _meta: meta2026({ elicitation: { form: {} } }),
-      },
-      (events) => {
-        const result = resultOf(events);
-        const issue = ((result.structuredContent ?? {}) as Message).issue as Message | undefined;
-        const listChanged = notifications(events, 'notifications/resources/list_changed').length > 0;
-        return [
-          `resultType ${String(result.resultType)}, isError ${String(result.isError ?? false)}: created ${String(issue?.key)}.`,
-          ...(listChanged
-            ? [
-                'notifications/resources/list_changed went to the handshake-era session on this connection: a new issue is a new resource.',
-              ]
-            : []),
-        ];
       },
     );
   },

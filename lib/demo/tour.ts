@@ -9,7 +9,8 @@
 // themselves, never written in advance.
 
 import { type StdioClient, type WireEvent, spawnStdioClient } from './stdio-client.js';
-import { CHAPTERS, type Chapter, parsed } from './tour-chapters.js';
+import { CHAPTERS } from './tour-chapters.js';
+import { parsed, type Chapter } from './tour-steps.js';
 import type { TourSession } from './tour-session.js';
 import { formatMessage } from './wire-format.js';
 

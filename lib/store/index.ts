@@ -32,7 +32,7 @@ export type { AttachmentInfo, AttachmentInput } from './domain/attachments.js';
 export { HISTORY_SHOWN_DEFAULT, HISTORY_SHOWN_MAX, type IssueHistory } from './changes/history.js';
 export type { HistoryEntry } from './state/issue-table.js';
 export { SPRINT_LIMITS, type CreateSprintInput, type SprintMutation } from './domain/sprints.js';
-export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries/queries.js';
+export type { Page, ListIssuesQuery, SearchIssuesQuery } from './queries/search-request.js';
 export type { ProjectStats, SprintStats, IssueCounts } from './domain/stats.js';
 export type { Burndown, BurndownPoint } from './changes/burndown.js';
 export type { SprintReport, Velocity } from './domain/sprint-report.js';

@@ -13,7 +13,7 @@ import type { SprintReport, Velocity } from './domain/sprint-report.js';
 import type { UpdateIssueInput } from './domain/update.js';
 import type { Logger } from './model/log.js';
 import type { Attachment, Comment, Issue, Project, Sprint, SprintState, Status } from './model/schema.js';
-import type { ListIssuesQuery, Page, SearchIssuesQuery } from './queries/queries.js';
+import type { ListIssuesQuery, Page, SearchIssuesQuery } from './queries/search-request.js';
 import type { TrackerSnapshot } from './queries/snapshot.js';
 import type { Change } from './state/change.js';
 import type { IssueLink } from './state/state.js';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PRIORITIES, type TrackerStore } from '../store/index.js';
-import type { SearchIssuesQuery } from '../store/queries/queries.js';
+import type { SearchIssuesQuery } from '../store/queries/search-request.js';
 import { oneOf } from './jql-arbitraries.js';
 import { demoStores, domainFailure } from './demo-stores.js';
 import { trackerSession } from './tracker-session.js';

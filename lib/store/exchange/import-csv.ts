@@ -21,55 +21,17 @@
 // row's Project name and Project lead, a sprint per name in any Sprint column (Jira writes one
 // column per sprint an issue has been in: the last is its sprint now, the earlier ones are
 // kept as closed sprints when no row has them as its sprint now).
-import { parseIssueKey } from '../model/args.js';
+//
+// How a row is read is in import-rows.ts; the report and how it is printed in import-report.ts.
 import { isDomainError } from '../model/errors.js';
-import { COLUMN, LINK_COLUMNS, jiraTime, readCommentCell, readJiraCsv, type JiraRow } from './jira-csv.js';
-import type { LinkType } from '../model/schema.js';
-import { MappingNotes, PeopleMap, mapPriority, mapResolution, mapStatus, mapType } from './jira-mapping.js';
-import type { ImportIssueInput } from '../domain/import-commands.js';
+import { COLUMN, readJiraCsv, type JiraRow } from './jira-csv.js';
 import { openMemoryBackend } from '../backend/memory-backend.js';
 import { importSnapshot } from './snapshot-import.js';
-import { compareStrings, issueNumber } from '../state/state.js';
+import type { ImportReport, RowRefusal } from './import-report.js';
+import { inKeyOrder, issueInput, linksOf, wordsOf, type Words } from './import-rows.js';
 import { storeOn } from '../store.js';
 import type { TrackerStore } from '../store-api.js';
 import { silentLogger } from '../model/log.js';
-
-export interface ImportReport {
-  readonly dryRun: boolean;
-  readonly rows: number;
-  /** Each imported row with the key it had in the file (null: none), the key it has now, and its comments. */
-  readonly imported: readonly {
-    readonly row: number;
-    readonly from: string | null;
-    readonly key: string;
-    readonly comments: number;
-  }[];
-  readonly refused: readonly RowRefusal[];
-  /**
-   * Rows whose key names an issue already in the store (an earlier run of the import, perhaps
-   * interrupted, issue 30): that issue is brought to the row, never written twice, with what
-   * changed (none: the row was already so). Running an import again thus ends with exactly the
-   * file's issues.
-   */
-  readonly alreadyPresent: readonly { readonly row: number; readonly key: string; readonly changes: readonly string[] }[];
-  readonly projectsCreated: readonly string[];
-  readonly sprintsCreated: readonly string[];
-  readonly parentsLinked: number;
-  /** Issue links made (blocks, relates to, duplicates): a link given at both ends counts once. */
-  readonly issuesLinked: number;
-  readonly ignoredColumns: readonly string[];
-  /** Parents and links not made, each with its row and why: the row itself was imported. */
-  readonly linksLeftOut: readonly string[];
-  /** People, statuses, types, priorities and resolutions the file names otherwise than we do, and what they became. */
-  readonly mapped: readonly string[];
-}
-
-export interface RowRefusal {
-  readonly row: number;
-  readonly line: number;
-  readonly key: string | null;
-  readonly reason: string;
-}
 
 export interface CsvImportOptions {
   readonly dryRun: boolean;
@@ -96,36 +58,6 @@ export async function importJiraCsv(store: TrackerStore, text: string, options: 
       );
   const all = [...refused, ...(options.dryRun ? [] : outcome.refused)].sort((a, b) => a.row - b.row);
   return { ...outcome, refused: all, dryRun: options.dryRun, rows: file.rows.length, ignoredColumns: file.ignoredColumns };
-}
-
-/** One run's reading of Jira's words, the same in the rehearsal and the real run. */
-interface Words {
-  readonly people: PeopleMap;
-  readonly notes: MappingNotes;
-  /** Per project, the sprint names no row has as its sprint now: created closed. */
-  readonly pastSprints: ReadonlySet<string>;
-}
-
-function wordsOf(rows: readonly JiraRow[], options: CsvImportOptions): Words {
-  const people = new PeopleMap(options.userMap ?? new Map());
-  const current = new Set<string>();
-  const named = new Set<string>();
-  for (const row of rows) {
-    people.learnAccount(row.cell(COLUMN.assigneeId), row.cell(COLUMN.assignee));
-    people.learnAccount(row.cell(COLUMN.reporterId), row.cell(COLUMN.reporter));
-    people.learnAccount(row.cell(COLUMN.creatorId), row.cell(COLUMN.creator));
-    const project = projectOf(row);
-    const sprints = row.cells(COLUMN.sprint).filter((name) => name !== '');
-    for (const name of sprints) named.add(`${project}/${name.toLowerCase()}`);
-    if (sprints.length > 0) current.add(`${project}/${sprints[sprints.length - 1]!.toLowerCase()}`);
-  }
-  return { people, notes: new MappingNotes(), pastSprints: new Set([...named].filter((name) => !current.has(name))) };
-}
-
-/** The row's project as its Project key or Issue key says (checked in inKeyOrder). */
-function projectOf(row: JiraRow): string {
-  const key = row.cell(COLUMN.key);
-  return (row.cell(COLUMN.projectKey) || key.slice(0, key.lastIndexOf('-'))).toUpperCase();
 }
 
 /**
@@ -166,7 +98,7 @@ async function runRows(
   const refuse = (row: JiraRow, reason: string): void => {
     refused.push({ row: row.row, line: row.line, key: row.cell(COLUMN.key) || null, reason });
   };
-  const words = wordsOf(rows, options);
+  const words = wordsOf(rows, options.userMap);
   const projectsCreated: string[] = [];
   const sprintsCreated: string[] = [];
   const imported: { row: number; from: string | null; key: string; comments: number }[] = [];
@@ -230,23 +162,6 @@ function hasIssue(store: TrackerStore, key: string): boolean {
   }
 }
 
-/** One link a row asks for: its parent, or a Jira issue link, outward (this row → other) or inward. */
-interface RowLink {
-  readonly type: 'parent' | LinkType;
-  readonly other: string;
-  readonly inward: boolean;
-}
-
-function linksOf(row: JiraRow): RowLink[] {
-  const links: RowLink[] = [];
-  if (row.cell(COLUMN.parent) !== '') links.push({ type: 'parent', other: row.cell(COLUMN.parent), inward: false });
-  for (const { type, outward, inward } of LINK_COLUMNS) {
-    for (const other of row.cells(outward)) if (other !== '') links.push({ type, other, inward: false });
-    for (const other of row.cells(inward)) if (other !== '') links.push({ type, other, inward: true });
-  }
-  return links;
-}
-
 /**
  * The second pass, once every row is written: parents and issue links, whichever row came
  * first. A link that cannot be made is left out and named; its row stays imported.
@@ -284,74 +199,6 @@ async function linkPass(
   return { parentsLinked, issuesLinked, linksLeftOut };
 }
 
-interface PlacedRow {
-  readonly row: JiraRow;
-  readonly project: string;
-  /** The number of the row's key, when it has one. */
-  readonly number: number | null;
-}
-
-/** Rows by project, then by the number of their key (rows without a key after, in file order); unreadable ones refused. */
-function inKeyOrder(rows: readonly JiraRow[], refuse: (row: JiraRow, reason: string) => void): PlacedRow[] {
-  const placed: PlacedRow[] = [];
-  for (const row of rows) {
-    if (row.unreadable !== undefined) {
-      refuse(row, `the row cannot be read: ${row.unreadable}`);
-      continue;
-    }
-    try {
-      const key = row.cell(COLUMN.key) === '' ? null : parseIssueKey(row.cell(COLUMN.key));
-      const project = (row.cell(COLUMN.projectKey) || (key === null ? '' : key.slice(0, key.lastIndexOf('-')))).toUpperCase();
-      if (key !== null && row.cell(COLUMN.projectKey) !== '' && !key.startsWith(`${project}-`)) {
-        refuse(row, `its Issue key ${key} is not in its Project key ${project}`);
-        continue;
-      }
-      placed.push({ row, project, number: key === null ? null : issueNumber(key) });
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      refuse(row, error.message);
-    }
-  }
-  const order = (entry: PlacedRow): number => entry.number ?? Number.MAX_SAFE_INTEGER;
-  return placed.sort((a, b) => compareStrings(a.project, b.project) || order(a) - order(b) || a.row.row - b.row.row);
-}
-
-function issueInput(
-  row: JiraRow,
-  project: string,
-  key: string | undefined,
-  sprint: string | null,
-  { people, notes }: Words,
-): ImportIssueInput {
-  const optional = (value: string): string | undefined => (value === '' ? undefined : value);
-  const person = (value: string): string | undefined => (value === '' ? undefined : people.handle(value));
-  const points = row.cell(COLUMN.storyPoints);
-  const status = mapStatus(row.cell(COLUMN.status), row.cell(COLUMN.statusCategory), notes);
-  const resolution = mapResolution(row.cell(COLUMN.resolution), status?.status, notes) ?? status?.resolution;
-  return {
-    project,
-    key,
-    title: row.cell(COLUMN.summary),
-    description: row.cell(COLUMN.description),
-    type: mapType(row.cell(COLUMN.type), notes),
-    status: status?.status,
-    priority: mapPriority(row.cell(COLUMN.priority), notes),
-    resolution,
-    assignee: person(row.cell(COLUMN.assignee)) ?? null,
-    reporter: person(row.cell(COLUMN.reporter)),
-    labels: row.cells(COLUMN.labels).flatMap((cell) => cell.split(/\s+/).filter((label) => label !== '')),
-    sprint,
-    story_points: points === '' ? null : Number(points.replace(',', '.')),
-    created_at: optional(row.cell(COLUMN.created)) && jiraTime(row.cell(COLUMN.created)),
-    updated_at: optional(row.cell(COLUMN.updated)) && jiraTime(row.cell(COLUMN.updated)),
-    comments: row
-      .cells(COLUMN.comment)
-      .filter((cell) => cell !== '')
-      .map(readCommentCell)
-      .map((comment) => (comment.author === undefined ? comment : { ...comment, author: people.handle(comment.author) })),
-  };
-}
-
 /** The project's sprint of that id or name (case aside), created when there is none: closed when no row has it now. */
 async function sprintOf(
   store: TrackerStore,
@@ -375,48 +222,4 @@ async function sprintOf(
   });
   created.push(sprint.id);
   return sprint.id;
-}
-
-/** The report as the command prints it (on stderr: only export writes data to stdout). */
-export function formatReport(report: ImportReport, source: string, target: string, seconds: number): string {
-  const lines = [
-    `${report.dryRun ? 'dry run: ' : ''}import of ${source} into ${target}${report.dryRun ? ' (nothing was written)' : ''}`,
-    `${report.rows} rows read: ${report.imported.length} ${report.dryRun ? 'would be ' : ''}imported, ${report.refused.length} refused, in ${seconds.toFixed(2)} s`,
-  ];
-  const updated = report.alreadyPresent.filter((entry) => entry.changes.length > 0);
-  if (report.alreadyPresent.length > 0) {
-    lines.push(
-      `${report.alreadyPresent.length} rows name issues the store has (by key): ${updated.length} ${report.dryRun ? 'would be ' : ''}updated, the others unchanged`,
-    );
-  }
-  for (const entry of updated.slice(0, 50)) lines.push(`  row ${entry.row}, ${entry.key}: ${entry.changes.join('; ')}`);
-  if (updated.length > 50) lines.push(`  ... and ${updated.length - 50} more`);
-  if (report.projectsCreated.length > 0) lines.push(`projects created: ${report.projectsCreated.join(', ')}`);
-  if (report.sprintsCreated.length > 0) lines.push(`sprints created: ${report.sprintsCreated.join(', ')}`);
-  if (report.parentsLinked > 0) lines.push(`parent epics linked: ${report.parentsLinked}`);
-  if (report.issuesLinked > 0) lines.push(`issue links made: ${report.issuesLinked}`);
-  const comments = report.imported.reduce((sum, entry) => sum + entry.comments, 0);
-  if (comments > 0)
-    lines.push(`comments: ${comments}, on ${report.imported.filter((entry) => entry.comments > 0).length} issues`);
-  const moved = report.imported.filter((entry) => entry.from !== null && entry.from.toUpperCase() !== entry.key);
-  const fresh = report.imported.filter((entry) => entry.from === null).length;
-  lines.push(
-    moved.length === 0
-      ? 'keys: every key in the file was kept'
-      : `keys: ${moved.length} renumbered (the project had used those numbers):`,
-  );
-  for (const entry of moved.slice(0, 50)) lines.push(`  row ${entry.row}: ${entry.from} -> ${entry.key}`);
-  if (moved.length > 50) lines.push(`  ... and ${moved.length - 50} more`);
-  if (fresh > 0) lines.push(`${fresh} rows without an Issue key got their project's next keys`);
-  if (report.mapped.length > 0)
-    lines.push('mapped (the file named them otherwise):', ...report.mapped.map((line) => `  ${line}`));
-  if (report.linksLeftOut.length > 0) {
-    lines.push(`parents and links left out (their rows were imported): ${report.linksLeftOut.length}`);
-    lines.push(...report.linksLeftOut.slice(0, 50).map((line) => `  ${line}`));
-  }
-  if (report.ignoredColumns.length > 0) lines.push(`columns not read: ${report.ignoredColumns.join(', ')}`);
-  for (const refusal of report.refused) {
-    lines.push(`refused: row ${refusal.row} (line ${refusal.line}${refusal.key ? `, ${refusal.key}` : ''}): ${refusal.reason}`);
-  }
-  return lines.join('\n');
 }

@@ -1,9 +1,10 @@
 // Import and export: the public face of this folder, for the `mcp-tracker import` and `export`
 // commands (lib/import-export.ts, the dist/mcp-tracker-io.mjs bundle), which the server never
 // loads. A Jira CSV export read and written (jira-csv.ts, csv.ts), its rows brought in through
-// the store's import commands (import-csv.ts), a JSON export read back (snapshot-import.ts), and
+// the store's import commands (import-csv.ts, its report in import-report.ts), a JSON export read back (snapshot-import.ts), and
 // what a dry run rehearses on: a store over an in-memory backend.
-export { formatReport, importJiraCsv } from './import-csv.js';
+export { importJiraCsv } from './import-csv.js';
+export { formatReport } from './import-report.js';
 export { readUserMap } from './jira-mapping.js';
 export { IMPORT_LIMITS, readJiraCsv, writeJiraCsv } from './jira-csv.js';
 export { importSnapshot } from './snapshot-import.js';

@@ -11,7 +11,8 @@
 // writer that lost its lock while stalled, after another writer had taken
 // that seq, and it was never acknowledged (see lock.ts and appendRecord).
 import fs from 'node:fs';
-import { applyChecked, applyRecord, checkRecord } from '../changes/apply.js';
+import { applyChecked, applyRecord } from '../changes/apply.js';
+import { checkRecord } from '../changes/check-record.js';
 import type { Change } from '../state/change.js';
 import { domainError, errnoCode, storeFileError, type StoreFileError } from '../model/errors.js';
 import { appendFenced, createFileAtomically, moveTornTail, readCompleteLines } from './journal-file.js';

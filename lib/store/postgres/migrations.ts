@@ -7,7 +7,7 @@
 // records in order builds (apply.ts), the same on both backends, and each instance keeps it in
 // memory (replica.ts). The revision is the record's seq, a primary key and not a sequence:
 // a sequence leaves gaps when a transaction rolls back, and records must follow each other
-// without a gap (apply.ts checkRecord); the key makes the second writer of a revision fail.
+// without a gap (check-record.ts checkRecord); the key makes the second writer of a revision fail.
 //
 // Version 2 adds a read table beside the records (issue-table.ts), for search in SQL. A
 // database that already holds records gets its rows by replaying them through apply.ts in the

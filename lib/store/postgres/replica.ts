@@ -13,7 +13,8 @@
 // Because every instance holds all of it, the records are bounded as a data file is: a write
 // that would take them past LIMITS.maxJournalBytes (as the journal encodes them) is refused,
 // so an instance's memory has the same bound as a one-person tracker's. Reads still work.
-import { applyRecord, checkRecord } from '../changes/apply.js';
+import { applyRecord } from '../changes/apply.js';
+import { checkRecord } from '../changes/check-record.js';
 import type { Change } from '../state/change.js';
 import { demoRecords } from '../model/demo-data.js';
 import { domainError } from '../model/errors.js';

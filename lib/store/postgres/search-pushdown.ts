@@ -13,10 +13,10 @@
 // than the timeout: reads are answered from memory when the database is away (docs/team-mode.md), and search stays a read.
 import type { Logger } from '../model/log.js';
 import { requireIssue } from '../state/lookup.js';
-import { resolveSearch } from '../queries/queries.js';
+import { resolveSearch } from '../queries/search-request.js';
 import { encodeCursor, positionOf } from '../queries/search-cursor.js';
 import type { StoreBackend } from '../backend/record-log.js';
-import type { SearchPushdown } from '../store.js';
+import type { SearchPushdown } from '../store-reads.js';
 import type { PgLog } from './pg-log.js';
 import type { SqlPage } from './sql-search.js';
 
