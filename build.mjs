@@ -32,6 +32,7 @@ const programs = [
       __MCP_TRACKER_DEMO_BUNDLE__: JSON.stringify('./mcp-tracker-demo.mjs'),
       __MCP_TRACKER_IO_BUNDLE__: JSON.stringify('./mcp-tracker-io.mjs'),
       __MCP_TRACKER_HTTP_BUNDLE__: JSON.stringify('./mcp-tracker-http.mjs'),
+      __MCP_TRACKER_HELP_BUNDLE__: JSON.stringify('./mcp-tracker-help.mjs'),
     },
     notice: '',
     // Started from V8's code cache by lib/code-cache.ts (below: startedFromCodeCache).
@@ -54,8 +55,10 @@ const programs = [
     define: { __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs') },
     notice: '',
   },
-  // `mcp-tracker --http`: the Streamable HTTP transport, loaded only for that option (lib/http-loader.ts).
-  { entry: 'protocol/http.ts', out: 'dist/mcp-tracker-http.mjs', define: {}, notice: '' },
+  // `mcp-tracker --http`: the Streamable HTTP transport and the users file, loaded only for that option (lib/http-loader.ts).
+  { entry: 'lib/http-serve.ts', out: 'dist/mcp-tracker-http.mjs', define: {}, notice: '' },
+  // `mcp-tracker help`: the text of every command and option, loaded only for it (lib/help-loader.ts).
+  { entry: 'lib/usage.ts', out: 'dist/mcp-tracker-help.mjs', define: {}, notice: '' },
   {
     entry: 'spec-tests/runner/main.ts',
     out: 'dist/mcp-conform.mjs',

@@ -1,8 +1,8 @@
 // Loading the Streamable HTTP transport only for `mcp-tracker --http`. In the bundle, build.mjs
 // defines __MCP_TRACKER_HTTP_BUNDLE__ as the file name of the separate bundle beside it
-// (dist/mcp-tracker-http.mjs, protocol/http.ts and what it needs), so a server on stdio does
-// not parse it. From source, the module is imported directly. The same arrangement as the
-// demo's (lib/demo/demo-loader.ts).
+// (dist/mcp-tracker-http.mjs: lib/http-serve.ts, with protocol/http.ts and the users file), so
+// a server on stdio does not parse them. From source, the module is imported directly. The same
+// arrangement as the demo's (lib/demo/demo-loader.ts).
 //
 // The companion carries its own copies of the engine modules it imports (json-rpc.ts,
 // errors.ts, ...). Nothing it shares with the server is checked by identity except the
@@ -10,14 +10,14 @@
 // (HttpOptions.encodeLine in protocol/http.ts).
 import { importCompanion } from './companion-bundle.js';
 
-export type HttpModule = typeof import('../protocol/http.js');
+type HttpServingModule = typeof import('./http-serve.js');
 
 declare const __MCP_TRACKER_HTTP_BUNDLE__: string | undefined;
 
-export async function loadHttpTransport(): Promise<HttpModule> {
+export async function loadHttpServing(): Promise<HttpServingModule> {
   const specifier =
     typeof __MCP_TRACKER_HTTP_BUNDLE__ === 'string'
       ? new URL(__MCP_TRACKER_HTTP_BUNDLE__, import.meta.url).href
-      : '../protocol/http.js';
-  return importCompanion<HttpModule>(() => import(specifier), specifier, 'mcp-tracker --http');
+      : './http-serve.js';
+  return importCompanion<HttpServingModule>(() => import(specifier), specifier, 'mcp-tracker --http');
 }

@@ -8,23 +8,22 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { isLoopback } from '../protocol/http-access.js';
 import { encodeLine } from '../protocol/json-rpc.js';
-import { type Server, createServer } from '../protocol/server.js';
+import { createServer } from '../protocol/server.js';
 import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
 import { afterCodeCache } from './after-code-cache.js';
-import { USAGE, parseCommandLine, type CommandLine, type HttpAddress } from './cli.js';
+import { parseCommandLine, type CommandLine } from './cli.js';
 import { CompanionMissing } from './companion-bundle.js';
 import { loadDemo } from './demo/demo-loader.js';
-import { type HttpModule, loadHttpTransport } from './http-loader.js';
+import { loadHelp } from './help-loader.js';
+import { loadHttpServing } from './http-loader.js';
 import { loadImportExport } from './import-export-loader.js';
 import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
 import { type ToolSelection, parseReadOnlyVariable, parseToolsets } from './tracker/toolsets.js';
-import { authenticateUsers, readUsersFile } from './tracker/users-file.js';
 
 const report = (line: string): void => {
   process.stderr.write(`[mcp-tracker] ${line}\n`);
@@ -35,14 +34,14 @@ async function main(): Promise<void> {
   try {
     line = parseCommandLine(process.argv.slice(2));
   } catch (error) {
-    report(`${(error as Error).message}\n\n${USAGE}`);
+    report(`${(error as Error).message}\n\`mcp-tracker --help\` lists the commands and options.`);
     process.exit(2);
   }
   if (line.command !== 'serve') {
     // Not serving: stdout is ours to print on.
     const write = claimStdout();
     const print = (text: string) => write(`${text}\n`);
-    if (line.command === 'help') print(USAGE);
+    if (line.command === 'help') print((await loadHelp()).USAGE);
     else if (line.command === 'version') print(SERVER_INFO.version);
     else if (line.command === 'migrate' || line.command === 'copy-journal') process.exitCode = await manageDatabase(line, print);
     else if (line.command === 'import' || line.command === 'export')
@@ -104,7 +103,7 @@ async function serve(line: CommandLine): Promise<void> {
     process.exit(2);
   }
   // The HTTP transport's bundle before the store: a missing file is reported before any data file is made.
-  const http = line.http ? await loadHttpTransport() : undefined;
+  const http = line.http ? await loadHttpServing() : undefined;
   const temporary = line.ephemeral ? mkdtempSync(join(tmpdir(), 'mcp-tracker-')) : undefined;
   const dataPath = temporary
     ? join(temporary, 'tracker.jsonl')
@@ -134,7 +133,7 @@ async function serve(line: CommandLine): Promise<void> {
   };
   if (http && line.http) {
     // A token file we cannot read or an address in use: say so and stop, before serving anything.
-    return serveOverHttp(http, server, line, line.http, release).catch((error: Error) => {
+    return http.serveTrackerOverHttp({ server, line, address: line.http, release, report, encodeLine }).catch((error: Error) => {
       report(`cannot serve over HTTP: ${error.message}`);
       release();
       process.exit(1);
@@ -172,52 +171,6 @@ function stateKey(line: CommandLine): Uint8Array | undefined {
     process.exit(2);
   }
   return key;
-}
-
-async function serveOverHttp(
-  { serveHttp }: HttpModule,
-  server: Server,
-  line: CommandLine,
-  address: HttpAddress,
-  release: () => void,
-): Promise<void> {
-  const authToken = line.authTokenFile ? readFileSync(line.authTokenFile, 'utf8').split('\n')[0]!.trim() : undefined;
-  if (line.authTokenFile && !authToken) throw new Error(`${line.authTokenFile} holds no token on its first line`);
-  // Per-user tokens: each request acts as the user its token names (lib/tracker/users-file.ts).
-  const authenticate = line.usersFile ? authenticateUsers(readUsersFile(line.usersFile)) : undefined;
-  if (address.explicitHost && !isLoopback(address.host) && !authToken && !authenticate) {
-    report(
-      `warning: serving ${address.host} without --auth-token-file or --users-file: anyone who can reach this address can use the tracker`,
-    );
-  }
-  const endpoint = await serveHttp(server, {
-    host: address.host,
-    port: address.port,
-    authToken,
-    authenticate,
-    allowedOrigins: line.allowedOrigins,
-    instanceName: line.instanceName,
-    maxMessageBytes: line.maxMessageBytes,
-    // The same bounds as on stdio, for all clients together (protocol/http-budget.ts).
-    maxInFlight: line.maxInFlight,
-    maxQueuedBytes: line.maxQueuedBytes,
-    maxDepth: line.maxDepth,
-    report,
-    encodeLine,
-  });
-  report(`listening on ${endpoint.url}`);
-  // SIGTERM / SIGINT: stop accepting, let requests finish for 1.5 s, end streams, exit within 2 s.
-  let stopping = false;
-  for (const name of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(name, () => {
-      if (stopping) return;
-      stopping = true;
-      void endpoint.close(1500).finally(() => {
-        release();
-        process.exit(0);
-      });
-    });
-  }
 }
 
 // A bug must not take the server down with a request half-answered: report it and go on.

@@ -66,6 +66,7 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
       [['demo'], 'mcp-tracker-demo.mjs'],
       [['export', '--data', join(folder, 'none.jsonl')], 'mcp-tracker-io.mjs'],
       [['--http', '0', '--data', join(folder, 'none.jsonl')], 'mcp-tracker-http.mjs'],
+      [['--help'], 'mcp-tracker-help.mjs'],
     ] as const) {
       const alone = node(['mcp-tracker.mjs', ...args], folder);
       assert.is(alone.status, 1, alone.stderr);
@@ -74,6 +75,12 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
     }
     // Told before the store opens: no data file was made for a server that cannot serve.
     assert.not.ok(existsSync(join(folder, 'none.jsonl')));
+    // Copied together, the server finds its companions beside it.
+    for (const name of readdirSync('dist').filter((name) => /^mcp-tracker-.*\.mjs$/.test(name)))
+      copyFileSync(join('dist', name), join(folder, name));
+    const help = node(['mcp-tracker.mjs', '--help'], folder);
+    assert.is(help.status, 0, help.stderr);
+    assert.match(help.stdout, /^Usage:\n {2}mcp-tracker \[options\]/);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -81,7 +88,7 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
 
 test("README's table of the server's bundles names every one, each within 10% of its size as built", () => {
   const readme = readFileSync('README.md', 'utf8');
-  const rows = [...readme.matchAll(/^\| `(mcp-tracker[\w-]*\.mjs)` \|[^|]+\| ([\d.]+) KiB \|$/gm)];
+  const rows = [...readme.matchAll(/^\| `(mcp-tracker[\w-]*\.mjs)` \|[^|]+\|[^|]+\| ([\d.]+) KiB \|$/gm)];
   assert.equal(
     rows.map((row) => row[1]).sort(),
     readdirSync('dist')
@@ -137,6 +144,7 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
       'README.md',
       'dist/mcp-conform.mjs',
       'dist/mcp-tracker-demo.mjs',
+      'dist/mcp-tracker-help.mjs',
       'dist/mcp-tracker-http.mjs',
       'dist/mcp-tracker-io.mjs',
       'dist/mcp-tracker-postgres.mjs',
@@ -153,6 +161,7 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
     const bin = (name: string) => join(project, 'node_modules', '.bin', name);
     assert.match(spawnSync(bin('mcp-conform'), ['--version'], { encoding: 'utf8' }).stdout, /^\d+\.\d+\.\d+\n$/);
     assert.match(spawnSync(bin('mcp-tracker'), ['--version'], { encoding: 'utf8' }).stdout, /^\d+\.\d+\.\d+\n$/);
+    assert.match(spawnSync(bin('mcp-tracker'), ['--help'], { encoding: 'utf8' }).stdout, /^Usage:\n/);
     const answer = spawnSync(bin('mcp-tracker'), ['--ephemeral'], { input: INITIALIZE, encoding: 'utf8', timeout: 30_000 });
     assert.match(answer.stdout, '"protocolVersion":"2025-11-25"');
   } finally {

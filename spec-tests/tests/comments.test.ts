@@ -24,6 +24,7 @@ const BUILT = new Set([
   'mcp-tracker-demo.mjs',
   'mcp-tracker-io.mjs',
   'mcp-tracker-http.mjs',
+  'mcp-tracker-help.mjs',
   'mcp-conform.mjs',
   'mcp-conformance-server.mjs',
   'sdk-tracker.mjs',
