@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { encodeLine } from '../protocol/json-rpc.js';
+import { encodeLineBytes } from '../protocol/json-rpc.js';
 import { createServer } from '../protocol/server.js';
 import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
@@ -133,11 +133,13 @@ async function serve(line: CommandLine): Promise<void> {
   };
   if (http && line.http) {
     // A token file we cannot read or an address in use: say so and stop, before serving anything.
-    return http.serveTrackerOverHttp({ server, line, address: line.http, release, report, encodeLine }).catch((error: Error) => {
-      report(`cannot serve over HTTP: ${error.message}`);
-      release();
-      process.exit(1);
-    });
+    return http
+      .serveTrackerOverHttp({ server, line, address: line.http, release, report, encodeLine: encodeLineBytes })
+      .catch((error: Error) => {
+        report(`cannot serve over HTTP: ${error.message}`);
+        release();
+        process.exit(1);
+      });
   }
   serveStdio(server, {
     maxMessageBytes: line.maxMessageBytes,
