@@ -4,7 +4,10 @@
 // Each watched resource (a canonical URI someone is subscribed to, see
 // protocol/subscriptions.ts) keeps a fingerprint of what it returned: a SHA-256 of its JSON,
 // leaving out `read_at` (the one field that changes on every read), 44 characters however
-// large the resource. A change says which issues, sprints and projects it touched
+// large the resource. An issue's is taken from the very text its reads send (issue-texts.ts):
+// printed once per version of the issue, for readers and watcher alike, where a
+// 10 MB issue was printed again for each (issue 30). Once per change, not per subscriber: a
+// resource is watched once however many connections subscribe to it (protocol/server.ts). A change says which issues, sprints and projects it touched
 // (lib/store/changes/apply.ts `Change`), and only the resources that read one of them are read again:
 //
 //   jira://issue/K                      issue K
@@ -26,7 +29,9 @@
 
 import { createHash } from 'node:crypto';
 import type { ChangeEvent, TrackerStore } from '../store/index.js';
-import { CURRENT_SPRINT_URI, PROJECTS_URI, TEMPLATES, readUri } from './resources.js';
+import type { PreEncoded } from '../../protocol/pre-encoded.js';
+import { type IssueTexts, createIssueTexts } from './issue-texts.js';
+import { CURRENT_SPRINT_URI, PROJECTS_URI, TEMPLATES, issueAt, readUri } from './resources.js';
 
 export interface ResourceWatch {
   /** Notes what a resource holds now. */
@@ -38,11 +43,16 @@ export interface ResourceWatch {
   readonly size: number;
 }
 
-export function createResourceWatch(store: TrackerStore): ResourceWatch {
+/** `texts`: the issue texts the resources send (trackerResources), so that each is printed once. */
+export function createResourceWatch(store: TrackerStore, texts: IssueTexts = createIssueTexts(store)): ResourceWatch {
   const fingerprints = new Map<string, string>();
   const watchersOf = new Map<string, Set<string>>(); // topic -> watched URIs that read it
 
-  const read = (uri: string): string => fingerprint(readUri(store, uri));
+  const read = (uri: string): string => {
+    if (!TEMPLATES.issue.match(uri)) return fingerprint(readUri(store, uri));
+    const issue = issueAt(store, uri);
+    return issue === null ? 'null' : fingerprintText(texts.now(issue));
+  };
 
   return {
     watch(uri) {
@@ -107,4 +117,10 @@ function fingerprint(value: Record<string, unknown> | null): string {
   if (value === null) return 'null';
   const { read_at: _volatile, ...stable } = value;
   return createHash('sha256').update(JSON.stringify(stable)).digest('base64');
+}
+
+function fingerprintText(text: PreEncoded<string>): string {
+  const hash = createHash('sha256');
+  for (const chunk of text.utf8 ?? [text.json]) hash.update(chunk);
+  return hash.digest('base64');
 }
