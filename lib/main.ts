@@ -19,6 +19,7 @@ import { loadDemo } from './demo/demo-loader.js';
 import { loadHelp } from './help-loader.js';
 import { loadHttpServing } from './http-loader.js';
 import { loadImportExport } from './import-export-loader.js';
+import { pendingImportNotice } from './import-pending.js';
 import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
@@ -122,6 +123,8 @@ async function serve(line: CommandLine): Promise<void> {
     process.exit(1);
   }
   report(`serving ${where}`);
+  const pendingImport = database ? undefined : pendingImportNotice(dataPath);
+  if (pendingImport !== undefined) report(pendingImport);
 
   const tracker = createTrackerServer(store, { pageSize: line.pageSize, requestStateKey: stateKey(line), tools });
   const server = createServer(tracker.definition, report);
