@@ -82,11 +82,14 @@ export class PreEncoded<Value> {
     const escaped = (text: string) => escapeLineSeparators(JSON.stringify(text).slice(1, -1));
     return {
       add(piece) {
-        let text = carried + piece;
-        carried = '';
-        const last = text.charCodeAt(text.length - 1);
-        if (last >= 0xd800 && last <= 0xdbff) [text, carried] = [text.slice(0, -1), text.slice(-1)];
-        push(escaped(text));
+        // A long piece in chunk-sized parts, so that a large text is chunks however it was given.
+        for (let at = 0; at < piece.length; at += CHUNK_CHARS) {
+          let text = carried + piece.slice(at, at + CHUNK_CHARS);
+          carried = '';
+          const last = text.charCodeAt(text.length - 1);
+          if (last >= 0xd800 && last <= 0xdbff) [text, carried] = [text.slice(0, -1), text.slice(-1)];
+          push(escaped(text));
+        }
       },
       finish() {
         push(`${escaped(carried)}"`);

@@ -10,8 +10,9 @@ import * as assert from 'uvu/assert';
 import { encodeLineBytes } from '../../protocol/json-rpc.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { transcript } from '../../protocol/tests/harness.js';
-import { openStore, silentLogger } from '../store/index.js';
+import { type ChangeEvent, openStore, silentLogger } from '../store/index.js';
 import { createIssueTexts } from '../tracker/issue-texts.js';
+import { createResourceWatch } from '../tracker/resource-watch.js';
 import { createTrackerServer } from '../tracker/server.js';
 
 /** Characters JSON escapes, a line separator, and a pair of surrogates, in every comment. */
@@ -62,6 +63,29 @@ test('one printing per version of an issue, however many read it meanwhile; its 
   await store.addComment('PROJ-101', { body: 'one more' });
   const changed = store.getIssue('PROJ-101');
   assert.is.not(await texts.soon(changed), text, 'a new version, a new text');
+  close();
+});
+
+test('a watched large issue is fingerprinted a few chunks a turn: a change that comes before that is done is judged right', async () => {
+  const { store, close } = await trackerWithLargeIssue(60); // three chunks of 256 Ki characters
+  const watch = createResourceWatch(store);
+  const uri = 'jira://issue/PROJ-101';
+  const naming = (issues: string[]): ChangeEvent => ({
+    source: 'local',
+    changes: [],
+    issues,
+    sprints: [],
+    projects: [],
+    issueSetChanged: false,
+  });
+  watch.watch(uri);
+  // No turn has passed since: the fingerprint is unfinished when these changes come.
+  assert.equal(watch.changedBy(naming(['PROJ-101'])), [], 'a change naming the issue that left its text as it was');
+  watch.forget(uri);
+  watch.watch(uri);
+  await store.addComment('PROJ-101', { body: 'one more' });
+  assert.equal(watch.changedBy(naming(['PROJ-101'])), [uri]);
+  assert.equal(watch.changedBy(naming(['PROJ-101'])), [], 'told once per change');
   close();
 });
 
