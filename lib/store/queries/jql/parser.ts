@@ -29,6 +29,7 @@ import {
   type Clause,
   type CompareOperator,
   type Expression,
+  type ClauseField,
   type Field,
   type FunctionName,
   type Literal,
@@ -166,7 +167,7 @@ class Parser {
     throw expected(`an operator after '${token.text}'`, next, `Operators: ${operators}.`);
   }
 
-  private field(token: Token): Field {
+  private field(token: Token): ClauseField {
     if (token.kind !== 'word' && token.kind !== 'string') {
       const previous = this.tokens[this.at - 1];
       const where = previous === undefined ? '' : ` after ${describe(previous)}`;
@@ -175,8 +176,9 @@ class Parser {
     const field = fieldNamed(token.text);
     if (field !== null) return field;
     const fields = `Fields: ${FIELDS.join(', ')}.`;
-    const jira =
-      jiraFieldHelp(token.text) ?? (token.kind === 'string' ? 'Custom fields are not kept by this tracker yet.' : null);
+    const jira = jiraFieldHelp(token.text);
+    // A quoted name is a custom field, as Jira writes it: resolve.ts knows whether a project defines it.
+    if (token.kind === 'string' && jira === null) return { custom: token.text.trim() };
     const name = token.kind === 'string' ? `"${token.text}"` : `'${token.text}'`;
     throw jqlError(`Unknown field ${name}`, token.column, jira === null ? fields : `${jira} ${fields}`);
   }
