@@ -280,7 +280,8 @@ function applyFieldsDefined(state: TrackerState, record: RecordOf<'project.field
       custom: Object.freeze(custom.map((field) => Object.freeze({ ...field }))),
     }),
   );
-  const counts = `${components.length} components, ${versions.length} versions, ${custom.length} custom fields`;
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const counts = `${count(components.length, 'component')}, ${count(versions.length, 'version')}, ${count(custom.length, 'custom field')}`;
   return change(`${record.project} fields defined: ${counts}`, [], [], [record.project], false);
 }
 
