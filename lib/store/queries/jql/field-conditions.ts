@@ -19,6 +19,7 @@ import type { TrackerState } from '../../state/state.js';
 import type { Clause, CompareOperator, Literal, Value } from './ast.js';
 import { dateSpan } from './dates.js';
 import { jqlError } from './errors.js';
+import { jiraFieldHelp } from './jira-words.js';
 
 /** The fields of this file, as the parser names them. */
 export const VALUE_FIELDS = ['due', 'component', 'fixVersion'] as const;
@@ -75,11 +76,9 @@ function targetOf(state: TrackerState, target: string, column: number): Target {
   }
   if (byProject.size === 0) {
     const names = [...new Set(definitions.flatMap(([, fields]) => fields.custom.map((f) => `"${f.name}"`)))];
-    throw jqlError(
-      `Unknown field "${target}"`,
-      column,
-      names.length === 0 ? 'No project defines custom fields.' : `Custom fields: ${names.sort().join(', ')}.`,
-    );
+    const known = names.length === 0 ? 'No project defines custom fields.' : `Custom fields: ${names.sort().join(', ')}.`;
+    const jira = jiraFieldHelp(target);
+    throw jqlError(`Unknown field "${target}"`, column, jira === null ? known : `${jira} ${known}`);
   }
   const fields = [...byProject.values()];
   return {

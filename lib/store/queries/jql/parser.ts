@@ -175,12 +175,12 @@ class Parser {
     }
     const field = fieldNamed(token.text);
     if (field !== null) return field;
+    // A quoted name is a custom field, as Jira writes it: only the store knows whether a project
+    // defines it (jql/field-conditions.ts answers one that none does, with Jira's words for it).
+    if (token.kind === 'string') return { custom: token.text.trim() };
     const fields = `Fields: ${FIELDS.join(', ')}.`;
     const jira = jiraFieldHelp(token.text);
-    // A quoted name is a custom field, as Jira writes it: resolve.ts knows whether a project defines it.
-    if (token.kind === 'string' && jira === null) return { custom: token.text.trim() };
-    const name = token.kind === 'string' ? `"${token.text}"` : `'${token.text}'`;
-    throw jqlError(`Unknown field ${name}`, token.column, jira === null ? fields : `${jira} ${fields}`);
+    throw jqlError(`Unknown field '${token.text}'`, token.column, jira === null ? fields : `${jira} ${fields}`);
   }
 
   private value(after: string): Value {
