@@ -42,7 +42,7 @@ const BUILT_IN_ALIASES: ReadonlyMap<string, BuiltInField> = new Map<string, Buil
 
 /**
  * Names a custom field may not take: the issue's own fields and JQL's names for them, so
- * `"Status" = x` can only ever mean the status (lib/tests/fields.test.ts holds JQL's fields to it).
+ * `"Status" = x` can only ever mean the status (lib/tests/store-fields.test.ts holds JQL's fields to it).
  */
 export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
   ...BUILT_IN_ALIASES.keys(),
