@@ -2,7 +2,8 @@
 // one record (StoreAccess.mutate), then answers from the state the record made. A plan that
 // changes nothing appends nothing and says so.
 import type { Change } from './state/change.js';
-import { parseHandle, parseIssueKey, parseText } from './model/args.js';
+import { parseHandle, parseIssueKey, parseProjectKey, parseText } from './model/args.js';
+import { planDefineFields, projectFieldsOf } from './domain/fields.js';
 import {
   parseCreateIssue,
   planAssignment,
@@ -195,6 +196,15 @@ export function storeMutations(access: StoreAccess): StoreMutations {
     },
 
     bulkUpdateStatus: (keys, status, bulkOptions = {}) => bulkUpdateStatus(updateStatus, keys, status, bulkOptions),
+
+    async defineFields(rawProject, fields) {
+      const project = parseProjectKey(rawProject);
+      const change = await mutate((state) => planDefineFields(state, project, fields));
+      return {
+        fields: projectFieldsOf(backend.state(), project),
+        change: change ?? noChange(`${project}'s fields are already so; nothing changed.`),
+      };
+    },
 
     ...sprintCommands(mutate, () => backend.state()),
   };

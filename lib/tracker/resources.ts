@@ -34,6 +34,7 @@ import {
   type Burndown,
   type Issue,
   type SprintStats,
+  type ProjectFields,
   type TrackerStore,
   canonicalQuery,
   isDomainError,
@@ -97,8 +98,16 @@ function nothingOnDomainError<T>(read: () => T | null): T | null {
   }
 }
 
+/** The components, versions and custom fields a project defined (define_fields), only when it defined any. */
+function definedFields(store: TrackerStore, project: string): { fields?: ProjectFields } {
+  const fields = store.getProjectFields(project);
+  const defined = fields.components.length + fields.versions.length + fields.custom.length > 0;
+  return defined ? { fields } : {};
+}
+
 function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown> | null {
-  if (uri === PROJECTS_URI) return { projects: store.listProjects().map((p) => ({ ...p, ...countsOf(store, p.key) })) };
+  if (uri === PROJECTS_URI)
+    return { projects: store.listProjects().map((p) => ({ ...p, ...countsOf(store, p.key), ...definedFields(store, p.key) })) };
   if (uri === CURRENT_SPRINT_URI) {
     const sprint = currentSprint(store);
     return sprint === null ? null : { ...sprint.stats, burndown: sprint.burndown, read_at: new Date().toISOString() };

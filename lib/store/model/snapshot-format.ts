@@ -9,6 +9,8 @@ import {
   IssueKeySchema,
   IssueSchema,
   LinkTypeSchema,
+  ProjectFieldsSchema,
+  ProjectKeySchema,
   ProjectSchema,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
@@ -20,6 +22,8 @@ export type SnapshotLink = z.infer<typeof SnapshotLinkSchema>;
 
 export const SnapshotAttachmentSchema = z.strictObject({ key: IssueKeySchema, attachment: AttachmentSchema });
 
+export const SnapshotFieldsSchema = z.strictObject({ project: ProjectKeySchema, fields: ProjectFieldsSchema });
+
 export const TrackerSnapshotSchema = z.strictObject({
   format: z.literal(SNAPSHOT_FORMAT),
   version: z.literal(SNAPSHOT_VERSION),
@@ -29,6 +33,8 @@ export const TrackerSnapshotSchema = z.strictObject({
   links: z.array(SnapshotLinkSchema),
   /** Absent when there are none, so an export without attachments reads as before they existed. */
   attachments: z.optional(z.array(SnapshotAttachmentSchema)),
+  /** Each project's components, versions and custom fields (model/fields.ts); absent when no project defined any. */
+  fields: z.optional(z.array(SnapshotFieldsSchema)),
 });
 export type TrackerSnapshot = z.infer<typeof TrackerSnapshotSchema>;
 

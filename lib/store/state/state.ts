@@ -8,7 +8,7 @@
 //
 // The state knows nothing of the indexes built from it (field-index.ts, word-index.ts): each
 // keeps its own index per state, beside it, so the arrows run from the indexes to the state.
-import type { LinkType, Project, Sprint, Status } from '../model/schema.js';
+import type { LinkType, Project, ProjectFields, Sprint, Status } from '../model/schema.js';
 import { IssueTable } from './issue-table.js';
 
 /** An attachment as the state keeps it: its record's fields and its decoded size. */
@@ -51,6 +51,10 @@ export interface SprintHistory {
 export interface TrackerState {
   readonly projects: Map<string, Project>;
   readonly sprints: Map<string, Sprint>;
+  /** What each project defined of components, versions and custom fields (model/fields.ts); absent: nothing. */
+  readonly projectFields: Map<string, ProjectFields>;
+  /** Keys of the issues that carry fields (a due date, components...): what JQL looks at for them (jql/field-conditions.ts). */
+  readonly fieldIssues: Set<string>;
   /** Each issue with its comment log and history, read on first use after a snapshot (issue-table.ts). */
   readonly issues: IssueTable;
   /** Issue keys per project, ascending by number. */
@@ -91,6 +95,8 @@ export function createEmptyState(): TrackerState {
   return {
     projects: new Map(),
     sprints: new Map(),
+    projectFields: new Map(),
+    fieldIssues: new Set(),
     issues: new IssueTable(),
     issueKeysByProject: new Map(),
     nextIssueNumber: new Map(),

@@ -24,6 +24,7 @@ import { searchWords } from '../../indexes/word-index.js';
 import { OPEN_STATUSES, STATUS_CATEGORY, parseStatus } from '../../model/workflow.js';
 import type { Clause, CompareOperator, Expression, Field, FunctionName, Literal, Value } from './ast.js';
 import { dateSpan, isDateFunction } from './dates.js';
+import { VALUE_FIELDS, fieldClauseKeys } from './field-conditions.js';
 import { jqlError } from './errors.js';
 import { childrenOf, everyChild, issuesOf, keysInOrder, knownIssue, resolutionNamed, resolvedWith } from './issue-sets.js';
 
@@ -62,6 +63,8 @@ const EMPTYABLE: ReadonlySet<Field> = new Set(['assignee', 'sprint', 'labels', '
 /** How many known values an error lists before it says how many more there are. */
 const LISTED_MAX = 20;
 const TEXT_FIELDS: ReadonlySet<Field> = new Set(['text', 'summary', 'description', 'comment']);
+/** Fields of an issue's `fields` (jql/field-conditions.ts), answered as sets of keys like the custom ones. */
+const FIELD_CLAUSES: ReadonlySet<Field> = new Set(VALUE_FIELDS);
 
 /**
  * Jira's status categories over our statuses. A blocked issue was started (Jira files a Blocked
@@ -98,7 +101,11 @@ export function resolve(state: TrackerState, expression: Expression, context: Re
 
 function resolveClause(state: TrackerState, clause: Clause, context: ResolveContext): Condition {
   const field = clause.field;
-  if (clause.kind === 'empty') return emptyCondition(state, clause.field, clause.negated, clause.column);
+  if (typeof field !== 'string' || FIELD_CLAUSES.has(field)) {
+    const { keys, negated } = fieldClauseKeys(state, clause, typeof field === 'string' ? field : field.custom, context.now);
+    return negatedIf(negated, { kind: 'keys', keys });
+  }
+  if (clause.kind === 'empty') return emptyCondition(state, field, clause.negated, clause.column);
   if (TEXT_FIELDS.has(field)) {
     if (clause.kind !== 'compare' || (clause.op !== '~' && clause.op !== '!~'))
       throw jqlError(`${field} takes only '~' or '!~'`, clause.column, `Write ${field} ~ "words".`);
