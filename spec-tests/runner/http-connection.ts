@@ -30,6 +30,7 @@ import { POST_HEADERS, sessionHeaders, statelessHeaders, statelessVersion } from
 import { type HttpOutcome, type HttpRequestSpec, PROTOCOL_VERSION, SESSION_ID } from './http-exchange.js';
 import { isWellFormedRequest } from './http-refusals.js';
 import { isValidRequestId } from './envelope-rules.js';
+import { fetchWithHost } from './http-host-request.js';
 
 const ORDER_WAIT_MS = 200;
 const DELETE_WAIT_MS = 2000;
@@ -140,7 +141,8 @@ export class HttpConnection implements ServerConnection {
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       const init = { method: request.method, headers, signal: controller.signal };
-      const response = await fetch(this.url, request.method === 'POST' ? { ...init, body: request.body } : init);
+      const withBody = request.method === 'POST' ? { ...init, body: request.body } : init;
+      const response = await (headers.has('host') ? fetchWithHost(this.url, withBody) : fetch(this.url, withBody));
       const contentType = contentTypeOf(response);
       this.note(`${described} -> ${response.status} ${contentType}`);
       const body = contentType === 'text/event-stream' ? undefined : await response.text();

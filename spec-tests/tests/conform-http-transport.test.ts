@@ -1,5 +1,5 @@
 // The Streamable HTTP transport's own rules (spec-tests/fixtures/http), each proved able to fail:
-// a small server written here breaks every one of them (it answers a foreign Origin with 200,
+// a small server written here breaks every one of them (it answers a foreign Origin or Host with 200,
 // a notification with 200 and a body, a request as text/plain, keeps serving a DELETEd session,
 // ignores an unsupported MCP-Protocol-Version, issues a session id with a space, and in
 // 2026-07-28 answers everything 200). Our own server passes them all (conform-over-http.test.ts).
@@ -106,6 +106,13 @@ const BROKEN: Record<string, RegExp> = {
   'http/method-not-found-404-2026-07-28': /answered HTTP 200/,
 };
 
+/** Fixture -> the words its failure must say, for the checks the spec words as SHOULD (advisories). */
+const BROKEN_SHOULD: Record<string, RegExp> = {
+  'http/host-foreign-2025-11-25':
+    /POST initialize \(id "mcp-conform:host"\) with Host: evil\.example: the server answered HTTP 200 application\/json/,
+  'http/host-foreign-2026-07-28': /with .*Host: evil\.example: the server answered HTTP 200/,
+};
+
 test('every HTTP transport check fails a server that breaks its rule, and says what it answered', async () => {
   const fake = await startBrokenServer();
   try {
@@ -115,6 +122,12 @@ test('every HTTP transport check fails a server that breaks its rule, and says w
       const fixture = report.fixtures.find((item) => item.name === name);
       assert.is(fixture?.verdict, 'failed', `${name}: ${fixture?.verdict}`);
       assert.is(fixture?.level, 'must', name);
+      assert.match(fixture?.failures[0]?.summary ?? '', words);
+    }
+    for (const [name, words] of Object.entries(BROKEN_SHOULD)) {
+      const fixture = report.fixtures.find((item) => item.name === name);
+      assert.is(fixture?.verdict, 'advisory', `${name}: ${fixture?.verdict}`);
+      assert.is(fixture?.level, 'should', name);
       assert.match(fixture?.failures[0]?.summary ?? '', words);
     }
     // What the spec leaves open passes: GET answered 405, an unreadable body refused with 400,
