@@ -458,6 +458,12 @@ export const MANIFEST: readonly ManifestRule[] = [
     'A foreign Host without Origin (a DNS rebinding page) is refused with a 4xx: the page names Origin only, and local servers SHOULD bind to localhost.',
     'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
   ),
+  enforced(
+    '16.10',
+    'MAY',
+    'A stream resumed with Last-Event-ID replays only what came after that event, on that stream; refusing to resume with a 4xx is allowed.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+  ),
 
   // Ambiguities: the choices we made
   uncovered(

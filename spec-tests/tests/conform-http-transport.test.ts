@@ -238,6 +238,66 @@ test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected 
   }
 });
 
+/** Answers a ping on an event stream with an event id; a GET with Last-Event-ID resumes, replaying that answer if `replays`. */
+async function startResumingServer(replays: boolean): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.method === 'DELETE') return void res.writeHead(200).end();
+      if (req.method === 'GET') {
+        if (req.headers['last-event-id'] === undefined) return void res.writeHead(405).end();
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' }).flushHeaders();
+        if (replays) res.write(`id: ping-1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} })}\n\n`);
+        return;
+      }
+      const message = JSON.parse(body) as Message;
+      if (message.method === 'initialize') {
+        const result = { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'resuming', version: '1' } };
+        return void res
+          .writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'session-1' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+      }
+      if (message.id === undefined) return void res.writeHead(202).end();
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(`id: ping-${String(message.id)}\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} })}\n\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+test('a stream resumed with Last-Event-ID that replays an answer the client already had gets a should advisory', async () => {
+  const fixture = ['spec-tests/fixtures/http/resume-after-last-event-2025-11-25.txtar'];
+  const replaying = await startResumingServer(true);
+  try {
+    const { report } = await runHttpFixtures(replaying.url, fixture);
+    const [result] = report.fixtures;
+    assert.is(result?.verdict, 'advisory', JSON.stringify(result));
+    assert.is(result?.level, 'should');
+    assert.match(
+      result?.failures[0]?.summary ?? '',
+      /a response on the resumed stream: \{"jsonrpc":"2\.0","id":1,"result":\{\}\}/,
+    );
+  } finally {
+    replaying.close();
+  }
+  const resuming = await startResumingServer(false);
+  try {
+    const { report } = await runHttpFixtures(resuming.url, fixture);
+    assert.is(report.fixtures[0]?.verdict, 'passed', JSON.stringify(report.fixtures[0]));
+  } finally {
+    resuming.close();
+  }
+});
+
 test('an SSE event id sent twice in one session fails, citing the resumability rule', async () => {
   const server = createServer((req, res) => {
     let body = '';
