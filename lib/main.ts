@@ -133,11 +133,13 @@ async function serve(line: CommandLine): Promise<void> {
   };
   if (http && line.http) {
     // A token file we cannot read or an address in use: say so and stop, before serving anything.
-    return http.serveTrackerOverHttp({ server, line, address: line.http, release, report, encodeLine }).catch((error: Error) => {
-      report(`cannot serve over HTTP: ${error.message}`);
-      release();
-      process.exit(1);
-    });
+    return http
+      .serveTrackerOverHttp({ server, store, line, address: line.http, release, report, encodeLine })
+      .catch((error: Error) => {
+        report(`cannot serve over HTTP: ${error.message}`);
+        release();
+        process.exit(1);
+      });
   }
   serveStdio(server, {
     maxMessageBytes: line.maxMessageBytes,

@@ -165,7 +165,7 @@ function defineTests(): void {
     ],
     ['cut short', (file) => fs.truncateSync(snapshotOf(file), 6000), /size is not what its header says/],
     ['not a snapshot at all', (file) => fs.writeFileSync(snapshotOf(file), 'hello'), /shorter than its header/],
-    ['a newer version', (file) => rewriteHeader(snapshotOf(file), '"version":3', '"version":9'), /version 9/],
+    ['a newer version', (file) => rewriteHeader(snapshotOf(file), '"version":4', '"version":9'), /version 9/],
     ['the journal cut below its offset', (file) => fs.truncateSync(file, 200), /journal is shorter/],
     [
       'the journal changed before its offset',

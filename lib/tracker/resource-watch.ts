@@ -15,7 +15,7 @@
 //   jira://sprint/current               any change to a project: which active sprint it
 //   jira://sprints                      describes (and the sprints' points) may move with it
 //   jira://project/P/sprint/current     project P
-//   jira://projects                     any change (issue counts, active sprints)
+//   jira://projects, jira://people      any change (issue counts, active sprints, who is assigned)
 //   jira://issue/K/history              issue K (every change to K names it)
 //   jira://issue/K/links, jira://ready  any change: a linked issue, a blocker or a sprint
 //                                       anywhere may move them, so they are read again and compared
@@ -26,7 +26,7 @@
 
 import { createHash } from 'node:crypto';
 import type { ChangeEvent, TrackerStore } from '../store/index.js';
-import { CURRENT_SPRINT_URI, PROJECTS_URI, TEMPLATES, readUri } from './resources.js';
+import { CURRENT_SPRINT_URI, PEOPLE_URI, PROJECTS_URI, TEMPLATES, readUri } from './resources.js';
 
 export interface ResourceWatch {
   /** Notes what a resource holds now. */
@@ -81,7 +81,7 @@ export function createResourceWatch(store: TrackerStore): ResourceWatch {
 
 /** What a resource reads, as topics a change can touch; nothing for a URI that reads nothing in any state. */
 function topicsOf(uri: string): string[] {
-  if (uri === PROJECTS_URI || TEMPLATES.ready.match(uri) || TEMPLATES.links.match(uri)) return ['projects'];
+  if (uri === PROJECTS_URI || uri === PEOPLE_URI || TEMPLATES.ready.match(uri) || TEMPLATES.links.match(uri)) return ['projects'];
   if (uri === CURRENT_SPRINT_URI || TEMPLATES.sprints.match(uri)) return ['current sprint'];
   const project = TEMPLATES.projectSprint.match(uri);
   if (project) return [`project ${project.project_key}`];

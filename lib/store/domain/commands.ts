@@ -12,13 +12,14 @@ import {
   parseIssueKey,
   parseIssueType,
   parseLabels,
-  parseOptionalHandle,
   parsePriority,
   parseProjectKey,
   parseSprintId,
   parseStoryPoints,
   parseText,
 } from '../model/args.js';
+import { PEOPLE_LIMITS } from '../model/person.js';
+import { requirePersonNamed } from '../state/people.js';
 import { domainError } from '../model/errors.js';
 import { describeSprints, parentRefusal, requireIssue, requireProject, requireSprint } from '../state/lookup.js';
 import { LIMITS, type Issue, type IssueType, type Priority, type Resolution, type Status } from '../model/schema.js';
@@ -34,6 +35,7 @@ export interface CreateIssueInput {
   readonly type?: string;
   /** Default: P2. */
   readonly priority?: string;
+  /** A person by handle, display name, e-mail or alias (state/people.ts); null or absent: unassigned. */
   readonly assignee?: string | null;
   /** Default: the store's `actor`. */
   readonly reporter?: string;
@@ -52,6 +54,7 @@ export interface CreateIssueRequest {
   readonly description: string;
   readonly type: IssueType;
   readonly priority: Priority;
+  /** As given: found in the people directory when the issue is planned. */
   readonly assignee: string | null;
   readonly reporter: string;
   readonly story_points: number | null;
@@ -68,13 +71,18 @@ export function parseCreateIssue(input: CreateIssueInput, actor: string): Create
     description: input.description === undefined ? '' : parseText(input.description, 'Description', 0, LIMITS.descriptionMax),
     type: input.type === undefined ? 'task' : parseIssueType(input.type),
     priority: input.priority === undefined ? 'P2' : parsePriority(input.priority),
-    assignee: parseOptionalHandle(input.assignee, 'assignee'),
+    assignee: parsePersonName(input.assignee, 'assignee'),
     reporter: input.reporter === undefined ? actor : parseHandle(input.reporter, 'reporter'),
     story_points: parseStoryPoints(input.story_points),
     sprint: input.sprint === undefined || input.sprint === null ? null : parseSprintId(input.sprint),
     labels: parseLabels(input.labels),
     parent: input.parent === undefined || input.parent === null ? null : parseIssueKey(input.parent, 'parent'),
   };
+}
+
+/** A person as a caller names them (found when planned); null, absent or "" for nobody. */
+export function parsePersonName(value: unknown, field: string): string | null {
+  return value === null || value === undefined || value === '' ? null : parseText(value, field, 1, PEOPLE_LIMITS.emailMax);
 }
 
 /** Allocates the next key of the project: safe because it runs under the lock. */
@@ -92,6 +100,7 @@ export function planCreateIssue(state: TrackerState, request: CreateIssueRequest
   const issue: Issue = {
     key: `${request.project}-${number}`,
     ...request,
+    assignee: request.assignee === null ? null : requirePersonNamed(state, request.assignee, 'assignee'),
     status: 'todo',
     resolution: null,
     comments: [],

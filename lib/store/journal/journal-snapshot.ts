@@ -28,6 +28,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import { restoreIssue } from '../changes/issue-snapshot.js';
+import { nameIndex } from '../changes/people.js';
+import type { Person } from '../model/person.js';
 import { errnoCode, storeFileError } from '../model/errors.js';
 import { IssueTable, type HistoryEntry, type IssueEntry, type IssueSource } from '../state/issue-table.js';
 import { READ_CHUNK_BYTES } from './journal-file.js';
@@ -44,7 +46,7 @@ import {
 } from '../state/state.js';
 
 export const SNAPSHOT_FORMAT = 'mcp-tracker-snapshot';
-export const SNAPSHOT_VERSION = 3;
+export const SNAPSHOT_VERSION = 4;
 /** The header's room: it holds a few numbers, three checksums and the journal's header line. */
 export const HEADER_BYTES = 4096;
 /** How much of the journal before the covered offset must still be what the snapshot saw. */
@@ -104,6 +106,8 @@ export interface SavedState {
   >;
   readonly assignmentCounts: Map<string, number>;
   readonly people: Set<string>;
+  /** The people directory (its name index is rebuilt from it). */
+  readonly directory: Person[];
   readonly lastSeq: number;
   readonly skipped: readonly SkippedLine[];
 }
@@ -315,6 +319,10 @@ function restoreState(saved: SavedState, source: SnapshotFile): TrackerState {
     people: saved.people,
     lastSeq: saved.lastSeq,
   };
+  for (const person of saved.directory) {
+    state.directory.set(person.handle, Object.freeze(person));
+    nameIndex(state, person, true);
+  }
   setIndexSource(state, source);
   return state;
 }

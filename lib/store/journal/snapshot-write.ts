@@ -208,6 +208,7 @@ function savedState(
     sprintHistory,
     assignmentCounts: state.assignmentCounts,
     people: state.people,
+    directory: [...state.directory.values()],
     lastSeq: state.lastSeq,
   };
 }
