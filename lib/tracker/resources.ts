@@ -397,6 +397,14 @@ export function trackerResources(store: TrackerStore): {
   return {
     resources: [
       fixed({
+        uri: PROJECTS_URI,
+        name: 'projects',
+        title: 'Projects',
+        mimeType: JSON_MIME,
+        description: 'Every project with its lead, issue count and active sprint.',
+        annotations: { audience: ['user', 'assistant'], priority: 0.5 },
+      }),
+      fixed({
         uri: PEOPLE_URI,
         name: 'people',
         title: 'People',
@@ -404,14 +412,6 @@ export function trackerResources(store: TrackerStore): {
         description:
           `The people directory: each handle with its display name, e-mail, aliases and assigned issues (the first ${PEOPLE_SHOWN_MAX} by handle, and the total). ` +
           'Tools and JQL take any of these names for a person.',
-        annotations: { audience: ['user', 'assistant'], priority: 0.5 },
-      }),
-      fixed({
-        uri: PROJECTS_URI,
-        name: 'projects',
-        title: 'Projects',
-        mimeType: JSON_MIME,
-        description: 'Every project with its lead, issue count and active sprint.',
         annotations: { audience: ['user', 'assistant'], priority: 0.5 },
       }),
       {

@@ -3,10 +3,11 @@
 //
 // How people get in (issue 32): by whoever runs the tracker, never by the model on its own, and
 // never on first use. First use is how a typo ("zed") became an assignee nobody would ever see.
-// So people come from the demo data, the `--users-file` of an HTTP instance (each user is a
-// person), an import (the Jira migration writes the people it maps, with their names and
-// account ids) and the command line (`mcp-tracker people add`). None of these is a tool: a tool
-// the model can call to add "zed" would undo the check, and it would cost every session tokens.
+// So people come from the demo data, from the `--users-file` of an HTTP instance (each user is a
+// person from the server's start) and from an import (the Jira migration writes the people it
+// maps, with their display names and account ids); anyone a journal's records already name
+// (leads, reporters, assignees, comment authors) is known too. None of these is a tool: a tool
+// the model could call to add "zed" would undo the check, and every session would pay its tokens.
 import { parseHandle, parseText, quote, requireString } from '../model/args.js';
 import type { Plan } from '../backend/record-log.js';
 import type { Change } from '../state/change.js';
