@@ -20,6 +20,10 @@
 //   jira://issue/K/links, jira://ready  any change: a linked issue, a blocker or a sprint
 //                                       anywhere may move them, so they are read again and compared
 //
+// jira://sprint/current is "my" sprint: what it returns depends on who reads it, so over HTTP it
+// is watched per reader (the engine's perViewer), each read as that user (store.actingAs) and
+// each told only of a change to their own sprint; "" is a connection without a user (stdio).
+//
 // A filtered query may or may not change when its project does, so it is read again and its
 // fingerprint compared: exact, at the cost of one read per watched resource of that project.
 // The work per write follows what the write touched, not what is subscribed.
@@ -28,49 +32,66 @@ import { createHash } from 'node:crypto';
 import type { ChangeEvent, TrackerStore } from '../store/index.js';
 import { CURRENT_SPRINT_URI, PEOPLE_URI, PROJECTS_URI, TEMPLATES, readUri } from './resources.js';
 
+/** A watched resource, and for one watched per reader, whose (see the top of this file). */
+export interface Watched {
+  readonly uri: string;
+  readonly viewer?: string;
+}
+
 export interface ResourceWatch {
-  /** Notes what a resource holds now. */
-  watch(uri: string): void;
-  forget(uri: string): void;
+  /** Notes what a resource holds now (for `viewer`, as they read it). */
+  watch(uri: string, viewer?: string): void;
+  forget(uri: string, viewer?: string): void;
   /** The watched resources whose content the change altered; their fingerprints move on. */
-  changedBy(event: ChangeEvent): string[];
+  changedBy(event: ChangeEvent): Watched[];
   /** Resources watched. */
   readonly size: number;
 }
 
 export function createResourceWatch(store: TrackerStore): ResourceWatch {
-  const fingerprints = new Map<string, string>();
-  const watchersOf = new Map<string, Set<string>>(); // topic -> watched URIs that read it
+  const fingerprints = new Map<string, string>(); // slot -> what it read
+  const watchersOf = new Map<string, Set<string>>(); // topic -> watched slots that read it
+  const watched = new Map<string, Watched>(); // slot -> the resource and its reader
+  // One resource per reader is one slot: the URI alone, or with the reader after a line break.
+  const slotOf = (uri: string, viewer?: string): string => (viewer === undefined ? uri : `${uri}\n${viewer}`);
 
-  const read = (uri: string): string => fingerprint(readUri(store, uri));
+  const read = ({ uri, viewer }: Watched): string =>
+    viewer === undefined || viewer === ''
+      ? fingerprint(readUri(store, uri))
+      : store.actingAs(viewer, () => fingerprint(readUri(store, uri)));
 
   return {
-    watch(uri) {
-      fingerprints.set(uri, read(uri));
+    watch(uri, viewer) {
+      const slot = slotOf(uri, viewer);
+      watched.set(slot, { uri, viewer });
+      fingerprints.set(slot, read({ uri, viewer }));
       for (const topic of topicsOf(uri)) {
-        let uris = watchersOf.get(topic);
-        if (!uris) watchersOf.set(topic, (uris = new Set()));
-        uris.add(uri);
+        let slots = watchersOf.get(topic);
+        if (!slots) watchersOf.set(topic, (slots = new Set()));
+        slots.add(slot);
       }
     },
-    forget(uri) {
-      fingerprints.delete(uri);
+    forget(uri, viewer) {
+      const slot = slotOf(uri, viewer);
+      watched.delete(slot);
+      fingerprints.delete(slot);
       for (const topic of topicsOf(uri)) {
-        const uris = watchersOf.get(topic);
-        uris?.delete(uri);
-        if (uris?.size === 0) watchersOf.delete(topic);
+        const slots = watchersOf.get(topic);
+        slots?.delete(slot);
+        if (slots?.size === 0) watchersOf.delete(topic);
       }
     },
     changedBy(event) {
       const candidates = new Set<string>();
       for (const topic of touchedBy(event)) {
-        for (const uri of watchersOf.get(topic) ?? []) candidates.add(uri);
+        for (const slot of watchersOf.get(topic) ?? []) candidates.add(slot);
       }
-      return [...candidates].filter((uri) => {
-        const now = read(uri);
-        if (fingerprints.get(uri) === now) return false;
-        fingerprints.set(uri, now);
-        return true;
+      return [...candidates].flatMap((slot) => {
+        const resource = watched.get(slot) as Watched;
+        const now = read(resource);
+        if (fingerprints.get(slot) === now) return [];
+        fingerprints.set(slot, now);
+        return [resource];
       });
     },
     get size() {

@@ -381,8 +381,9 @@ export function trackerResources(store: TrackerStore): {
     }
   };
   const fixed = (info: ResourceInfo): ResourceDefinition => ({ ...info, read: () => readAs(info.uri) ?? [] });
-  const readCurrentSprint = (): ResourceContents[] => {
-    const text = sprintText();
+  // Over HTTP, the sprint of the user the request's token names (users-file.ts); else --user's.
+  const readCurrentSprint = (context: RequestContext): ResourceContents[] => {
+    const text = context.auth ? store.actingAs(context.auth.subject, sprintText) : sprintText();
     return text === null ? [] : [{ uri: CURRENT_SPRINT_URI, mimeType: JSON_MIME, text }];
   };
   const templated = (
