@@ -8,10 +8,13 @@ import { isLoopback } from '../protocol/http-access.js';
 import type { EncodeLine } from '../protocol/http-stream.js';
 import type { Server } from '../protocol/server.js';
 import type { CommandLine, HttpAddress } from './cli.js';
-import { authenticateUsers, readUsersFile } from './tracker/users-file.js';
+import type { TrackerStore } from './store/index.js';
+import { authenticateUsers, meetUsers, readUsersFile } from './tracker/users-file.js';
 
 export interface TrackerOverHttp {
   server: Server;
+  /** The users of --users-file are written into its people directory at start (users-file.ts meetUsers). */
+  store: TrackerStore;
   line: CommandLine;
   address: HttpAddress;
   /** Disconnects the tracker and closes the store, once the endpoint is closed. */
@@ -27,6 +30,7 @@ export interface TrackerOverHttp {
 /** Serves until SIGTERM or SIGINT; rejects when a token file cannot be read or the address is in use. */
 export async function serveTrackerOverHttp({
   server,
+  store,
   line,
   address,
   release,
@@ -36,7 +40,9 @@ export async function serveTrackerOverHttp({
   const authToken = line.authTokenFile ? readFileSync(line.authTokenFile, 'utf8').split('\n')[0]!.trim() : undefined;
   if (line.authTokenFile && !authToken) throw new Error(`${line.authTokenFile} holds no token on its first line`);
   // Per-user tokens: each request acts as the user its token names (lib/tracker/users-file.ts).
-  const authenticate = line.usersFile ? authenticateUsers(readUsersFile(line.usersFile)) : undefined;
+  const users = line.usersFile ? readUsersFile(line.usersFile) : undefined;
+  if (users) await meetUsers(store, users);
+  const authenticate = users ? authenticateUsers(users) : undefined;
   if (address.explicitHost && !isLoopback(address.host) && !authToken && !authenticate) {
     report(
       `warning: serving ${address.host} without --auth-token-file or --users-file: anyone who can reach this address can use the tracker`,

@@ -137,7 +137,7 @@ async function serve(line: CommandLine): Promise<void> {
   if (http && line.http) {
     // A token file we cannot read or an address in use: say so and stop, before serving anything.
     return http
-      .serveTrackerOverHttp({ server, line, address: line.http, release, report, encodeLine: encodeLineBytes })
+      .serveTrackerOverHttp({ server, store, line, address: line.http, release, report, encodeLine: encodeLineBytes })
       .catch((error: Error) => {
         report(`cannot serve over HTTP: ${error.message}`);
         release();

@@ -29,9 +29,16 @@ export interface ServerDefinition {
    * subscriptions/listen), e.g. to note what it holds now. `uri` is its canonical URI, whatever
    * spelling the client used.
    */
-  onSubscribe?(uri: string): void;
+  onSubscribe?(uri: string, viewer?: string): void;
   /** Its last subscriber left (unsubscribed, its stream ended, its connection closed): forget what was noted. */
-  onUnsubscribe?(uri: string): void;
+  onUnsubscribe?(uri: string, viewer?: string): void;
+  /**
+   * Whether what a resource returns depends on who reads it ("my current sprint"). Its
+   * subscriptions are then counted, noted (onSubscribe's `viewer`: the connection's
+   * RequestContext.auth subject, "" without one) and told (Server.resourceUpdated's `viewer`)
+   * per reader, not once for everyone. Default: no resource does.
+   */
+  perViewer?(uri: string): boolean;
   /** We will send notifications/resources/list_changed. */
   resourceListChanged?: boolean;
   /** We will send notifications/message. */

@@ -22,8 +22,11 @@ import { STATELESS_VERSIONS, type VersionRules, rulesFor } from './versions.js';
 export interface Server {
   /** A new connection from a transport. */
   connect(io: ConnectionIo, limits?: SessionLimits): Session;
-  /** What a URI returns has changed: every connection subscribed to it is told, each with the spelling it used. */
-  resourceUpdated(uri: string): void;
+  /**
+   * What a URI returns has changed: every connection subscribed to it is told, each with the
+   * spelling it used; with `viewer`, only the connections of that reader (definition.perViewer).
+   */
+  resourceUpdated(uri: string, viewer?: string): void;
   resourceListChanged(): void;
   /** A log message not tied to a request, for every connection whose log level lets it through. */
   log(level: LogLevel, data: unknown, logger?: string): void;
@@ -38,7 +41,10 @@ export interface Server {
 export function createServer(definition: ServerDefinition, report: (detail: string) => void = () => {}): Server {
   const features = servedFeatures(definition);
   const sessions = new Set<Session>();
-  const subscribers = new Map<string, number>(); // canonical URI -> connections holding it
+  const subscribers = new Map<string, number>(); // canonical URI (and reader, per viewer) -> connections holding it
+  /** Where a resource's subscribers are counted: per reader when what it returns depends on who reads it. */
+  const perViewer = (key: string, viewer: string): { slot: string; viewer?: string } =>
+    definition.perViewer?.(key) === true ? { slot: `${key}\n${viewer}`, viewer } : { slot: key };
 
   // One sealer for every request that can ask, so a state sealed for one opens for no other.
   const rounds = createRounds(definition.requestStateKey);
@@ -54,18 +60,20 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
     turns: createTurns(),
     subscriptionLimits: { ...DEFAULT_SUBSCRIPTION_LIMITS, ...definition.subscriptionLimits },
     subscriptionHooks: {
-      added(key) {
-        const count = subscribers.get(key) ?? 0;
-        if (count === 0) definition.onSubscribe?.(key); // first, so a hook that throws leaves nothing counted
-        subscribers.set(key, count + 1);
+      added(key, reader) {
+        const { slot, viewer } = perViewer(key, reader);
+        const count = subscribers.get(slot) ?? 0;
+        if (count === 0) definition.onSubscribe?.(key, viewer); // first, so a hook that throws leaves nothing counted
+        subscribers.set(slot, count + 1);
       },
-      removed(key) {
-        const count = (subscribers.get(key) ?? 1) - 1;
-        if (count > 0) return void subscribers.set(key, count);
-        subscribers.delete(key);
-        definition.onUnsubscribe?.(key);
+      removed(key, reader) {
+        const { slot, viewer } = perViewer(key, reader);
+        const count = (subscribers.get(slot) ?? 1) - 1;
+        if (count > 0) return void subscribers.set(slot, count);
+        subscribers.delete(slot);
+        definition.onUnsubscribe?.(key, viewer);
       },
-      watched: (key) => subscribers.has(key),
+      watched: (key, reader) => subscribers.has(perViewer(key, reader).slot),
     },
     initializeResult(version) {
       const rules = rulesFor(version);
@@ -95,8 +103,8 @@ export function createServer(definition: ServerDefinition, report: (detail: stri
       return session;
     },
     paramHeaders: (toolName) => shared.tools.paramHeaders(toolName),
-    resourceUpdated(uri) {
-      for (const session of sessions) session.resourceUpdated(uri);
+    resourceUpdated(uri, viewer) {
+      for (const session of sessions) if (viewer === undefined || session.viewer === viewer) session.resourceUpdated(uri);
     },
     resourceListChanged() {
       for (const session of sessions) session.resourceListChanged();

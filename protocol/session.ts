@@ -46,6 +46,8 @@ export interface Session extends Connection {
   /** What a URI returns has changed; its subscribers on this connection are told, each with the spelling it used. */
   resourceUpdated(uri: string): void;
   resourceListChanged(): void;
+  /** Who this connection reads as: its auth subject (RequestContext.auth), "" without one. */
+  readonly viewer: string;
   /** A log message not tied to a request, if the handshake-era log level lets it through. */
   log(level: LogLevel, data: unknown, logger?: string): void;
   /** Subscriptions the client holds now (each spelling, on each stream). */
@@ -120,7 +122,12 @@ class ServerSession implements Session {
     this.#io = io;
     this.#maxDepth = limits.maxDepth;
     const { resources, subscriptionLimits } = shared;
-    this.#subscriptions = createSubscriptionRegistry(resources.canonicalUri, subscriptionLimits, shared.subscriptionHooks);
+    this.#subscriptions = createSubscriptionRegistry(
+      resources.canonicalUri,
+      subscriptionLimits,
+      shared.subscriptionHooks,
+      this.viewer,
+    );
     this.#streams = createListenStreams(
       (message, route) => io.send(message, route),
       this.#subscriptions,
@@ -409,6 +416,10 @@ class ServerSession implements Session {
   /** Only the handshake era has a session-wide log level for a log not tied to a request. */
   log(level: LogLevel, data: unknown, logger?: string): void {
     if (this.#handshake.ready) this.#sendLog(this.#handshake.logLevel, level, data, logger);
+  }
+
+  get viewer(): string {
+    return this.#io.auth?.subject ?? '';
   }
 
   get subscriptions(): number {

@@ -53,13 +53,14 @@ export interface Subscription {
   readonly key: string;
 }
 
+/** The server's count of subscribers; `viewer` is who the connection reads as (Session.viewer). */
 export interface SubscriptionHooks {
   /** The resource gained its first subscriber. */
-  added(key: string): void;
+  added(key: string, viewer: string): void;
   /** Its last subscriber left. */
-  removed(key: string): void;
+  removed(key: string, viewer: string): void;
   /** Some connection of the server holds a subscription to it: the resource exists and is watched. */
-  watched(key: string): boolean;
+  watched(key: string, viewer: string): boolean;
 }
 
 export interface SubscriptionRegistry {
@@ -84,6 +85,7 @@ export function createSubscriptionRegistry(
   canonicalUri: (uri: string) => string,
   limits: SubscriptionLimits,
   hooks: SubscriptionHooks,
+  viewer: string,
 ): SubscriptionRegistry {
   const byKey = new Map<string, Set<Subscription>>();
   const byHolder = new Map<Holder, Map<string, Subscription>>();
@@ -95,7 +97,7 @@ export function createSubscriptionRegistry(
     const subscription: Subscription = { holder, uri, key: canonicalUri(uri) };
     let subscribers = byKey.get(subscription.key);
     if (!subscribers) {
-      hooks.added(subscription.key); // first, so a hook that throws leaves nothing half-added
+      hooks.added(subscription.key, viewer); // first, so a hook that throws leaves nothing half-added
       byKey.set(subscription.key, (subscribers = new Set()));
     }
     subscribers.add(subscription);
@@ -113,7 +115,7 @@ export function createSubscriptionRegistry(
     subscribers?.delete(subscription);
     if (subscribers?.size !== 0) return;
     byKey.delete(subscription.key);
-    hooks.removed(subscription.key);
+    hooks.removed(subscription.key, viewer);
   }
 
   function closeStream(id: Holder): void {
@@ -161,6 +163,6 @@ export function createSubscriptionRegistry(
     },
     subscribersOf: (uri) => byKey.get(canonicalUri(uri)) ?? [],
     count: () => size,
-    isWatched: (uri) => hooks.watched(canonicalUri(uri)),
+    isWatched: (uri) => hooks.watched(canonicalUri(uri), viewer),
   };
 }

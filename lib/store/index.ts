@@ -28,6 +28,7 @@ export type {
 } from './store-api.js';
 export type { Change } from './state/change.js';
 export type { CreateIssueInput } from './domain/commands.js';
+export { PEOPLE_SHOWN_MAX, type PersonInput, type PersonListing, type PersonMet } from './domain/people.js';
 export type { AttachmentInfo, AttachmentInput } from './domain/attachments.js';
 export { HISTORY_SHOWN_DEFAULT, HISTORY_SHOWN_MAX, type IssueHistory } from './changes/history.js';
 export type { HistoryEntry } from './state/issue-table.js';

@@ -2,6 +2,7 @@
 // storeOn (store.ts), which keeps the rest: the backend's lifecycle, the change listeners, who
 // a call acts for.
 import type { Plan, StoreBackend } from './backend/record-log.js';
+import type { PeopleCommands } from './domain/people.js';
 import type { SprintCommands } from './domain/sprints.js';
 import type { Change } from './state/change.js';
 import type { TrackerState } from './state/state.js';
@@ -21,7 +22,7 @@ export interface StoreAccess {
 /** The store's methods that storeOn answers itself. */
 type StoreLifecycle = 'path' | 'onChange' | 'refresh' | 'actingAs' | 'close';
 
-/** The store's commands: every method that may append a record. */
+/** The store's commands: every method that may append a record (the people's with their two reads). */
 export type StoreMutations = Pick<
   TrackerStore,
   | 'createIssue'
@@ -40,6 +41,7 @@ export type StoreMutations = Pick<
   | 'importAttachment'
   | 'defineFields'
   | keyof SprintCommands
+  | keyof PeopleCommands
 >;
 
 /** The store's reads: everything else it offers. */

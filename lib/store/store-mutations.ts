@@ -19,6 +19,7 @@ import type { Plan } from './backend/record-log.js';
 import { parseResolution, parseStatus } from './model/workflow.js';
 import { parseLinkRequest, planLink } from './domain/links.js';
 import { sprintCommands } from './domain/sprints.js';
+import { peopleCommands } from './domain/people.js';
 import { partlyDone, updateSteps } from './domain/update.js';
 import { attachmentInfo, parseAttachment, planAttachment, requireAttachment } from './domain/attachments.js';
 import {
@@ -207,6 +208,7 @@ export function storeMutations(access: StoreAccess): StoreMutations {
     },
 
     ...sprintCommands(mutate, () => backend.state()),
+    ...peopleCommands(mutate, read),
   };
 }
 

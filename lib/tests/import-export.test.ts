@@ -183,11 +183,12 @@ test('refused rows: each with its row number and reason, none of them reaches th
     ],
   );
   assert.ok(report.mapped.includes('Alice Smith → alice.smith (display name)'), report.mapped.join('\n'));
-  // On disk: the header, the project, the four issues and the one parent: no trace of a refused row.
+  // On disk: the header, the project, the four issues, the one parent and the two people the rows
+  // named (the people directory): no trace of a refused row.
   const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
   assert.equal(
     lines.slice(1).map((line) => JSON.parse(line).type),
-    ['project.created', ...Array<string>(4).fill('issue.created'), 'issue.parent_changed'],
+    ['project.created', ...Array<string>(4).fill('issue.created'), 'issue.parent_changed', 'person.saved', 'person.saved'],
   );
 });
 

@@ -50,6 +50,17 @@ test('a 210-row Jira Cloud export: every row imported, people, statuses, types, 
   assert.is(store.getIssue('PAY-7').comments[0]!.author, 'dmitri.k');
   assert.ok(first.mapped.includes(`${UNNAMED} → dmitri.k (by the user map)`), first.mapped.join('\n'));
   assert.ok(first.mapped.includes('Jürgen Müller → jurgen.muller (display name)'), first.mapped.join('\n'));
+  // …and written into the people directory: Jira's display name, the account ids as aliases.
+  const { assigned: _count, ...zoe } = store.listPeople().people.find((person) => person.handle === 'zoe.angstrom')!;
+  assert.equal(zoe, {
+    handle: 'zoe.angstrom',
+    name: 'Zoë Ångström',
+    email: null,
+    aliases: ['557058:0a1b2c3d-aaaa-4bbb-8ccc-000000000001'],
+  });
+  assert.is(store.personHandle('557058:0a1b2c3d-aaaa-4bbb-8ccc-000000000001'), 'zoe.angstrom');
+  assert.is(store.personHandle('Siân Ó Briain'), 'sian.o.briain');
+  assert.is(store.personHandle(UNNAMED), 'dmitri.k');
 
   // Statuses by name or category, Won't Do closing with its resolution; Spike a task; Lowest our lowest.
   const issue = (n: number) => store.getIssue(`PAY-${n}`);

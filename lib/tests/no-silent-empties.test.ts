@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { trackerSession } from './tracker-session.js';
 
 const PROJECTS = /PROJ, WEB/;
-const PEOPLE = /alice, bob, carol, dmitri, priya/;
+const PEOPLE =
+  /alice \(Alice Smith\), bob \(Bob Jones\), carol \(Carol Diaz\), dmitri \(Dmitri Kuznetsov\), priya \(Priya Patel\)/;
 const SPRINTS = /PROJ-S40 \(closed\), PROJ-S41 \(closed\), PROJ-S42 \(active\), PROJ-S43 \(future\)/;
 
 const searches: [string, Record<string, unknown>, RegExp][] = [

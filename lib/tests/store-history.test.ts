@@ -29,6 +29,7 @@ const lines = (store: TrackerStore, key: string, limit?: number) =>
 test('who changed what, newest first; both ends of a link; the creation last; the same after reopening', async () => {
   const file = dataFile();
   const store = await open(file, 'dmitri');
+  await store.savePerson({ handle: 'erin', name: 'Erin Park' }); // a newcomer joins the directory first
   const before = store.getHistory('PROJ-104').total;
   await store.updateIssue('PROJ-104', { status: 'in_progress', assignee: 'erin' });
   await store.addComment('PROJ-104', { body: 'On it.', author: 'erin' });

@@ -71,6 +71,7 @@ function defineTests(): void {
     const sprint = store.listSprints({ project: 'PROJ', state: 'active' })[0];
     if (sprint !== undefined) await store.moveToSprint('PROJ-105', sprint.id);
     await store.createIssue({ project: 'WEB', title: 'Made before the close' });
+    await store.savePerson({ handle: 'zoe', name: 'Zoë Ångström', aliases: ['557058:zoe'] });
     store.close();
     return file;
   }
@@ -88,6 +89,9 @@ function defineTests(): void {
       stats: store.listProjects().map((project) => store.getProjectStats(project.key)),
       search: store.searchIssues({ query: 'text ~ title OR status = todo' }),
       assignees: store.completeAssignees(''),
+      people: store.listPeople(),
+      // The directory's name index, rebuilt from the snapshot's people: a name finds its handle.
+      byName: store.listPeople().people.map((person) => store.personHandle(person.email ?? person.name)),
     };
   }
 

@@ -117,7 +117,7 @@ test('no silent empties: an unknown person or sprint in a filter is an error nam
   const store = await openDemo();
   assert.match(
     await domainFailure(() => store.searchIssues({ assignee: 'zed' })),
-    'No one called zed is known to the tracker. Known people: alice, bob',
+    'No one called "zed" is known to the tracker. People: alice (Alice Smith), bob (Bob Jones)',
   );
   assert.match(
     await domainFailure(() => store.searchIssues({ sprint: 'PROJ-S99' })),

@@ -145,6 +145,9 @@ const EDGE_VALUES: readonly unknown[] = [
   'a,b',
   'multiselect',
   ['api', 'api'],
+  'alice@example.com',
+  'alice@example',
+  'alice @example.com',
 ];
 
 /** Every path to a value inside a record: ['issue', 'labels', 0], ... */
@@ -229,7 +232,7 @@ test('the hand check names the field it rejects', () => {
   assert.match(checkJournalRecord(broken) ?? '', /^issue\.labels\[1\]: does not match/);
   assert.is(
     checkJournalRecord({ type: 'issue.deleted' }),
-    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, issue.attachment_added, sprint.started, sprint.closed, sprint.goal_changed, project.fields_defined',
+    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, issue.attachment_added, sprint.started, sprint.closed, sprint.goal_changed, project.fields_defined, person.saved',
   );
 });
 

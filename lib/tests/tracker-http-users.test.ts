@@ -12,7 +12,8 @@ import { createServer } from '../../protocol/server.js';
 import { JSON_AND_SSE, initializeRequest } from '../../protocol/tests/http-client.js';
 import { type TrackerStore, openStore, silentLogger } from '../store/index.js';
 import { createTrackerServer } from '../tracker/server.js';
-import { authenticateUsers, parseUsers } from '../tracker/users-file.js';
+import { authenticateUsers, meetUsers, parseUsers } from '../tracker/users-file.js';
+import { domainFailure } from './demo-stores.js';
 
 const ALICE = 'alice-0123456789abcdef';
 const BOB = 'bob-0123456789abcdef';
@@ -181,6 +182,18 @@ test('2026-07-28: each request is its token’s user', async () => {
   assert.is(comment.result.structuredContent.comment.author, 'alice');
   const refused = await stateless(BOB, 2, 'add_comment', { key: 'PROJ-101', body: 'Bob tries.' });
   assert.is(refused.error.code, -32602);
+});
+
+test('the users of the file are people: a newcomer is added to the directory at start, once', async () => {
+  const users = parseUsers(`${ALICE} alice\nsam-0123456789abcdef sam.k read-only\n`, 'users');
+  assert.match(await domainFailure(() => store.personHandle('sam.k')), 'No one called "sam.k"');
+  await meetUsers(store, users);
+  assert.is(store.personHandle('sam.k'), 'sam.k');
+  assert.equal(
+    store.listPeople().people.find((person) => person.handle === 'sam.k'),
+    { handle: 'sam.k', name: 'sam.k', email: null, aliases: [], assigned: 0 },
+  );
+  assert.equal(await meetUsers(store, users), [], 'met again: nothing written');
 });
 
 test('the users file: each mistake names its line', () => {

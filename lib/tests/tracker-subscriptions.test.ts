@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createServer } from '../../protocol/server.js';
 import { transcript } from '../../protocol/tests/harness.js';
 import { type TrackerStore, openStore, silentLogger } from '../store/index.js';
 import { createTrackerServer } from '../tracker/server.js';
@@ -103,6 +104,36 @@ test('every spelling of an issue is one watched resource, read once per change a
   assert.is(t.session.subscriptions, 0);
   assert.is(server.watching(), 0, 'no fingerprint kept for a resource nobody is subscribed to');
   close();
+});
+
+test('jira://sprint/current is watched per user: alice and priya each read their own, and each is told only of a change to it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tracker-subscriptions-'));
+  const store = await openStore({ path: join(dir, 'tracker.jsonl'), log: silentLogger, watch: false });
+  const server = createTrackerServer(store);
+  const engine = createServer(server.definition);
+  const disconnect = server.connect(engine, () => {});
+  // Two HTTP users on one server: the transport puts each token's user on its connection.
+  const [alice, priya] = [transcript(engine, { subject: 'alice' }), transcript(engine, { subject: 'priya' })];
+  const updatesTo = async (t: typeof alice) =>
+    ((await t.server(50)) as any[]).filter((n) => n.method === 'notifications/resources/updated').map((n) => n.params.uri);
+  for (const t of [alice, priya]) {
+    await t.initialize();
+    t.client({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'jira://sprint/current' } });
+    t.client(subscribe(2, 'jira://sprint/current'));
+  }
+  const sprintRead = async (t: typeof alice) => {
+    const answers = (await t.until((out) => out.some((m: any) => m.id === 2))) as any[];
+    return JSON.parse(answers.find((m) => m.id === 1).result.contents[0].text).sprint;
+  };
+  assert.equal([await sprintRead(alice), await sprintRead(priya)], ['PROJ-S42', 'WEB-S7']);
+
+  await store.updateStatus('WEB-1', 'in_review'); // priya's sprint moves; alice's does not
+  assert.equal([await updatesTo(alice), await updatesTo(priya)], [[], ['jira://sprint/current']]);
+  await store.updateStatus('PROJ-104', 'in_progress'); // alice's sprint moves; priya's does not
+  assert.equal([await updatesTo(alice), await updatesTo(priya)], [['jira://sprint/current'], []]);
+  disconnect();
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test('the default limits: 1000 subscriptions a session, 1000 URIs a listen stream, 8 streams', async () => {

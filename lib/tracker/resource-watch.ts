@@ -18,10 +18,14 @@
 //   jira://sprint/current               any change to a project: which active sprint it
 //   jira://sprints                      describes (and the sprints' points) may move with it
 //   jira://project/P/sprint/current     project P
-//   jira://projects                     any change (issue counts, active sprints)
+//   jira://projects, jira://people      any change (issue counts, active sprints, who is assigned)
 //   jira://issue/K/history              issue K (every change to K names it)
 //   jira://issue/K/links, jira://ready  any change: a linked issue, a blocker or a sprint
 //                                       anywhere may move them, so they are read again and compared
+//
+// jira://sprint/current is "my" sprint: what it returns depends on who reads it, so over HTTP it
+// is watched per reader (the engine's perViewer), each read as that user (store.actingAs) and
+// each told only of a change to their own sprint; "" is a connection without a user (stdio).
 //
 // A filtered query may or may not change when its project does, so it is read again and its
 // fingerprint compared: exact, at the cost of one read per watched resource of that project.
@@ -31,64 +35,82 @@ import { createHash } from 'node:crypto';
 import type { ChangeEvent, TrackerStore } from '../store/index.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { type IssueTexts, createIssueTexts } from './issue-texts.js';
-import { CURRENT_SPRINT_URI, PROJECTS_URI, TEMPLATES, issueAt, readUri } from './resources.js';
+import { CURRENT_SPRINT_URI, PEOPLE_URI, PROJECTS_URI, TEMPLATES, issueAt, readUri } from './resources.js';
+
+/** A watched resource, and for one watched per reader, whose (see the top of this file). */
+export interface Watched {
+  readonly uri: string;
+  readonly viewer?: string;
+}
 
 export interface ResourceWatch {
-  /** Notes what a resource holds now. */
-  watch(uri: string): void;
-  forget(uri: string): void;
+  /** Notes what a resource holds now (for `viewer`, as they read it). */
+  watch(uri: string, viewer?: string): void;
+  forget(uri: string, viewer?: string): void;
   /** The watched resources whose content the change altered; their fingerprints move on. */
-  changedBy(event: ChangeEvent): string[];
+  changedBy(event: ChangeEvent): Watched[];
   /** Resources watched. */
   readonly size: number;
 }
 
 /** `texts`: the issue texts the resources send (trackerResources), so that each is printed once. */
 export function createResourceWatch(store: TrackerStore, texts: IssueTexts = createIssueTexts(store)): ResourceWatch {
-  // The fingerprint of what each watched URI returned, or, while a large text is being hashed
+  // The fingerprint of what each slot read, or, while a large text is being hashed
   // (fingerprintInTurns), the function that finishes it.
   const fingerprints = new Map<string, string | (() => string)>();
-  const watchersOf = new Map<string, Set<string>>(); // topic -> watched URIs that read it
+  const watchersOf = new Map<string, Set<string>>(); // topic -> watched slots that read it
+  const watched = new Map<string, Watched>(); // slot -> the resource and its reader
+  // One resource per reader is one slot: the URI alone, or with the reader after a line break.
+  const slotOf = (uri: string, viewer?: string): string => (viewer === undefined ? uri : `${uri}\n${viewer}`);
 
-  const read = (uri: string, inTurns = false): string | (() => string) => {
+  const readAsItIs = (uri: string, inTurns: boolean): string | (() => string) => {
     if (!TEMPLATES.issue.match(uri)) return fingerprint(readUri(store, uri));
     const issue = issueAt(store, uri);
     if (issue === null) return 'null';
     const text = texts.now(issue);
     return inTurns && text.utf8 !== undefined ? fingerprintInTurns(text.utf8) : fingerprintText(text);
   };
-  const noted = (uri: string): string | undefined => {
-    const found = fingerprints.get(uri);
+  const read = ({ uri, viewer }: Watched, inTurns = false): string | (() => string) =>
+    viewer === undefined || viewer === ''
+      ? readAsItIs(uri, inTurns)
+      : store.actingAs(viewer, () => fingerprint(readUri(store, uri)));
+  const noted = (slot: string): string | undefined => {
+    const found = fingerprints.get(slot);
     return typeof found === 'function' ? found() : found;
   };
 
   return {
-    watch(uri) {
-      fingerprints.set(uri, read(uri, true));
+    watch(uri, viewer) {
+      const slot = slotOf(uri, viewer);
+      watched.set(slot, { uri, viewer });
+      fingerprints.set(slot, read({ uri, viewer }, true));
       for (const topic of topicsOf(uri)) {
-        let uris = watchersOf.get(topic);
-        if (!uris) watchersOf.set(topic, (uris = new Set()));
-        uris.add(uri);
+        let slots = watchersOf.get(topic);
+        if (!slots) watchersOf.set(topic, (slots = new Set()));
+        slots.add(slot);
       }
     },
-    forget(uri) {
-      fingerprints.delete(uri);
+    forget(uri, viewer) {
+      const slot = slotOf(uri, viewer);
+      watched.delete(slot);
+      fingerprints.delete(slot);
       for (const topic of topicsOf(uri)) {
-        const uris = watchersOf.get(topic);
-        uris?.delete(uri);
-        if (uris?.size === 0) watchersOf.delete(topic);
+        const slots = watchersOf.get(topic);
+        slots?.delete(slot);
+        if (slots?.size === 0) watchersOf.delete(topic);
       }
     },
     changedBy(event) {
       const candidates = new Set<string>();
       for (const topic of touchedBy(event)) {
-        for (const uri of watchersOf.get(topic) ?? []) candidates.add(uri);
+        for (const slot of watchersOf.get(topic) ?? []) candidates.add(slot);
       }
-      return [...candidates].filter((uri) => {
-        const now = read(uri);
-        if (noted(uri) === now) return false;
-        fingerprints.set(uri, now);
-        return true;
+      return [...candidates].flatMap((slot) => {
+        const resource = watched.get(slot) as Watched;
+        const now = read(resource);
+        if (noted(slot) === now) return [];
+        fingerprints.set(slot, now);
+        return [resource];
       });
     },
     get size() {
@@ -99,7 +121,7 @@ export function createResourceWatch(store: TrackerStore, texts: IssueTexts = cre
 
 /** What a resource reads, as topics a change can touch; nothing for a URI that reads nothing in any state. */
 function topicsOf(uri: string): string[] {
-  if (uri === PROJECTS_URI || TEMPLATES.ready.match(uri) || TEMPLATES.links.match(uri)) return ['projects'];
+  if (uri === PROJECTS_URI || uri === PEOPLE_URI || TEMPLATES.ready.match(uri) || TEMPLATES.links.match(uri)) return ['projects'];
   if (uri === CURRENT_SPRINT_URI || TEMPLATES.sprints.match(uri)) return ['current sprint'];
   const project = TEMPLATES.projectSprint.match(uri);
   if (project) return [`project ${project.project_key}`];

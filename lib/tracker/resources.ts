@@ -1,6 +1,7 @@
 // Resources: the nouns of the tracker, read by the host, with no side effects.
 //
 //   jira://projects                                    every project, with counts
+//   jira://people                                      the people directory: handles, names, e-mails, aliases
 //   jira://sprint/current                              the user's active sprint: live numbers (store.getCurrentSprint)
 //   jira://project/{project_key}/sprint/current        a project's active sprint
 //   jira://sprints{?project,state}                     every sprint (closed, active, future), with what it held
@@ -30,6 +31,7 @@ import { type IssueTexts, createIssueTexts, issueWithAttachments } from './issue
 import { ATTACHMENT_TEMPLATE, attachmentTemplate } from './attachments.js';
 import { READY_SHOWN_MAX, VIEW_TEMPLATES, readView } from './issue-views.js';
 import {
+  PEOPLE_SHOWN_MAX,
   SPRINT_STATES,
   type Burndown,
   type Issue,
@@ -49,6 +51,7 @@ export const JSON_MIME = 'application/json';
 export const SVG_MIME = 'image/svg+xml';
 export const PROJECTS_URI = 'jira://projects';
 export const CURRENT_SPRINT_URI = 'jira://sprint/current';
+export const PEOPLE_URI = 'jira://people';
 
 export const TEMPLATES = {
   issue: compileUriTemplate('jira://issue/{key}'),
@@ -108,6 +111,7 @@ function definedFields(store: TrackerStore, project: string): { fields?: Project
 function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown> | null {
   if (uri === PROJECTS_URI)
     return { projects: store.listProjects().map((p) => ({ ...p, ...countsOf(store, p.key), ...definedFields(store, p.key) })) };
+  if (uri === PEOPLE_URI) return { ...store.listPeople(), shown_max: PEOPLE_SHOWN_MAX };
   if (uri === CURRENT_SPRINT_URI) {
     const sprint = currentSprint(store);
     return sprint === null ? null : { ...sprint.stats, burndown: sprint.burndown, read_at: new Date().toISOString() };
@@ -168,16 +172,27 @@ const CANONICAL: Record<string, (value: string) => string> = {
   project: parseProjectKey,
 };
 
-function canonicalVariables(variables: Variables): Variables {
-  const canonical: Variables = {};
-  for (const [name, value] of Object.entries(variables)) {
+/** CANONICAL, and a sprint's name ("Sprint 42") spelled as its id: one subscription either way. */
+function canonicalVariables(store: TrackerStore): (variables: Variables) => Variables {
+  const sprintId = (value: string): string => {
     try {
-      canonical[name] = CANONICAL[name]?.(value) ?? value;
+      return parseSprintId(value);
     } catch {
-      canonical[name] = value;
+      return store.getSprint(value).id;
     }
-  }
-  return canonical;
+  };
+  const spellings: Record<string, (value: string) => string> = { ...CANONICAL, sprint_id: sprintId };
+  return (variables) => {
+    const canonical: Variables = {};
+    for (const [name, value] of Object.entries(variables)) {
+      try {
+        canonical[name] = spellings[name]?.(value) ?? value;
+      } catch {
+        canonical[name] = value;
+      }
+    }
+    return canonical;
+  };
 }
 
 /** `assignee=none` asks for unassigned issues (a query string cannot carry null). */
@@ -200,8 +215,9 @@ function currentSprint(store: TrackerStore): { stats: SprintStats; burndown: Bur
   return { stats: store.getSprintStats(sprint.id), burndown: store.getSprintBurndown(sprint.id).points };
 }
 
-/** A sprint's numbers, and what it held over its life (committed, added, removed, done, left open). */
-export function sprintWithHistory(store: TrackerStore, id: string): Record<string, unknown> {
+/** A sprint's numbers, and what it held over its life (committed, added, removed, done, left open); `sprint`: its id or name. */
+export function sprintWithHistory(store: TrackerStore, sprint: string): Record<string, unknown> {
+  const { id } = store.getSprint(sprint);
   const { sprint: _id, state: _state, ...history } = store.getSprintReport(id);
   return { ...store.getSprintStats(id), history };
 }
@@ -304,6 +320,7 @@ export function trackerResources(
   templates: ResourceTemplateDefinition[];
 } {
   const complete = completers(store);
+  const canonical = canonicalVariables(store);
   const sprintText = currentSprintTexts(store);
   const readAs = (uri: string) => {
     const value = readUri(store, uri);
@@ -354,8 +371,9 @@ export function trackerResources(
     }
   };
   const fixed = (info: ResourceInfo): ResourceDefinition => ({ ...info, read: () => readAs(info.uri) ?? [] });
-  const readCurrentSprint = (): ResourceContents[] => {
-    const text = sprintText();
+  // Over HTTP, the sprint of the user the request's token names (users-file.ts); else --user's.
+  const readCurrentSprint = (context: RequestContext): ResourceContents[] => {
+    const text = context.auth ? store.actingAs(context.auth.subject, sprintText) : sprintText();
     return text === null ? [] : [{ uri: CURRENT_SPRINT_URI, mimeType: JSON_MIME, text }];
   };
   const templated = (
@@ -364,7 +382,7 @@ export function trackerResources(
   ): ResourceTemplateDefinition => ({
     ...definition,
     read: (_vars, uri, context) => read(uri, context),
-    canonical: canonicalVariables,
+    canonical,
   });
 
   return {
@@ -375,6 +393,16 @@ export function trackerResources(
         title: 'Projects',
         mimeType: JSON_MIME,
         description: 'Every project with its lead, issue count and active sprint.',
+        annotations: { audience: ['user', 'assistant'], priority: 0.5 },
+      }),
+      fixed({
+        uri: PEOPLE_URI,
+        name: 'people',
+        title: 'People',
+        mimeType: JSON_MIME,
+        description:
+          `The people directory: each handle with its display name, e-mail, aliases and assigned issues (the first ${PEOPLE_SHOWN_MAX} by handle, and the total). ` +
+          'Tools and JQL take any of these names for a person.',
         annotations: { audience: ['user', 'assistant'], priority: 0.5 },
       }),
       {
@@ -453,7 +481,7 @@ export function trackerResources(
         title: 'Sprint statistics (live)',
         mimeType: JSON_MIME,
         description:
-          'LIVE: progress and counts of any sprint, e.g. jira://sprint/PROJ-S42, and its history: committed, added, ' +
+          'LIVE: progress and counts of any sprint, e.g. jira://sprint/PROJ-S42 (or its name: jira://sprint/Sprint%2042), and its history: committed, added, ' +
           'removed, done and left open (a closed sprint: as it closed).',
         complete: { sprint_id: complete.sprintId! },
       }),
@@ -491,7 +519,7 @@ export function trackerResources(
         },
         readSearch,
       ),
-      { ...attachmentTemplate(store, complete.issueKey!, readAttachment), canonical: canonicalVariables },
+      { ...attachmentTemplate(store, complete.issueKey!, readAttachment), canonical },
       templated(
         {
           uriTemplate: TEMPLATES.ready.template,

@@ -12,7 +12,7 @@ import type { TrackerStore } from '../store/index.js';
 import { trackerPrompts } from './prompts.js';
 import { createResourceWatch } from './resource-watch.js';
 import { createIssueTexts } from './issue-texts.js';
-import { trackerResources } from './resources.js';
+import { CURRENT_SPRINT_URI, trackerResources } from './resources.js';
 import { trackerTools } from './tools.js';
 import { type ToolSelection, selectTools, selectionOf } from './toolsets.js';
 
@@ -96,8 +96,10 @@ export function createTrackerServer(store: TrackerStore, options: TrackerServerO
     prompts: trackerPrompts(store),
     subscriptions: true,
     subscriptionLimits: options.subscriptionLimits,
-    onSubscribe: (uri) => watch.watch(uri),
-    onUnsubscribe: (uri) => watch.forget(uri),
+    onSubscribe: (uri, viewer) => watch.watch(uri, viewer),
+    onUnsubscribe: (uri, viewer) => watch.forget(uri, viewer),
+    // "Your" sprint: each reader's own (resources.ts readCurrentSprint), watched and told per reader.
+    perViewer: (uri) => uri === CURRENT_SPRINT_URI,
     resourceListChanged: true,
     logging: true,
     pageSize: options.pageSize,
@@ -114,7 +116,7 @@ export function createTrackerServer(store: TrackerStore, options: TrackerServerO
           server.log('info', { source: 'another process', change: change.description, issues: change.issues }, 'tracker');
       }
       if (event.issueSetChanged) server.resourceListChanged();
-      for (const uri of watch.changedBy(event)) server.resourceUpdated(uri);
+      for (const { uri, viewer } of watch.changedBy(event)) server.resourceUpdated(uri, viewer);
     });
   }
 

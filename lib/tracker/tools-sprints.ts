@@ -137,7 +137,7 @@ async function prose(
 
 const Input = z.object({
   action: z.enum(ACTIONS),
-  sprint: optional(z.string(), 'Sprint id, e.g. PROJ-S43; not for create.'),
+  sprint: optional(z.string(), 'Sprint id or name, e.g. PROJ-S43; not for create.'),
   project: optional(z.string(), 'create: project key.'),
   name: optional(z.string(), `create: up to ${LIMITS.nameMax} characters.`),
   start_date: optional(z.string(), 'create: YYYY-MM-DD.'),

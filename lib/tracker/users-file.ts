@@ -6,7 +6,7 @@
 //   TOKEN HANDLE [toolsets=issues,sprints] [read-only]
 //
 // TOKEN is 16 or more visible ASCII characters (a random one: `openssl rand -hex 32`), HANDLE the
-// person (alice). A request with `Authorization: Bearer TOKEN` is served as HANDLE: currentUser(),
+// person (alice), who is a person of the people directory from the server's start (meetUsers). A request with `Authorization: Bearer TOKEN` is served as HANDLE: currentUser(),
 // the reporter of what it creates, the author of its comments and the `by` of its history, never
 // an argument a model could set. `toolsets=` and `read-only` bound what that token may use.
 //
@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthInfo } from '../../protocol/context.js';
-import { parseHandle } from '../store/index.js';
+import { parseHandle, type TrackerStore } from '../store/index.js';
 import {
   type ToolSelection,
   type ToolsetName,
@@ -88,6 +88,11 @@ function optionsOf(options: readonly string[], where: string): ToolSelection {
     else throw new Error(`${where}: unknown option ${option}; options are toolsets=LIST and read-only`);
   }
   return { toolsets, readOnly };
+}
+
+/** Each user of the file is a person of the directory: added at start when it lacks them (by handle). */
+export function meetUsers(store: TrackerStore, users: readonly UserToken[]): Promise<unknown> {
+  return store.meetPeople(users.map(({ user }) => ({ handle: user, name: user })));
 }
 
 /**

@@ -34,6 +34,7 @@ function registry(limits = {}) {
     resources.canonicalUri,
     { ...DEFAULT_SUBSCRIPTION_LIMITS, ...limits },
     { added: (key) => watched.add(key), removed: (key) => watched.delete(key), watched: (key) => watched.has(key) },
+    '',
   );
   return { subscriptions, watched };
 }
@@ -63,13 +64,18 @@ test('every spelling is one watched resource; the last one to leave frees it', (
 
 test('a listen stream is added whole or not at all', () => {
   let calls = 0;
-  const subscriptions = createSubscriptionRegistry(resources.canonicalUri, DEFAULT_SUBSCRIPTION_LIMITS, {
-    added(key) {
-      if (++calls === 2) throw new Error(`cannot watch ${key}`);
+  const subscriptions = createSubscriptionRegistry(
+    resources.canonicalUri,
+    DEFAULT_SUBSCRIPTION_LIMITS,
+    {
+      added(key) {
+        if (++calls === 2) throw new Error(`cannot watch ${key}`);
+      },
+      removed: () => {},
+      watched: () => false,
     },
-    removed: () => {},
-    watched: () => false,
-  });
+    '',
+  );
   assert.throws(() => subscriptions.openStream('listen', ['x://sprint/a', 'x://sprint/b']), /cannot watch x:\/\/sprint\/b/);
   assert.is(subscriptions.count(), 0);
 });

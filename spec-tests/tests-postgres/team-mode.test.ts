@@ -42,8 +42,11 @@ function mutation(i: number): [string, Record<string, unknown>] {
   const watched = WATCHED[Math.floor(i / 3) % WATCHED.length]!;
   if (i % 3 === 0) return ['create_issue', { project: 'PROJ', title: `team ${i}` }];
   if (i % 3 === 1) return ['add_comment', { key: watched, body: `comment ${i}` }];
-  return ['update_issue', { key: watched, assignee: `dev${i % 7}` }];
+  return ['update_issue', { key: watched, assignee: TEAM[i % TEAM.length] }];
 }
+
+/** Assignees: the demo's people (an assignee nobody knows is refused, issue 32). */
+const TEAM = ['alice', 'bob', 'carol', 'dmitri', 'priya'];
 
 test.after(() => dropDatabases());
 

@@ -21,6 +21,7 @@ import type { Change } from '../state/change.js';
 import { checkRecord } from './check-record.js';
 import { commentLogOf, existingIssue, existingSprint } from './existing.js';
 import { noteHistory } from './history.js';
+import { applyPersonSaved } from './people.js';
 import { fieldsOf, freezeComment, issueSnapshot, type IssueFields } from './issue-snapshot.js';
 
 export function applyRecord(state: TrackerState, record: JournalRecord): Change {
@@ -77,6 +78,8 @@ function applyByType(state: TrackerState, record: JournalRecord): Change {
       return applySprintGoal(state, record);
     case 'project.fields_defined':
       return applyFieldsDefined(state, record);
+    case 'person.saved':
+      return applyPersonSaved(state, record);
   }
 }
 

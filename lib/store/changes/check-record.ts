@@ -7,6 +7,7 @@
 import { LIMITS, type Comment, type Issue, type Sprint } from '../model/schema.js';
 import type { EditableFields, JournalRecord, RecordOf } from '../model/record-schema.js';
 import { findAttachment, findLink, issueNumber, type TrackerState } from '../state/state.js';
+import { checkPersonSaved } from './people.js';
 import { commentLogOf, existingIssue, existingParent, existingProject, existingSprint, sprintOfProject } from './existing.js';
 
 /**
@@ -63,6 +64,8 @@ export function checkRecord(state: TrackerState, record: JournalRecord): void {
     case 'project.fields_defined':
       existingProject(state, record.project);
       return;
+    case 'person.saved':
+      return checkPersonSaved(state, record.person);
   }
 }
 

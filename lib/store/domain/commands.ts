@@ -12,13 +12,14 @@ import {
   parseIssueKey,
   parseIssueType,
   parseLabels,
-  parseOptionalHandle,
   parsePriority,
   parseProjectKey,
   parseSprintId,
   parseStoryPoints,
   parseText,
 } from '../model/args.js';
+import { PEOPLE_LIMITS } from '../model/person.js';
+import { requirePersonNamed } from '../state/people.js';
 import { domainError } from '../model/errors.js';
 import { describeSprints, parentRefusal, requireIssue, requireProject, requireSprint } from '../state/lookup.js';
 import { LIMITS, type Issue, type IssueType, type Priority, type Resolution, type Status } from '../model/schema.js';
@@ -36,6 +37,7 @@ export interface CreateIssueInput {
   readonly type?: string;
   /** Default: P2. */
   readonly priority?: string;
+  /** A person by handle, display name, e-mail or alias (state/people.ts); null or absent: unassigned. */
   readonly assignee?: string | null;
   /** Default: the store's `actor`. */
   readonly reporter?: string;
@@ -56,6 +58,7 @@ export interface CreateIssueRequest {
   readonly description: string;
   readonly type: IssueType;
   readonly priority: Priority;
+  /** As given: found in the people directory when the issue is planned. */
   readonly assignee: string | null;
   readonly reporter: string;
   readonly story_points: number | null;
@@ -74,7 +77,7 @@ export function parseCreateIssue(input: CreateIssueInput, actor: string): Create
     description: input.description === undefined ? '' : parseText(input.description, 'Description', 0, LIMITS.descriptionMax),
     type: input.type === undefined ? 'task' : parseIssueType(input.type),
     priority: input.priority === undefined ? 'P2' : parsePriority(input.priority),
-    assignee: parseOptionalHandle(input.assignee, 'assignee'),
+    assignee: parsePersonName(input.assignee, 'assignee'),
     reporter: input.reporter === undefined ? actor : parseHandle(input.reporter, 'reporter'),
     story_points: parseStoryPoints(input.story_points),
     sprint: input.sprint === undefined || input.sprint === null ? null : parseSprintId(input.sprint),
@@ -82,6 +85,11 @@ export function parseCreateIssue(input: CreateIssueInput, actor: string): Create
     parent: input.parent === undefined || input.parent === null ? null : parseIssueKey(input.parent, 'parent'),
     fields: input.fields === undefined ? {} : parseFieldsArgument(input.fields),
   };
+}
+
+/** A person as a caller names them (found when planned); null, absent or "" for nobody. */
+export function parsePersonName(value: unknown, field: string): string | null {
+  return value === null || value === undefined || value === '' ? null : parseText(value, field, 1, PEOPLE_LIMITS.emailMax);
 }
 
 /** Allocates the next key of the project: safe because it runs under the lock. */
@@ -102,6 +110,7 @@ export function planCreateIssue(state: TrackerState, request: CreateIssueRequest
     key: `${request.project}-${number}`,
     ...given,
     ...(fields === undefined ? {} : { fields }),
+    assignee: request.assignee === null ? null : requirePersonNamed(state, request.assignee, 'assignee'),
     status: 'todo',
     resolution: null,
     comments: [],

@@ -10,9 +10,9 @@
 //   either may be right. With nothing unfinished the choice may be left out.
 // - A closed sprint is history: its goal no longer changes.
 import type { Change } from '../state/change.js';
-import { parseProjectKey, parseSprintId, parseText, quote } from '../model/args.js';
+import { parseProjectKey, parseText, quote } from '../model/args.js';
 import { domainError } from '../model/errors.js';
-import { describeSprints, requireProject, requireSprint } from '../state/lookup.js';
+import { describeSprints, requireProject, requireSprint, sprintIdOf } from '../state/lookup.js';
 import { DATE_PATTERN, LIMITS, type Sprint } from '../model/schema.js';
 import type { RecordDraft } from '../model/record-schema.js';
 import type { Plan } from '../backend/record-log.js';
@@ -133,11 +133,11 @@ export function planSprintGoal(state: TrackerState, id: string, goal: string): R
   return { type: 'sprint.goal_changed', id, from: sprint.goal, to: goal };
 }
 
-/** carry_to as a caller spells it: a sprint id, or null / "backlog" for the backlog. */
-export function parseCarryTo(value: unknown): string | null | undefined {
+/** carry_to as a caller spells it: a sprint's id or name (in `project`), or null / "backlog" for the backlog. */
+function parseCarryTo(state: TrackerState, value: unknown, project: string): string | null | undefined {
   if (value === undefined) return undefined;
   if (value === null || (typeof value === 'string' && value.trim().toLowerCase() === 'backlog')) return null;
-  return parseSprintId(value);
+  return sprintIdOf(state, parseText(value, 'carry_to', 1, LIMITS.nameMax), project);
 }
 
 function parseDay(value: unknown, field: string): string {
@@ -169,9 +169,9 @@ export interface SprintMutation {
 
 export interface SprintCommands {
   createSprint(input: CreateSprintInput): Promise<SprintMutation>;
-  /** A no-op on the active sprint. */
+  /** A no-op on the active sprint. `id`, here and below: the sprint's id or its name ("Sprint 42"). */
   startSprint(id: string): Promise<SprintMutation>;
-  /** carryTo: a future sprint id, or null for the backlog; required when issues are unfinished. */
+  /** carryTo: a future sprint's id or name, or null for the backlog; required when issues are unfinished. */
   closeSprint(id: string, carryTo?: string | null): Promise<SprintMutation>;
   setSprintGoal(id: string, goal: string): Promise<SprintMutation>;
 }
@@ -192,22 +192,24 @@ export function sprintCommands(mutate: (plan: Plan) => Promise<Change | null>, s
       carried_to: closed?.carried_to ?? null,
     };
   }
+  /** A sprint by its id or, as users say it, its name ("Sprint 42": lookup.ts sprintIdOf). Sprints are never renamed. */
+  const sprintNamed = (raw: unknown): string => sprintIdOf(state(), parseText(raw, 'sprint', 1, LIMITS.nameMax));
   return {
     createSprint(input) {
       const request = parseCreateSprint(input);
       return run(null, (current) => planCreateSprint(current, request), 'nothing created');
     },
     startSprint(rawId) {
-      const id = parseSprintId(rawId);
+      const id = sprintNamed(rawId);
       return run(id, (current) => planStartSprint(current, id), `${id} is already active; nothing changed.`);
     },
     closeSprint(rawId, rawCarryTo) {
-      const id = parseSprintId(rawId);
-      const carryTo = parseCarryTo(rawCarryTo);
+      const id = sprintNamed(rawId);
+      const carryTo = parseCarryTo(state(), rawCarryTo, id.slice(0, id.lastIndexOf('-')));
       return run(id, (current) => planCloseSprint(current, id, carryTo), 'nothing changed');
     },
     setSprintGoal(rawId, rawGoal) {
-      const id = parseSprintId(rawId);
+      const id = sprintNamed(rawId);
       const goal = parseGoal(rawGoal);
       return run(id, (current) => planSprintGoal(current, id, goal), `${id} already has that goal; nothing changed.`);
     },

@@ -7,10 +7,11 @@
 // fit). If another process changes the issue between that check and a write, the part that
 // no longer fits is refused with its reason and the ones before it stay written; the answer
 // then names them.
-import { parseHandle, parseIssueType, parseLabels, parsePriority, parseStoryPoints, parseText } from '../model/args.js';
-import { planAssignment, planComment, planSprintMove, planStatusChange } from './commands.js';
+import { parseIssueType, parseLabels, parsePriority, parseStoryPoints, parseText } from '../model/args.js';
+import { parsePersonName, planAssignment, planComment, planSprintMove, planStatusChange } from './commands.js';
 import { domainError } from '../model/errors.js';
 import { requireIssue, sprintIdOf } from '../state/lookup.js';
+import { requirePersonNamed } from '../state/people.js';
 import { LIMITS, type Resolution, type Status } from '../model/schema.js';
 import type { EditableFields, RecordDraft } from '../model/record-schema.js';
 import type { TrackerState } from '../state/state.js';
@@ -25,7 +26,7 @@ export interface UpdateIssueInput {
   readonly priority?: string;
   readonly story_points?: number | null;
   readonly labels?: readonly string[];
-  /** null unassigns. */
+  /** A person by handle, display name, e-mail or alias; null unassigns. */
   readonly assignee?: string | null;
   /** null moves the issue to the backlog. */
   readonly sprint?: string | null;
@@ -51,8 +52,8 @@ export function updateSteps(key: string, input: UpdateIssueInput, actor: string)
     steps.push((state) => planFieldsEdit(state, key, changes));
   }
   if (input.assignee !== undefined) {
-    const assignee = input.assignee === null || input.assignee === '' ? null : parseHandle(input.assignee, 'assignee');
-    steps.push((state) => planAssignment(state, key, assignee));
+    const assignee = parsePersonName(input.assignee, 'assignee');
+    steps.push((state) => planAssignment(state, key, assignee === null ? null : requirePersonNamed(state, assignee, 'assignee')));
   }
   if (input.sprint !== undefined) {
     const sprint = input.sprint === null || input.sprint === '' ? null : parseText(input.sprint, 'sprint', 1, LIMITS.nameMax);

@@ -152,6 +152,8 @@ async function runRows(
     }
   }
   const linked = await linkPass(store, written, keysInFile, [...earlier, ...refused]);
+  // The people the rows named go into the directory with the names and account ids Jira gave them.
+  await store.meetPeople(words.people.people());
   return {
     imported,
     refused,

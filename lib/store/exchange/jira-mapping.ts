@@ -4,7 +4,8 @@
 // can place: a status by its name, else by the Status Category column Jira Cloud writes (To Do,
 // In Progress, Done); a type by its name, else as a task. Every mapping that is not the name
 // itself is counted for the report, so a reader sees what became what.
-import { HANDLE_PATTERN, type IssueType, type Priority, type Resolution, type Status } from '../model/schema.js';
+import { PEOPLE_LIMITS } from '../model/person.js';
+import { HANDLE_PATTERN, LIMITS, type IssueType, type Priority, type Resolution, type Status } from '../model/schema.js';
 import { parseIssueType, parsePriority } from '../model/args.js';
 import { parseResolution, parseStatus } from '../model/workflow.js';
 import { isDomainError } from '../model/errors.js';
@@ -220,6 +221,31 @@ export class PeopleMap {
 
   lines(): string[] {
     return [...this.mapped].map(([name, { handle, how }]) => `${name} → ${handle} (${how})`);
+  }
+
+  /**
+   * Everyone the export named, for the people directory: the display name Jira showed (else
+   * the handle), and their account ids and other names as aliases, so a later search by any of
+   * them finds the same person.
+   */
+  people(): Array<{ handle: string; name: string; aliases: string[] }> {
+    const found = new Map<string, { name: string; aliases: Set<string> }>();
+    const entry = (handle: string) => found.get(handle) ?? found.set(handle, { name: handle, aliases: new Set() }).get(handle)!;
+    for (const [name, handle] of this.#names) {
+      const person = entry(handle);
+      if (name === handle) continue;
+      if (person.name === handle && !ACCOUNT_ID.test(name)) person.name = name;
+      else person.aliases.add(name);
+    }
+    for (const [accountId, name] of this.#accounts) {
+      const handle = this.#names.get(name.trim());
+      if (handle !== undefined) entry(handle).aliases.add(accountId);
+    }
+    return [...found].map(([handle, { name, aliases }]) => ({
+      handle,
+      name: name.slice(0, LIMITS.nameMax),
+      aliases: [...aliases].filter((alias) => alias.length <= PEOPLE_LIMITS.aliasMax).slice(0, PEOPLE_LIMITS.aliasesMax),
+    }));
   }
 }
 

@@ -28,6 +28,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import { restoreIssue } from '../changes/issue-snapshot.js';
+import { nameIndex } from '../changes/people.js';
+import type { Person } from '../model/person.js';
 import { errnoCode, storeFileError } from '../model/errors.js';
 import { IssueTable, type HistoryEntry, type IssueEntry, type IssueSource } from '../state/issue-table.js';
 import { READ_CHUNK_BYTES } from './journal-file.js';
@@ -106,6 +108,8 @@ export interface SavedState {
   >;
   readonly assignmentCounts: Map<string, number>;
   readonly people: Set<string>;
+  /** The people directory (its name index is rebuilt from it). */
+  readonly directory: Person[];
   readonly lastSeq: number;
   readonly skipped: readonly SkippedLine[];
 }
@@ -319,6 +323,10 @@ function restoreState(saved: SavedState, source: SnapshotFile): TrackerState {
     people: saved.people,
     lastSeq: saved.lastSeq,
   };
+  for (const person of saved.directory) {
+    state.directory.set(person.handle, Object.freeze(person));
+    nameIndex(state, person, true);
+  }
   setIndexSource(state, source);
   return state;
 }

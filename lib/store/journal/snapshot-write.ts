@@ -210,6 +210,7 @@ function savedState(
     sprintHistory,
     assignmentCounts: state.assignmentCounts,
     people: state.people,
+    directory: [...state.directory.values()],
     lastSeq: state.lastSeq,
   };
 }

@@ -5,6 +5,7 @@
 // hours ago. Sprint 42 holds 25 story points of which 4 are done (16 %), and
 // PROJ-102 is an open P0.
 import type { Comment, Issue, LinkType, Project, Sprint } from './schema.js';
+import type { Person } from './person.js';
 import type { RecordDraft } from './record-schema.js';
 
 const DAY_MS = 86_400_000;
@@ -200,6 +201,15 @@ const LINKS: ReadonlyArray<readonly [string, LinkType, string]> = [
 /** The stories and tasks of the epic PROJ-109, Checkout v2. */
 const EPIC_CHILDREN: readonly string[] = ['PROJ-101', 'PROJ-104', 'PROJ-106', 'PROJ-108'];
 
+/** The people directory: everyone the demo's issues name, as a team would know them. */
+const PEOPLE: readonly Person[] = [
+  { handle: 'alice', name: 'Alice Smith', email: 'alice.smith@example.com', aliases: ['5b10a2844c20165700ede21g'] },
+  { handle: 'bob', name: 'Bob Jones', email: 'bob.jones@example.com', aliases: ['5b10ac8d82e05b22cc7d4ef5'] },
+  { handle: 'carol', name: 'Carol Diaz', email: 'carol.diaz@example.com', aliases: [] },
+  { handle: 'dmitri', name: 'Dmitri Kuznetsov', email: 'dmitri.k@example.com', aliases: [] },
+  { handle: 'priya', name: 'Priya Patel', email: 'priya.patel@example.com', aliases: [] },
+];
+
 export function demoRecords(now: Date): RecordDraft[] {
   return [
     ...PROJECTS.map((project): RecordDraft => ({ type: 'project.created', project })),
@@ -207,6 +217,7 @@ export function demoRecords(now: Date): RecordDraft[] {
     ...ISSUES.map((row, index): RecordDraft => ({ type: 'issue.created', issue: demoIssue(row, index, now) })),
     ...LINKS.map(([key, link, to]): RecordDraft => ({ type: 'issue.linked', key, link, to })),
     ...EPIC_CHILDREN.map((key): RecordDraft => ({ type: 'issue.parent_changed', key, from: null, to: 'PROJ-109' })),
+    ...PEOPLE.map((person): RecordDraft => ({ type: 'person.saved', person })),
   ];
 }
 

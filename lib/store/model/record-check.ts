@@ -33,6 +33,7 @@ import {
   STATUSES,
   TIMESTAMP_PATTERN,
 } from './schema.js';
+import { EMAIL_PATTERN, PEOPLE_LIMITS } from './person.js';
 
 /**
  * Returns null when the value is valid, else the reason. Field paths are
@@ -212,6 +213,12 @@ const editable = objectOf({
   fields: optional(nullable(issueFields)),
 });
 const linkType = oneOf(LINK_TYPES);
+const person = objectOf({
+  handle,
+  name: text(1, LIMITS.nameMax),
+  email: nullable(text(0, PEOPLE_LIMITS.emailMax, EMAIL_PATTERN)),
+  aliases: arrayOf(text(1, PEOPLE_LIMITS.aliasMax), PEOPLE_LIMITS.aliasesMax),
+});
 const goal = text(0, LIMITS.goalMax);
 
 const base = { seq: integer(1), at: timestamp, by: optional(handle) };
@@ -233,6 +240,7 @@ const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
   ['sprint.closed', objectOf({ ...base, id: sprintId, carried: arrayOf(issueKey), carried_to: nullable(sprintId) })],
   ['sprint.goal_changed', objectOf({ ...base, id: sprintId, from: goal, to: goal })],
   ['project.fields_defined', objectOf({ ...base, project: projectKey, fields: projectFields })],
+  ['person.saved', objectOf({ ...base, person })],
 ]);
 
 export const RECORD_TYPES: readonly string[] = [...checksByType.keys()] as string[];

@@ -28,6 +28,7 @@ import {
   TimestampSchema,
   StoryPointsSchema,
 } from './schema.js';
+import { PersonSchema } from './person.js';
 
 /** The fields update_issue may change besides status, assignee and sprint (each has its own record). */
 export const EditableFieldsSchema = z.object({
@@ -120,6 +121,8 @@ export const JournalRecordSchema = z.discriminatedUnion('type', [
     from: z.string().check(z.maxLength(LIMITS.goalMax)),
     to: z.string().check(z.maxLength(LIMITS.goalMax)),
   }),
+  /** A person added to the directory, or their names changed: the whole entry as it is now. */
+  z.object({ ...recordBase, type: z.literal('person.saved'), person: PersonSchema }),
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 export type RecordOf<T extends JournalRecord['type']> = Extract<JournalRecord, { type: T }>;

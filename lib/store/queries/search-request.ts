@@ -3,7 +3,6 @@
 // language (jql/resolve.ts), so `status: "todo"` and `status = todo` mean one thing. The
 // in-memory search (queries.ts) and a backend's own (postgres/sql-search.ts) both start here.
 import {
-  parseHandle,
   parseOneOrMany,
   parsePage,
   parsePriority,
@@ -13,7 +12,8 @@ import {
   type PageRequest,
 } from '../model/args.js';
 import { domainError } from '../model/errors.js';
-import { requirePerson, requireProject, requireSprint } from '../state/lookup.js';
+import { requireProject, requireSprint } from '../state/lookup.js';
+import { requirePersonNamed } from '../state/people.js';
 import { READY_ORDER, decodeCursor, searchIdentity, type SortValue } from './search-cursor.js';
 import { LABEL_PATTERN } from '../model/schema.js';
 import type { FieldValue, IndexedField } from '../indexes/index-fields.js';
@@ -132,7 +132,7 @@ export function filterConditions(state: TrackerState, query: SearchIssuesQuery):
   if (query.status !== undefined) oneOf('status', parseOneOrMany(query.status, parseStatus));
   if (query.priority !== undefined) oneOf('priority', parseOneOrMany(query.priority, parsePriority));
   if (query.assignee !== undefined)
-    oneOf('assignee', [query.assignee === null ? null : requirePerson(state, parseHandle(query.assignee, 'assignee'))]);
+    oneOf('assignee', [query.assignee === null ? null : requirePersonNamed(state, query.assignee, 'assignee')]);
   if (query.sprint !== undefined)
     oneOf('sprint', [query.sprint === null ? null : requireSprint(state, parseSprintId(query.sprint)).id]);
   if (query.label !== undefined) oneOf('labels', [parseLabelFilter(query.label)]);

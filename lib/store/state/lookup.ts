@@ -46,17 +46,6 @@ export function sprintIdOf(state: TrackerState, raw: string, project?: string): 
   throw domainError('not_found', `"${trimmed.slice(0, 40)}" ${problem}; give the id. Sprints${where}: ${known}.`);
 }
 
-/**
- * A person the tracker has seen (lead, reporter, assignee, comment author). A filter on
- * someone unknown is an error naming who is known, never a silently empty answer.
- */
-export function requirePerson(state: TrackerState, handle: string): string {
-  if (state.people.has(handle)) return handle;
-  const known = [...state.people].sort();
-  const shown = known.length > 20 ? `${known.slice(0, 20).join(', ')} and ${known.length - 20} more` : known.join(', ');
-  throw domainError('not_found', `No one called ${handle} is known to the tracker. Known people: ${shown}.`);
-}
-
 /** "PROJ-S41 (closed), PROJ-S42 (active)" */
 export function describeSprints(sprints: readonly Sprint[]): string {
   return sprints.length === 0 ? 'none' : sprints.map((s) => `${s.id} (${s.state})`).join(', ');

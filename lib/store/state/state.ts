@@ -9,6 +9,7 @@
 // The state knows nothing of the indexes built from it (field-index.ts, word-index.ts): each
 // keeps its own index per state, beside it, so the arrows run from the indexes to the state.
 import type { LinkType, Project, ProjectFields, Sprint, Status } from '../model/schema.js';
+import type { Person } from '../model/person.js';
 import { IssueTable } from './issue-table.js';
 
 /** An attachment as the state keeps it: its record's fields and its decoded size. */
@@ -79,8 +80,12 @@ export interface TrackerState {
   readonly sprintHistory: Map<string, SprintHistory>;
   /** How many issues each person is assigned: ranks assignee completions. */
   readonly assignmentCounts: Map<string, number>;
-  /** Everyone seen anywhere: leads, reporters, assignees, comment authors. */
+  /** Everyone seen anywhere: leads, reporters, assignees, comment authors, and the directory's people. */
   readonly people: Set<string>;
+  /** The people directory by handle (person.saved records): names, e-mails, aliases (state/people.ts). */
+  readonly directory: Map<string, Person>;
+  /** Each display name, e-mail and alias, folded (person.ts foldName), with the handles going by it. */
+  readonly personNames: Map<string, string[]>;
   /**
    * Lower-cased searchable text of an issue snapshot (its title and description) or of a
    * comment, filled on first search. Keyed by the frozen object, so a replaced issue's entry
@@ -110,6 +115,8 @@ export function createEmptyState(): TrackerState {
     sprintHistory: new Map(),
     assignmentCounts: new Map(),
     people: new Set(),
+    directory: new Map(),
+    personNames: new Map(),
     searchText: new WeakMap(),
     lastSeq: 0,
   };

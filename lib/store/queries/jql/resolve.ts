@@ -10,6 +10,7 @@ import { parseIssueType, parsePriority } from '../../model/args.js';
 import { isDomainError } from '../../model/errors.js';
 import type { FieldValue, IndexedField } from '../../indexes/index-fields.js';
 import { describeSprints } from '../../state/lookup.js';
+import { findPerson, unknownPersonHint } from '../../state/people.js';
 import {
   ISSUE_TYPES,
   LABEL_PATTERN,
@@ -310,10 +311,13 @@ function knownProject(state: TrackerState, text: string, column: number): string
   throw jqlError(`Unknown project '${text}'`, column, `Projects: ${listed(sortedProjectKeys(state))}.`);
 }
 
+/** A person by handle, display name, e-mail or alias (state/people.ts), as Jira takes them. */
 function knownPerson(state: TrackerState, text: string, column: number): string {
-  const handle = text.trim().toLowerCase();
-  if (state.people.has(handle)) return handle;
-  throw jqlError(`Unknown user '${text}'`, column, `People: ${listed([...state.people].sort())}.`);
+  const found = findPerson(state, text);
+  if (found !== null && 'handle' in found) return found.handle;
+  if (found !== null)
+    throw jqlError(`'${text}' names ${found.several.length} people`, column, `Use a handle: ${found.several.join(', ')}.`);
+  throw jqlError(`Unknown user '${text}'`, column, unknownPersonHint(state, text));
 }
 
 /** A sprint by id (PROJ-S42) or by name ("Sprint 42", every project's sprint of that name), case-insensitively. */
