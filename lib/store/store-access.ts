@@ -38,6 +38,7 @@ export type StoreMutations = Pick<
   | 'importIssue'
   | 'importUpdate'
   | 'importAttachment'
+  | 'setWorkflow'
   | keyof SprintCommands
 >;
 

@@ -34,6 +34,8 @@ import { READ_CHUNK_BYTES } from './journal-file.js';
 import { setIndexSource, type IndexSource, type SavedIndexes } from '../indexes/saved-indexes.js';
 import type { Logger } from '../model/log.js';
 import { LIMITS, type Issue, type Project, type Sprint, type Status } from '../model/schema.js';
+import type { Workflow } from '../model/workflow.js';
+import { rebuildStatusCategories } from '../state/workflows.js';
 import {
   createEmptyState,
   type IssueLink,
@@ -44,7 +46,7 @@ import {
 } from '../state/state.js';
 
 export const SNAPSHOT_FORMAT = 'mcp-tracker-snapshot';
-export const SNAPSHOT_VERSION = 3;
+export const SNAPSHOT_VERSION = 4;
 /** The header's room: it holds a few numbers, three checksums and the journal's header line. */
 export const HEADER_BYTES = 4096;
 /** How much of the journal before the covered offset must still be what the snapshot saw. */
@@ -89,6 +91,8 @@ export interface SavedState {
   readonly nextIssueNumber: Map<string, number>;
   readonly sprintTouchedAt: Map<string, string>;
   readonly blockedFrom: Map<string, Status>;
+  /** The projects' own workflows (version 4); the statuses' categories are built again from them. */
+  readonly workflows: Map<string, Workflow>;
   readonly links: Map<string, readonly IssueLink[]>;
   readonly attachments: Map<string, readonly StoredAttachment[]>;
   readonly attachmentBytes: number;
@@ -296,6 +300,7 @@ function restoreState(saved: SavedState, source: SnapshotFile): TrackerState {
     nextIssueNumber: saved.nextIssueNumber,
     sprintTouchedAt: saved.sprintTouchedAt,
     blockedFrom: saved.blockedFrom,
+    workflows: saved.workflows,
     links,
     attachments,
     attachmentBytes: saved.attachmentBytes,
@@ -315,6 +320,7 @@ function restoreState(saved: SavedState, source: SnapshotFile): TrackerState {
     people: saved.people,
     lastSeq: saved.lastSeq,
   };
+  rebuildStatusCategories(state);
   setIndexSource(state, source);
   return state;
 }

@@ -9,11 +9,13 @@ import {
   IssueKeySchema,
   IssueSchema,
   LinkTypeSchema,
+  ProjectKeySchema,
   ProjectSchema,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
   SprintSchema,
 } from './schema.js';
+import { WorkflowSchema } from './workflow-schema.js';
 
 export const SnapshotLinkSchema = z.strictObject({ from: IssueKeySchema, type: LinkTypeSchema, to: IssueKeySchema });
 export type SnapshotLink = z.infer<typeof SnapshotLinkSchema>;
@@ -29,6 +31,8 @@ export const TrackerSnapshotSchema = z.strictObject({
   links: z.array(SnapshotLinkSchema),
   /** Absent when there are none, so an export without attachments reads as before they existed. */
   attachments: z.optional(z.array(SnapshotAttachmentSchema)),
+  /** The projects' own workflows (workflow.ts); absent when every project has the default. */
+  workflows: z.optional(z.array(z.strictObject({ project: ProjectKeySchema, workflow: WorkflowSchema }))),
 });
 export type TrackerSnapshot = z.infer<typeof TrackerSnapshotSchema>;
 

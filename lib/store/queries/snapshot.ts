@@ -3,7 +3,8 @@
 //
 // One array per kind of thing the tracker holds: projects, sprints, issues (each with its
 // comments, resolution and parent epic), links (as written: `from` blocks `to`) and, when
-// there are any, attachments (each with its issue's key, its bytes as base64). A new
+// there are any, attachments (each with its issue's key, its bytes as base64) and the projects'
+// own workflows (each before its project's issues on import: their statuses are its). A new
 // kind of record becomes a new array here, read by its own step in importSnapshot; what is
 // already there does not change. A file with a field this version does not know is refused,
 // naming the field, rather than imported without it (the format and its check: snapshot-format.ts).
@@ -34,7 +35,17 @@ export function snapshotOf(state: TrackerState): TrackerSnapshot {
     issues: issues.map(plainIssue),
     links: issues.flatMap((issue) => linksWrittenFrom(state, issue.key)),
     ...attachmentsOf(state, issues),
+    ...workflowsOf(state, projects),
   };
+}
+
+/** The projects with a workflow of their own, with it. */
+function workflowsOf(state: TrackerState, projects: readonly string[]): Pick<TrackerSnapshot, 'workflows'> {
+  const workflows = projects.flatMap((project) => {
+    const workflow = state.workflows.get(project);
+    return workflow === undefined ? [] : [{ project, workflow }];
+  });
+  return workflows.length === 0 ? {} : { workflows };
 }
 
 /** Each issue's attachments in the order they were added, as their records carry them. */
