@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { transcript } from '../../protocol/tests/harness.js';
 import { createTrackerServer } from '../tracker/server.js';
+import { DEFAULT_WORKFLOW } from '../store/model/workflow.js';
 import { demoStores, domainFailure } from './demo-stores.js';
 
 const demo = demoStores('tracker-project-workflow');
@@ -222,6 +223,26 @@ test('a workflow is kept: a reopened journal (replayed, and from its snapshot) h
     );
     again.close();
   }
+});
+
+test('a journal whose workflow record would leave an issue in a status the workflow lacks does not open', async () => {
+  const store = await demo.open();
+  await store.setWorkflow('WEB', TEAM_WORKFLOW);
+  await store.updateStatus('WEB-1', 'Code Review');
+  const file = store.path;
+  store.close();
+  fs.rmSync(`${file}.snapshot`, { force: true });
+  const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+  const last = JSON.parse(lines.at(-1) ?? '{}') as { seq: number; at: string };
+  const orphaning = { seq: last.seq + 1, at: last.at, type: 'project.workflow_set', project: 'WEB', workflow: DEFAULT_WORKFLOW };
+  fs.appendFileSync(file, `${JSON.stringify(orphaning)}\n`);
+  let message = 'it opened';
+  try {
+    (await demo.open(file)).close();
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  assert.match(message, 'WEB-1 would be left in code_review, which the workflow of WEB lacks');
 });
 
 test.run();
