@@ -1,7 +1,9 @@
 // Workflows per project: a project with statuses of its own (Code Review, QA, Won't Do), its
 // moves, its resolutions, closing a duplicate in one call through the tools, and a change of
 // workflow that would orphan issues refused with their list, or made with a mapping.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { transcript } from '../../protocol/tests/harness.js';
@@ -243,6 +245,43 @@ test('a journal whose workflow record would leave an issue in a status the workf
     message = (error as Error).message;
   }
   assert.match(message, 'WEB-1 would be left in code_review, which the workflow of WEB lacks');
+});
+
+/** The built command, as an administrator runs it: stdout and stderr apart. */
+function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['dist/mcp-tracker.mjs', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, MCP_TRACKER_STORE: '' },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+test('mcp-tracker workflow prints a workflow in the form it sets, refuses an orphaning change, and maps with --map', async () => {
+  const store = await demo.open();
+  const file = store.path;
+  store.close();
+  const printed = cli('workflow', 'WEB', '--data', file);
+  assert.is(printed.status, 0, printed.stderr);
+  assert.equal(JSON.parse(printed.stdout), DEFAULT_WORKFLOW, 'no workflow of its own: the default');
+  const team = path.join(path.dirname(file), 'team.json');
+  fs.writeFileSync(team, JSON.stringify(TEAM_WORKFLOW));
+  assert.is(cli('workflow', 'WEB', team, '--data', file).stderr, "[mcp-tracker] WEB's workflow set (6 statuses)\n");
+  const reopened = await demo.open(file);
+  await reopened.updateStatus('WEB-1', 'Code Review');
+  await reopened.updateStatus('WEB-1', 'QA');
+  reopened.close();
+  const smaller = path.join(path.dirname(file), 'smaller.json');
+  fs.writeFileSync(smaller, JSON.stringify(WITHOUT_QA));
+  const refused = cli('workflow', 'WEB', smaller, '--data', file);
+  assert.is(refused.status, 1);
+  assert.match(
+    refused.stderr,
+    'issues sit in statuses the new workflow drops: qa (1: WEB-1). Say where each goes (--map qa=todo)',
+  );
+  const mapped = cli('workflow', 'WEB', smaller, '--map', 'QA=Code Review', '--data', file);
+  assert.is(mapped.stderr, "[mcp-tracker] WEB's workflow set (5 statuses); 1 issue moved: qa → code_review\n");
+  const statuses = JSON.parse(cli('workflow', 'WEB', '--data', file).stdout).statuses.map((s: { id: string }) => s.id);
+  assert.equal(statuses, ['todo', 'in_progress', 'code_review', 'done', 'wont_do']);
 });
 
 test.run();
