@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { transcript } from '../../protocol/tests/harness.js';
 import { createTrackerServer } from '../tracker/server.js';
 import { DEFAULT_WORKFLOW } from '../store/model/workflow.js';
+import { importJiraCsv } from '../store/exchange/index.js';
 import { demoStores, domainFailure } from './demo-stores.js';
 
 const demo = demoStores('tracker-project-workflow');
@@ -245,6 +246,30 @@ test('a journal whose workflow record would leave an issue in a status the workf
     message = (error as Error).message;
   }
   assert.match(message, 'WEB-1 would be left in code_review, which the workflow of WEB lacks');
+});
+
+test("a Jira migration into a project with its own workflow keeps the team's statuses: import, set the workflow, import again", async () => {
+  const store = await demo.open();
+  const csv = [
+    'Summary,Issue key,Issue Type,Status,Status Category,Resolution,Reporter',
+    'Refund API,PAY-1,Story,Code Review,In Progress,,alice',
+    'Ledger export,PAY-2,Task,QA,In Progress,,alice',
+    "Old invoice path,PAY-3,Task,Won't Do,Done,Won't Do,alice",
+    'Card vault,PAY-4,Task,To Do,To Do,,alice',
+  ].join('\n');
+  const now = () => new Date();
+  await importJiraCsv(store, csv, { dryRun: false, now });
+  const statuses = () => ['PAY-1', 'PAY-2', 'PAY-3', 'PAY-4'].map((key) => store.getIssue(key).status);
+  assert.equal(statuses(), ['in_review', 'in_review', 'done', 'todo'], 'the default workflow maps them onto its own');
+  await store.setWorkflow('PAY', TEAM_WORKFLOW, { in_review: 'Code Review' });
+  const again = await importJiraCsv(store, csv, { dryRun: false, now });
+  assert.is(again.refused.length, 0);
+  assert.equal(statuses(), ['code_review', 'qa', 'wont_do', 'todo'], "PAY's own statuses");
+  assert.equal(
+    ['PAY-3', 'PAY-4'].map((key) => store.getIssue(key).resolution),
+    ['wont_do', null],
+  );
+  store.close();
 });
 
 /** The built command, as an administrator runs it: stdout and stderr apart. */

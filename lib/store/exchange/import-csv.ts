@@ -122,7 +122,7 @@ async function runRows(
         sprint = await sprintOf(store, project, name, words, options.now(), sprintsCreated);
       }
       const key = number === null ? undefined : `${project}-${number}`;
-      const input = issueInput(row, project, key, sprint, words);
+      const input = issueInput(row, project, key, sprint, words, store.getWorkflow(project));
       if (key !== undefined && hasIssue(store, key)) {
         const { changes } = await store.importUpdate(key, input);
         alreadyPresent.push({ row: row.row, key, changes });

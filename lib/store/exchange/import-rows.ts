@@ -7,6 +7,7 @@ import { COLUMN, LINK_COLUMNS, jiraTime, readCommentCell, type JiraRow } from '.
 import type { LinkType } from '../model/schema.js';
 import { MappingNotes, PeopleMap, mapPriority, mapResolution, mapStatus, mapType } from './jira-mapping.js';
 import type { ImportIssueInput } from '../domain/import-commands.js';
+import type { Workflow } from '../model/workflow.js';
 import { compareStrings, issueNumber } from '../state/state.js';
 
 /** One run's reading of Jira's words, the same in the rehearsal and the real run. */
@@ -95,12 +96,13 @@ export function issueInput(
   key: string | undefined,
   sprint: string | null,
   { people, notes }: Words,
+  workflow: Workflow,
 ): ImportIssueInput {
   const optional = (value: string): string | undefined => (value === '' ? undefined : value);
   const person = (value: string): string | undefined => (value === '' ? undefined : people.handle(value));
   const points = row.cell(COLUMN.storyPoints);
-  const status = mapStatus(row.cell(COLUMN.status), row.cell(COLUMN.statusCategory), notes);
-  const resolution = mapResolution(row.cell(COLUMN.resolution), status?.status, notes) ?? status?.resolution;
+  const status = mapStatus(row.cell(COLUMN.status), row.cell(COLUMN.statusCategory), notes, workflow);
+  const resolution = mapResolution(row.cell(COLUMN.resolution), status?.status, notes, workflow) ?? status?.resolution;
   return {
     project,
     key,
