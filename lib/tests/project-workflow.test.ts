@@ -98,6 +98,11 @@ test('a project with its own workflow closes a duplicate in one call: the transc
     proj.result.content[0].text,
     "Unknown status 'Code Review'. Use one of: todo, in_progress, in_review, blocked, done, reopened.",
   );
+
+  // A change of workflow changes the moves get_issue shows, for issues it does not move too (no answer kept from before).
+  assert.equal((await call(8, 'get_issue', { key: 'WEB-2' })).result.structuredContent.transitions, ['todo']);
+  await store.setWorkflow('WEB', { ...TEAM_WORKFLOW, transitions: { ...TEAM_WORKFLOW.transitions, Done: [] } });
+  assert.equal((await call(9, 'get_issue', { key: 'WEB-2' })).result.structuredContent.transitions, []);
   store.close();
 });
 
