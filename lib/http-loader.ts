@@ -6,7 +6,7 @@
 //
 // The companion carries its own copies of the engine modules it imports (json-rpc.ts,
 // errors.ts, ...). Nothing it shares with the server is checked by identity except the
-// PreEncoded fragments in outgoing messages, so the server hands it the engine's encodeLine
+// PreEncoded fragments in outgoing messages, so the server hands it the engine's encodeLineBytes
 // (HttpOptions.encodeLine in protocol/http.ts).
 import { importCompanion } from './companion-bundle.js';
 

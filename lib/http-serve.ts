@@ -18,7 +18,7 @@ export interface TrackerOverHttp {
   release: () => void;
   report: (line: string) => void;
   /**
-   * The engine's encodeLine, from the server's bundle: this bundle carries its own copy of
+   * The engine's encodeLineBytes, from the server's bundle: this bundle carries its own copy of
    * json-rpc.ts, which cannot splice the engine's PreEncoded fragments (protocol/http.ts, HttpOptions.encodeLine).
    */
   encodeLine: EncodeLine;

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { homedir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { CommandLine } from './cli.js';
+import { importPendingPath } from './import-pending.js';
 import { openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import {
   formatReport,
@@ -189,7 +190,7 @@ async function importFrom(
  * and are not written twice (import-csv.ts alreadyPresent: updated by key).
  */
 function markImportPending(dataFile: string, source: string): string {
-  const marker = `${dataFile}.import-pending`;
+  const marker = importPendingPath(dataFile);
   if (fs.existsSync(marker)) {
     let earlier = '';
     try {

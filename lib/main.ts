@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { encodeLine } from '../protocol/json-rpc.js';
+import { encodeLineBytes } from '../protocol/json-rpc.js';
 import { createServer } from '../protocol/server.js';
 import { serveStdio } from '../protocol/stdio.js';
 import { claimStdout } from '../protocol/stdout-guard.js';
@@ -19,6 +19,7 @@ import { loadDemo } from './demo/demo-loader.js';
 import { loadHelp } from './help-loader.js';
 import { loadHttpServing } from './http-loader.js';
 import { loadImportExport } from './import-export-loader.js';
+import { pendingImportNotice } from './import-pending.js';
 import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
@@ -123,6 +124,8 @@ async function serve(line: CommandLine): Promise<void> {
     process.exit(1);
   }
   report(`serving ${where}`);
+  const pendingImport = database ? undefined : pendingImportNotice(dataPath);
+  if (pendingImport !== undefined) report(pendingImport);
 
   const tracker = createTrackerServer(store, { pageSize: line.pageSize, requestStateKey: stateKey(line), tools });
   const server = createServer(tracker.definition, report);
@@ -134,11 +137,13 @@ async function serve(line: CommandLine): Promise<void> {
   };
   if (http && line.http) {
     // A token file we cannot read or an address in use: say so and stop, before serving anything.
-    return http.serveTrackerOverHttp({ server, line, address: line.http, release, report, encodeLine }).catch((error: Error) => {
-      report(`cannot serve over HTTP: ${error.message}`);
-      release();
-      process.exit(1);
-    });
+    return http
+      .serveTrackerOverHttp({ server, line, address: line.http, release, report, encodeLine: encodeLineBytes })
+      .catch((error: Error) => {
+        report(`cannot serve over HTTP: ${error.message}`);
+        release();
+        process.exit(1);
+      });
   }
   serveStdio(server, {
     maxMessageBytes: line.maxMessageBytes,

@@ -19,7 +19,7 @@
 // rather than given a stream with a hole in it.
 
 import { type EncodeLine, type EventStream, type ResponseStream, answeredIds, answersWhole, isAnswer } from './http-stream.js';
-import type { OutgoingMessage, RequestId } from './json-rpc.js';
+import { type OutgoingMessage, type RequestId, lineLength } from './json-rpc.js';
 
 export interface ReplayLimits {
   /** Events kept per stream, the latest (default 100). */
@@ -106,7 +106,7 @@ export class ReplayableStream {
     this.#nextSeq = seq + 1;
     if (live?.streaming !== false) {
       this.#streamed ||= live !== undefined;
-      this.#keep({ seq, message, bytes: Buffer.byteLength(this.#encodeLine(message)) });
+      this.#keep({ seq, message, bytes: lineLength(this.#encodeLine(message)) });
     }
     for (const id of answeredIds(message)) this.#awaiting.delete(id);
     // Done once every request has its answer, or with an error for the POST as a whole (id null).

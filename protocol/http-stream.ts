@@ -16,10 +16,14 @@
 
 import type { ServerResponse } from 'node:http';
 import type { RpcError } from './errors.js';
-import { type OutgoingMessage, type RequestId, errorMessage } from './json-rpc.js';
+import { type LineBytes, type OutgoingMessage, type RequestId, errorMessage, lineLength } from './json-rpc.js';
 
-/** A message as one line of JSON with its newline: the engine's encodeLine (see HttpOptions.encodeLine in http.ts). */
-export type EncodeLine = (message: OutgoingMessage | OutgoingMessage[]) => string;
+/**
+ * A message as one line of JSON with its newline, in UTF-8 chunks: the engine's encodeLineBytes
+ * (see HttpOptions.encodeLine in http.ts). A large text kept as bytes is one of the chunks, written
+ * as it is, never copied (json-rpc.ts LineBytes).
+ */
+export type EncodeLine = (message: OutgoingMessage | OutgoingMessage[]) => LineBytes;
 
 export interface ResponseStream {
   /** One message that belongs to this response; on a resumable stream, with its event id. */
@@ -112,8 +116,10 @@ class PostResponse implements ResponseStream {
       this.#res.writeHead(code === undefined ? 200 : (this.#options.statusFor?.(code) ?? 200), {
         ...this.#options.headers,
         'Content-Type': 'application/json',
+        'Content-Length': String(lineLength(body)),
       });
-      this.#res.end(body);
+      for (const chunk of body) this.#res.write(chunk);
+      this.#res.end();
       this.#options.queued?.(this.#res);
       return;
     }
@@ -159,21 +165,21 @@ export function createEventStream(res: ServerResponse, options: StreamOptions): 
   const stop = () => clearInterval(timer);
   res.on('close', stop);
 
-  function write(text: string): void {
+  function write(...chunks: (string | Buffer)[]): void {
     if (res.destroyed || res.writableEnded) return;
     // A client that does not read does not hold our memory: past the bound its stream is dropped.
     if (res.writableLength > maxQueued) {
       res.destroy();
       return;
     }
-    res.write(text);
+    for (const chunk of chunks) res.write(chunk);
     options.queued?.(res);
   }
 
   return {
     send(message, eventId) {
-      const data = options.encodeLine(message).slice(0, -1);
-      write(`${eventId === undefined ? '' : `id: ${eventId}\n`}event: message\ndata: ${data}\n\n`);
+      // The line ends with its newline, the `data:` line's end; one more ends the event.
+      write(`${eventId === undefined ? '' : `id: ${eventId}\n`}event: message\ndata: `, ...options.encodeLine(message), '\n');
     },
     prime(eventId) {
       write(`id: ${eventId}\nretry: ${SSE_RETRY_MS}\ndata:\n\n`);

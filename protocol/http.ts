@@ -21,7 +21,7 @@ import type { ReplayLimits } from './http-replay.js';
 import { checkStatelessHeaders } from './http-headers.js';
 import { HandshakeSessions } from './http-sessions.js';
 import { type EncodeLine, createPostResponse, replyError, replyJson } from './http-stream.js';
-import { type ParsedLine, type Request, classify, encodeLine, errorMessage, parseLine } from './json-rpc.js';
+import { type ParsedLine, type Request, classify, encodeLineBytes, errorMessage, parseLine } from './json-rpc.js';
 import type { Server } from './server.js';
 import { type Session, tooManyValues } from './session.js';
 import { carriesStatelessMeta, readStatelessMeta } from './stateless.js';
@@ -86,11 +86,11 @@ export interface HttpOptions {
   replay?: Partial<ReplayLimits>;
   report?(detail: string): void;
   /**
-   * How each outgoing message is encoded (default: json-rpc.ts's encodeLine). The tracker's
+   * How each outgoing message is encoded (default: json-rpc.ts's encodeLineBytes). The tracker's
    * bundle loads this transport from a file of its own (lib/http-loader.ts), which carries its
-   * own copy of json-rpc.ts and pre-encoded.ts; that copy's encodeLine cannot splice the
+   * own copy of json-rpc.ts and pre-encoded.ts; that copy's encodeLineBytes cannot splice the
    * engine's PreEncoded fragments (it would parse each back and encode it again), so the
-   * tracker passes the engine's encodeLine here.
+   * tracker passes the engine's encodeLineBytes here.
    */
   encodeLine?: EncodeLine;
 }
@@ -170,7 +170,7 @@ class HttpTransport {
     this.#options = options;
     this.#rules = rules;
     this.#report = options.report ?? ((detail: string) => process.stderr.write(`[mcp http] ${detail}\n`));
-    this.#encodeLine = options.encodeLine ?? encodeLine;
+    this.#encodeLine = options.encodeLine ?? encodeLineBytes;
     this.#budget = new HttpBudget({
       maxQueuedBytes: options.maxQueuedBytes ?? 64 * 1024 * 1024,
       maxInFlight: options.maxInFlight ?? 64,

@@ -18,7 +18,7 @@
 //   an array                                        -> a batch; the session decides (rule 1.6)
 
 import { ErrorCode, RpcError, excerpt } from './errors.js';
-import { PreEncoded, encodeJson } from './pre-encoded.js';
+import { PreEncoded, encodeJson, encodeJsonParts } from './pre-encoded.js';
 
 /** MCP request ids are strings or integers; null is not allowed (https://modelcontextprotocol.io/specification/2025-11-25/basic "Requests"). */
 export type RequestId = string | number;
@@ -256,18 +256,42 @@ export function encodeLine(message: unknown): string {
   return encodeJson(message) + '\n';
 }
 
+/** A line as UTF-8 bytes, in chunks sent one after the other; together they are one whole line. */
+export type LineBytes = readonly Buffer[];
+
 /**
- * encodeLine's line as UTF-8, for a writer to a pipe. Performance (a first reading may skip it):
- * encodeLine joins the envelope and a result's JSON into a rope, and writing a rope makes V8
- * copy it whole into a new string first, the largest part of the garbage of the mixed
- * workload (docs/performance.md). Here each part goes into the bytes as it is; the bytes are outside
- * V8's heap, in Node's pool.
+ * encodeLine's line as UTF-8, for a writer to a pipe or a socket. Performance (a first reading
+ * may skip it): encodeLine joins the envelope and a result's JSON into a rope, and writing a rope
+ * makes V8 copy it whole into a new string first, the largest part of the garbage of the mixed
+ * workload (docs/performance.md). Here each part goes into the bytes as it is; the bytes are
+ * outside V8's heap, in Node's pool. A fragment kept as bytes (PreEncoded.ofStringAsBytes) is a
+ * chunk of its own, not copied: a 10 MB issue's text costs nothing to send again.
  */
-export function encodeLineBytes(message: unknown): Buffer {
-  if (isEncodedResult(message))
-    return utf8Of([`{"jsonrpc":"2.0","id":${encodeJson(message.id)},"result":`, message.result.json, '}\n']);
-  return utf8Of([encodeJson(message), '\n']);
+export function encodeLineBytes(message: unknown): LineBytes {
+  if (isEncodedResult(message)) {
+    const { result } = message;
+    const head = `{"jsonrpc":"2.0","id":${encodeJson(message.id)},"result":`;
+    if (result.utf8 !== undefined) return [utf8Of([head]), ...result.utf8, utf8Of(['}\n'])];
+    return [utf8Of([head, result.json, '}\n'])];
+  }
+  const parts = encodeJsonParts(message);
+  parts.push('\n');
+  const chunks: Buffer[] = [];
+  let text: string[] = [];
+  for (const part of parts) {
+    if (typeof part === 'string') text.push(part);
+    else {
+      if (text.length > 0) chunks.push(utf8Of(text));
+      chunks.push(part);
+      text = [];
+    }
+  }
+  chunks.push(utf8Of(text));
+  return chunks;
 }
+
+/** How many bytes a line holds. */
+export const lineLength = (line: LineBytes): number => line.reduce((sum, chunk) => sum + chunk.length, 0);
 
 function utf8Of(parts: readonly string[]): Buffer {
   let size = 0;

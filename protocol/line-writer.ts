@@ -15,20 +15,23 @@
 //   writev, and refuses one whose size may pass 2 GiB with ENOBUFS: the whole batch is dropped,
 //   the stream goes on. So the stream gets lines only while under its high-water mark; the
 //   rest wait here, and a batch is never much more than one line. Should ENOBUFS or EAGAIN
-//   come anyway, it is back-pressure: the lines it refused are written again, in order.
+//   come anyway, it is back-pressure: the bytes it refused are written again, in order, before
+//   anything else.
+// - A line is handed over in chunks (json-rpc.ts LineBytes: a large text kept as bytes is one
+//   of them, never copied), all of a line's chunks at once: nothing goes between them.
 
 import type { Writable } from 'node:stream';
-import { encodeLineBytes } from './json-rpc.js';
+import { type LineBytes, encodeLineBytes, lineLength } from './json-rpc.js';
 
 export interface LineWriter {
   send(message: unknown): void;
   /**
    * Sends a small answer ahead of the lines still waiting (never inside one: lines are whole),
-   * such as a ping's. Refused (false) once `full`, so a client that never reads cannot make it
-   * grow: the caller then waits like everyone else.
+   * such as a ping's, however much output waits. Refused (false) once `full`, so a client that
+   * never reads cannot make it grow: the caller then waits like everyone else.
    */
   sendFirst(message: unknown): boolean;
-  /** Past the limit by URGENT_ROOM too: even answers sent first wait. */
+  /** Answers sent first fill their own room (URGENT_ROOM): even they wait. */
   readonly full: boolean;
   /** True while the output waiting for the client reaches the limit; wait for `onDrain` before producing more. */
   readonly backedUp: boolean;
@@ -39,7 +42,7 @@ export interface LineWriter {
 }
 
 export interface LineWriterEvents {
-  /** The waiting output went back under the limit. */
+  /** The waiting output went back under the limit, or answers sent first have room again. */
   onDrain(): void;
   onClosed(reason: string): void;
 }
@@ -50,7 +53,12 @@ export interface LineWriterLimits {
 }
 
 const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
-/** Output sent first (pings' answers) may pass the limit by this much: about 25,000 of them. */
+/**
+ * Output sent first (pings' answers) waiting to be handed over may reach this much, however far
+ * the rest of the output is past its limit: about 25,000 of them. Their own room, not a share of
+ * the limit: 60 answers of 10 MB, made at once when the issue they wait for is printed, would
+ * otherwise hold every ping until 600 MB were read (issue 30).
+ */
 export const URGENT_ROOM = 1024 * 1024;
 
 /** Errors that say "not now": the write is tried again. Any other error means the peer is gone. */
@@ -69,10 +77,14 @@ export function createLineWriter(
   // are answered in the order they came (a ping's wait is the one this exists to bound).
   const urgent = createLineQueue();
   let queued = 0; // bytes sent but not yet handed to the operating system
+  let urgentQueued = 0; // bytes of answers sent first not yet handed to the stream
+  let urgentWasFull = false; // their room filled up: onDrain when it frees
   let streamFull = false;
   let closed = false;
   const flushed: (() => void)[] = [];
   let refused: Buffer[] = [];
+  // Bytes refused and tried again: the oldest, so they go before any line, even one sent first.
+  let retry: LineBytes | undefined;
 
   const close = (reason: string): void => {
     if (closed) return;
@@ -89,9 +101,13 @@ export function createLineWriter(
   });
 
   function handOver(): void {
-    while (!streamFull && !closed && urgent.length + waiting.length > 0) {
-      const line = urgent.length > 0 ? urgent.shift() : waiting.shift();
-      write(line, (error) => written(line, error));
+    while (!streamFull && !closed && (retry !== undefined || urgent.length + waiting.length > 0)) {
+      let line: LineBytes;
+      if (retry !== undefined) line = retry;
+      else if (urgent.length > 0) urgentQueued -= lineLength((line = urgent.shift()));
+      else line = waiting.shift();
+      retry = undefined;
+      for (const chunk of line) write(chunk, (error) => written(chunk, error));
       // Not write()'s answer: after any error Node answers false for good, and 'drain' never comes.
       streamFull = stream.writableLength >= stream.writableHighWaterMark;
     }
@@ -101,45 +117,51 @@ export function createLineWriter(
     if (!TRY_AGAIN.has(error.code ?? '')) close(error.code ?? error.message);
   }
 
-  function written(line: Buffer, error: NodeJS.ErrnoException | null | undefined): void {
+  function written(chunk: Buffer, error: NodeJS.ErrnoException | null | undefined): void {
     if (error) failed(error);
-    if (error && !closed) return writeAgain(line);
+    if (error && !closed) return writeAgain(chunk);
     const wasFull = queued >= maxQueued;
-    queued -= line.length;
-    if (wasFull && queued < maxQueued) {
+    queued -= chunk.length;
+    if ((wasFull && queued < maxQueued) || (urgentWasFull && urgentQueued < URGENT_ROOM)) {
+      urgentWasFull = false;
       events.onDrain();
     }
     if (queued === 0) flushed.splice(0).forEach((resolve) => resolve());
   }
 
-  /** Performance (a first reading may skip it): the lines of a refused batch arrive here in order; they go back to the front of the queue together. */
-  function writeAgain(line: Buffer): void {
+  /**
+   * Performance (a first reading may skip it): the chunks of a refused batch arrive here in
+   * order; they go out again together, first, as one piece (it may end or begin inside a line).
+   */
+  function writeAgain(chunk: Buffer): void {
     if (refused.length === 0) {
       streamFull = true; // nothing newer may overtake them
       // A moment's pause: ENOBUFS from the kernel means it is short of memory right now.
       setTimeout(() => {
-        waiting.unshiftAll(refused);
+        retry = refused;
         refused = [];
         streamFull = false;
         handOver();
       }, RETRY_DELAY_MS);
     }
-    refused.push(line);
+    refused.push(chunk);
   }
 
   return {
     send(message) {
       if (closed) return;
       const line = encodeLineBytes(message);
-      queued += line.length;
+      queued += lineLength(line);
       waiting.push(line);
       handOver();
     },
     sendFirst(message) {
       if (closed) return true;
-      if (queued >= maxQueued + URGENT_ROOM) return false;
+      if (urgentQueued >= URGENT_ROOM) return false;
       const line = encodeLineBytes(message);
-      queued += line.length;
+      queued += lineLength(line);
+      urgentQueued += lineLength(line);
+      urgentWasFull ||= urgentQueued >= URGENT_ROOM;
       urgent.push(line);
       handOver();
       return true;
@@ -148,7 +170,7 @@ export function createLineWriter(
       return queued >= maxQueued;
     },
     get full() {
-      return queued >= maxQueued + URGENT_ROOM;
+      return urgentQueued >= URGENT_ROOM;
     },
     get closed() {
       return closed;
@@ -162,16 +184,16 @@ export function createLineWriter(
 
 /** A first-in first-out queue of lines; `shift` takes constant time however long it grows. */
 function createLineQueue() {
-  let lines: (Buffer | undefined)[] = [];
+  let lines: (LineBytes | undefined)[] = [];
   let head = 0;
   return {
     get length() {
       return lines.length - head;
     },
-    push(line: Buffer): void {
+    push(line: LineBytes): void {
       lines.push(line);
     },
-    shift(): Buffer {
+    shift(): LineBytes {
       const line = lines[head]!;
       lines[head++] = undefined; // a line taken must not stay reachable from here
       // Drop the empty slots once they are half the array: each slot is copied at most once.
@@ -180,16 +202,6 @@ function createLineQueue() {
         head = 0;
       }
       return line;
-    },
-    unshiftAll(first: Buffer[]): void {
-      // In place when there is room before the head (a refused batch goes back where it was taken).
-      if (head >= first.length) {
-        head -= first.length;
-        first.forEach((line, i) => (lines[head + i] = line));
-        return;
-      }
-      lines = [...first, ...lines.slice(head)];
-      head = 0;
     },
   };
 }

@@ -12,27 +12,91 @@
 // and stands for a value of unknown type. So a place that wants a text (a resource's `text`)
 // takes a PreEncoded<string>, and handing it JSON that was not encoded once more as a string
 // is a type error, not a resource whose text arrives as an object.
+//
+// A large text read again and again (a 10 MB issue) is best kept as UTF-8 bytes
+// (`ofStringAsBytes`): a line writer then hands those very bytes to the pipe or socket
+// (`encodeJsonParts`), where a string would be encoded to UTF-8 again on every answer, 10 MB of
+// work and garbage each time (issue 30).
 
 import { randomBytes } from 'node:crypto';
 
 export class PreEncoded<Value> {
   /** The value this JSON stands for; only the type checker sees it. */
   declare private readonly value: Value;
-  readonly json: string;
+  readonly #json: string | undefined;
+  /** The JSON as UTF-8 bytes in chunks, when made by ofStringAsBytes or stringBuilder; never written to. */
+  readonly utf8: readonly Buffer[] | undefined;
 
   /**
    * `lineSafe`: the parts of `json` were made line-safe already. Scanning a string joined from
    * parts (a rope, to V8) copies it whole into a new string first, so a PreEncoded joined from
    * line-safe parts is not scanned again (docs/performance.md).
    */
-  private constructor(json: string, lineSafe = false) {
+  private constructor(json: string | readonly Buffer[], lineSafe = false) {
+    if (typeof json !== 'string') {
+      this.utf8 = json;
+      return;
+    }
     // Made line-safe once, here, so that encodeJson never scans a big fragment again.
-    this.json = lineSafe ? json : escapeLineSeparators(json);
+    this.#json = lineSafe ? json : escapeLineSeparators(json);
+  }
+
+  /** The JSON text (decoded from the bytes, for one kept as bytes: a slow path no answer takes). */
+  get json(): string {
+    return this.#json ?? Buffer.concat(this.utf8!).toString('utf8');
+  }
+
+  /** Its JSON's length in UTF-8 bytes, or characters for one kept as a string: what it holds in memory. */
+  get size(): number {
+    return this.utf8?.reduce((sum, chunk) => sum + chunk.length, 0) ?? this.#json!.length;
   }
 
   /** A text, as its JSON string literal (quoted and escaped here). */
   static ofString(text: string): PreEncoded<string> {
     return new PreEncoded<string>(JSON.stringify(text));
+  }
+
+  /** A text, as its JSON string literal in UTF-8 bytes: for a large text written many times. */
+  static ofStringAsBytes(text: string): PreEncoded<string> {
+    const builder = PreEncoded.stringBuilder();
+    builder.add(text);
+    return builder.finish();
+  }
+
+  /**
+   * ofStringAsBytes for a text given a piece at a time: for a text too large to print in one
+   * go, whose maker lets other work run between its pieces. The text is the pieces joined.
+   */
+  static stringBuilder(): StringBuilder {
+    const chunks: Buffer[] = [];
+    let pending: string[] = ['"']; // escaped pieces not yet encoded, about CHUNK_CHARS at most
+    let pendingChars = 0;
+    let carried = ''; // a piece's last high surrogate, escaped with its pair from the next piece
+    const push = (escaped: string) => {
+      pending.push(escaped);
+      pendingChars += escaped.length;
+      if (pendingChars < CHUNK_CHARS) return;
+      chunks.push(Buffer.from(pending.join(''), 'utf8'));
+      [pending, pendingChars] = [[], 0];
+    };
+    const escaped = (text: string) => escapeLineSeparators(JSON.stringify(text).slice(1, -1));
+    return {
+      add(piece) {
+        // A long piece in chunk-sized parts, so that a large text is chunks however it was given.
+        for (let at = 0; at < piece.length; at += CHUNK_CHARS) {
+          let text = carried + piece.slice(at, at + CHUNK_CHARS);
+          carried = '';
+          const last = text.charCodeAt(text.length - 1);
+          if (last >= 0xd800 && last <= 0xdbff) [text, carried] = [text.slice(0, -1), text.slice(-1)];
+          push(escaped(text));
+        }
+      },
+      finish() {
+        push(`${escaped(carried)}"`);
+        if (pending.length > 0) chunks.push(Buffer.from(pending.join(''), 'utf8'));
+        return new PreEncoded<string>(chunks);
+      },
+    };
   }
 
   /** JSON text already made by JSON.stringify, for a value whose type is not checked. */
@@ -65,20 +129,44 @@ export class PreEncoded<Value> {
 
   toJSON(): unknown {
     if (splices === null) return JSON.parse(this.json);
-    splices.push(this.json);
+    splices.push(this);
     return `${SPLICE_MARK}${splices.length - 1}`;
   }
 }
+
+/**
+ * Characters a chunk of bytes holds, about: no single copy of a 10 MB text is ever made, and a
+ * line of a 10 MB text is 40 chunks to write, not 1,000.
+ */
+const CHUNK_CHARS = 256 * 1024;
+
+/** A text's JSON string literal, made a piece at a time (PreEncoded.stringBuilder). */
+export interface StringBuilder {
+  add(piece: string): void;
+  finish(): PreEncoded<string>;
+}
+
+/** A message's JSON in order: JSON text, and the bytes of fragments kept as UTF-8 bytes. */
+export type JsonParts = (string | Buffer)[];
 
 // What a PreEncoded leaves in the line until it is spliced in: a NUL and a random nonce, which
 // no message can contain by accident, and the fragment's number.
 const SPLICE_MARK = `\u0000${randomBytes(8).toString('hex')}#`;
 const SPLICE_MARK_JSON = JSON.stringify(SPLICE_MARK).slice(0, -1);
-let splices: string[] | null = null;
+let splices: PreEncoded<unknown>[] | null = null;
 
 /** A message's compact JSON, each PreEncoded's JSON in its place, U+2028 and U+2029 escaped. */
 export function encodeJson(message: unknown): string {
-  const fragments: string[] = [];
+  const parts = encodeJsonParts(message);
+  return parts.length === 1 && typeof parts[0] === 'string' ? parts[0] : parts.map(String).join('');
+}
+
+/**
+ * encodeJson's JSON as parts: a fragment kept as bytes stays those bytes, its own part (for a
+ * writer that sends bytes); the text around it is joined into one string per stretch.
+ */
+export function encodeJsonParts(message: unknown): JsonParts {
+  const fragments: PreEncoded<unknown>[] = [];
   splices = fragments;
   let json: string;
   try {
@@ -87,7 +175,7 @@ export function encodeJson(message: unknown): string {
     splices = null;
   }
   json = escapeLineSeparators(json);
-  return fragments.length > 0 ? splice(json, fragments) : json;
+  return fragments.length > 0 ? splice(json, fragments) : [json];
 }
 
 /**
@@ -101,8 +189,9 @@ function escapeLineSeparators(json: string): string {
 }
 
 /** Puts each fragment where JSON.stringify left its mark, in order. */
-function splice(json: string, fragments: readonly string[]): string {
-  let line = '';
+function splice(json: string, fragments: readonly PreEncoded<unknown>[]): JsonParts {
+  const parts: JsonParts = [];
+  let text = '';
   let from = 0;
   fragments.forEach((fragment, i) => {
     const mark = `${SPLICE_MARK_JSON}${i}"`;
@@ -110,8 +199,15 @@ function splice(json: string, fragments: readonly string[]): string {
     // Only a JSON.stringify inside our own (a toJSON that encodes a PreEncoded) could lose a
     // mark; failing is better than a broken line, and the caller answers -32603 instead.
     if (at === -1) throw new Error('a PreEncoded fragment lost its place in the line');
-    line += json.slice(from, at) + fragment;
+    text += json.slice(from, at);
+    if (fragment.utf8 === undefined) text += fragment.json;
+    else {
+      if (text !== '') parts.push(text);
+      parts.push(...fragment.utf8);
+      text = '';
+    }
     from = at + mark.length;
   });
-  return line + json.slice(from);
+  parts.push(text + json.slice(from));
+  return parts;
 }

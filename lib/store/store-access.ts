@@ -39,6 +39,7 @@ export type StoreMutations = Pick<
   | 'importUpdate'
   | 'importAttachment'
   | 'setWorkflow'
+  | 'defineFields'
   | keyof SprintCommands
 >;
 

@@ -12,7 +12,7 @@ import type { ProjectStats, SprintStats } from './domain/stats.js';
 import type { SprintReport, Velocity } from './domain/sprint-report.js';
 import type { UpdateIssueInput } from './domain/update.js';
 import type { Logger } from './model/log.js';
-import type { Attachment, Comment, Issue, Project, Sprint, SprintState, Status } from './model/schema.js';
+import type { Attachment, Comment, Issue, Project, ProjectFields, Sprint, SprintState, Status } from './model/schema.js';
 import type { Workflow } from './model/workflow.js';
 import type { ListIssuesQuery, Page, SearchIssuesQuery } from './queries/search-request.js';
 import type { TrackerSnapshot } from './queries/snapshot.js';
@@ -130,6 +130,8 @@ export interface TrackerStore extends SprintCommands {
   searchIssuesYielding(query: SearchIssuesQuery): Page<Issue> | Promise<Page<Issue>>;
   getProject(key: string): Project;
   listProjects(): readonly Project[];
+  /** The project's components, versions and custom fields (model/fields.ts); empty lists when it defined none. */
+  getProjectFields(project: string): ProjectFields;
   getSprint(id: string): Sprint;
   listSprints(filter?: { readonly project?: string; readonly state?: SprintState }): readonly Sprint[];
   getProjectStats(project: string): ProjectStats;
@@ -173,6 +175,12 @@ export interface TrackerStore extends SprintCommands {
   updateIssue(key: string, input: UpdateIssueInput): Promise<IssueMutation>;
   /** Adds (or with remove, takes away) a link; returns the `from` issue. */
   linkIssues(from: string, type: string, to: string, remove?: boolean): Promise<IssueMutation>;
+  /**
+   * Replaces what the project's issues may carry (domain/fields.ts): the parts given
+   * (components, versions, custom) replace the old ones, the others stay; a value an issue
+   * still holds must stay allowed.
+   */
+  defineFields(project: string, fields: Readonly<Record<string, unknown>>): Promise<{ fields: ProjectFields; change: Change }>;
   /** Applies updateStatus to each key in turn; see BulkResult. */
   bulkUpdateStatus(keys: readonly string[], status: string, options?: BulkOptions): Promise<BulkResult>;
 

@@ -3,6 +3,7 @@
 // changes nothing appends nothing and says so.
 import type { Change } from './state/change.js';
 import { parseHandle, parseIssueKey, parseProjectKey, parseText } from './model/args.js';
+import { planDefineFields, projectFieldsOf } from './domain/fields.js';
 import {
   parseCreateIssue,
   planAssignment,
@@ -207,6 +208,15 @@ export function storeMutations(access: StoreAccess): StoreMutations {
       const workflow = parseWorkflow(input);
       const change = await mutate((state) => planSetWorkflow(state, project, workflow, mapping));
       return { workflow, change: change ?? noChange(`${project}'s workflow is already this one; nothing changed.`) };
+    },
+
+    async defineFields(rawProject, fields) {
+      const project = parseProjectKey(rawProject);
+      const change = await mutate((state) => planDefineFields(state, project, fields));
+      return {
+        fields: projectFieldsOf(backend.state(), project),
+        change: change ?? noChange(`${project}'s fields are already so; nothing changed.`),
+      };
     },
 
     ...sprintCommands(mutate, () => backend.state()),

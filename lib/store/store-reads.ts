@@ -24,6 +24,7 @@ import { allowedMoves } from './model/workflow.js';
 import { workflowOf } from './state/workflows.js';
 import { issueLinks, linkKeys } from './domain/links.js';
 import { readyKeys } from './domain/ready.js';
+import { projectFieldsOf } from './domain/fields.js';
 import { issueHistory, parseHistoryLimit } from './changes/history.js';
 import { attachmentInfo, completeAttachmentNames, listAttachments, requireAttachment } from './domain/attachments.js';
 import { snapshotOf } from './queries/snapshot.js';
@@ -118,6 +119,7 @@ export function storeReads(access: StoreAccess, pushdown?: SearchPushdown): Stor
       }),
     searchIssuesYielding: (query) => (pushdown === undefined ? searchInMemory(query) : searchPushedDown(pushdown, query)),
     getProject: (key) => read((state) => requireProject(state, parseProjectKey(key))),
+    getProjectFields: (key) => read((state) => projectFieldsOf(state, requireProject(state, parseProjectKey(key)).key)),
     listProjects: () => read((state) => sortedProjectKeys(state).map((key) => requireProject(state, key))),
     getSprint: (id) => read((state) => requireSprint(state, sprintIdOf(state, parseText(id, 'sprint', 1, LIMITS.nameMax)))),
     listSprints: (filter = {}) =>

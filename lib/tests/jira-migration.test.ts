@@ -10,6 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importJiraCsv } from '../store/exchange/import-csv.js';
 import type { ImportReport } from '../store/exchange/import-report.js';
+import { writeJiraCsv } from '../store/exchange/jira-csv.js';
 import { readUserMap } from '../store/exchange/jira-mapping.js';
 import { openStore, type TrackerStore } from '../store/index.js';
 import { UNNAMED, jiraCloudCsv } from './jira-cloud-csv.js';
@@ -75,6 +76,58 @@ test('a 210-row Jira Cloud export: every row imported, people, statuses, types, 
     ['PAY Sprint 4', 'future'],
   ]);
 
+  // Due Date, Component/s, Fix Version/s and the custom columns kept as the project's fields: defined from the rows' values.
+  assert.equal(store.getProjectFields('PAY'), {
+    components: ['checkout'],
+    versions: ['2026.12'],
+    custom: [
+      { name: 'Team', type: 'select', options: ['Risk', 'Platform', 'Payments'] },
+      { name: 'Platforms', type: 'multiselect', options: ['Web', 'iOS'] },
+      { name: 'Hours', type: 'number' },
+    ],
+  });
+  assert.equal(issue(12).fields, {
+    Platforms: ['Web', 'iOS'],
+    Team: 'Payments',
+    components: ['checkout'],
+    fix_versions: ['2026.12'],
+  });
+  assert.equal(issue(35).fields, { Hours: 5, Team: 'Platform', due: '2026-12-24' });
+  const count = (query: string) => store.searchIssues({ query, limit: 1 }).total;
+  assert.equal(
+    [
+      '"Team" = Risk',
+      'component = checkout',
+      'fixVersion = "2026.12"',
+      'due = 2026-12-24',
+      '"Platforms" = iOS',
+      '"Hours" >= 20',
+    ].map(count),
+    [70, 70, 52, 42, 35, 11],
+  );
+  for (const line of [
+    'Custom field (Team) → "Team", a select field',
+    'Custom field (Platforms) → "Platforms", a multiselect field',
+    'Custom field (Hours) → "Hours", a number field',
+    "Sprint columns → each issue's sprint history (105 issues were in earlier sprints)",
+  ])
+    assert.ok(first.mapped.includes(line), `${line}\n${first.mapped.join('\n')}`);
+  // Time tracking has no place in the model: named as not kept, not dropped silently.
+  assert.equal(first.ignoredColumns, [
+    'Time Spent (not kept: the tracker has no time tracking or work log)',
+    'Log Work (not kept: the tracker has no time tracking or work log)',
+  ]);
+  // An issue in two sprint columns was in both: created in the first, moved to the second.
+  const sprintId = (name: string) => sprints.find((s) => s.name === name)!.id;
+  assert.equal(
+    store
+      .getHistory('PAY-1')
+      .entries.filter((entry) => entry.type === 'sprint_changed')
+      .map((entry) => entry.change),
+    [`PAY-1 moved from ${sprintId('PAY Sprint 1')} to ${sprintId('PAY Sprint 3')}`],
+  );
+  assert.is(issue(1).sprint, sprintId('PAY Sprint 3'));
+
   // Again, the same file: nothing written twice, nothing changed.
   const again = await run(store, jiraCloudCsv(210));
   assert.equal([again.imported.length, again.refused.length, again.alreadyPresent.length], [0, 0, 210]);
@@ -93,10 +146,25 @@ test('a 210-row Jira Cloud export: every row imported, people, statuses, types, 
     [...edited].sort((a, b) => a - b).map((n) => `PAY-${n}`),
   );
   assert.equal(
-    [issue(2).title, issue(2).status, issue(2).resolution],
-    ['Reworded: Bug 2 of the payments migration', 'done', 'done'],
+    [issue(2).title, issue(2).status, issue(2).resolution, issue(2).fields?.due],
+    ['Reworded: Bug 2 of the payments migration', 'done', 'done', '2027-01-15'],
   );
+  assert.ok(changed.alreadyPresent.find((entry) => entry.key === 'PAY-2')!.changes.some((c) => c.includes('fields')));
   assert.is(store.listIssues({ project: 'PAY', limit: 1 }).total, 210);
+
+  // Exported as Jira writes them (Due Date, Component/s, Fix Version/s, Custom field (Name)) and read back the same.
+  const exported = writeJiraCsv(store.exportSnapshot());
+  const copy = await openStore({
+    path: path.join(directory, 'copy.jsonl'),
+    log: () => {},
+    watch: false,
+    seed: false,
+    now: () => NOW,
+  });
+  assert.equal((await run(copy, exported)).refused, []);
+  assert.equal(copy.getProjectFields('PAY'), store.getProjectFields('PAY'));
+  for (const n of [2, 12, 35, 60]) assert.equal(copy.getIssue(`PAY-${n}`).fields, issue(n).fields, `PAY-${n}`);
+  copy.close();
   store.close();
 });
 

@@ -172,12 +172,13 @@ function failure(query: string): string {
 }
 
 const MESSAGES: readonly (readonly [string, string])[] = [
-  ['fixVersion = "2.1"', 'Fix versions are not kept by this tracker: a label (labels = v2-1) or a sprint can stand in.'],
-  ['component = backend', 'Components are not kept by this tracker: a label can stand in (labels = backend).'],
+  ['fixVersion = "2.1"', "Unknown value '2.1' of fixVersion at column 14. No project defines any."],
+  ['component = backend', "Unknown value 'backend' of component at column 13. No project defines any."],
+  ['affectedVersion = "2.1"', 'Affected versions are not kept by this tracker: a label (labels = v2-1) can stand in.'],
   ['"Epic Link" = PROJ-109', 'The epic is the parent here: parent = PROJ-109.'],
-  ['cf[10016] > 3', 'Custom fields are not kept by this tracker yet.'],
-  ['"Team Size" > 3', 'Unknown field "Team Size" at column 1. Custom fields are not kept by this tracker yet.'],
-  ['duedate < now()', 'Due dates are not kept by this tracker'],
+  ['cf[10016] > 3', 'Custom fields are named here, in quotes: "Story Type" = Research.'],
+  ['"Team Size" > 3', 'Unknown field "Team Size" at column 1. No project defines custom fields.'],
+  ['duedate < soon', "'soon' is not a date at column 11."],
   ['status WAS "In Progress"', "WAS searches a field's history, which queries do not at column 8."],
   ['project = PROJ ORDER BY Rank', 'Rank is not kept by this tracker: ORDER BY priority, key.'],
   ['summary ~ "re*und"', "'re*und' has a * inside it, which is not supported."],
@@ -206,7 +207,10 @@ const MESSAGES: readonly (readonly [string, string])[] = [
 test("Jira's words we do not have, and what cannot be asked, are answered with what to write instead", () => {
   for (const [query, message] of MESSAGES) assert.ok(failure(query).includes(message), `${query}: ${failure(query)}`);
   // Never "Unknown field" alone: every Jira field we lack says what stands in for it.
-  assert.match(failure('fixVersion = "2.1"'), /^Unknown field 'fixVersion' at column 1\. Fix versions .* Fields: project, /);
+  assert.match(
+    failure('affectedVersion = "2.1"'),
+    /^Unknown field 'affectedVersion' at column 1\. Affected versions .* Fields: project, /,
+  );
 });
 
 test('Jira names of values are ours under another name; a wildcard finds what the word finds', () => {

@@ -99,11 +99,11 @@ test('syntax errors say what was expected and point at the column', () => {
     ['project = PROJ AND status =', "Expected a value after '=' at column 28. Found the end of the query."],
     [
       'status = todo AND',
-      "Expected a field name after 'AND' at column 18. Found the end of the query. Fields: project, status, statusCategory, priority, assignee, reporter, type, sprint, labels, created, updated, key, parent, resolution, text, summary, description, comment.",
+      "Expected a field name after 'AND' at column 18. Found the end of the query. Fields: project, status, statusCategory, priority, assignee, reporter, type, sprint, labels, created, updated, key, parent, resolution, text, summary, description, comment, due, component, fixVersion.",
     ],
     [
       'colour = red',
-      "Unknown field 'colour' at column 1. Fields: project, status, statusCategory, priority, assignee, reporter, type, sprint, labels, created, updated, key, parent, resolution, text, summary, description, comment.",
+      "Unknown field 'colour' at column 1. Fields: project, status, statusCategory, priority, assignee, reporter, type, sprint, labels, created, updated, key, parent, resolution, text, summary, description, comment, due, component, fixVersion.",
     ],
     [
       'status todo',
@@ -474,11 +474,11 @@ function naiveMatches(state: TrackerState, issue: Issue, e: Expression): boolean
     }
     case 'in': {
       const wanted = e.values.flatMap((v) => naiveValues(state, v));
-      return naiveHas(issue, e.field, wanted) !== e.negated;
+      return naiveHas(issue, e.field as string, wanted) !== e.negated;
     }
     case 'compare': {
       const value = naiveValues(state, e.value)[0] as string;
-      if (['text', 'summary', 'description', 'comment'].includes(e.field)) {
+      if (['text', 'summary', 'description', 'comment'].includes(e.field as string)) {
         const parts = { summary: [issue.title], description: [issue.description], comment: issue.comments.map((c) => c.body) };
         const texts = (parts[e.field as keyof typeof parts] ?? [issue.title, issue.description, ...parts.comment]).map((t) =>
           t.toLowerCase(),
@@ -503,7 +503,7 @@ function naiveMatches(state: TrackerState, issue: Issue, e: Expression): boolean
         };
         return issue.project === project && (ops[e.op] as (a: number, b: number) => boolean)(keyNumber(issue), Number(number));
       }
-      const has = naiveHas(issue, e.field, [value]);
+      const has = naiveHas(issue, e.field as string, [value]);
       return e.op === '=' ? has : !has;
     }
   }

@@ -67,6 +67,38 @@ const VALID: readonly JournalRecord[] = [
     type: 'issue.created',
     issue: { ...FIRST_ISSUE, key: 'PROJ-120', status: 'done', resolution: 'duplicate', parent: 'PROJ-109' },
   },
+  {
+    seq: 44,
+    at: AT,
+    type: 'project.fields_defined',
+    project: 'PROJ',
+    fields: {
+      components: ['api', 'Web UI'],
+      versions: ['2.1'],
+      custom: [
+        { name: 'Story Type', type: 'select', options: ['Research', 'Build'] },
+        { name: 'Hours', type: 'number' },
+      ],
+    },
+  },
+  {
+    seq: 45,
+    at: AT,
+    type: 'issue.created',
+    issue: {
+      ...FIRST_ISSUE,
+      key: 'PROJ-121',
+      fields: { components: ['api'], due: '2026-12-31', Hours: 2.5, 'Story Type': 'Research' },
+    },
+  },
+  {
+    seq: 46,
+    at: AT,
+    type: 'issue.edited',
+    key: 'PROJ-121',
+    from: { fields: { due: '2026-12-31' } },
+    to: { fields: null },
+  },
 ];
 
 /** Values that sit on the edges of the rules. */
@@ -126,6 +158,10 @@ const EDGE_VALUES: readonly unknown[] = [
   'image/png',
   'Image/PNG',
   '.hidden',
+  'Web UI',
+  'a,b',
+  'multiselect',
+  ['api', 'api'],
 ];
 
 /** Every path to a value inside a record: ['issue', 'labels', 0], ... */
@@ -210,7 +246,7 @@ test('the hand check names the field it rejects', () => {
   assert.match(checkJournalRecord(broken) ?? '', /^issue\.labels\[1\]: does not match/);
   assert.is(
     checkJournalRecord({ type: 'issue.deleted' }),
-    'type: expected one of project.created, sprint.created, project.workflow_set, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, issue.attachment_added, sprint.started, sprint.closed, sprint.goal_changed',
+    'type: expected one of project.created, sprint.created, project.workflow_set, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, issue.attachment_added, sprint.started, sprint.closed, sprint.goal_changed, project.fields_defined',
   );
 });
 

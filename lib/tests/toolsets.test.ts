@@ -11,7 +11,15 @@ import { parseCommandLine } from '../cli.js';
 import { spawnStdioClient } from '../demo/stdio-client.js';
 import { openStore, silentLogger } from '../store/index.js';
 import { trackerTools } from '../tracker/tools.js';
-import { TOOLSET_NAMES, TOOLSET_OF, isMutating, parseReadOnlyVariable, parseToolsets, selectTools } from '../tracker/toolsets.js';
+import {
+  OPT_IN_TOOLSETS,
+  TOOLSET_NAMES,
+  TOOLSET_OF,
+  isMutating,
+  parseReadOnlyVariable,
+  parseToolsets,
+  selectTools,
+} from '../tracker/toolsets.js';
 
 async function allTools() {
   const dir = mkdtempSync(join(tmpdir(), 'toolsets-'));
@@ -46,13 +54,27 @@ test('read-only mode keeps exactly the tools annotated readOnlyHint: true, in or
     selectTools(tools, { toolsets: ['issues'], readOnly: true }).map((tool) => tool.name),
     ['search_issues', 'get_issue'],
   );
-  assert.is(selectTools(tools, {}).length, tools.length);
+  assert.is(selectTools(tools, {}).length, tools.length - 1);
+});
+
+test('an opt-in set (projects) is offered only when named; every other set is offered by default', async () => {
+  const tools = await allTools();
+  const offered = selectTools(tools, {}).map((tool) => tool.name);
+  assert.equal(
+    offered,
+    tools.map((tool) => tool.name).filter((name) => !OPT_IN_TOOLSETS.includes(TOOLSET_OF[name]!)),
+  );
+  assert.not.ok(offered.includes('define_fields'));
+  assert.equal(
+    selectTools(tools, { toolsets: ['projects'] }).map((tool) => tool.name),
+    ['define_fields'],
+  );
 });
 
 test('toolset names: forgiving about case and spaces, an error naming the valid ones otherwise', () => {
   assert.equal(parseToolsets(' Issues, sprints,issues'), ['issues', 'sprints']);
-  assert.throws(() => parseToolsets('issues,bugs'), /unknown toolset bugs; the toolsets are issues, sprints, admin/);
-  assert.throws(() => parseToolsets(' , '), /needs one or more of: issues, sprints, admin/);
+  assert.throws(() => parseToolsets('issues,bugs'), /unknown toolset bugs; the toolsets are issues, sprints, admin, projects/);
+  assert.throws(() => parseToolsets(' , '), /needs one or more of: issues, sprints, admin, projects/);
   assert.equal(parseCommandLine(['--toolsets', 'sprints', '--read-only']).toolsets, ['sprints']);
   assert.is(parseCommandLine(['--read-only']).readOnly, true);
   assert.is(parseCommandLine([]).readOnly, false);
@@ -98,6 +120,11 @@ test('the environment twins choose like the options; an option wins over its var
   assert.equal(await listedNames(['--read-only']), readOnly);
   assert.equal(await listedNames([], { MCP_TRACKER_TOOLSETS: 'sprints' }), ['summarize_sprint', 'manage_sprint']);
   assert.equal(await listedNames(['--toolsets', 'admin'], { MCP_TRACKER_TOOLSETS: 'sprints' }), ['bulk_update_status']);
+  assert.equal(await listedNames([], { MCP_TRACKER_TOOLSETS: 'sprints,projects' }), [
+    'summarize_sprint',
+    'manage_sprint',
+    'define_fields',
+  ]);
 });
 
 test.run();

@@ -4,7 +4,10 @@
 // Each watched resource (a canonical URI someone is subscribed to, see
 // protocol/subscriptions.ts) keeps a fingerprint of what it returned: a SHA-256 of its JSON,
 // leaving out `read_at` (the one field that changes on every read), 44 characters however
-// large the resource. A change says which issues, sprints and projects it touched
+// large the resource. An issue's is taken from the very text its reads send (issue-texts.ts):
+// printed once per version of the issue, for readers and watcher alike, where a
+// 10 MB issue was printed again for each (issue 30). Once per change, not per subscriber: a
+// resource is watched once however many connections subscribe to it (protocol/server.ts). A change says which issues, sprints and projects it touched
 // (lib/store/changes/apply.ts `Change`), and only the resources that read one of them are read again:
 //
 //   jira://issue/K                      issue K
@@ -26,7 +29,9 @@
 
 import { createHash } from 'node:crypto';
 import type { ChangeEvent, TrackerStore } from '../store/index.js';
-import { CURRENT_SPRINT_URI, PROJECTS_URI, TEMPLATES, readUri } from './resources.js';
+import { PreEncoded } from '../../protocol/pre-encoded.js';
+import { type IssueTexts, createIssueTexts } from './issue-texts.js';
+import { CURRENT_SPRINT_URI, PROJECTS_URI, TEMPLATES, issueAt, readUri } from './resources.js';
 
 export interface ResourceWatch {
   /** Notes what a resource holds now. */
@@ -38,15 +43,28 @@ export interface ResourceWatch {
   readonly size: number;
 }
 
-export function createResourceWatch(store: TrackerStore): ResourceWatch {
-  const fingerprints = new Map<string, string>();
+/** `texts`: the issue texts the resources send (trackerResources), so that each is printed once. */
+export function createResourceWatch(store: TrackerStore, texts: IssueTexts = createIssueTexts(store)): ResourceWatch {
+  // The fingerprint of what each watched URI returned, or, while a large text is being hashed
+  // (fingerprintInTurns), the function that finishes it.
+  const fingerprints = new Map<string, string | (() => string)>();
   const watchersOf = new Map<string, Set<string>>(); // topic -> watched URIs that read it
 
-  const read = (uri: string): string => fingerprint(readUri(store, uri));
+  const read = (uri: string, inTurns = false): string | (() => string) => {
+    if (!TEMPLATES.issue.match(uri)) return fingerprint(readUri(store, uri));
+    const issue = issueAt(store, uri);
+    if (issue === null) return 'null';
+    const text = texts.now(issue);
+    return inTurns && text.utf8 !== undefined ? fingerprintInTurns(text.utf8) : fingerprintText(text);
+  };
+  const noted = (uri: string): string | undefined => {
+    const found = fingerprints.get(uri);
+    return typeof found === 'function' ? found() : found;
+  };
 
   return {
     watch(uri) {
-      fingerprints.set(uri, read(uri));
+      fingerprints.set(uri, read(uri, true));
       for (const topic of topicsOf(uri)) {
         let uris = watchersOf.get(topic);
         if (!uris) watchersOf.set(topic, (uris = new Set()));
@@ -68,7 +86,7 @@ export function createResourceWatch(store: TrackerStore): ResourceWatch {
       }
       return [...candidates].filter((uri) => {
         const now = read(uri);
-        if (fingerprints.get(uri) === now) return false;
+        if (noted(uri) === now) return false;
         fingerprints.set(uri, now);
         return true;
       });
@@ -107,4 +125,40 @@ function fingerprint(value: Record<string, unknown> | null): string {
   if (value === null) return 'null';
   const { read_at: _volatile, ...stable } = value;
   return createHash('sha256').update(JSON.stringify(stable)).digest('base64');
+}
+
+/** Chunks of a text hashed in one turn of the event loop: a 10 MB issue's text is 40 (pre-encoded.ts). */
+const CHUNKS_PER_TURN = 2;
+
+/**
+ * fingerprintText's digest of a text kept as bytes, taken a few chunks a turn, so that a ping
+ * is read between them (a first subscribe to a 10 MB issue hashed it in one piece). The
+ * function returned gives the digest, finishing at once what is left when asked before the end
+ * (a change that came meanwhile).
+ */
+function fingerprintInTurns(chunks: readonly Buffer[]): string | (() => string) {
+  if (chunks.length <= CHUNKS_PER_TURN) return fingerprintText(chunks);
+  const hash = createHash('sha256');
+  let next = 0;
+  let digest: string | undefined;
+  const hashUpTo = (end: number): void => {
+    while (next < Math.min(end, chunks.length)) hash.update(chunks[next++] as Buffer);
+    if (next === chunks.length) digest ??= hash.digest('base64');
+  };
+  const step = (): void => {
+    hashUpTo(next + CHUNKS_PER_TURN);
+    if (digest === undefined) setImmediate(step);
+  };
+  setImmediate(step);
+  return () => {
+    hashUpTo(chunks.length);
+    return digest as string;
+  };
+}
+
+function fingerprintText(text: PreEncoded<string> | readonly Buffer[]): string {
+  const chunks = text instanceof PreEncoded ? (text.utf8 ?? [text.json]) : text;
+  const hash = createHash('sha256');
+  for (const chunk of chunks) hash.update(chunk);
+  return hash.digest('base64');
 }

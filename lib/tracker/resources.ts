@@ -26,14 +26,15 @@ import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { type Variables, compileUriTemplate } from '../../protocol/uri-template.js';
 import { burndownSvg } from './burndown-svg.js';
 import { jqlCompleter } from './jql-completion.js';
-import { createSnapshotCache } from './snapshot-cache.js';
-import { ATTACHMENT_TEMPLATE, attachmentSummary, attachmentTemplate } from './attachments.js';
+import { type IssueTexts, createIssueTexts, issueWithAttachments } from './issue-texts.js';
+import { ATTACHMENT_TEMPLATE, attachmentTemplate } from './attachments.js';
 import { READY_SHOWN_MAX, VIEW_TEMPLATES, readView } from './issue-views.js';
 import {
   SPRINT_STATES,
   type Burndown,
   type Issue,
   type SprintStats,
+  type ProjectFields,
   type TrackerStore,
   canonicalQuery,
   isDomainError,
@@ -97,8 +98,16 @@ function nothingOnDomainError<T>(read: () => T | null): T | null {
   }
 }
 
+/** The components, versions and custom fields a project defined (define_fields), only when it defined any. */
+function definedFields(store: TrackerStore, project: string): { fields?: ProjectFields } {
+  const fields = store.getProjectFields(project);
+  const defined = fields.components.length + fields.versions.length + fields.custom.length > 0;
+  return defined ? { fields } : {};
+}
+
 function readKnownUri(store: TrackerStore, uri: string): Record<string, unknown> | null {
-  if (uri === PROJECTS_URI) return { projects: store.listProjects().map((p) => ({ ...p, ...countsOf(store, p.key) })) };
+  if (uri === PROJECTS_URI)
+    return { projects: store.listProjects().map((p) => ({ ...p, ...countsOf(store, p.key), ...definedFields(store, p.key) })) };
   if (uri === CURRENT_SPRINT_URI) {
     const sprint = currentSprint(store);
     return sprint === null ? null : { ...sprint.stats, burndown: sprint.burndown, read_at: new Date().toISOString() };
@@ -179,13 +188,6 @@ function countsOf(store: TrackerStore, project: string): { issue_count: number; 
   return { issue_count: stats.issue_count, active_sprint: stats.active_sprint };
 }
 
-/** An issue, and its attachments (without their bytes) when it has any. */
-function issueWithAttachments(store: TrackerStore, issue: Issue): Record<string, unknown> {
-  const attachments = store.getAttachments(issue.key);
-  if (attachments.length === 0) return { issue };
-  return { issue, attachments: attachments.map((info) => attachmentSummary(issue.key, info)) };
-}
-
 export function issueSummary(issue: Issue): Record<string, unknown> {
   const { key, title, status, priority, assignee, story_points, sprint, type } = issue;
   return { key, title, type, status, priority, assignee, story_points, sprint, uri: issueUri(key) };
@@ -253,26 +255,10 @@ const asContents = (uri: string, value: Record<string, unknown>): ResourceConten
   { uri, mimeType: JSON_MIME, text: JSON.stringify(value) },
 ];
 
-/**
- * An issue's text, printed and encoded once per version of the issue while it stays in the
- * cache, not on every read: for a large issue both take longer than everything else in the
- * answer (docs/performance.md).
- */
-const issueTexts = (store: TrackerStore) =>
-  createSnapshotCache(
-    // An attachment added gives the issue a new snapshot, so a text kept for one stays true.
-    (issue: Issue) => PreEncoded.ofString(JSON.stringify(issueWithAttachments(store, issue))),
-    (text) => text.json.length,
-    ISSUE_TEXT_CACHE_CHARS,
-  );
-
-/**
- * Issue texts kept: six of the largest issues (1,000 comments of 10,000 characters, about 10 MB
- * each), so that reading them in turn encodes each once per change, not once per read (issue 30:
- * with room for one, 200 reads of six issues encoded 200 times). 64 Mi characters, at most
- * 128 MiB of memory.
- */
-const ISSUE_TEXT_CACHE_CHARS = 64 * 1024 * 1024;
+/** The issue jira://issue/{key} names, or null when there is none (its text: issue-texts.ts). */
+export function issueAt(store: TrackerStore, uri: string): Issue | null {
+  return nothingOnDomainError(() => store.getIssue(TEMPLATES.issue.match(uri)?.key ?? ''));
+}
 
 /** P0 matters most to whoever reads the list: priority annotations run from 1.0 down. */
 const PRIORITY_WEIGHT: Record<Issue['priority'], number> = { P0: 1, P1: 0.75, P2: 0.5, P3: 0.25 };
@@ -310,12 +296,14 @@ export function completers(store: TrackerStore): Record<string, Completer> {
   };
 }
 
-export function trackerResources(store: TrackerStore): {
+export function trackerResources(
+  store: TrackerStore,
+  texts: IssueTexts = createIssueTexts(store),
+): {
   resources: ResourceDefinition[];
   templates: ResourceTemplateDefinition[];
 } {
   const complete = completers(store);
-  const texts = issueTexts(store);
   const sprintText = currentSprintTexts(store);
   const readAs = (uri: string) => {
     const value = readUri(store, uri);
@@ -325,9 +313,11 @@ export function trackerResources(store: TrackerStore): {
     const value = readUri(store, uri);
     return value === null ? null : [{ uri, mimeType: SVG_MIME, text: String(value.svg) }];
   };
-  const readIssue = (uri: string): ResourceContents[] | null => {
-    const value = readUri(store, uri);
-    return value === null ? null : [{ uri, mimeType: JSON_MIME, text: texts.get(value.issue as Issue) }];
+  const readIssue = (uri: string): ResourceContents[] | null | Promise<ResourceContents[]> => {
+    const issue = issueAt(store, uri);
+    const text = issue === null ? null : texts.soon(issue); // a large issue not kept: printed in slices
+    const contents = (text: PreEncoded<string>) => [{ uri, mimeType: JSON_MIME, text }];
+    return text === null ? null : text instanceof Promise ? text.then(contents) : contents(text);
   };
   const readAttachment = (uri: string): ResourceContents[] | null => {
     const vars = TEMPLATES.attachment.match(uri);
@@ -370,7 +360,7 @@ export function trackerResources(store: TrackerStore): {
   };
   const templated = (
     definition: Omit<ResourceTemplateDefinition, 'read'>,
-    read: (uri: string, context: RequestContext) => ResourceContents[] | null = readExplained,
+    read: (uri: string, context: RequestContext) => ResourceContents[] | null | Promise<ResourceContents[]> = readExplained,
   ): ResourceTemplateDefinition => ({
     ...definition,
     read: (_vars, uri, context) => read(uri, context),

@@ -11,6 +11,7 @@ import type { SubscriptionLimits } from '../../protocol/subscriptions.js';
 import type { TrackerStore } from '../store/index.js';
 import { trackerPrompts } from './prompts.js';
 import { createResourceWatch } from './resource-watch.js';
+import { createIssueTexts } from './issue-texts.js';
 import { trackerResources } from './resources.js';
 import { trackerTools } from './tools.js';
 import { type ToolSelection, selectTools, selectionOf } from './toolsets.js';
@@ -80,8 +81,9 @@ function offeredTo(tools: readonly ToolDefinition[]): (auth: AuthInfo | undefine
 
 /** The tracker's definition for the engine; one server, however many connections it serves. */
 export function createTrackerServer(store: TrackerStore, options: TrackerServerOptions = {}): TrackerServer {
-  const watch = createResourceWatch(store);
-  const { resources, templates } = trackerResources(store);
+  const texts = createIssueTexts(store); // one text per issue version, for readers and the watch alike
+  const watch = createResourceWatch(store, texts);
+  const { resources, templates } = trackerResources(store, texts);
   const tools = selectTools(trackerTools(store), options.tools ?? {}).map((tool) => actingAsCaller(store, tool));
 
   const definition: ServerDefinition = {

@@ -15,6 +15,10 @@
 export interface SnapshotCache<Snapshot extends object, Made> {
   /** What `make` makes of the snapshot, made once while it stays in the cache. */
   get(snapshot: Snapshot): Made;
+  /** What is kept for the snapshot, if anything (made elsewhere: `keep`). */
+  kept(snapshot: Snapshot): Made | undefined;
+  /** Keeps what was made for the snapshot some other way than `make` (in slices: issue-texts.ts). */
+  keep(snapshot: Snapshot, made: Made): void;
 }
 
 export interface SnapshotCacheOptions {
@@ -33,30 +37,40 @@ export function createSnapshotCache<Snapshot extends object, Made>(
   // Snapshots asked for once; weak, so a snapshot nobody else holds is not kept alive here.
   const seenOnce = new WeakSet<Snapshot>();
   let total = 0;
+  function kept(snapshot: Snapshot): Made | undefined {
+    const found = entries.get(snapshot);
+    if (found === undefined) return undefined;
+    // Map order is insertion order: moving the entry to the end marks it recently used.
+    entries.delete(snapshot);
+    entries.set(snapshot, found);
+    return found.made;
+  }
+
+  function keep(snapshot: Snapshot, made: Made): void {
+    const size = sizeOf(made);
+    if (size > maxChars || entries.has(snapshot)) return;
+    entries.set(snapshot, { made, size });
+    total += size;
+    for (const [oldest, entry] of entries) {
+      if (total <= maxChars) break;
+      entries.delete(oldest);
+      total -= entry.size;
+    }
+  }
+
   return {
     get(snapshot) {
-      const found = entries.get(snapshot);
-      if (found !== undefined) {
-        // Map order is insertion order: moving the entry to the end marks it recently used.
-        entries.delete(snapshot);
-        entries.set(snapshot, found);
-        return found.made;
-      }
+      const found = kept(snapshot);
+      if (found !== undefined) return found;
       if (options.onSecondUse === true && !seenOnce.has(snapshot)) {
         seenOnce.add(snapshot);
         return make(snapshot);
       }
       const made = make(snapshot);
-      const size = sizeOf(made);
-      if (size > maxChars) return made;
-      entries.set(snapshot, { made, size });
-      total += size;
-      for (const [oldest, entry] of entries) {
-        if (total <= maxChars) break;
-        entries.delete(oldest);
-        total -= entry.size;
-      }
+      keep(snapshot, made);
       return made;
     },
+    kept,
+    keep,
   };
 }

@@ -34,6 +34,7 @@ import { createSnapshotCache } from './snapshot-cache.js';
 import { AttachmentSummarySchema, addAttachmentTool, attachmentBlock, attachmentSummary } from './attachments.js';
 import { HistorySchema, IncludeSchema, LinkedSchema, issueExtras } from './issue-views.js';
 import { sprintTools } from './tools-sprints.js';
+import { defineFieldsTool } from './tools-fields.js';
 import { COMMENTS_SHOWN, PartialIssueSchema, checkedFields, commentPage, pickFields } from './issue-fields.js';
 import { PRIORITY_WORDS, STATUS_WORDS, TYPE_WORDS, clampedInteger, integerWithin } from './vocabulary.js';
 
@@ -41,6 +42,8 @@ const text = (description: string) => described(z.string(), description);
 const optional = <T extends z.ZodMiniType>(schema: T, description: string) => described(z.optional(schema), description);
 
 const KEY = text('Issue key, e.g. PROJ-101.');
+/** An issue's fields beyond the built-in ones (store model/fields.ts): one object, so two tools list it in few words. */
+const FIELDS = optional(z.looseObject({}), 'due, components, fix_versions, custom fields by name; null clears one.');
 const STORY_POINTS = `0-${LIMITS.storyPointsMax}`;
 
 /**
@@ -188,20 +191,19 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
   const createIssue: ToolDefinition = {
     name: 'create_issue',
     title: 'Create issue',
-    description:
-      'Creates an issue in a project, reported by you, and returns its new key (PROJ-123). ' +
-      'Only project and title are required; priority defaults to P2, type to task.',
+    description: 'Creates an issue, reported by you, and returns its key (PROJ-123). Priority defaults to P2, type to task.',
     input: z.object({
-      project: text('Project key, e.g. PROJ. See the jira://projects resource.'),
+      project: text('Project key, e.g. PROJ (jira://projects).'),
       title: text('One line saying what is wrong or what to do.'),
       description: optional(z.string(), 'Details, steps to reproduce, acceptance criteria.'),
       type: optional(z.string(), TYPE_WORDS),
       priority: optional(z.string(), PRIORITY_WORDS),
-      assignee: optional(z.nullable(z.string()), 'Handle of the person, e.g. alice; null or absent for unassigned.'),
+      assignee: optional(z.nullable(z.string()), 'Handle, e.g. alice; absent: unassigned.'),
       story_points: optional(z.nullable(z.number().check(z.minimum(0), z.maximum(LIMITS.storyPointsMax))), STORY_POINTS),
       sprint: optional(z.nullable(z.string()), 'Sprint id, e.g. PROJ-S42; absent for the backlog.'),
       labels: optional(z.array(z.string()), 'Lower-case labels, e.g. ["checkout", "backend"].'),
       parent: optional(z.string(), 'Key of its epic, or of the issue it is a sub-task of.'),
+      fields: FIELDS,
     }),
     output: CreateOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -283,6 +285,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
         `${STORY_POINTS}; null for unestimated.`,
       ),
       labels: optional(z.array(z.string()), 'The new list of labels.'),
+      fields: FIELDS,
       comment: optional(z.string(), 'Your comment, added after the changes.'),
     }),
     output: MutationOutput,
@@ -295,7 +298,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     title: 'Link issues',
     description:
       'Links two issues: from blocks to, from relates_to to, from duplicates to, or parent (`to`, an epic or ' +
-      'an issue, becomes the parent of `from`). remove: true takes the link away. See the resource jira://issue/{key}/links.',
+      'an issue, becomes the parent of `from`). remove: true takes the link away.',
     input: z.object({
       from: KEY,
       type: text('blocks, relates_to, duplicates or parent.'),
@@ -311,9 +314,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
   const addComment: ToolDefinition = {
     name: 'add_comment',
     title: 'Add comment',
-    description:
-      'Adds your comment to an issue and returns it with a summary of the issue. Each call adds another comment, ' +
-      `up to ${LIMITS.commentsPerIssueMax} per issue.`,
+    description: `Adds your comment to an issue; each call adds one, up to ${LIMITS.commentsPerIssueMax} per issue.`,
     input: z.object({
       key: KEY,
       body: text(`The comment text, up to ${LIMITS.commentMax} characters.`),
@@ -328,12 +329,12 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     title: 'Search issues',
     description:
       'Finds issues by a JQL query or by filters and words (all must occur in title, description or comments), ' +
-      'in key order unless the query says ORDER BY (ready: most urgent first), a page at a time. Pass next_cursor back as cursor for the next page.',
+      'in key order unless the query says ORDER BY (ready: most urgent first), a page at a time.',
     input: z.object({
       query: optional(
         z.string(),
         'JQL, e.g. project = PROJ AND status IN (todo, "In Progress") AND assignee = currentUser() ORDER BY priority, updated DESC. ' +
-          'Fields: project status priority assignee reporter type sprint labels created updated text; ' +
+          'Fields: project status priority assignee reporter type sprint labels created updated text due component fixVersion "Custom Name"; ' +
           'operators = != IN NOT IN ~ < <= > >= IS EMPTY, AND OR NOT; functions currentUser() openSprints(); dates -7d. ' +
           'ANDed with the other filters.',
       ),
@@ -432,5 +433,6 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     addAttachmentTool(store, domain),
     linkIssues,
     ...sprintTools(store),
+    defineFieldsTool(store),
   ];
 }

@@ -12,13 +12,19 @@
 import type { AuthInfo } from '../../protocol/context.js';
 import type { ToolDefinition } from '../../protocol/tools.js';
 
-export const TOOLSET_NAMES = ['issues', 'sprints', 'admin'] as const;
+export const TOOLSET_NAMES = ['issues', 'sprints', 'admin', 'projects'] as const;
 export type ToolsetName = (typeof TOOLSET_NAMES)[number];
+/**
+ * Sets offered only when named (`--toolsets issues,projects`): setting a project up is rare,
+ * and its tools would cost every conversation context (the default tools/list stays within
+ * lib/tests/tools-budget.test.ts's budget).
+ */
+export const OPT_IN_TOOLSETS: readonly ToolsetName[] = ['projects'];
 
 /**
  * Every tool's set, in one table: a tool missing here fails lib/tests/toolsets.test.ts, so a
  * new tool must be placed. issues: reading and changing single issues; sprints: what is about
- * a sprint as a whole; admin: changes to many issues at once.
+ * a sprint as a whole; admin: changes to many issues at once; projects: a project's fields (opt-in).
  */
 export const TOOLSET_OF: Readonly<Record<string, ToolsetName>> = {
   search_issues: 'issues',
@@ -31,10 +37,11 @@ export const TOOLSET_OF: Readonly<Record<string, ToolsetName>> = {
   summarize_sprint: 'sprints',
   manage_sprint: 'sprints',
   bulk_update_status: 'admin',
+  define_fields: 'projects',
 };
 
 export interface ToolSelection {
-  /** The sets to offer; undefined offers every set. */
+  /** The sets to offer; undefined offers every set but the opt-in ones. */
   toolsets?: readonly ToolsetName[];
   /** Offer only the tools whose annotations say they change nothing. */
   readOnly?: boolean;
@@ -54,7 +61,12 @@ export const isMutating = (tool: ToolDefinition): boolean => tool.annotations?.r
 export function selectTools(tools: readonly ToolDefinition[], selection: ToolSelection): ToolDefinition[] {
   return tools.filter((tool) => {
     const set = TOOLSET_OF[tool.name];
-    if (selection.toolsets !== undefined && (set === undefined || !selection.toolsets.includes(set))) return false;
+    if (
+      selection.toolsets === undefined
+        ? set !== undefined && OPT_IN_TOOLSETS.includes(set)
+        : set === undefined || !selection.toolsets.includes(set)
+    )
+      return false;
     return !(selection.readOnly === true && isMutating(tool));
   });
 }

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { accessRules, refusal } from '../http-access.js';
 import { type HttpEndpoint, serveHttp } from '../http.js';
 import type { EncodeLine } from '../http-stream.js';
-import { encodeLine } from '../json-rpc.js';
+import { encodeLineBytes } from '../json-rpc.js';
 import { type Server, createServer } from '../server.js';
 import { JSON_AND_SSE, initializeRequest, openSession, postMessage, readEvents } from './http-client.js';
 
@@ -89,7 +89,7 @@ const statelessHeaders = (method: string, name?: string): Record<string, string>
 
 test("every answer and event goes out through the encodeLine the transport is given (the tracker passes the engine's)", async () => {
   // An encoder that marks what it encoded: a body or an event without the mark was encoded elsewhere.
-  const marking: EncodeLine = (message) => encodeLine(Array.isArray(message) ? message : { ...message, encodedBy: 'given' });
+  const marking: EncodeLine = (message) => encodeLineBytes(Array.isArray(message) ? message : { ...message, encodedBy: 'given' });
   const { http } = await endpoint({ encodeLine: marking });
   try {
     const id = await session(http.url);

@@ -74,10 +74,23 @@ test('sendFirst: the answer to a ping overtakes the lines waiting, never the one
     written.map((line) => JSON.parse(line).id),
     [1, 'ping', 2, 3],
   );
-  const full = createLineWriter(slowPipe(16).stream, { onDrain() {}, onClosed() {} }, { maxQueuedBytes: 100 });
-  full.send({ jsonrpc: '2.0', id: 1, result: { padding: 'x'.repeat(URGENT_ROOM + 100) } });
+  // Their own room: output far past its limit does not hold them back, answers sent first filling it do.
+  const pipe = slowPipe(16);
+  let drained = 0;
+  const full = createLineWriter(pipe.stream, { onDrain: () => drained++, onClosed() {} }, { maxQueuedBytes: 100 });
+  full.send({ jsonrpc: '2.0', id: 1, result: { padding: 'x'.repeat(10) } });
+  full.send({ jsonrpc: '2.0', id: 2, result: { padding: 'x'.repeat(URGENT_ROOM * 2) } });
+  assert.is(full.sendFirst({ jsonrpc: '2.0', id: 'ping', result: {} }), true);
+  assert.is(full.sendFirst({ jsonrpc: '2.0', id: 'big', result: { padding: 'x'.repeat(URGENT_ROOM) } }), true);
   assert.is(full.full, true);
-  assert.is(full.sendFirst({ jsonrpc: '2.0', id: 'ping', result: {} }), false);
+  assert.is(full.sendFirst({ jsonrpc: '2.0', id: 'ping2', result: {} }), false);
+  while (full.full) {
+    pipe.release();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  pipe.release();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.ok(drained >= 1, 'room again for answers sent first is told, so the pings held back are answered');
 });
 
 test('answers sent first go out in the order they were sent: the oldest ping waited longest', async () => {

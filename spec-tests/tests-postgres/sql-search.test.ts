@@ -31,10 +31,44 @@ const open = (url: string, seed = true): Promise<TrackerStore> =>
 const WORDS = ['checkout', 'payment', 'webhook', 'latency', 'refund', 'mobile', 'cache', 'login', 'ÉCLAIR', '50%_off'];
 const LABELS = ['checkout', 'payments', 'backend', 'frontend', 'mobile'];
 
+/** What the projects let their issues carry (store model/fields.ts): the same names in both, of different options. */
+const PROJECT_FIELDS = {
+  PROJ: {
+    components: ['api', 'Web UI', 'billing'],
+    versions: ['2.1', '2.2'],
+    custom: [
+      { name: 'Story Type', type: 'select', options: ['Research', 'Build'] },
+      { name: 'Hours', type: 'number' },
+    ],
+  },
+  WEB: {
+    components: ['api', 'frontend'],
+    versions: ['2.1'],
+    custom: [{ name: 'Story Type', type: 'select', options: ['Research', 'Design'] }],
+  },
+} as const;
+
+/** Random values of the project's fields, some left out; null clears one. */
+function randomFields(project: 'PROJ' | 'WEB', random: () => number): Record<string, unknown> {
+  const defined = PROJECT_FIELDS[project];
+  const some = <T>(items: readonly T[]): T[] => items.filter(() => random() < 0.4);
+  const fields: Record<string, unknown> = {};
+  if (random() < 0.5)
+    fields.due =
+      random() < 0.2 ? null : new Date(clock.getTime() + (random() - 0.5) * 20 * 86_400_000).toISOString().slice(0, 10);
+  if (random() < 0.5) fields.components = some(defined.components);
+  if (random() < 0.3) fields.fix_versions = some(defined.versions);
+  const options = defined.custom[0].options;
+  if (random() < 0.5) fields['story type'] = random() < 0.2 ? null : options[Math.floor(random() * options.length)];
+  if (project === 'PROJ' && random() < 0.5) fields.Hours = Math.round(random() * 80) / 10;
+  return fields;
+}
+
 /** Creates issues and changes them through every kind of record the read table follows. */
 async function randomWrites(store: TrackerStore, seed: number, count: number): Promise<void> {
   const random = createRng(seed).next;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  for (const [project, fields] of Object.entries(PROJECT_FIELDS)) await store.defineFields(project, fields);
   const phrase = (): string => `${pick(WORDS)} ${pick(WORDS)} ${Math.floor(random() * 100)}`;
   const people = ['alice', 'bob', 'carol', 'dmitri', 'priya'];
   const sprintsOf = (project: string) => store.listSprints({ project }).filter((s) => s.state !== 'closed');
@@ -52,6 +86,7 @@ async function randomWrites(store: TrackerStore, seed: number, count: number): P
       reporter: pick(people),
       sprint,
       labels: LABELS.filter(() => random() < 0.3),
+      fields: random() < 0.5 ? randomFields(project as 'PROJ' | 'WEB', random) : {},
     });
     await changeOne(store, issue, random, pick, phrase);
   }
@@ -73,6 +108,7 @@ async function changeOne(
   else if (roll < 0.6) await store.updateIssue(issue.key, { priority: pick(PRIORITIES), description: phrase() });
   else if (roll < 0.7) await store.assignIssue(issue.key, random() < 0.5 ? null : 'carol');
   else if (roll < 0.8) await store.moveToSprint(issue.key, null);
+  else if (roll < 0.9) await store.updateIssue(issue.key, { fields: randomFields(issue.project as 'PROJ' | 'WEB', random) });
 }
 
 /** A random query in the language: every field, the functions, dates, text, ORDER BY. */
@@ -116,6 +152,24 @@ function arbitraryQuery(store: TrackerStore): fc.Arbitrary<string> {
       'issue IN linkedIssues(PROJ-102)',
       'issue IN blockedIssues()',
       'issue NOT IN blockingIssues()',
+    ),
+    // Fields beyond the built-in ones (jql/field-conditions.ts), custom ones by quoted name.
+    fc.constantFrom(
+      'due < now()',
+      'due >= startOfWeek()',
+      'duedate <= endOfWeek(1)',
+      'due IS EMPTY',
+      'component = api',
+      'component IN (api, "Web UI")',
+      'component != api',
+      'components IS NOT EMPTY',
+      'fixVersion = "2.1"',
+      'fixVersion NOT IN ("2.2")',
+      '"Story Type" = Research',
+      '"story type" IN (build, design)',
+      '"Story Type" IS EMPTY',
+      '"Hours" > 3',
+      '"Hours" <= 2.5',
     ),
   );
   const expression = fc.letrec<{ e: string }>((tie) => ({

@@ -79,6 +79,8 @@ function applyByType(state: TrackerState, record: JournalRecord): Change {
       return applySprintClosed(state, record);
     case 'sprint.goal_changed':
       return applySprintGoal(state, record);
+    case 'project.fields_defined':
+      return applyFieldsDefined(state, record);
   }
 }
 
@@ -240,8 +242,13 @@ function applyParentChanged(state: TrackerState, record: RecordOf<'issue.parent_
 
 function applyEdited(state: TrackerState, record: RecordOf<'issue.edited'>): Change {
   const issue = existingIssue(state, record.key);
-  const { labels, ...rest } = record.to;
-  const patch: Partial<IssueFields> = { ...rest, updated_at: record.at };
+  const { labels, fields, ...rest } = record.to;
+  // null: the issue has no fields left (issue-snapshot.ts leaves the property out).
+  const patch: Partial<IssueFields> = {
+    ...rest,
+    ...(fields === undefined ? {} : { fields: fields ?? undefined }),
+    updated_at: record.at,
+  };
   replaceIssue(state, issue, labels === undefined ? patch : { ...patch, labels: Object.freeze([...labels]) });
   return issueChange(issue, `${record.key} edited: ${Object.keys(record.to).join(', ')}`);
 }
@@ -296,6 +303,22 @@ function applySprintGoal(state: TrackerState, record: RecordOf<'sprint.goal_chan
   return change(`Sprint ${sprint.id} goal: ${record.to}`, [], [sprint.id], [sprint.project], false);
 }
 
+/** What the project's issues may carry from now on (model/fields.ts); its issues are not touched. */
+function applyFieldsDefined(state: TrackerState, record: RecordOf<'project.fields_defined'>): Change {
+  const { components, versions, custom } = record.fields;
+  state.projectFields.set(
+    record.project,
+    Object.freeze({
+      components: Object.freeze([...components]),
+      versions: Object.freeze([...versions]),
+      custom: Object.freeze(custom.map((field) => Object.freeze({ ...field }))),
+    }),
+  );
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const counts = `${count(components.length, 'component')}, ${count(versions.length, 'version')}, ${count(custom.length, 'custom field')}`;
+  return change(`${record.project} fields defined: ${counts}`, [], [], [record.project], false);
+}
+
 /** The issue's next snapshot: its fields with `patch` applied, and all its comments so far. */
 function replaceIssue(state: TrackerState, issue: Issue, patch: Partial<IssueFields>): void {
   const next = issueSnapshot({ ...fieldsOf(issue), ...patch }, commentLogOf(state, issue.key));
@@ -307,6 +330,8 @@ function replaceIssue(state: TrackerState, issue: Issue, patch: Partial<IssueFie
 function indexIssue(state: TrackerState, before: Issue | undefined, after: Issue): void {
   indexIssueFields(state, before, after);
   indexIssueText(state, before, after);
+  if (after.fields === undefined) state.fieldIssues.delete(after.key);
+  else state.fieldIssues.add(after.key);
   noteScope(state, before, after);
 }
 

@@ -64,6 +64,9 @@ export function checkRecord(state: TrackerState, record: JournalRecord): void {
       return checkSprintClosed(state, record);
     case 'sprint.goal_changed':
       return expectCurrent('goal', existingSprint(state, record.id).goal, record.from);
+    case 'project.fields_defined':
+      existingProject(state, record.project);
+      return;
   }
 }
 
@@ -135,7 +138,8 @@ function checkEdited(state: TrackerState, record: RecordOf<'issue.edited'>): voi
   if (fields.length === 0) throw new Error(`an edit of ${record.key} that changes nothing`);
   for (const field of fields) {
     if (!(field in record.from)) throw new Error(`the edit of ${record.key} has no old value for ${field}`);
-    expectCurrent(field, JSON.stringify(issue[field]), JSON.stringify(record.from[field]));
+    // An issue without fields has none (undefined) where the record says null.
+    expectCurrent(field, JSON.stringify(issue[field] ?? null), JSON.stringify(record.from[field] ?? null));
   }
 }
 

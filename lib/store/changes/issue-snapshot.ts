@@ -1,7 +1,7 @@
 // An issue as the state keeps it: a frozen snapshot, replaced on every change, never mutated,
 // whose comments are shared with the issue's other snapshots instead of copied into each. What
 // apply.ts makes on every change to an issue, and journal-snapshot.ts when it reads one back.
-import type { Comment, Issue } from '../model/schema.js';
+import type { Comment, Issue, IssueFieldValues } from '../model/schema.js';
 import type { HistoryEntry, IssueEntry } from '../state/issue-table.js';
 
 /** An issue without its comments: what a change to an issue replaces. */
@@ -39,9 +39,18 @@ export function issueSnapshot(fields: IssueFields, log: readonly Comment[]): Iss
     resolution: fields.resolution ?? null,
     parent: fields.parent ?? null,
   };
+  // Absent when the issue has none: most issues never do, and their JSON stays as it was.
+  if (fields.fields !== undefined) Object.assign(issue, { fields: frozenFields(fields.fields) });
   Object.defineProperty(issue, 'comments', COMMENTS_PROPERTY);
   Object.defineProperty(issue, SHARE, { value: { log, count: log.length } satisfies CommentShare });
   return Object.freeze(Object.assign(issue, { created_at: fields.created_at, updated_at: fields.updated_at })) as Issue;
+}
+
+/** An issue's fields as a record or a snapshot file gave them, frozen with their lists. */
+function frozenFields(fields: IssueFieldValues): IssueFieldValues {
+  if (Object.isFrozen(fields)) return fields;
+  for (const value of Object.values(fields)) if (Array.isArray(value)) Object.freeze(value);
+  return Object.freeze(fields);
 }
 
 /** A snapshot's share of its issue's comment log, and the array made from it once read. */
@@ -78,6 +87,7 @@ export function fieldsOf(issue: Issue): IssueFields {
     labels: issue.labels,
     resolution: issue.resolution ?? null,
     parent: issue.parent ?? null,
+    ...(issue.fields === undefined ? {} : { fields: issue.fields }),
     created_at: issue.created_at,
     updated_at: issue.updated_at,
   };

@@ -26,6 +26,8 @@ import type { RecordDraft } from '../model/record-schema.js';
 import { commentCount, sortedSprints, type TrackerState } from '../state/state.js';
 import { categoryIn, parseResolution, parseStatus, requireMove } from '../model/workflow.js';
 import { workflowOf } from '../state/workflows.js';
+import { parseFieldsArgument } from '../model/fields.js';
+import { checkedFields } from './fields.js';
 
 export interface CreateIssueInput {
   readonly project: string;
@@ -44,6 +46,8 @@ export interface CreateIssueInput {
   readonly labels?: readonly string[];
   /** The key of an epic; absent or null for none. */
   readonly parent?: string | null;
+  /** Due date, components, fix versions and the project's custom fields by name (model/fields.ts). */
+  readonly fields?: Readonly<Record<string, unknown>>;
 }
 
 /** A CreateIssueInput whose values have passed their format checks. */
@@ -59,6 +63,8 @@ export interface CreateIssueRequest {
   readonly sprint: string | null;
   readonly labels: readonly string[];
   readonly parent: string | null;
+  /** Checked against the project's definition when planned. */
+  readonly fields: Readonly<Record<string, unknown>>;
 }
 
 /** Format checks only: cheap, and done before taking the lock. */
@@ -75,6 +81,7 @@ export function parseCreateIssue(input: CreateIssueInput, actor: string): Create
     sprint: input.sprint === undefined || input.sprint === null ? null : parseSprintId(input.sprint),
     labels: parseLabels(input.labels),
     parent: input.parent === undefined || input.parent === null ? null : parseIssueKey(input.parent, 'parent'),
+    fields: input.fields === undefined ? {} : parseFieldsArgument(input.fields),
   };
 }
 
@@ -90,10 +97,13 @@ export function planCreateIssue(state: TrackerState, request: CreateIssueRequest
       `Project ${request.project} has used every issue number up to the limit of ${LIMITS.maxIssueNumber}; no issue was created. Create the issue in another project.`,
     );
   }
+  const { fields: changes, ...given } = request;
+  const fields = checkedFields(state, request.project, undefined, changes);
   const issue: Issue = {
     key: `${request.project}-${number}`,
-    ...request,
-    status: workflowOf(state, request.project).statuses[0]?.id ?? 'todo',
+    ...given,
+    ...(fields === undefined ? {} : { fields }),
+    status: workflowOf(state, given.project).statuses[0]?.id ?? 'todo',
     resolution: null,
     comments: [],
     created_at: at,

@@ -12,6 +12,7 @@
 import { parseHandle, parseIssueKey, parseProjectKey, parseSprintId, parseText } from '../model/args.js';
 import { parseCreateIssue, planAssignment, planComment, requireParent, type CreateIssueInput } from './commands.js';
 import { planEdit, type UpdateStep } from './update.js';
+import { checkedFields, planFieldsEdit } from './fields.js';
 import { domainError } from '../model/errors.js';
 import { requireIssue, requireProject, requireSprint } from '../state/lookup.js';
 import {
@@ -150,8 +151,11 @@ export function planImportIssue(state: TrackerState, request: ImportIssueRequest
   if (fields.parent !== null) {
     requireParent(state, fields.type, fields.parent);
   }
+  const { fields: changes, ...given } = fields;
+  const values = checkedFields(state, fields.project, undefined, changes);
   const issue: Issue = {
-    ...fields,
+    ...given,
+    ...(values === undefined ? {} : { fields: values }),
     key: importedKey(state, fields.project, request.key),
     ...importedStatus(state, fields.project, request),
     comments: request.comments,
@@ -180,6 +184,11 @@ export function importUpdateSteps(key: string, request: ImportIssueRequest): Upd
   };
   const steps: UpdateStep[] = [
     (state) => planEdit(state, key, edited),
+    // The row's fields replace the issue's: one the row no longer has is cleared.
+    (state) => {
+      const cleared = Object.fromEntries(Object.keys(requireIssue(state, key).fields ?? {}).map((name) => [name, null]));
+      return planFieldsEdit(state, key, { ...cleared, ...fields.fields });
+    },
     (state) => planAssignment(state, key, fields.assignee),
     (state) => {
       const issue = requireIssue(state, key);

@@ -14,6 +14,8 @@ import { requireIssue, sprintIdOf } from '../state/lookup.js';
 import { LIMITS } from '../model/schema.js';
 import type { EditableFields, RecordDraft } from '../model/record-schema.js';
 import type { TrackerState } from '../state/state.js';
+import { parseFieldsArgument } from '../model/fields.js';
+import { planFieldsEdit } from './fields.js';
 
 export interface UpdateIssueInput {
   readonly title?: string;
@@ -31,6 +33,8 @@ export interface UpdateIssueInput {
   readonly resolution?: string;
   /** Added after the other changes, by the store's actor. */
   readonly comment?: string;
+  /** Due date, components, fix versions, custom fields by name; null clears one (model/fields.ts). */
+  readonly fields?: Readonly<Record<string, unknown>>;
 }
 
 /** One part of an update: plans its record against the state of the moment, or null for no change. */
@@ -41,6 +45,10 @@ export function updateSteps(key: string, input: UpdateIssueInput, actor: string)
   const fields = parseEditableFields(input);
   const steps: UpdateStep[] = [];
   if (Object.keys(fields).length > 0) steps.push((state) => planEdit(state, key, fields));
+  if (input.fields !== undefined) {
+    const changes = parseFieldsArgument(input.fields);
+    steps.push((state) => planFieldsEdit(state, key, changes));
+  }
   if (input.assignee !== undefined) {
     const assignee = input.assignee === null || input.assignee === '' ? null : parseHandle(input.assignee, 'assignee');
     steps.push((state) => planAssignment(state, key, assignee));
@@ -59,7 +67,7 @@ export function updateSteps(key: string, input: UpdateIssueInput, actor: string)
   if (steps.length === 0) {
     throw domainError(
       'invalid_argument',
-      'Nothing to update: give at least one of title, description, type, priority, story_points, labels, assignee, sprint, status, comment.',
+      'Nothing to update: give at least one of title, description, type, priority, story_points, labels, fields, assignee, sprint, status, comment.',
     );
   }
   return steps;

@@ -24,7 +24,8 @@
 //
 // How a row is read is in import-rows.ts; the report and how it is printed in import-report.ts.
 import { isDomainError } from '../model/errors.js';
-import { COLUMN, readJiraCsv, type JiraRow } from './jira-csv.js';
+import { COLUMN, readJiraCsv, type JiraFile, type JiraRow } from './jira-csv.js';
+import { fileFields, grownDefinition, notKept } from './import-fields.js';
 import { openMemoryBackend } from '../backend/memory-backend.js';
 import { importSnapshot } from './snapshot-import.js';
 import type { ImportReport, RowRefusal } from './import-report.js';
@@ -46,18 +47,14 @@ export interface CsvImportOptions {
 /** Reads the text (JiraCsvError when it cannot be read at all), rehearses, then writes what passed. */
 export async function importJiraCsv(store: TrackerStore, text: string, options: CsvImportOptions): Promise<ImportReport> {
   const file = readJiraCsv(text);
-  const { rehearsal, refused } = await rehearse(store, file.rows, options);
+  const { rehearsal, refused } = await rehearse(store, file, options);
   const passed = new Set([...rehearsal.imported, ...rehearsal.alreadyPresent].map((entry) => entry.row));
   const outcome = options.dryRun
     ? rehearsal
-    : await runRows(
-        store,
-        file.rows.filter((row) => passed.has(row.row)),
-        options,
-        refused,
-      );
+    : await runRows(store, { ...file, rows: file.rows.filter((row) => passed.has(row.row)) }, options, refused);
   const all = [...refused, ...(options.dryRun ? [] : outcome.refused)].sort((a, b) => a.row - b.row);
-  return { ...outcome, refused: all, dryRun: options.dryRun, rows: file.rows.length, ignoredColumns: file.ignoredColumns };
+  const ignoredColumns = [...file.ignoredColumns.map(notKept), ...fileFields(file.rows, file.customColumns).notRead];
+  return { ...outcome, refused: all, dryRun: options.dryRun, rows: file.rows.length, ignoredColumns };
 }
 
 /**
@@ -67,10 +64,10 @@ export async function importJiraCsv(store: TrackerStore, text: string, options: 
  */
 async function rehearse(
   store: TrackerStore,
-  rows: readonly JiraRow[],
+  file: JiraFile,
   options: CsvImportOptions,
 ): Promise<{ rehearsal: RunOutcome; refused: RowRefusal[] }> {
-  const rehearsal = await runRows(await copyOf(store, options), rows, options, []);
+  const rehearsal = await runRows(await copyOf(store, options), file, options, []);
   return { rehearsal, refused: [...rehearsal.refused] };
 }
 
@@ -90,7 +87,7 @@ type RunOutcome = Omit<ImportReport, 'dryRun' | 'rows' | 'ignoredColumns'>;
 
 async function runRows(
   store: TrackerStore,
-  rows: readonly JiraRow[],
+  { rows, customColumns }: Pick<JiraFile, 'rows' | 'customColumns'>,
   options: CsvImportOptions,
   earlier: readonly RowRefusal[],
 ): Promise<RunOutcome> {
@@ -98,14 +95,17 @@ async function runRows(
   const refuse = (row: JiraRow, reason: string): void => {
     refused.push({ row: row.row, line: row.line, key: row.cell(COLUMN.key) || null, reason });
   };
-  const words = wordsOf(rows, options.userMap);
+  const words = wordsOf(rows, customColumns, options.userMap);
+  const placedRows = inKeyOrder(rows, refuse);
+  const fieldsDefined = new Set<string>();
+  let sprintMoves = 0;
   const projectsCreated: string[] = [];
   const sprintsCreated: string[] = [];
   const imported: { row: number; from: string | null; key: string; comments: number }[] = [];
   const alreadyPresent: { row: number; key: string; changes: string[] }[] = [];
   const written = new Map<JiraRow, string>();
   const keysInFile = new Map<string, string>();
-  for (const { row, project, number } of inKeyOrder(rows, refuse)) {
+  for (const { row, project, number } of placedRows) {
     try {
       if (!store.listProjects().some((p) => p.key === project)) {
         const lead = row.cell(COLUMN.projectLead) || row.cell(COLUMN.reporter);
@@ -117,10 +117,19 @@ async function runRows(
         });
         projectsCreated.push(project);
       }
-      let sprint: string | null = null;
-      for (const name of row.cells(COLUMN.sprint).filter((cell) => cell !== '')) {
-        sprint = await sprintOf(store, project, name, words, options.now(), sprintsCreated);
+      if (!fieldsDefined.has(project)) {
+        fieldsDefined.add(project);
+        const projectRows = placedRows.filter((placed) => placed.project === project).map((placed) => placed.row);
+        const grown = grownDefinition(store.getProjectFields(project), projectRows, words.fields);
+        if (grown !== null) await store.defineFields(project, grown);
       }
+      // Every sprint the row names, oldest first (Jira writes a column per sprint an issue was in): its history.
+      const sprints: string[] = [];
+      for (const name of row.cells(COLUMN.sprint).filter((cell) => cell !== '')) {
+        const id = await sprintOf(store, project, name, words, options.now(), sprintsCreated);
+        if (!sprints.includes(id)) sprints.push(id);
+      }
+      const sprint = sprints.at(-1) ?? null;
       const key = number === null ? undefined : `${project}-${number}`;
       const input = issueInput(row, project, key, sprint, words, store.getWorkflow(project));
       if (key !== undefined && hasIssue(store, key)) {
@@ -128,7 +137,10 @@ async function runRows(
         alreadyPresent.push({ row: row.row, key, changes });
         written.set(row, key);
       } else {
-        const issue = await store.importIssue(input);
+        // Created in its first sprint and moved through the others, so its history says it was in each.
+        const issue = await store.importIssue({ ...input, sprint: sprints[0] ?? null });
+        for (const later of sprints.slice(1)) await store.importUpdate(issue.key, { ...input, sprint: later });
+        sprintMoves += sprints.length > 1 ? 1 : 0;
         written.set(row, issue.key);
         imported.push({ row: row.row, from: row.cell(COLUMN.key) || null, key: issue.key, comments: issue.comments.length });
       }
@@ -147,7 +159,14 @@ async function runRows(
     projectsCreated,
     sprintsCreated,
     ...linked,
-    mapped: [...words.people.lines(), ...words.notes.lines()],
+    mapped: [
+      ...words.people.lines(),
+      ...words.notes.lines(),
+      ...words.fields.mapped,
+      ...(sprintMoves === 0
+        ? []
+        : [`Sprint columns → each issue's sprint history (${sprintMoves} issues were in earlier sprints)`]),
+    ],
   };
 }
 

@@ -9,6 +9,7 @@ import { MappingNotes, PeopleMap, mapPriority, mapResolution, mapStatus, mapType
 import type { ImportIssueInput } from '../domain/import-commands.js';
 import type { Workflow } from '../model/workflow.js';
 import { compareStrings, issueNumber } from '../state/state.js';
+import { fileFields, rowFields, type FileFields } from './import-fields.js';
 
 /** One run's reading of Jira's words, the same in the rehearsal and the real run. */
 export interface Words {
@@ -16,10 +17,16 @@ export interface Words {
   readonly notes: MappingNotes;
   /** Per project, the sprint names no row has as its sprint now: created closed. */
   readonly pastSprints: ReadonlySet<string>;
+  /** The file's custom columns, each a field of its type (import-fields.ts). */
+  readonly fields: FileFields;
 }
 
 /** `userMap`: names and account ids to handles (--user-map FILE, jira-mapping.ts readUserMap). */
-export function wordsOf(rows: readonly JiraRow[], userMap: ReadonlyMap<string, string> = new Map()): Words {
+export function wordsOf(
+  rows: readonly JiraRow[],
+  customColumns: readonly string[],
+  userMap: ReadonlyMap<string, string> = new Map(),
+): Words {
   const people = new PeopleMap(userMap);
   const current = new Set<string>();
   const named = new Set<string>();
@@ -32,7 +39,12 @@ export function wordsOf(rows: readonly JiraRow[], userMap: ReadonlyMap<string, s
     for (const name of sprints) named.add(`${project}/${name.toLowerCase()}`);
     if (sprints.length > 0) current.add(`${project}/${sprints[sprints.length - 1]!.toLowerCase()}`);
   }
-  return { people, notes: new MappingNotes(), pastSprints: new Set([...named].filter((name) => !current.has(name))) };
+  return {
+    people,
+    notes: new MappingNotes(),
+    pastSprints: new Set([...named].filter((name) => !current.has(name))),
+    fields: fileFields(rows, customColumns),
+  };
 }
 
 /** The row's project as its Project key or Issue key says (checked in inKeyOrder). */
@@ -95,7 +107,7 @@ export function issueInput(
   project: string,
   key: string | undefined,
   sprint: string | null,
-  { people, notes }: Words,
+  { people, notes, fields }: Words,
   workflow: Workflow,
 ): ImportIssueInput {
   const optional = (value: string): string | undefined => (value === '' ? undefined : value);
@@ -117,6 +129,7 @@ export function issueInput(
     labels: row.cells(COLUMN.labels).flatMap((cell) => cell.split(/\s+/).filter((label) => label !== '')),
     sprint,
     story_points: points === '' ? null : Number(points.replace(',', '.')),
+    fields: rowFields(row, fields),
     created_at: optional(row.cell(COLUMN.created)) && jiraTime(row.cell(COLUMN.created)),
     updated_at: optional(row.cell(COLUMN.updated)) && jiraTime(row.cell(COLUMN.updated)),
     comments: row

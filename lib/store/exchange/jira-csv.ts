@@ -7,6 +7,10 @@
 // are Highest..Lowest. Times are written as ISO 8601 (UTC); Jira's own "02/Dec/26 5:28 AM"
 // is read too, taken as UTC. Columns this reader does not know are reported, not read.
 //
+// Due Date, Component/s and Fix Version/s (repeated, one column per value) are the issue's
+// fields of those names, and every other `Custom field (Name)` column a custom field of its
+// project named Name (import-fields.ts defines them from the values the rows hold).
+//
 // Comments are one repeated Comment column, one comment per cell, as Jira's export writes
 // them: "02/Dec/26 5:28 AM;alice;the body" (time, author, body; the body may hold further
 // semicolons). Jira's importer also takes the body alone, and so does this one: the author is
@@ -55,8 +59,14 @@ export const COLUMN = {
   projectLead: 'Project lead',
   projectDescription: 'Project description',
   storyPoints: 'Custom field (Story Points)',
+  dueDate: 'Due Date',
+  components: 'Component/s',
+  fixVersions: 'Fix Version/s',
   comment: 'Comment',
 } as const;
+
+/** Jira's custom columns: `Custom field (Team)` is the custom field Team. */
+const CUSTOM_COLUMN = /^custom field \((.+)\)$/i;
 
 /**
  * Jira's issue links, one column per link (repeated), on each end: the outward end says
@@ -75,12 +85,23 @@ const REPEATABLE: ReadonlySet<string> = new Set([
   COLUMN.labels,
   COLUMN.sprint,
   COLUMN.comment,
+  COLUMN.components,
+  COLUMN.fixVersions,
   ...LINK_COLUMNS.flatMap((link) => [link.outward, link.inward]),
 ]);
 /** Other names Jira uses for story points, by version and template. */
 const STORY_POINT_ALIASES = ['story points', 'story point estimate', 'custom field (story point estimate)'];
 /** Other names a hand-made file gives comments ("Comment Body" is the field Jira's importer maps them to). */
 const COMMENT_ALIASES = ['comments', 'comment body'];
+/** Other names of the fields columns, by Jira version and by hand. */
+const FIELD_ALIASES: readonly (readonly [string, ColumnName])[] = [
+  ['due', COLUMN.dueDate],
+  ['duedate', COLUMN.dueDate],
+  ['component', COLUMN.components],
+  ['components', COLUMN.components],
+  ['fix version', COLUMN.fixVersions],
+  ['fix versions', COLUMN.fixVersions],
+];
 
 /** One data row, its cells by column (a repeated column gives several). */
 export interface JiraRow {
@@ -92,12 +113,16 @@ export interface JiraRow {
   readonly unreadable?: string;
   cell(column: ColumnName): string;
   cells(column: ColumnName): string[];
+  /** The cells of the custom column `Custom field (name)`, one per column of that name. */
+  custom(name: string): string[];
 }
 
 export interface JiraFile {
   readonly rows: JiraRow[];
   /** Header names this reader does not know: named in the report. */
   readonly ignoredColumns: string[];
+  /** The names of the custom columns (`Custom field (Team)` is Team), in header order. */
+  readonly customColumns: string[];
 }
 
 export class JiraCsvError extends Error {}
@@ -117,10 +142,11 @@ export function readJiraCsv(text: string): JiraFile {
   }
   const header = records[0];
   if (header === undefined) throw new JiraCsvError('the file is empty: a header row (Issue key, Summary, ...) comes first');
-  const { columns, ignored } = mapHeader(header.fields);
+  const { columns, custom, ignored } = mapHeader(header.fields);
   const rows = records.slice(1).map((record, index): JiraRow => {
     const values = record.fields;
     const cells = (column: ColumnName): string[] => (columns.get(column) ?? []).map((at) => (values[at] ?? '').trim());
+    const customCells = (name: string): string[] => (custom.get(name) ?? []).map((at) => (values[at] ?? '').trim());
     const extra = values.length > header.fields.length && values.slice(header.fields.length).some((value) => value.trim() !== '');
     return {
       row: index + 2,
@@ -128,21 +154,34 @@ export function readJiraCsv(text: string): JiraFile {
       unreadable: extra ? `it has ${values.length} cells; the header has ${header.fields.length} columns` : undefined,
       cells,
       cell: (column) => cells(column).find((value) => value !== '') ?? '',
+      custom: customCells,
     };
   });
-  return { rows, ignoredColumns: ignored };
+  return { rows, ignoredColumns: ignored, customColumns: [...custom.keys()] };
 }
 
 /** Where each known column is; names compared without case or surrounding spaces. */
-function mapHeader(header: readonly string[]): { columns: Map<ColumnName, number[]>; ignored: string[] } {
+function mapHeader(header: readonly string[]): {
+  columns: Map<ColumnName, number[]>;
+  custom: Map<string, number[]>;
+  ignored: string[];
+} {
   const names: ColumnName[] = [...Object.values(COLUMN), ...LINK_COLUMNS.flatMap((link) => [link.outward, link.inward])];
   const known = new Map<string, ColumnName>(names.map((name) => [name.toLowerCase(), name]));
   for (const alias of STORY_POINT_ALIASES) known.set(alias, COLUMN.storyPoints);
   for (const alias of COMMENT_ALIASES) known.set(alias, COLUMN.comment);
+  for (const [alias, column] of FIELD_ALIASES) known.set(alias, column);
   const columns = new Map<ColumnName, number[]>();
+  const custom = new Map<string, number[]>();
   const ignored: string[] = [];
   header.forEach((raw, index) => {
     const name = known.get(raw.trim().toLowerCase());
+    const customName = name === undefined ? CUSTOM_COLUMN.exec(raw.trim())?.[1]?.trim() : undefined;
+    if (customName !== undefined) {
+      // Repeated, a multi-select: Jira writes one column per value.
+      custom.set(customName, [...(custom.get(customName) ?? []), index]);
+      return;
+    }
     if (name === undefined) {
       if (raw.trim() !== '' && !ignored.includes(raw.trim())) ignored.push(raw.trim());
       return;
@@ -155,7 +194,7 @@ function mapHeader(header: readonly string[]): { columns: Map<ColumnName, number
   if (!columns.has(COLUMN.key) && !columns.has(COLUMN.projectKey)) {
     throw new JiraCsvError('the header has neither an Issue key nor a Project key column: each row needs its project');
   }
-  return { columns, ignored };
+  return { columns, custom, ignored };
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -227,6 +266,21 @@ export function writeJiraCsv(snapshot: TrackerSnapshot): string {
     most(snapshot.issues, (issue) => issue.labels.length),
   );
   const commentColumns = most(snapshot.issues, (issue) => issue.comments.length);
+  const listed = (issue: Issue, name: string): readonly string[] => {
+    const value = issue.fields?.[name];
+    return value === undefined ? [] : Array.isArray(value) ? value : [String(value)];
+  };
+  // A column per value as Jira writes them; none when no issue has one, so a store without fields exports as before.
+  const dueColumns = snapshot.issues.some((issue) => issue.fields?.due !== undefined) ? 1 : 0;
+  const customNames = [...new Set((snapshot.fields ?? []).flatMap((entry) => entry.fields.custom.map((field) => field.name)))];
+  const fieldColumns = [
+    { header: COLUMN.components, name: 'components' },
+    { header: COLUMN.fixVersions, name: 'fix_versions' },
+    ...customNames.map((name) => ({ header: `Custom field (${name})`, name })),
+  ].map((column) => ({
+    ...column,
+    count: most(snapshot.issues, (issue) => listed(issue, column.name).length),
+  }));
   const outward = outwardLinks(snapshot);
   const linkColumns = LINK_COLUMNS.map((column) => ({
     ...column,
@@ -252,6 +306,8 @@ export function writeJiraCsv(snapshot: TrackerSnapshot): string {
     COLUMN.projectLead,
     COLUMN.projectDescription,
     COLUMN.storyPoints,
+    ...Array<string>(dueColumns).fill(COLUMN.dueDate),
+    ...fieldColumns.flatMap((column) => Array<string>(column.count).fill(column.header)),
     ...linkColumns.flatMap((column) => Array<string>(column.count).fill(column.outward)),
     ...Array<string>(commentColumns).fill(COLUMN.comment),
   ];
@@ -282,6 +338,10 @@ export function writeJiraCsv(snapshot: TrackerSnapshot): string {
       project?.lead ?? '',
       project?.description ?? '',
       issue.story_points === null ? '' : String(issue.story_points),
+      ...Array.from({ length: dueColumns }, () => String(issue.fields?.due ?? '')),
+      ...fieldColumns.flatMap((column) =>
+        Array.from({ length: column.count }, (_, index) => listed(issue, column.name)[index] ?? ''),
+      ),
       ...linkColumns.flatMap((column) => {
         const others = (outward.get(issue.key) ?? []).filter((link) => link.type === column.type).map((link) => link.to);
         return Array.from({ length: column.count }, (_, index) => others[index] ?? '');

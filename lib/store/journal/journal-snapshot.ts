@@ -33,7 +33,7 @@ import { IssueTable, type HistoryEntry, type IssueEntry, type IssueSource } from
 import { READ_CHUNK_BYTES } from './journal-file.js';
 import { setIndexSource, type IndexSource, type SavedIndexes } from '../indexes/saved-indexes.js';
 import type { Logger } from '../model/log.js';
-import { LIMITS, type Issue, type Project, type Sprint, type Status } from '../model/schema.js';
+import { LIMITS, type Issue, type Project, type ProjectFields, type Sprint, type Status } from '../model/schema.js';
 import type { Workflow } from '../model/workflow.js';
 import { rebuildStatusCategories } from '../state/workflows.js';
 import {
@@ -46,7 +46,7 @@ import {
 } from '../state/state.js';
 
 export const SNAPSHOT_FORMAT = 'mcp-tracker-snapshot';
-export const SNAPSHOT_VERSION = 4;
+export const SNAPSHOT_VERSION = 5;
 /** The header's room: it holds a few numbers, three checksums and the journal's header line. */
 export const HEADER_BYTES = 4096;
 /** How much of the journal before the covered offset must still be what the snapshot saw. */
@@ -82,6 +82,8 @@ export interface SnapshotHeader {
 export interface SavedState {
   readonly projects: Project[];
   readonly sprints: Sprint[];
+  readonly projectFields: Map<string, ProjectFields>;
+  readonly fieldIssues: Set<string>;
   /** The issue keys in creation order, joined by "\n": one string deserializes much faster than many. */
   readonly keys: string;
   /** Where each issue's slot ends in the issues section. */
@@ -91,7 +93,7 @@ export interface SavedState {
   readonly nextIssueNumber: Map<string, number>;
   readonly sprintTouchedAt: Map<string, string>;
   readonly blockedFrom: Map<string, Status>;
-  /** The projects' own workflows (version 4); the statuses' categories are built again from them. */
+  /** The projects' own workflows (version 5); the statuses' categories are built again from them. */
   readonly workflows: Map<string, Workflow>;
   readonly links: Map<string, readonly IssueLink[]>;
   readonly attachments: Map<string, readonly StoredAttachment[]>;
@@ -295,6 +297,8 @@ function restoreState(saved: SavedState, source: SnapshotFile): TrackerState {
     ...empty,
     projects: new Map(saved.projects.map((project) => [project.key, Object.freeze(project)])),
     sprints: new Map(saved.sprints.map((sprint) => [sprint.id, Object.freeze(sprint)])),
+    projectFields: saved.projectFields,
+    fieldIssues: saved.fieldIssues,
     issues,
     issueKeysByProject,
     nextIssueNumber: saved.nextIssueNumber,

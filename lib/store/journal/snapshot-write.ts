@@ -194,6 +194,8 @@ function savedState(
   return {
     projects: [...state.projects.values()],
     sprints: [...state.sprints.values()],
+    projectFields: state.projectFields,
+    fieldIssues: state.fieldIssues,
     keys: keys.join('\n'),
     ends: Float64Array.from(ends),
     projectOf,

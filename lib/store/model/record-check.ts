@@ -11,6 +11,8 @@ import {
   ATTACHMENT_BASE64_MAX,
   ATTACHMENT_NAME_PATTERN,
   DATE_PATTERN,
+  FIELD_NAME_PATTERN,
+  FIELD_TYPES,
   HANDLE_PATTERN,
   ISSUE_KEY_PATTERN,
   ISSUE_NUMBER_TOO_LARGE,
@@ -148,6 +150,36 @@ const attachment = objectOf({
   created_at: timestamp,
 });
 
+const fieldName = text(0, Infinity, FIELD_NAME_PATTERN);
+const fieldNames = arrayOf(fieldName, LIMITS.fieldOptionsMax);
+const fieldValue: Check = (value) => {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : ': expected a finite number';
+  if (typeof value === 'string') return text(1, LIMITS.fieldTextMax)(value);
+  if (Array.isArray(value) && value.length === 0) return ': expected at least 1 item';
+  return Array.isArray(value) ? arrayOf(fieldName, LIMITS.fieldValuesMax)(value) : ': expected a number, a string or a list';
+};
+/** An issue's fields (schema.ts IssueFieldsSchema): names to values. */
+const issueFields: Check = (value) => {
+  if (!isPlainObject(value)) return ': expected an object';
+  const names = Object.keys(value);
+  if (names.length > LIMITS.customFieldsMax + 3) return `: expected at most ${LIMITS.customFieldsMax + 3} fields`;
+  for (const name of names) {
+    const problem = fieldName(name) ?? fieldValue(value[name]);
+    if (problem !== null) return `.${name}${problem}`;
+  }
+  return null;
+};
+const fieldDefinition = objectOf({
+  name: fieldName,
+  type: oneOf(FIELD_TYPES),
+  options: optional(fieldNames),
+});
+const projectFields = objectOf({
+  components: fieldNames,
+  versions: fieldNames,
+  custom: arrayOf(fieldDefinition, LIMITS.customFieldsMax),
+});
+
 const issue = objectOf({
   key: issueKey,
   project: projectKey,
@@ -163,6 +195,7 @@ const issue = objectOf({
   labels: arrayOf(text(0, Infinity, LABEL_PATTERN), LIMITS.labelsMax),
   resolution: optional(nullable(resolution)),
   parent: optional(nullable(issueKey)),
+  fields: optional(issueFields),
   comments: arrayOf(comment, LIMITS.commentsPerIssueReadMax),
   created_at: timestamp,
   updated_at: timestamp,
@@ -175,6 +208,7 @@ const editable = objectOf({
   priority: optional(oneOf(PRIORITIES)),
   story_points: optional(nullable(storyPoints)),
   labels: optional(arrayOf(text(0, Infinity, LABEL_PATTERN), LIMITS.labelsMax)),
+  fields: optional(nullable(issueFields)),
 });
 const linkType = oneOf(LINK_TYPES);
 const goal = text(0, LIMITS.goalMax);
@@ -226,6 +260,7 @@ const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
   ['sprint.started', objectOf({ ...base, id: sprintId })],
   ['sprint.closed', objectOf({ ...base, id: sprintId, carried: arrayOf(issueKey), carried_to: nullable(sprintId) })],
   ['sprint.goal_changed', objectOf({ ...base, id: sprintId, from: goal, to: goal })],
+  ['project.fields_defined', objectOf({ ...base, project: projectKey, fields: projectFields })],
 ]);
 
 export const RECORD_TYPES: readonly string[] = [...checksByType.keys()] as string[];

@@ -9,6 +9,7 @@ import {
   AttachmentSchema,
   CommentSchema,
   HandleSchema,
+  IssueFieldsSchema,
   IssueKeySchema,
   IssueSchema,
   IssueTypeSchema,
@@ -17,6 +18,7 @@ import {
   LabelSchema,
   LinkTypeSchema,
   PrioritySchema,
+  ProjectFieldsSchema,
   ProjectKeySchema,
   ProjectSchema,
   ResolutionSchema,
@@ -36,6 +38,8 @@ export const EditableFieldsSchema = z.object({
   priority: z.optional(PrioritySchema),
   story_points: z.optional(z.nullable(StoryPointsSchema)),
   labels: z.optional(z.array(LabelSchema).check(z.maxLength(LIMITS.labelsMax))),
+  /** The issue's fields as a whole (model/fields.ts); null when it has none. */
+  fields: z.optional(z.nullable(IssueFieldsSchema)),
 });
 export type EditableFields = z.infer<typeof EditableFieldsSchema>;
 
@@ -65,6 +69,8 @@ export const JournalRecordSchema = z.discriminatedUnion('type', [
     /** Where the issues in a status the workflow drops go, moved by this record: removed → kept. */
     mapping: z.optional(z.record(StatusSchema, StatusSchema)),
   }),
+  /** What the project's issues may carry from now on (model/fields.ts), replacing what it defined before. */
+  z.object({ ...recordBase, type: z.literal('project.fields_defined'), project: ProjectKeySchema, fields: ProjectFieldsSchema }),
   z.object({ ...recordBase, type: z.literal('issue.created'), issue: IssueSchema }),
   z.object({
     ...recordBase,

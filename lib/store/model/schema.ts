@@ -37,6 +37,13 @@ export const MIME_TYPE_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z
  */
 export const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
 
+/**
+ * A custom field's name, an option of a select field, a component or a version: printable
+ * text that starts with a letter or digit, without quotes or commas, so JQL can name it
+ * (`"Story Type" = Research`, `component IN (api, "Web UI")`).
+ */
+export const FIELD_NAME_PATTERN = /^[\p{L}\p{N}][^\p{Cc}"',]{0,59}$/u;
+
 export const LIMITS = {
   /**
    * Issue numbers stay well inside Number.MAX_SAFE_INTEGER: past 2^53, `number + 1` is no
@@ -100,6 +107,14 @@ export const LIMITS = {
    * is at most 4 GiB: past this limit a file could no longer be opened.
    */
   maxJournalBytes: 536_870_912,
+  /** Custom fields one project may define (issue 33). */
+  customFieldsMax: 30,
+  /** Options of one select field, and components or versions of one project. */
+  fieldOptionsMax: 100,
+  /** Values of one multi-select field, components or fix versions on one issue. */
+  fieldValuesMax: 20,
+  /** One text field's value, in characters. */
+  fieldTextMax: 1_000,
 } as const;
 
 /**
@@ -136,12 +151,16 @@ export const SprintStateSchema = z.enum(['active', 'closed', 'future']);
  */
 export const LinkTypeSchema = z.enum(['blocks', 'relates_to', 'duplicates']);
 
+/** What a project's custom field holds (Jira's number, text, date, select list and multi-select). */
+export const FieldTypeSchema = z.enum(['number', 'text', 'date', 'select', 'multiselect']);
+
 export type Status = string;
 export type Resolution = string;
 export type Priority = z.infer<typeof PrioritySchema>;
 export type IssueType = z.infer<typeof IssueTypeSchema>;
 export type SprintState = z.infer<typeof SprintStateSchema>;
 export type LinkType = z.infer<typeof LinkTypeSchema>;
+export type FieldType = z.infer<typeof FieldTypeSchema>;
 
 /** The default workflow's statuses (workflow.ts), in its order: every project without a workflow of its own. */
 export const STATUSES: readonly Status[] = ['todo', 'in_progress', 'in_review', 'blocked', 'done', 'reopened'];
@@ -151,6 +170,7 @@ export const PRIORITIES: readonly Priority[] = PrioritySchema.options;
 export const ISSUE_TYPES: readonly IssueType[] = IssueTypeSchema.options;
 export const SPRINT_STATES: readonly SprintState[] = SprintStateSchema.options;
 export const LINK_TYPES: readonly LinkType[] = LinkTypeSchema.options;
+export const FIELD_TYPES: readonly FieldType[] = FieldTypeSchema.options;
 
 // ---------------------------------------------------------------------------
 // Scalars
@@ -242,6 +262,54 @@ export const AttachmentSchema = z.readonly(
 );
 export type Attachment = z.infer<typeof AttachmentSchema>;
 
+export const FieldNameSchema = z.string().check(z.regex(FIELD_NAME_PATTERN));
+
+/**
+ * A field a project defines for its issues. Select fields list their options; the other types
+ * have none. Names are unique in the project, whatever their case.
+ */
+export const FieldDefinitionSchema = z.readonly(
+  z.object({
+    name: FieldNameSchema,
+    type: FieldTypeSchema,
+    options: z.optional(z.readonly(z.array(FieldNameSchema).check(z.maxLength(LIMITS.fieldOptionsMax)))),
+  }),
+);
+export type FieldDefinition = z.infer<typeof FieldDefinitionSchema>;
+
+/** What a project lets its issues carry beyond the built-in fields: its components, versions and custom fields. */
+export const ProjectFieldsSchema = z.readonly(
+  z.object({
+    components: z.readonly(z.array(FieldNameSchema).check(z.maxLength(LIMITS.fieldOptionsMax))),
+    versions: z.readonly(z.array(FieldNameSchema).check(z.maxLength(LIMITS.fieldOptionsMax))),
+    custom: z.readonly(z.array(FieldDefinitionSchema).check(z.maxLength(LIMITS.customFieldsMax))),
+  }),
+);
+export type ProjectFields = z.infer<typeof ProjectFieldsSchema>;
+
+/**
+ * One value an issue holds in `fields`: a number, a text or a calendar day (a date field, the
+ * due date), an option of a select field, or a list (a multi-select field, components, fix versions).
+ */
+export const FieldValueSchema = z.union([
+  z.number().check(z.refine(Number.isFinite)),
+  z.string().check(z.minLength(1), z.maxLength(LIMITS.fieldTextMax)),
+  z.readonly(z.array(FieldNameSchema).check(z.minLength(1), z.maxLength(LIMITS.fieldValuesMax))),
+]);
+export type FieldValue = z.infer<typeof FieldValueSchema>;
+
+/**
+ * An issue's fields beyond the built-in ones (model/fields.ts says what each name may hold):
+ * `due`, `components`, `fix_versions` and the project's custom fields by name, in name order;
+ * a field without a value is absent, and so is the whole object when none has one.
+ */
+export const IssueFieldsSchema = z.readonly(
+  z
+    .record(FieldNameSchema, FieldValueSchema)
+    .check(z.refine((fields) => Object.keys(fields).length <= LIMITS.customFieldsMax + 3)),
+);
+export type IssueFieldValues = z.infer<typeof IssueFieldsSchema>;
+
 export const IssueSchema = z.readonly(
   z.object({
     key: IssueKeySchema,
@@ -260,6 +328,8 @@ export const IssueSchema = z.readonly(
     resolution: z.optional(z.nullable(ResolutionSchema)),
     /** The key of the epic this issue belongs to. Optional in the journal, as resolution. */
     parent: z.optional(z.nullable(IssueKeySchema)),
+    /** Due date, components, fix versions, custom fields (absent when none is set). Optional in the journal, as resolution. */
+    fields: z.optional(IssueFieldsSchema),
     comments: z.readonly(z.array(CommentSchema).check(z.maxLength(LIMITS.commentsPerIssueReadMax))),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,

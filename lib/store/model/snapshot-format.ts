@@ -9,6 +9,7 @@ import {
   IssueKeySchema,
   IssueSchema,
   LinkTypeSchema,
+  ProjectFieldsSchema,
   ProjectKeySchema,
   ProjectSchema,
   SNAPSHOT_FORMAT,
@@ -22,6 +23,8 @@ export type SnapshotLink = z.infer<typeof SnapshotLinkSchema>;
 
 export const SnapshotAttachmentSchema = z.strictObject({ key: IssueKeySchema, attachment: AttachmentSchema });
 
+export const SnapshotFieldsSchema = z.strictObject({ project: ProjectKeySchema, fields: ProjectFieldsSchema });
+
 export const TrackerSnapshotSchema = z.strictObject({
   format: z.literal(SNAPSHOT_FORMAT),
   version: z.literal(SNAPSHOT_VERSION),
@@ -33,6 +36,8 @@ export const TrackerSnapshotSchema = z.strictObject({
   attachments: z.optional(z.array(SnapshotAttachmentSchema)),
   /** The projects' own workflows (workflow.ts); absent when every project has the default. */
   workflows: z.optional(z.array(z.strictObject({ project: ProjectKeySchema, workflow: WorkflowSchema }))),
+  /** Each project's components, versions and custom fields (model/fields.ts); absent when no project defined any. */
+  fields: z.optional(z.array(SnapshotFieldsSchema)),
 });
 export type TrackerSnapshot = z.infer<typeof TrackerSnapshotSchema>;
 

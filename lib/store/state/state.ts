@@ -8,7 +8,7 @@
 //
 // The state knows nothing of the indexes built from it (field-index.ts, word-index.ts): each
 // keeps its own index per state, beside it, so the arrows run from the indexes to the state.
-import type { LinkType, Project, Sprint, Status } from '../model/schema.js';
+import type { LinkType, Project, ProjectFields, Sprint, Status } from '../model/schema.js';
 import { DEFAULT_WORKFLOW, type StatusCategory, type Workflow } from '../model/workflow.js';
 import { IssueTable } from './issue-table.js';
 
@@ -56,6 +56,10 @@ export interface TrackerState {
   /** Every status any workflow names, the default's first, with its one category (workflows.ts). */
   readonly statusCategories: Map<string, StatusCategory>;
   readonly sprints: Map<string, Sprint>;
+  /** What each project defined of components, versions and custom fields (model/fields.ts); absent: nothing. */
+  readonly projectFields: Map<string, ProjectFields>;
+  /** Keys of the issues that carry fields (a due date, components...): what JQL looks at for them (jql/field-conditions.ts). */
+  readonly fieldIssues: Set<string>;
   /** Each issue with its comment log and history, read on first use after a snapshot (issue-table.ts). */
   readonly issues: IssueTable;
   /** Issue keys per project, ascending by number. */
@@ -98,6 +102,8 @@ export function createEmptyState(): TrackerState {
     workflows: new Map(),
     statusCategories: defaultStatusCategories(),
     sprints: new Map(),
+    projectFields: new Map(),
+    fieldIssues: new Set(),
     issues: new IssueTable(),
     issueKeysByProject: new Map(),
     nextIssueNumber: new Map(),

@@ -21,8 +21,21 @@ export const FIELDS = [
   'summary',
   'description',
   'comment',
+  'due',
+  'component',
+  'fixVersion',
 ] as const;
 export type Field = (typeof FIELDS)[number];
+
+/**
+ * A project's custom field, named as Jira names it: by its name in quotes ("Story Type" =
+ * Research). What it holds is known only against the store (jql/field-conditions.ts).
+ */
+export interface CustomField {
+  readonly custom: string;
+}
+/** What a clause is about: one of our fields, or a custom field. */
+export type ClauseField = Field | CustomField;
 
 /** Jira's other names for our fields: the parser reads them as the field, the printer prints the field. */
 export const FIELD_ALIASES: ReadonlyMap<string, Field> = new Map<string, Field>([
@@ -32,6 +45,11 @@ export const FIELD_ALIASES: ReadonlyMap<string, Field> = new Map<string, Field>(
   ['label', 'labels'],
   ['createddate', 'created'],
   ['updateddate', 'updated'],
+  ['duedate', 'due'],
+  ['components', 'component'],
+  ['fixversions', 'fixVersion'],
+  ['fix version', 'fixVersion'],
+  ['due date', 'due'],
 ]);
 
 /** Fields a result can be ordered by: every field with one value per issue, and the key. */
@@ -107,20 +125,20 @@ export type Value =
 export type Clause =
   | {
       readonly kind: 'compare';
-      readonly field: Field;
+      readonly field: ClauseField;
       readonly op: CompareOperator;
       readonly value: Value;
       readonly column: number;
     }
   | {
       readonly kind: 'in';
-      readonly field: Field;
+      readonly field: ClauseField;
       readonly negated: boolean;
       /** A parenthesised list, or one function that gives a list (openSprints(), linkedIssues(PROJ-1)). */
       readonly values: readonly Value[];
       readonly column: number;
     }
-  | { readonly kind: 'empty'; readonly field: Field; readonly negated: boolean; readonly column: number };
+  | { readonly kind: 'empty'; readonly field: ClauseField; readonly negated: boolean; readonly column: number };
 
 export type Expression =
   | Clause

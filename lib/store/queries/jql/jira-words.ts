@@ -4,17 +4,12 @@
 
 /** Field names (lower-cased, spaces kept) → the sentence that answers them. */
 const FIELDS: ReadonlyMap<string, string> = new Map([
-  ['fixversion', 'Fix versions are not kept by this tracker: a label (labels = v2-1) or a sprint can stand in.'],
-  ['fix version', 'Fix versions are not kept by this tracker: a label (labels = v2-1) or a sprint can stand in.'],
   ['affectedversion', 'Affected versions are not kept by this tracker: a label (labels = v2-1) can stand in.'],
-  ['component', 'Components are not kept by this tracker: a label can stand in (labels = backend).'],
   ['epic link', 'The epic is the parent here: parent = PROJ-109.'],
   ['epiclink', 'The epic is the parent here: parent = PROJ-109.'],
   ['creator', 'The creator is the reporter here: reporter = alice.'],
   ['resolved', 'The time of resolution is not searchable: statusCategory = Done AND updated >= -7d comes near.'],
   ['resolutiondate', 'The time of resolution is not searchable: statusCategory = Done AND updated >= -7d comes near.'],
-  ['due', 'Due dates are not kept by this tracker: sprints have end dates (sprint IN openSprints()).'],
-  ['duedate', 'Due dates are not kept by this tracker: sprints have end dates (sprint IN openSprints()).'],
   ['story points', 'Story points are not searchable yet; they are summed by the sprint reports.'],
   ['environment', 'The environment is not kept by this tracker: text ~ words searches the description.'],
   ['watcher', 'Watchers are not kept by this tracker.'],
@@ -39,8 +34,8 @@ const FUNCTIONS: ReadonlyMap<string, string> = new Map([
   ['watchedissues', 'Watchers are not kept by this tracker.'],
   ['votedissues', 'Votes are not kept by this tracker.'],
   ['updatedby', 'Who changed an issue is in its history (get_issue), not in queries.'],
-  ['releasedversions', 'Versions are not kept by this tracker: labels or sprints stand in.'],
-  ['unreleasedversions', 'Versions are not kept by this tracker: labels or sprints stand in.'],
+  ['releasedversions', 'Versions are not released here: fixVersion IN ("2.1", "2.2") names them.'],
+  ['unreleasedversions', 'Versions are not released here: fixVersion IN ("2.1", "2.2") names them.'],
   ['standardissuetypes', 'The types are bug, story, task and epic: type IN (bug, story, task).'],
   ['subtaskissuetypes', 'A sub-task is a task here, its epic the parent: parent IS NOT EMPTY.'],
   ['projectsleadbyuser', 'Ask for the project: project = PROJ (jira://projects lists the leads).'],
@@ -56,7 +51,7 @@ export function jiraFieldHelp(name: string): string | null {
   const lower = name.trim().toLowerCase();
   const known = FIELDS.get(lower) ?? FIELDS.get(lower.replace(/s$/, ''));
   if (known !== undefined) return known;
-  // cf[10016] and any other quoted name ("Story Points" is above) are Jira's custom fields.
-  if (/^cf\[\d+\]$/.test(lower)) return 'Custom fields are not kept by this tracker yet.';
+  // cf[10016]: Jira's custom field by its number; here a custom field is named.
+  if (/^cf\[\d+\]$/.test(lower)) return 'Custom fields are named here, in quotes: "Story Type" = Research.';
   return null;
 }

@@ -29,6 +29,7 @@ import {
   type Clause,
   type CompareOperator,
   type Expression,
+  type ClauseField,
   type Field,
   type FunctionName,
   type Literal,
@@ -166,7 +167,7 @@ class Parser {
     throw expected(`an operator after '${token.text}'`, next, `Operators: ${operators}.`);
   }
 
-  private field(token: Token): Field {
+  private field(token: Token): ClauseField {
     if (token.kind !== 'word' && token.kind !== 'string') {
       const previous = this.tokens[this.at - 1];
       const where = previous === undefined ? '' : ` after ${describe(previous)}`;
@@ -174,11 +175,12 @@ class Parser {
     }
     const field = fieldNamed(token.text);
     if (field !== null) return field;
+    // A quoted name is a custom field, as Jira writes it: only the store knows whether a project
+    // defines it (jql/field-conditions.ts answers one that none does, with Jira's words for it).
+    if (token.kind === 'string') return { custom: token.text.trim() };
     const fields = `Fields: ${FIELDS.join(', ')}.`;
-    const jira =
-      jiraFieldHelp(token.text) ?? (token.kind === 'string' ? 'Custom fields are not kept by this tracker yet.' : null);
-    const name = token.kind === 'string' ? `"${token.text}"` : `'${token.text}'`;
-    throw jqlError(`Unknown field ${name}`, token.column, jira === null ? fields : `${jira} ${fields}`);
+    const jira = jiraFieldHelp(token.text);
+    throw jqlError(`Unknown field '${token.text}'`, token.column, jira === null ? fields : `${jira} ${fields}`);
   }
 
   private value(after: string): Value {

@@ -2,7 +2,7 @@
 // values quoted only when they must be, parentheses only where the tree needs them). What it
 // prints parses back to the same tree (a property test holds it to that), so a query can be
 // shown to a person in the form the server understood it.
-import { KEYWORDS, type Clause, type Expression, type Query, type Value } from './ast.js';
+import { KEYWORDS, type Clause, type ClauseField, type Expression, type Query, type Value } from './ast.js';
 import { isBareWord } from './tokens.js';
 
 export function printQuery(query: Query): string {
@@ -34,7 +34,7 @@ export function printExpression(expression: Expression): string {
 function printClause(clause: Clause): string {
   switch (clause.kind) {
     case 'compare':
-      return `${clause.field} ${clause.op} ${printValue(clause.value)}`;
+      return `${printField(clause.field)} ${clause.op} ${printValue(clause.value)}`;
     case 'in': {
       const only = clause.values[0];
       // One function call stands for a whole list: `sprint IN openSprints()`.
@@ -42,16 +42,23 @@ function printClause(clause: Clause): string {
         clause.values.length === 1 && only?.kind === 'function'
           ? printValue(only)
           : `(${clause.values.map(printValue).join(', ')})`;
-      return `${clause.field} ${clause.negated ? 'NOT IN' : 'IN'} ${list}`;
+      return `${printField(clause.field)} ${clause.negated ? 'NOT IN' : 'IN'} ${list}`;
     }
     case 'empty':
-      return `${clause.field} IS ${clause.negated ? 'NOT ' : ''}EMPTY`;
+      return `${printField(clause.field)} IS ${clause.negated ? 'NOT ' : ''}EMPTY`;
   }
 }
+
+/** Our field by its name; a custom field always quoted, as the parser knows it. */
+function printField(field: ClauseField): string {
+  return typeof field === 'string' ? field : quoted(field.custom);
+}
+
+const quoted = (text: string): string => `"${text.replace(/["\\]/g, (char) => `\\${char}`)}"`;
 
 export function printValue(value: Value): string {
   if (value.kind === 'function') return `${value.name}(${value.args.map(printValue).join(', ')})`;
   const upper = value.text.toUpperCase();
   if (isBareWord(value.text) && !KEYWORDS.some((keyword) => keyword === upper)) return value.text;
-  return `"${value.text.replace(/["\\]/g, (char) => `\\${char}`)}"`;
+  return quoted(value.text);
 }

@@ -17,6 +17,7 @@ import { squeeze, type StatusCategory } from '../../model/workflow.js';
 import { knownStatuses, openStatuses, statusesIn, statusesNamed } from '../../state/workflows.js';
 import type { Clause, CompareOperator, Expression, Field, FunctionName, Literal, Value } from './ast.js';
 import { dateSpan, isDateFunction } from './dates.js';
+import { VALUE_FIELDS, fieldClauseKeys } from './field-conditions.js';
 import { jqlError } from './errors.js';
 import { childrenOf, everyChild, issuesOf, keysInOrder, knownIssue, resolutionNamed, resolvedWith } from './issue-sets.js';
 
@@ -55,6 +56,8 @@ const EMPTYABLE: ReadonlySet<Field> = new Set(['assignee', 'sprint', 'labels', '
 /** How many known values an error lists before it says how many more there are. */
 const LISTED_MAX = 20;
 const TEXT_FIELDS: ReadonlySet<Field> = new Set(['text', 'summary', 'description', 'comment']);
+/** Fields of an issue's `fields` (jql/field-conditions.ts), answered as sets of keys like the custom ones. */
+const FIELD_CLAUSES: ReadonlySet<Field> = new Set(VALUE_FIELDS);
 
 /**
  * Jira's names of its status categories. Each status has one category in every workflow
@@ -96,7 +99,11 @@ export function resolve(state: TrackerState, expression: Expression, context: Re
 
 function resolveClause(state: TrackerState, clause: Clause, context: ResolveContext): Condition {
   const field = clause.field;
-  if (clause.kind === 'empty') return emptyCondition(state, clause.field, clause.negated, clause.column);
+  if (typeof field !== 'string' || FIELD_CLAUSES.has(field)) {
+    const { keys, negated } = fieldClauseKeys(state, clause, typeof field === 'string' ? field : field.custom, context.now);
+    return negatedIf(negated, { kind: 'keys', keys });
+  }
+  if (clause.kind === 'empty') return emptyCondition(state, field, clause.negated, clause.column);
   if (TEXT_FIELDS.has(field)) {
     if (clause.kind !== 'compare' || (clause.op !== '~' && clause.op !== '!~'))
       throw jqlError(`${field} takes only '~' or '!~'`, clause.column, `Write ${field} ~ "words".`);
