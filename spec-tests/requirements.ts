@@ -452,6 +452,18 @@ export const MANIFEST: readonly ManifestRule[] = [
     '2026-07-28: headers that do not match the body: 400 and HeaderMismatch (-32020); an unsupported version: 400 and -32022; an unknown method: 404 and -32601.',
     'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http',
   ),
+  enforced(
+    '16.9',
+    'SHOULD',
+    'A foreign Host without Origin (a DNS rebinding page) is refused with a 4xx: the page names Origin only, and local servers SHOULD bind to localhost.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+  ),
+  enforced(
+    '16.10',
+    'MAY',
+    'A stream resumed with Last-Event-ID replays only what came after that event, on that stream; refusing to resume with a 4xx is allowed.',
+    'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+  ),
 
   // Ambiguities: the choices we made
   uncovered(

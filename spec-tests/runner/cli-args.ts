@@ -214,7 +214,10 @@ function parsePositive(option: string, value: string): number {
   return Number(value);
 }
 
-/** One fixture per core: a fixture mostly waits on its server, so even one core runs two. */
+/**
+ * Two fixtures per core: a fixture mostly waits (for a server to start, for the fence after a
+ * silence and the grace after it), so one per core leaves the cores idle half the run.
+ */
 function defaultJobs(): number {
-  return Math.max(2, availableParallelism());
+  return 2 * availableParallelism();
 }

@@ -27,11 +27,14 @@ import { idKey, messageKind } from './message-kinds.js';
 import { type ServerConnection, type ServerEvent, untilWokenOr } from './server-connection.js';
 import { causeOf, contentTypeOf, excerpt, isAbort, readAnswer } from './http-answers.js';
 import { POST_HEADERS, sessionHeaders, statelessHeaders, statelessVersion } from './http-request-headers.js';
-import { type HttpOutcome, type HttpRequestSpec, PROTOCOL_VERSION, SESSION_ID } from './http-exchange.js';
+import { type HttpOutcome, type HttpRequestSpec, LAST_EVENT_ID, PROTOCOL_VERSION, SESSION_ID } from './http-exchange.js';
 import { isWellFormedRequest } from './http-refusals.js';
 import { isValidRequestId } from './envelope-rules.js';
+import { fetchWithHost } from './http-host-request.js';
 
 const ORDER_WAIT_MS = 200;
+/** How long the stream answering a resumption is read: what a server replays, it sends at once. */
+const RESUMED_READ_MS = 1000;
 const DELETE_WAIT_MS = 2000;
 const LOG_LIMIT = 64 * 1024;
 
@@ -50,6 +53,8 @@ export class HttpConnection implements ServerConnection {
   private listenStreamAsked = false;
   /** The SSE event ids seen in this session, which must never repeat (no stream is resumed here). */
   private readonly eventIds = new Set<string>();
+  /** The last SSE event id on a POST's stream: where a resumption (`Last-Event-ID`) would start. */
+  private lastPostEventId: string | undefined;
   /** What the next POST waits for (see ORDER_WAIT_MS). */
   private previous: Promise<unknown> = Promise.resolve();
   /** Every response not yet read to its end, so that the end of the fixture can close them. */
@@ -125,12 +130,17 @@ export class HttpConnection implements ServerConnection {
     await this.previous;
     if (request.needsSession && this.sessionId === undefined)
       return { skip: 'the server issued no Mcp-Session-Id: it keeps no sessions, which the transport allows' };
+    if (request.needsEventId && this.lastPostEventId === undefined)
+      return { skip: 'the server put no SSE event id on its answers: it offers no resumption, which the transport allows' };
     const headers = new Headers(
       request.method === 'GET' ? { Accept: 'text/event-stream' } : request.method === 'POST' ? POST_HEADERS : {},
     );
     const own: string[] = [];
     for (const [name, value] of request.headers) {
-      const filled = value.replaceAll(SESSION_ID, this.sessionId ?? '').replaceAll(PROTOCOL_VERSION, this.sessionVersion ?? '');
+      const filled = value
+        .replaceAll(SESSION_ID, this.sessionId ?? '')
+        .replaceAll(PROTOCOL_VERSION, this.sessionVersion ?? '')
+        .replaceAll(LAST_EVENT_ID, this.lastPostEventId ?? '');
       if (filled === '') headers.delete(name);
       else headers.set(name, filled);
       if (!value.includes('<<')) own.push(`${name}: ${filled}`);
@@ -140,12 +150,21 @@ export class HttpConnection implements ServerConnection {
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       const init = { method: request.method, headers, signal: controller.signal };
-      const response = await fetch(this.url, request.method === 'POST' ? { ...init, body: request.body } : init);
+      const withBody = request.method === 'POST' ? { ...init, body: request.body } : init;
+      const response = await (headers.has('host') ? fetchWithHost(this.url, withBody) : fetch(this.url, withBody));
       const contentType = contentTypeOf(response);
       this.note(`${described} -> ${response.status} ${contentType}`);
       const body = contentType === 'text/event-stream' ? undefined : await response.text();
+      const events = body === undefined && headers.has('last-event-id') ? await resumedEvents(response) : undefined;
       if (body === undefined) controller.abort();
-      return { request: described, status: response.status, contentType, headers: response.headers, body };
+      return {
+        request: described,
+        status: response.status,
+        contentType,
+        headers: response.headers,
+        body,
+        ...(events ? { events } : {}),
+      };
     } catch (error) {
       return { problem: `${described}: ${isAbort(error) ? `no answer within ${timeoutMs} ms` : causeOf(error)}` };
     } finally {
@@ -221,7 +240,10 @@ export class HttpConnection implements ServerConnection {
     const gathered = this.gathersBatch(message) ? ([] as JsonValue[]) : undefined;
     let answered = false;
     await readAnswer(response, (item) => {
-      if (item.kind === 'event-id') return this.noticeEventId(item.id, stateless);
+      if (item.kind === 'event-id') {
+        this.lastPostEventId = item.id;
+        return this.noticeEventId(item.id, stateless);
+      }
       if (item.kind === 'message' && (!failed || isJsonRpc(item.value)) && !refusedInput) {
         answered = true;
         this.noticeSession(message, item.value, response);
@@ -430,3 +452,13 @@ function within(promise: Promise<unknown>, ms: number): Promise<void> {
 }
 
 function noop(): void {}
+
+/** The messages a resumed stream (the answer to a GET with Last-Event-ID) carries within RESUMED_READ_MS. */
+async function resumedEvents(response: Response): Promise<JsonValue[]> {
+  const events: JsonValue[] = [];
+  const reading = readAnswer(response, (item) => {
+    if (item.kind === 'message') events.push(item.value);
+  }).catch(() => undefined);
+  await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, RESUMED_READ_MS).unref())]);
+  return events;
+}

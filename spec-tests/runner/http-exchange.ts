@@ -5,6 +5,7 @@
 // Streamable HTTP transport itself (Origin 403, 202 Accepted, session ids, MCP-Protocol-Version),
 // which no JSON-RPC transcript can express.
 import type { JsonValue } from './json-types.js';
+import { isJsonObject } from './json-types.js';
 import { FixtureSyntaxError, parseJsonSequence } from './json-sequence.js';
 import { checkMarkers, matchValue } from './matchers.js';
 import { excerpt } from './http-answers.js';
@@ -16,6 +17,8 @@ export interface HttpRequestSpec {
   body: string;
   /** `@needs-session`: the request means nothing unless the server issued a session. */
   needsSession: boolean;
+  /** `@needs-event-id`: the request means nothing unless the server put an SSE event id on an answer (it offers resumption). */
+  needsEventId: boolean;
 }
 
 type StatusPattern = { exact: number } | { hundreds: number };
@@ -28,6 +31,8 @@ export interface HttpOutcomeSpec {
   headers: { name: string; pattern: RegExp | undefined; mayBeAbsent: boolean }[];
   /** Compared (FORMAT.md matching) with the JSON body, when the outcome names one. */
   json: JsonValue | undefined;
+  /** `events: no response`: the event stream (read for a while, see http-connection.ts) carries no JSON-RPC response. */
+  noResponseEvents: boolean;
   /** The lines as written, for messages. */
   text: string;
 }
@@ -45,11 +50,15 @@ export interface HttpOutcome {
   contentType: string;
   headers: Headers;
   body: string | undefined;
+  /** The messages of an event stream answering a resumption (a GET with Last-Event-ID), read for a while. */
+  events?: JsonValue[];
 }
 
 /** The placeholders a request may use, filled from the fixture's session (http-connection.ts). */
 export const SESSION_ID = '<<session-id>>';
 export const PROTOCOL_VERSION = '<<protocol-version>>';
+/** The id of the last SSE event the server sent on a POST's stream in this session. */
+export const LAST_EVENT_ID = '<<last-event-id>>';
 
 const METHODS = ['POST', 'GET', 'DELETE'] as const;
 const HEADER_LINE = /^([A-Za-z0-9-]+):\s?(.*)$/;
@@ -63,12 +72,16 @@ export function parseHttpRequest(body: string, firstLine: number): HttpRequestSp
       `http request: the first line must be ${METHODS.join(', ')} or ${METHODS.at(-1)}`,
       firstLine + Math.max(index, 0),
     );
-  const request: HttpRequestSpec = { method, headers: [], body: '', needsSession: false };
+  const request: HttpRequestSpec = { method, headers: [], body: '', needsSession: false, needsEventId: false };
   for (index += 1; index < lines.length && (lines[index] ?? '').trim() !== ''; index += 1) {
     const text = lines[index] ?? '';
     if (text.startsWith('#')) continue;
     if (text.trim() === '@needs-session') {
       request.needsSession = true;
+      continue;
+    }
+    if (text.trim() === '@needs-event-id') {
+      request.needsEventId = true;
       continue;
     }
     const header = HEADER_LINE.exec(text);
@@ -106,7 +119,7 @@ export function parseHttpResponse(body: string, firstLine: number): HttpResponse
 }
 
 function emptyOutcome(): HttpOutcomeSpec {
-  return { status: [], contentTypes: [], emptyBody: false, headers: [], json: undefined, text: '' };
+  return { status: [], contentTypes: [], emptyBody: false, headers: [], json: undefined, noResponseEvents: false, text: '' };
 }
 
 function readOutcomeLine(outcome: HttpOutcomeSpec, text: string, line: number): void {
@@ -116,12 +129,13 @@ function readOutcomeLine(outcome: HttpOutcomeSpec, text: string, line: number): 
   if (key === 'status') outcome.status = alternatives(value).map((item) => parseStatus(item, line));
   else if (key === 'content-type') outcome.contentTypes = alternatives(value).map((item) => item.toLowerCase());
   else if (text === 'body: empty') outcome.emptyBody = true;
+  else if (text === 'events: no response') outcome.noResponseEvents = true;
   else if (key === 'json') outcome.json = parseJsonBody(value, line);
   else if (key.startsWith('header '))
     outcome.headers.push(parseHeaderExpectation(key.slice('header '.length).trim(), value, line));
   else
     throw new FixtureSyntaxError(
-      `http response: expected status:, content-type:, body: empty, json:, header NAME:, "otherwise skip:" or "or", got "${text}"`,
+      `http response: expected status:, content-type:, body: empty, events: no response, json:, header NAME:, "otherwise skip:" or "or", got "${text}"`,
       line,
     );
 }
@@ -186,7 +200,14 @@ function outcomeProblem(outcome: HttpOutcome, spec: HttpOutcomeSpec): string | u
       return `${header.name}: ${JSON.stringify(value)}`;
   }
   if (spec.json !== undefined) return jsonProblem(outcome.body, spec.json);
+  if (spec.noResponseEvents) return replayedResponse(outcome.events ?? []);
   return undefined;
+}
+
+/** A response among the events of a resumed stream: one the client already had, sent again. */
+function replayedResponse(events: JsonValue[]): string | undefined {
+  const response = events.find((event) => Array.isArray(event) || (isJsonObject(event) && !('method' in event) && 'id' in event));
+  return response === undefined ? undefined : `a response on the resumed stream: ${excerpt(JSON.stringify(response))}`;
 }
 
 function jsonProblem(body: string | undefined, expected: JsonValue): string | undefined {

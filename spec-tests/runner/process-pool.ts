@@ -33,6 +33,7 @@ import { ServerProcess } from './server-process.js';
 import type { ServerConnection, ServerEvent } from './server-connection.js';
 import { isPlainId, PLAIN_NUMBER_LIMIT } from './process-sharing.js';
 import { sentRequestsInRaw } from './raw-requests.js';
+import { notificationChangesServer, requestEffect } from './server-effects.js';
 
 const HANDSHAKE_REQUEST_ID = 'mcp-conform:initialize';
 /** The id of detect.ts's initialize probe, on a process the pool adopts. */
@@ -52,6 +53,12 @@ class SharedProcess {
   settledAt = 0;
   /** Every request id sent on this process, as JSON text: no id is sent twice in a session. */
   readonly usedIds = new Set<string>();
+  /**
+   * A fixture sent something that may have changed the server (server-effects.ts): a request
+   * other than a read that was not refused, or a notification MCP defines. Until then the
+   * process serves as a fresh one would, and a verdict on it is as final as on a first turn.
+   */
+  changed = false;
 
   constructor(
     process: ServerProcess,
@@ -159,6 +166,18 @@ export class ProcessLease implements ServerConnection {
   /** Ids as sent (JSON text) -> ids as the fixture wrote them. */
   private readonly renamed = new Map<string, JsonValue>();
   private readonly pending = new Set<string>();
+  /** Every id this turn sent (as sent, JSON text): an answer to any other came from an earlier turn. */
+  private readonly sentIds = new Set<string>();
+  /** Requests that changed the server unless they are refused with an error (server-effects.ts). */
+  private readonly effectUnlessRefused = new Set<string>();
+  /** Requests that changed the server if they got a result (server-effects.ts). */
+  private readonly effectIfResult = new Set<string>();
+  /** The turn sent what may draw an answer with a null id (unreadable bytes, an invalid message, a batch). */
+  private sentUnreadable = false;
+  private answerOfAnotherTurn = false;
+  /** The ids (as sent) answered so far: a second answer to one is no answer of this turn's. */
+  private readonly answeredIds = new Set<string>();
+  private readonly startedUnchanged: boolean;
   /** Raw bytes written after the last newline: the stream is mid-line until a newline comes. */
   private rawTail = Buffer.alloc(0);
   private clean = true;
@@ -182,6 +201,16 @@ export class ProcessLease implements ServerConnection {
     shared.turns += 1;
     this.firstEvent = shared.process.events.length;
     this.firstStderr = shared.process.stderrText.length;
+    this.startedUnchanged = !shared.changed;
+  }
+
+  /**
+   * The turn began on a process no earlier fixture had changed (every turn before it ended clean)
+   * and saw answers only to what it sent itself: what it got, a fresh process would have given.
+   */
+  get onUnchangedServer(): boolean {
+    this.follow();
+    return this.startedUnchanged && !this.answerOfAnotherTurn;
   }
 
   /** The session this turn continues: the handshake is not played again. */
@@ -226,6 +255,7 @@ export class ProcessLease implements ServerConnection {
    */
   write(chunk: Buffer): Promise<void> {
     if (this.turn > 0 && !this.idsAsWritten) this.clean = false;
+    this.sentUnreadable = true;
     const text = Buffer.concat([this.rawTail, chunk]);
     const lineEnd = text.lastIndexOf(NEWLINE) + 1;
     this.rawTail = text.subarray(lineEnd);
@@ -247,11 +277,19 @@ export class ProcessLease implements ServerConnection {
   async stop(): Promise<void> {
     if (this.hasExited || this.rawTail.length > 0) this.clean = false;
     if (this.clean) this.clean = await this.fenceAnswered();
+    // A request neither answered nor refused may have run.
+    this.follow();
+    if (this.effectUnlessRefused.size > 0) this.shared.changed = true;
   }
 
-  /** Sends the fence and waits for its answer; false if anything but notifications comes first, or nothing. */
+  /**
+   * Sends the fence and waits for its answer; false if anything but notifications and the first
+   * answers to this turn's own requests comes first (a fixture that failed early leaves the
+   * answers still on their way, its fences among them: they end here, not in the next turn), or nothing.
+   */
   private async fenceAnswered(): Promise<boolean> {
     const id = `mcp-conform:between-turns:${this.shared.turns}`;
+    this.sentIds.add(JSON.stringify(id));
     const process = this.shared.process;
     const from = process.events.length;
     await process.send(this.shared.stateless ? discoverRequest(id, this.shared.key) : { jsonrpc: '2.0', id, method: 'ping' });
@@ -260,19 +298,38 @@ export class ProcessLease implements ServerConnection {
       for (; checked < process.events.length; checked++) {
         const event = process.events[checked] as ServerEvent;
         if (event.kind === 'message' && isJsonObject(event.value) && event.value.id === id) return true;
-        if (!isNotification(event)) return false;
+        if (!isNotification(event) && !this.answersOwnRequest(event)) return false;
       }
       await process.waitForEvent(checked, deadline);
     }
     return false;
   }
 
+  /** A response to a request of this turn that had no answer yet (read through follow(), which records it). */
+  private answersOwnRequest(event: ServerEvent): boolean {
+    if (event.kind !== 'message' || !isJsonObject(event.value) || typeof event.value.method === 'string') return false;
+    const key = JSON.stringify(event.value.id ?? null);
+    const unanswered = this.sentIds.has(key) && !this.answeredIds.has(key);
+    this.follow();
+    return unanswered;
+  }
+
   private outbound(message: JsonValue, inBatch = false): JsonValue {
-    if (Array.isArray(message)) return message.map((item) => this.outbound(item, true));
-    if (!isJsonObject(message) || typeof message.method !== 'string') return message;
+    if (Array.isArray(message)) {
+      this.sentUnreadable = true;
+      return message.map((item) => this.outbound(item, true));
+    }
+    if (!isJsonObject(message) || typeof message.method !== 'string') {
+      this.sentUnreadable = true;
+      return message;
+    }
     if ('id' in message) {
       const id = this.rename(message.id ?? null);
       this.shared.usedIds.add(JSON.stringify(id));
+      this.sentIds.add(JSON.stringify(id));
+      const effect = requestEffect(message.method);
+      if (effect === 'unless-refused') this.effectUnlessRefused.add(JSON.stringify(id));
+      if (effect === 'if-answered') this.effectIfResult.add(JSON.stringify(id));
       // A batch refused whole leaves its ids unanswered: the fence at the turn's end (process-pool.ts top) shows it is over.
       if (!inBatch || this.shared.answersBatchElements) this.pending.add(JSON.stringify(id));
       return { ...message, id };
@@ -284,6 +341,7 @@ export class ProcessLease implements ServerConnection {
       this.pending.delete(JSON.stringify(requestId));
       return { ...message, params: { ...params, requestId } };
     }
+    if (notificationChangesServer(message.method)) this.shared.changed = true;
     return message;
   }
 
@@ -304,6 +362,12 @@ export class ProcessLease implements ServerConnection {
     if (!isJsonObject(value) || typeof value.method === 'string' || !('id' in value)) return value;
     const key = JSON.stringify(value.id);
     this.pending.delete(key);
+    const mayHaveRun = this.effectUnlessRefused.delete(key) || this.effectIfResult.delete(key);
+    if (mayHaveRun && !('error' in value)) this.shared.changed = true;
+    // An error with a null id answers unreadable input: this turn's only if it sent some (or a null id).
+    const ours = (this.sentIds.has(key) && !this.answeredIds.has(key)) || (value.id === null && this.sentUnreadable);
+    if (!ours) this.answerOfAnotherTurn = true;
+    this.answeredIds.add(key);
     if (key === JSON.stringify(HANDSHAKE_REQUEST_ID) && isJsonObject(value.result)) this.shared.initializeResult ??= value.result;
     return this.renamed.has(key) ? { ...value, id: this.renamed.get(key) ?? null } : value;
   }

@@ -99,7 +99,7 @@ export function rawByteCount(fixture: Fixture): number {
 }
 
 /** The client messages a fixture sends: its JSON sections, and the lines of its raw ones that parse. */
-function sentMessages(fixture: Fixture): JsonValue[] {
+export function sentMessages(fixture: Fixture): JsonValue[] {
   return fixture.steps.flatMap((step) =>
     step.kind === 'send-json'
       ? step.messages.map((message) => message.value)

@@ -20,7 +20,8 @@ import { BUILTIN_PREFIX, builtinFixtures, builtinSchemas } from './builtin.js';
 import { type AdoptProbe, ServerStartError, detectServer, nothingOffered } from './detect.js';
 import { detectHttpServer } from './detect-http.js';
 import { NEWEST_HANDSHAKE_VERSION, RUNNER_VERSION } from './handshake.js';
-import { LARGE_RAW_BYTES, processNeed, rawByteCount } from './process-sharing.js';
+import { LARGE_RAW_BYTES, processNeed, rawByteCount, sentMessages } from './process-sharing.js';
+import { mayChangeServer } from './server-effects.js';
 import { UsageError } from './cli-args.js';
 import { updatedFixtureText } from './fixture-update.js';
 import { TextReporter } from './report-text.js';
@@ -96,7 +97,7 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
     args.jobs,
     async (fixture) => finishFixture(fixture, await runSafely(fixture, { ...options, pool }), entries, args),
     (fixture) => reporter.fixtureDone(fixture),
-    sendsMuch,
+    startRank,
   ).finally(() => pool?.close());
   await sweepRun();
   const summary = summarize(judged, staleEntries(entries, fixtures, args.filters));
@@ -109,9 +110,16 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
   return summary.failed > 0 ? 1 : 0;
 }
 
-/** A fixture that writes megabytes (oversized-line: 33 MiB, seconds for a server to read) is started first. */
-function sendsMuch(loaded: LoadedFixture): boolean {
-  return loaded.ok && rawByteCount(loaded.fixture) > LARGE_RAW_BYTES;
+/**
+ * Which fixtures start first: one that writes megabytes (oversized-line: 33 MiB, seconds for a
+ * server to read), so that the others run beside it; last, those that may change the server
+ * (server-effects.ts), so that the others find shared processes nothing has changed, on which a
+ * failure needs no second run on a fresh process (run-fixture.ts).
+ */
+function startRank(loaded: LoadedFixture): number {
+  if (!loaded.ok) return 1;
+  if (rawByteCount(loaded.fixture) > LARGE_RAW_BYTES) return 0;
+  return sentMessages(loaded.fixture).some(mayChangeServer) ? 2 : 1;
 }
 
 /**

@@ -74,7 +74,9 @@ export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptio
 /**
  * The fixture's turn on a shared process. A fixture that fails there, or whose turn does not end
  * clean (process-pool.ts), is played again as the first turn of a new process, which then serves
- * on; undefined when even that was not decided (firstTurnVerdict).
+ * on; undefined when even that was not decided (firstTurnVerdict). A failure on a process that
+ * no earlier fixture changed (server-effects.ts), in a turn that ended clean and got answers only
+ * to its own requests, is final: a fresh process has nothing that one lacks but the renamed ids.
  */
 async function runOnSharedProcess(
   fixture: Fixture,
@@ -85,7 +87,7 @@ async function runOnSharedProcess(
 ): Promise<Omit<FixtureResult, 'durationMs'> | undefined> {
   const shared = await takeTurn(fixture, pool.acquire(shareKey, idsAsWritten), pool, options);
   if (shared.firstTurn) return firstTurnVerdict(shared);
-  if (shared.clean && shared.result.outcome !== 'failed') return shared.result;
+  if (shared.clean && (shared.result.outcome !== 'failed' || shared.onUnchangedServer)) return shared.result;
   return firstTurnVerdict(await takeTurn(fixture, pool.acquireNew(shareKey), pool, options));
 }
 
@@ -104,14 +106,16 @@ interface Turn {
   result: Omit<FixtureResult, 'durationMs'>;
   clean: boolean;
   firstTurn: boolean;
+  onUnchangedServer: boolean;
 }
 
 async function takeTurn(fixture: Fixture, lease: ProcessLease, pool: ServerPool, options: FixtureRunOptions): Promise<Turn> {
   const openedWith = lease.openedWith;
   const result = await new Session(fixture, lease, { ...options, ...(openedWith ? { openedWith } : {}) }).run();
+  const turn = { result, clean: lease.endedClean, firstTurn: lease.firstTurn, onUnchangedServer: lease.onUnchangedServer };
   // A turn that ended clean leaves the process fit for the next fixture, whatever this one's verdict.
   pool.release(lease);
-  return { result, clean: lease.endedClean, firstTurn: lease.firstTurn };
+  return turn;
 }
 
 const applicability = (fixture: Fixture, options: FixtureRunOptions): string | undefined =>

@@ -1,5 +1,5 @@
 // The Streamable HTTP transport's own rules (spec-tests/fixtures/http), each proved able to fail:
-// a small server written here breaks every one of them (it answers a foreign Origin with 200,
+// a small server written here breaks every one of them (it answers a foreign Origin or Host with 200,
 // a notification with 200 and a body, a request as text/plain, keeps serving a DELETEd session,
 // ignores an unsupported MCP-Protocol-Version, issues a session id with a space, and in
 // 2026-07-28 answers everything 200). Our own server passes them all (conform-over-http.test.ts).
@@ -106,6 +106,13 @@ const BROKEN: Record<string, RegExp> = {
   'http/method-not-found-404-2026-07-28': /answered HTTP 200/,
 };
 
+/** Fixture -> the words its failure must say, for the checks the spec words as SHOULD (advisories). */
+const BROKEN_SHOULD: Record<string, RegExp> = {
+  'http/host-foreign-2025-11-25':
+    /POST initialize \(id "mcp-conform:host"\) with Host: evil\.example: the server answered HTTP 200 application\/json/,
+  'http/host-foreign-2026-07-28': /with .*Host: evil\.example: the server answered HTTP 200/,
+};
+
 test('every HTTP transport check fails a server that breaks its rule, and says what it answered', async () => {
   const fake = await startBrokenServer();
   try {
@@ -115,6 +122,12 @@ test('every HTTP transport check fails a server that breaks its rule, and says w
       const fixture = report.fixtures.find((item) => item.name === name);
       assert.is(fixture?.verdict, 'failed', `${name}: ${fixture?.verdict}`);
       assert.is(fixture?.level, 'must', name);
+      assert.match(fixture?.failures[0]?.summary ?? '', words);
+    }
+    for (const [name, words] of Object.entries(BROKEN_SHOULD)) {
+      const fixture = report.fixtures.find((item) => item.name === name);
+      assert.is(fixture?.verdict, 'advisory', `${name}: ${fixture?.verdict}`);
+      assert.is(fixture?.level, 'should', name);
       assert.match(fixture?.failures[0]?.summary ?? '', words);
     }
     // What the spec leaves open passes: GET answered 405, an unreadable body refused with 400,
@@ -222,6 +235,66 @@ test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected 
     );
   } finally {
     fake.close();
+  }
+});
+
+/** Answers a ping on an event stream with an event id; a GET with Last-Event-ID resumes, replaying that answer if `replays`. */
+async function startResumingServer(replays: boolean): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.method === 'DELETE') return void res.writeHead(200).end();
+      if (req.method === 'GET') {
+        if (req.headers['last-event-id'] === undefined) return void res.writeHead(405).end();
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' }).flushHeaders();
+        if (replays) res.write(`id: ping-1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} })}\n\n`);
+        return;
+      }
+      const message = JSON.parse(body) as Message;
+      if (message.method === 'initialize') {
+        const result = { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'resuming', version: '1' } };
+        return void res
+          .writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'session-1' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+      }
+      if (message.id === undefined) return void res.writeHead(202).end();
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(`id: ping-${String(message.id)}\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} })}\n\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+test('a stream resumed with Last-Event-ID that replays an answer the client already had gets a should advisory', async () => {
+  const fixture = ['spec-tests/fixtures/http/resume-after-last-event-2025-11-25.txtar'];
+  const replaying = await startResumingServer(true);
+  try {
+    const { report } = await runHttpFixtures(replaying.url, fixture);
+    const [result] = report.fixtures;
+    assert.is(result?.verdict, 'advisory', JSON.stringify(result));
+    assert.is(result?.level, 'should');
+    assert.match(
+      result?.failures[0]?.summary ?? '',
+      /a response on the resumed stream: \{"jsonrpc":"2\.0","id":1,"result":\{\}\}/,
+    );
+  } finally {
+    replaying.close();
+  }
+  const resuming = await startResumingServer(false);
+  try {
+    const { report } = await runHttpFixtures(resuming.url, fixture);
+    assert.is(report.fixtures[0]?.verdict, 'passed', JSON.stringify(report.fixtures[0]));
+  } finally {
+    resuming.close();
   }
 });
 

@@ -79,22 +79,41 @@ test('a fixture that needs a fresh process gets one', async () => {
   assert.is(server.starts(), 5 + 3);
 });
 
-test('a fixture failing on a shared process is played again on a fresh one: the verdict is the fresh one', async () => {
-  // Breaks after its third ping: the second fixture on a shared process fails, alone it passes.
+const CALL_THEN_PING = `A tool call, then a ping.
+protocol: any
+
+-- client --
+{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","arguments":{}}}
+-- server --
+{"jsonrpc":"2.0","id":1,"result":{"content":[]}}
+-- client --
+{"jsonrpc":"2.0","id":2,"method":"ping"}
+-- server --
+{"jsonrpc":"2.0","id":2,"result":{}}
+`;
+
+test('a fixture failing on a process an earlier fixture changed is played again on a fresh one: the verdict is the fresh one', async () => {
+  // Breaks after its second tool call: the third fixture on a shared process fails, alone it passes.
   const counter = join(scratchDir, 'tired.starts');
   writeFileSync(counter, '');
   const tired = tinyServer('tired', {
-    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x"); let pings = 0;`,
-    onMessage: `if (msg.method === "ping" && !String(msg.id).startsWith("mcp-conform:") && ++pings > 2) return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32603, message: "tired" } });`,
+    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x"); let calls = 0;`,
+    onMessage: `if (msg.method === "tools/call") { calls += 1; return send({ jsonrpc: "2.0", id: msg.id, result: { content: [] } }); } if (msg.method === "ping" && !String(msg.id).startsWith("mcp-conform:") && calls > 2) return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32603, message: "tired" } });`,
   });
-  const report = await runJson(tired, fixtureFolder(TWO_PINGS, 3));
+  const report = await runJson(tired, fixtureFolder(CALL_THEN_PING, 3));
   assert.equal(
     report.fixtures.map((fixture) => fixture.verdict),
     ['passed', 'passed', 'passed'],
   );
-  assert.ok(readFileSync(counter, 'utf8').length > 5 + 1, 'fixtures were played again on fresh processes');
-  // A server that is broken for every fixture still fails: the fresh run decides.
+  assert.is(readFileSync(counter, 'utf8').length, 5 + 1, 'the third fixture was played again on a fresh process');
+});
+
+test('a fixture failing on a process nothing has changed has its verdict: no fresh process', async () => {
+  // Only pings went before (server-effects.ts): the turn saw what a fresh process would show.
+  const counter = join(scratchDir, 'broken-ping.starts');
+  writeFileSync(counter, '');
   const broken = tinyServer('broken-ping', {
+    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x");`,
     onMessage: `if (msg.method === "ping" && typeof msg.id === "string" && !msg.id.startsWith("mcp-conform:")) return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32603, message: "no" } });`,
   });
   const failing = await runJson(broken, fixtureFolder(TWO_PINGS, 3));
@@ -102,6 +121,7 @@ test('a fixture failing on a shared process is played again on a fresh one: the 
     failing.fixtures.map((fixture) => fixture.verdict),
     ['failed', 'failed', 'failed'],
   );
+  assert.is(readFileSync(counter, 'utf8').length, 5, 'the three fixtures took turns on the kept probe process');
 });
 
 test('a fixture failing on the first turn of a new process is not played a third time', async () => {
@@ -151,21 +171,25 @@ test('a request dropped (the fence after it answered) leaves the process to serv
     report.fixtures.map((fixture) => fixture.verdict),
     ['failed', 'passed'],
   );
-  // The first fixture fails on the kept probe process and on a new one, which both serve on: the
-  // second fixture starts nothing.
-  assert.is(readFileSync(counter, 'utf8').length, 5 + 1);
+  // The first fixture fails on the kept probe process, where only pings went before: that is its
+  // verdict, and the process serves on for the second fixture. Nothing else is started.
+  assert.is(readFileSync(counter, 'utf8').length, 5);
 });
 
-test('an answer that comes after the fence fails the next turn, which is played again: it never decides a verdict', async () => {
-  // Holds back the answer to "a#1" (the renamed id of a second turn) until the next request.
+test('an answer that comes after the fence fails the next turn, which is played again: it never decides its verdict', async () => {
+  // Holds back the answer to "late" until the next request with a numeric id: the second fixture
+  // fails (as it would alone), and the answer reaches the third fixture's turn, which it must not decide.
   const late = tinyServer('late-answer', {
     atStart: 'let held;',
-    onMessage: `if (msg.id === "a#1") { held = msg.id; return; } if (held !== undefined && msg.method === "ping" && typeof msg.id === "number") { send({ jsonrpc: "2.0", id: held, result: {} }); held = undefined; }`,
+    onMessage: `if (String(msg.id).startsWith("late")) { held = msg.id; return; } if (held !== undefined && msg.method === "ping" && typeof msg.id === "number") { send({ jsonrpc: "2.0", id: held, result: {} }); held = undefined; }`,
   });
-  const report = await runJson(late, fixtureFolder(TWO_PINGS, 3));
+  const folder = fixtureFolder(TWO_PINGS, 1);
+  writeFileSync(join(folder, 'f2.txtar'), TWO_PINGS.replaceAll('"a"', '"late"'));
+  writeFileSync(join(folder, 'f3.txtar'), TWO_PINGS);
+  const report = await runJson(late, folder, 1);
   assert.equal(
     report.fixtures.map((fixture) => fixture.verdict),
-    ['passed', 'passed', 'passed'],
+    ['passed', 'failed', 'passed'],
     JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
   );
 });

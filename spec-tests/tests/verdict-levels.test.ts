@@ -257,4 +257,13 @@ test('a stray response to a fixture that sent an invalid id (1.5 echoed as 1) is
   assert.match(summaries(result), 'unexpected response to id 1');
 });
 
+test('a server that exits on a ping before initialize gets a should advisory (A-6): the client broke the lifecycle MUST first', async () => {
+  const fixture = readFileSync('spec-tests/fixtures/generic/ping/ping-before-initialize.txtar', 'utf8');
+  const exits = tinyServer('exits-on-early-ping', { onMessage: 'if (msg.method === "ping") process.exit(0);' });
+  const result = await runInline(fixture, exits, { stepTimeoutMs: 3000 });
+  assert.is(result.outcome, 'failed');
+  assert.is(result.level, 'should', summaries(result));
+  assert.match(summaries(result), 'the server exited (code 0)');
+});
+
 test.run();
