@@ -12,7 +12,9 @@ export interface HttpAddress {
 }
 
 export interface CommandLine {
-  command: 'serve' | 'demo' | 'help' | 'version' | 'migrate' | 'copy-journal' | 'import' | 'export';
+  command: 'serve' | 'demo' | 'help' | 'version' | 'migrate' | 'copy-journal' | 'import' | 'export' | 'workflow';
+  /** workflow: the project, the file of its new workflow (absent: print it), and --map FROM=TO pairs. */
+  workflow?: { project: string; file?: string; mapping: Record<string, string> };
   data?: string;
   /** --store: a postgres:// URL (credentials inside: never printed). */
   store?: string;
@@ -80,6 +82,14 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     line.importFile = args.shift();
     if (line.importFile === undefined || line.importFile.startsWith('--')) throw new Error('import needs the file to read');
   }
+  if (args[0] === 'workflow') {
+    line.command = 'workflow';
+    args.shift();
+    const project = args.shift();
+    if (project === undefined || project.startsWith('--')) throw new Error('workflow needs the project key');
+    const file = args[0] !== undefined && !args[0].startsWith('--') ? args.shift() : undefined;
+    line.workflow = { project, ...(file === undefined ? {} : { file }), mapping: {} };
+  }
   while (args.length > 0) {
     const [flag, inlineValue] = splitFlag(args.shift() ?? '');
     const value = (): string => {
@@ -91,6 +101,12 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case '--data':
         line.data = value();
         break;
+      case '--map': {
+        const [from, to] = value().split('=');
+        if (line.workflow?.file === undefined || !from || !to) throw new Error('--map FROM=TO goes with workflow PROJECT FILE');
+        line.workflow.mapping[from] = to;
+        break;
+      }
       case '--store':
         line.store = value();
         break;
@@ -179,7 +195,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (line.store !== undefined && (line.data !== undefined || line.ephemeral)) {
     throw new Error('--store excludes --data and --ephemeral: the data is in the database');
   }
-  if ((line.command === 'import' || line.command === 'export') && line.ephemeral) {
+  if ((line.command === 'import' || line.command === 'export' || line.command === 'workflow') && line.ephemeral) {
     throw new Error(`${line.command} works on --data PATH or --store URL, not on an --ephemeral file`);
   }
   if ((line.dryRun || line.userMap !== undefined) && line.command !== 'import') {

@@ -68,6 +68,48 @@ export async function runImportExport(line: CommandLine, write: (text: string) =
   }
 }
 
+/**
+ * `mcp-tracker workflow PROJECT [FILE] [--map FROM=TO]...`: prints the project's workflow as
+ * JSON (the form FILE takes: print, edit, set), or sets it from FILE. Setting is an
+ * administrator's act on the command line, not a tool: a tool would cost the tools/list budget
+ * every session pays, for a change made once in a project's life (docs/workflows.md).
+ */
+export async function runWorkflowCommand(line: CommandLine, print: (text: string) => void): Promise<number> {
+  const { project, file, mapping } = line.workflow ?? { project: '', mapping: {} };
+  let target: Target | undefined;
+  try {
+    const input = file === undefined ? undefined : readWorkflowFile(file);
+    target = await openTarget(line);
+    if (input === undefined) {
+      print(JSON.stringify(target.store.getWorkflow(project), null, 2));
+      return 0;
+    }
+    const { change } = await target.store.setWorkflow(project, input, mapping);
+    report(change.description);
+    return 0;
+  } catch (error) {
+    report(`workflow failed: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    target?.store.close();
+  }
+}
+
+/** A workflow of 30 statuses with every move between them is under 40 KB. */
+const WORKFLOW_FILE_MAX_BYTES = 65_536;
+
+function readWorkflowFile(file: string): unknown {
+  const bytes = fs.statSync(file).size;
+  if (bytes > WORKFLOW_FILE_MAX_BYTES)
+    throw new Error(`${file} is ${bytes} bytes; a workflow file is at most ${WORKFLOW_FILE_MAX_BYTES}`);
+  const text = fs.readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
 async function openTarget(line: CommandLine): Promise<Target> {
   const user = line.user ?? (process.env.MCP_TRACKER_USER || undefined);
   const database = line.data ? undefined : resolveStoreUrl(line.store, process.env);
@@ -90,7 +132,8 @@ async function openTarget(line: CommandLine): Promise<Target> {
     cwd: process.cwd(),
   }).path;
   const missing = !fs.existsSync(path);
-  if (missing && line.command === 'export') throw new Error(`there is no data file at ${path} to export`);
+  if (missing && (line.command === 'export' || line.command === 'workflow'))
+    throw new Error(`there is no data file at ${path} to ${line.command === 'export' ? 'export' : 'change'}`);
   if (missing && line.dryRun) {
     // A dry run writes nothing, not even the empty file a real import would start.
     const store = storeOn(

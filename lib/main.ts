@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     else if (line.command === 'migrate' || line.command === 'copy-journal') process.exitCode = await manageDatabase(line, print);
     else if (line.command === 'import' || line.command === 'export')
       process.exitCode = await (await loadImportExport()).runImportExport(line, write);
+    else if (line.command === 'workflow') process.exitCode = await (await loadImportExport()).runWorkflowCommand(line, print);
     else if (line.tour) {
       const { runTour } = await loadDemo();
       const run = await runTour({ chapter: line.tour.chapter, serverScript: process.argv[1] ?? '', print });

@@ -17,6 +17,9 @@ export const USAGE = `Usage:
   mcp-tracker export [--format csv|json] [--out FILE]
                                  write every issue as Jira CSV (default), or the whole store as JSON,
                                  to stdout or FILE
+  mcp-tracker workflow PROJECT [FILE] [--map FROM=TO]...
+                                 print a project's workflow as JSON, or set it from FILE (docs/workflows.md);
+                                 --map moves the issues in a status FILE drops (else they refuse the change)
   mcp-tracker demo --tour [CHAPTER]
                                  a guided session, every message shown and explained, in chapters:
                                  handshake, listing, resources, tools, errors, completion, prompts,

@@ -39,6 +39,7 @@ export type StoreMutations = Pick<
   | 'importIssue'
   | 'importUpdate'
   | 'importAttachment'
+  | 'setWorkflow'
   | 'defineFields'
   | keyof SprintCommands
   | keyof PeopleCommands

@@ -14,6 +14,7 @@ import type { SprintReport, Velocity } from './domain/sprint-report.js';
 import type { UpdateIssueInput } from './domain/update.js';
 import type { Logger } from './model/log.js';
 import type { Attachment, Comment, Issue, Project, ProjectFields, Sprint, SprintState, Status } from './model/schema.js';
+import type { Workflow } from './model/workflow.js';
 import type { ListIssuesQuery, Page, SearchIssuesQuery } from './queries/search-request.js';
 import type { TrackerSnapshot } from './queries/snapshot.js';
 import type { Change } from './state/change.js';
@@ -112,6 +113,8 @@ export interface TrackerStore extends SprintCommands, PeopleCommands {
   getIssue(key: string): Issue;
   /** The statuses the issue may move to now (workflow.ts). */
   getTransitions(key: string): readonly Status[];
+  /** The project's workflow: its own, or the default (model/workflow.ts). */
+  getWorkflow(project: string): Workflow;
   /** The issue's links as it reads them (type and key). */
   getLinkKeys(key: string): readonly IssueLink[];
   /** Every link with the other issue's title, status and priority, and whether the issue is unblocked. */
@@ -191,6 +194,16 @@ export interface TrackerStore extends SprintCommands, PeopleCommands {
   importUpdate(key: string, input: ImportIssueInput): Promise<{ issue: Issue; changes: string[] }>;
   /** An attachment as another store had it: its author and time kept. */
   importAttachment(key: string, attachment: Attachment): Promise<AttachmentInfo>;
+  /**
+   * Sets a project's workflow, written as domain/workflows.ts parseWorkflow reads it; `mapping`
+   * moves the issues in a status it drops (from → to, by id or name). Refused, writing nothing,
+   * when issues would be left in a status the workflow lacks.
+   */
+  setWorkflow(
+    project: string,
+    workflow: unknown,
+    mapping?: Readonly<Record<string, string>>,
+  ): Promise<{ workflow: Workflow; change: Change }>;
   /** Everything the store holds, in a stable order. */
   exportSnapshot(): TrackerSnapshot;
 

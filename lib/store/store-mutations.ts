@@ -16,7 +16,8 @@ import { domainError, isDomainError } from './model/errors.js';
 import { requireIssue, requireSprint, sprintIdOf } from './state/lookup.js';
 import { LIMITS, type Comment, type Issue } from './model/schema.js';
 import type { Plan } from './backend/record-log.js';
-import { parseResolution, parseStatus } from './model/workflow.js';
+import { parseWorkflow, planSetWorkflow } from './domain/workflows.js';
+import { statusesKnownAs } from './state/workflows.js';
 import { parseLinkRequest, planLink } from './domain/links.js';
 import { sprintCommands } from './domain/sprints.js';
 import { peopleCommands } from './domain/people.js';
@@ -50,8 +51,10 @@ export function storeMutations(access: StoreAccess): StoreMutations {
     options: { readonly resolution?: string } = {},
   ): Promise<IssueMutation> {
     const key = parseIssueKey(rawKey);
-    const status = parseStatus(rawStatus);
-    const resolution = options.resolution === undefined ? undefined : parseResolution(options.resolution);
+    // Their format here; their names in the workflow of the issue's project, under the lock (planStatusChange).
+    const status = parseText(rawStatus, 'status', 1, LIMITS.statusNameMax);
+    const resolution =
+      options.resolution === undefined ? undefined : parseText(options.resolution, 'resolution', 1, LIMITS.statusNameMax);
     return mutateIssue(
       key,
       (state) => planStatusChange(state, key, status, resolution),
@@ -196,7 +199,17 @@ export function storeMutations(access: StoreAccess): StoreMutations {
       return attachmentInfo(requireAttachment(backend.state(), key, request.name));
     },
 
-    bulkUpdateStatus: (keys, status, bulkOptions = {}) => bulkUpdateStatus(updateStatus, keys, status, bulkOptions),
+    bulkUpdateStatus: (keys, status, bulkOptions = {}) => {
+      read((state) => statusesKnownAs(state, status));
+      return bulkUpdateStatus(updateStatus, keys, status, bulkOptions);
+    },
+
+    async setWorkflow(rawProject, input, mapping = {}) {
+      const project = parseProjectKey(rawProject);
+      const workflow = parseWorkflow(input);
+      const change = await mutate((state) => planSetWorkflow(state, project, workflow, mapping));
+      return { workflow, change: change ?? noChange(`${project}'s workflow is already this one; nothing changed.`) };
+    },
 
     async defineFields(rawProject, fields) {
       const project = parseProjectKey(rawProject);
@@ -220,10 +233,9 @@ export function storeMutations(access: StoreAccess): StoreMutations {
 async function bulkUpdateStatus(
   updateStatus: (key: string, status: string) => Promise<IssueMutation>,
   keys: readonly string[],
-  rawStatus: string,
+  status: string,
   options: BulkOptions,
 ): Promise<BulkResult> {
-  const status = parseStatus(rawStatus);
   if (!Array.isArray(keys) || keys.length === 0)
     throw domainError('invalid_argument', 'keys must be a non-empty list of issue keys.');
   if (keys.length > BULK_MAX) {

@@ -21,6 +21,7 @@ import { sortedProjectKeys, sortedSprints, type TrackerState } from './state/sta
 import { currentSprintFor, currentSprintStats, projectStats, sprintStats } from './domain/stats.js';
 import { projectVelocity, sprintReport } from './domain/sprint-report.js';
 import { allowedMoves } from './model/workflow.js';
+import { workflowOf } from './state/workflows.js';
 import { issueLinks, linkKeys } from './domain/links.js';
 import { readyKeys } from './domain/ready.js';
 import { projectFieldsOf } from './domain/fields.js';
@@ -107,8 +108,9 @@ export function storeReads(access: StoreAccess, pushdown?: SearchPushdown): Stor
     getTransitions: (key) =>
       read((state) => {
         const issue = getIssue(state, key);
-        return allowedMoves(issue.status, state.blockedFrom.get(issue.key));
+        return allowedMoves(workflowOf(state, issue.project), issue.status, state.blockedFrom.get(issue.key));
       }),
+    getWorkflow: (project) => read((state) => workflowOf(state, requireProject(state, parseProjectKey(project)).key)),
     listIssues: (query) => read((state) => listIssues(state, query)),
     searchIssues: (query) =>
       read((state) => {

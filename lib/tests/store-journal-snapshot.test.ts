@@ -15,6 +15,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openStore, type Logger, type TrackerStore } from '../store/index.js';
 import { createJournal } from '../store/journal/journal.js';
+import { SNAPSHOT_VERSION } from '../store/journal/journal-snapshot.js';
 import type { RecordDraft } from '../store/model/record-schema.js';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -169,7 +170,7 @@ function defineTests(): void {
     ],
     ['cut short', (file) => fs.truncateSync(snapshotOf(file), 6000), /size is not what its header says/],
     ['not a snapshot at all', (file) => fs.writeFileSync(snapshotOf(file), 'hello'), /shorter than its header/],
-    ['a newer version', (file) => rewriteHeader(snapshotOf(file), '"version":4', '"version":9'), /version 9/],
+    ['a newer version', (file) => rewriteHeader(snapshotOf(file), `"version":${SNAPSHOT_VERSION}`, '"version":9'), /version 9/],
     ['the journal cut below its offset', (file) => fs.truncateSync(file, 200), /journal is shorter/],
     [
       'the journal changed before its offset',

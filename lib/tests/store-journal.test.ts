@@ -133,11 +133,11 @@ test('a line that parses but breaks the schema is refused, naming the field', as
   const lineNumber = all.length - 2; // the status change, just before the final comment
   const record = JSON.parse(all[lineNumber - 1] ?? '');
   assert.is(record.type, 'issue.status_changed');
-  replaceLine(file, lineNumber, JSON.stringify({ ...record, to: 'finished' }));
+  replaceLine(file, lineNumber, JSON.stringify({ ...record, to: 'Finished!' }));
   const before = fs.readFileSync(file);
   const error = await openFailure(file);
   assert.is(error.line, lineNumber);
-  assert.match(error.message, 'to: expected one of todo, in_progress, in_review, blocked, done, reopened');
+  assert.match(error.message, 'to: does not match ^[a-z][a-z0-9_]{0,31}$');
   assert.equal(fs.readFileSync(file), before);
 });
 

@@ -45,6 +45,23 @@ const VALID: readonly JournalRecord[] = [
     attachment: { name: 'shot-1.png', mime_type: 'image/png', content: 'iVBORw0=', author: 'carol', created_at: AT },
   },
   {
+    seq: 44,
+    at: AT,
+    type: 'project.workflow_set',
+    project: 'WEB',
+    workflow: {
+      statuses: [
+        { id: 'todo', name: 'To Do', category: 'todo' },
+        { id: 'code_review', name: 'Code Review', category: 'inprogress' },
+        { id: 'done', name: 'Done', category: 'done' },
+      ],
+      transitions: { todo: ['code_review'], code_review: ['done', 'todo'], done: [] },
+      resolutions: ['done', 'duplicate'],
+      close_from_any_open: true,
+    },
+    mapping: { qa: 'code_review' },
+  },
+  {
     seq: 42,
     at: AT,
     type: 'issue.created',
@@ -232,7 +249,7 @@ test('the hand check names the field it rejects', () => {
   assert.match(checkJournalRecord(broken) ?? '', /^issue\.labels\[1\]: does not match/);
   assert.is(
     checkJournalRecord({ type: 'issue.deleted' }),
-    'type: expected one of project.created, sprint.created, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, issue.attachment_added, sprint.started, sprint.closed, sprint.goal_changed, project.fields_defined, person.saved',
+    'type: expected one of project.created, sprint.created, project.workflow_set, issue.created, issue.status_changed, issue.assigned, issue.commented, issue.sprint_changed, issue.linked, issue.unlinked, issue.parent_changed, issue.edited, issue.attachment_added, sprint.started, sprint.closed, sprint.goal_changed, project.fields_defined, person.saved',
   );
 });
 

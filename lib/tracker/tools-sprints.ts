@@ -25,7 +25,6 @@ import { type ToolDefinition, ToolError, structuredResult } from '../../protocol
 import {
   LIMITS,
   SPRINT_LIMITS,
-  STATUSES,
   SprintSchema,
   type Issue,
   type Page,
@@ -95,7 +94,9 @@ function sprintBriefing(stats: SprintStats, issues: Page<Issue>): string {
 
 /** The summary the server writes itself, from the sprint's numbers (also used by the benchmark's SDK peer). */
 export function computedSummary(stats: SprintStats, history?: SprintReport): string {
-  const statuses = STATUSES.map((status) => `${stats.by_status[status as keyof SprintStats['by_status']]} ${status}`).join(', ');
+  const statuses = Object.entries(stats.by_status)
+    .map(([status, count]) => `${count} ${status}`)
+    .join(', ');
   return (
     `${stats.name} (${stats.sprint}, ${stats.state}): ${stats.progress_pct}% of ${stats.points_total} story points done, ` +
     `${stats.days_remaining} days remaining. ${stats.issue_count} issues: ${statuses}. ` +

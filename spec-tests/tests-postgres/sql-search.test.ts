@@ -286,6 +286,70 @@ test('fuzz: the ready view answers by SQL as in memory while blockers come and g
   }
 });
 
+/** WEB's own workflow (docs/workflows.md): statuses the default lacks, and a second done status. */
+const WEB_WORKFLOW = {
+  statuses: [
+    { name: 'To Do', category: 'To Do' },
+    { name: 'In Progress', category: 'In Progress' },
+    { name: 'Code Review', category: 'In Progress' },
+    { name: 'QA', category: 'In Progress' },
+    { name: 'Done', category: 'Done' },
+    { name: "Won't Do", category: 'Done' },
+  ],
+  transitions: { 'To Do': ['In Progress'], 'In Progress': ['Code Review'], 'Code Review': ['QA'], QA: ['Done'], Done: [] },
+  resolutions: ['Done', 'Duplicate', "Won't Do"],
+  close_from_any_open: true,
+};
+
+test('workflows per project: searches and the ready view answer by SQL as in memory, before and after a change maps issues', async () => {
+  const store = await open(await freshStore());
+  try {
+    await store.setWorkflow('WEB', WEB_WORKFLOW);
+    await randomWrites(store, 5, 80);
+    const web = store.searchIssues({ project: 'WEB', limit: 100 }).items;
+    for (const issue of web.filter((i) => i.status === 'in_progress').slice(0, 6)) {
+      await store.updateStatus(issue.key, 'Code Review');
+      await store.updateStatus(issue.key, 'QA');
+    }
+    for (const [index, issue] of web
+      .filter((i) => i.status === 'todo')
+      .slice(0, 4)
+      .entries()) {
+      await store.updateIssue(issue.key, { status: index % 2 === 0 ? "Won't Do" : 'Done', resolution: 'duplicate' });
+    }
+    const compare = async (extra: readonly string[]) => {
+      const queries = [...extra, ...fc.sample(arbitraryQuery(store), { seed: 5, numRuns: 100 })];
+      let found = 0;
+      for (const query of queries) {
+        for (const search of [{ query }, { query, ready: true }]) {
+          const { sql, memory } = await bothAnswers(store, { ...search, limit: 100 });
+          assert.equal(sql, memory, JSON.stringify(search));
+          if (memory.total > 0) found += 1;
+        }
+      }
+      assert.ok(found > 60, `${found} of ${2 * queries.length} found something`);
+    };
+    const statusQueries = [
+      'status = "Code Review"',
+      'statusCategory = Done',
+      'resolution = Unresolved',
+      'project = WEB ORDER BY status DESC',
+    ];
+    await compare([...statusQueries, 'status IN (qa, "Won\'t Do")']);
+    assert.ok(store.searchIssues({ query: 'status = QA' }).total >= 3, 'issues sit in QA');
+    // QA dropped: its issues go to Code Review in the same record, in memory and in the read table.
+    const withoutQa = { ...WEB_WORKFLOW, statuses: WEB_WORKFLOW.statuses.filter((status) => status.name !== 'QA') };
+    await store.setWorkflow(
+      'WEB',
+      { ...withoutQa, transitions: { 'To Do': ['In Progress'], 'Code Review': ['Done'] } },
+      { QA: 'Code Review' },
+    );
+    await compare(statusQueries);
+  } finally {
+    store.close();
+  }
+});
+
 test('the agreement check can fail: a row of the read table changed behind the log is caught', async () => {
   const url = await freshStore();
   const store = await open(url);

@@ -19,6 +19,8 @@ import { countAssignment, issueNumber, noteChild, type IssueLink, type TrackerSt
 import { indexComment, indexIssueText } from '../indexes/word-index.js';
 import type { Change } from '../state/change.js';
 import { checkRecord } from './check-record.js';
+import { mappedStatus } from '../model/workflow.js';
+import { isDone, noteWorkflow } from '../state/workflows.js';
 import { commentLogOf, existingIssue, existingSprint } from './existing.js';
 import { noteHistory } from './history.js';
 import { applyPersonSaved } from './people.js';
@@ -44,6 +46,8 @@ function applyByType(state: TrackerState, record: JournalRecord): Change {
       return applyProjectCreated(state, record.project);
     case 'sprint.created':
       return applySprintCreated(state, record.sprint, record.at);
+    case 'project.workflow_set':
+      return applyWorkflowSet(state, record);
     case 'issue.created':
       return applyIssueCreated(state, record.issue);
     case 'issue.status_changed':
@@ -110,17 +114,46 @@ function applySprintCreated(state: TrackerState, input: Sprint, at: string): Cha
 function applyIssueCreated(state: TrackerState, input: Issue): Change {
   const log = input.comments.map(freezeComment);
   // A done issue from a file written before resolutions was done for the plain reason.
-  const resolution = input.resolution ?? (input.status === 'done' ? 'done' : null);
+  const resolution = input.resolution ?? (isDone(state, input.status) ? 'done' : null);
   const issue = issueSnapshot({ ...fieldsOf(input), resolution, labels: Object.freeze([...input.labels]) }, log);
   state.issues.add(issue, log);
   indexIssue(state, undefined, issue);
   state.issueKeysByProject.get(issue.project)?.push(issue.key);
   state.nextIssueNumber.set(issue.project, issueNumber(issue.key) + 1);
-  if (issue.status === 'done') state.doneAt.set(issue.key, issue.updated_at);
+  if (isDone(state, issue.status)) state.doneAt.set(issue.key, issue.updated_at);
   noteChild(state, issue.parent ?? null, issue.key, true);
   countAssignment(state, issue.assignee, 1);
   notePeople(state, issue, log);
   return issueChange(issue, `${issue.key} created: ${issue.title}`, true);
+}
+
+/**
+ * The project's workflow from now on; the issues in a status it drops move as the mapping says.
+ * Every issue of the project gets a new snapshot: its allowed moves changed (caches keep answers
+ * per snapshot); only the moved ones are changed, and have it in their history.
+ */
+function applyWorkflowSet(state: TrackerState, record: RecordOf<'project.workflow_set'>): Change {
+  noteWorkflow(state, record.project, record.workflow);
+  const moved: Issue[] = [];
+  for (const key of state.issueKeysByProject.get(record.project) ?? []) {
+    const issue = existingIssue(state, key);
+    const to = mappedStatus(record.mapping, issue.status);
+    if (to !== issue.status) moved.push(issue);
+    replaceIssue(state, issue, to === issue.status ? {} : { status: to, updated_at: record.at });
+    const from = state.blockedFrom.get(key);
+    if (from !== undefined) state.blockedFrom.set(key, mappedStatus(record.mapping, from));
+  }
+  const moves = Object.entries(record.mapping ?? {}).map(([from, to]) => `${from} → ${to}`);
+  const what = moved.length === 0 ? '' : `; ${moved.length} issue${moved.length === 1 ? '' : 's'} moved: ${moves.join(', ')}`;
+  const sprints = [...new Set(moved.flatMap((issue) => (issue.sprint === null ? [] : [issue.sprint])))];
+  const description = `${record.project}'s workflow set (${record.workflow.statuses.length} statuses)${what}`;
+  return change(
+    description,
+    moved.map((issue) => issue.key),
+    sprints,
+    [record.project],
+    false,
+  );
 }
 
 function applyCommented(state: TrackerState, key: string, input: Comment, at: string): Change {
@@ -136,10 +169,11 @@ function applyCommented(state: TrackerState, key: string, input: Comment, at: st
 
 function applyStatusChanged(state: TrackerState, record: RecordOf<'issue.status_changed'>): Change {
   const issue = existingIssue(state, record.key);
-  const resolution = record.to === 'done' ? (record.resolution ?? 'done') : null;
+  const done = isDone(state, record.to);
+  const resolution = done ? (record.resolution ?? 'done') : null;
   if (record.to === 'blocked') state.blockedFrom.set(issue.key, record.from);
   else state.blockedFrom.delete(issue.key);
-  if (record.to === 'done') state.doneAt.set(issue.key, record.at);
+  if (done) state.doneAt.set(issue.key, record.at);
   else state.doneAt.delete(issue.key);
   replaceIssue(state, issue, { status: record.to, resolution, updated_at: record.at });
   const resolved = resolution === null ? '' : ` (${resolution})`;

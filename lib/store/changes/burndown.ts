@@ -17,6 +17,7 @@ import { parseSprintId } from '../model/args.js';
 import { requireSprint } from '../state/lookup.js';
 import type { Issue } from '../model/schema.js';
 import type { ScopeEvent, SprintHistory, TrackerState } from '../state/state.js';
+import { isOpen } from '../state/workflows.js';
 
 export interface BurndownPoint {
   readonly date: string;
@@ -44,14 +45,14 @@ const DAY_MS = 86_400_000;
 /** Called for every new issue snapshot (apply.ts indexIssue): notes what changed for the burndown. */
 export function noteScope(state: TrackerState, before: Issue | undefined, after: Issue): void {
   const points = after.story_points ?? 0;
-  const open = after.status !== 'done';
+  const open = isOpen(state, after.status);
   if (before === undefined) {
     if (after.sprint === null) return;
     push(state, after.sprint, { at: after.created_at, key: after.key, member: true, points, open: true });
     if (!open) push(state, after.sprint, { at: after.updated_at, key: after.key, member: true, points, open });
     return;
   }
-  const unchanged = (before.story_points ?? 0) === points && (before.status !== 'done') === open;
+  const unchanged = (before.story_points ?? 0) === points && isOpen(state, before.status) === open;
   if (before.sprint === after.sprint && unchanged) return;
   if (before.sprint !== null && before.sprint !== after.sprint) {
     push(state, before.sprint, { at: after.updated_at, key: after.key, member: false, points, open });

@@ -8,6 +8,8 @@ import { LIMITS, type Comment, type Issue, type Sprint } from '../model/schema.j
 import type { EditableFields, JournalRecord, RecordOf } from '../model/record-schema.js';
 import { findAttachment, findLink, issueNumber, type TrackerState } from '../state/state.js';
 import { checkPersonSaved } from './people.js';
+import { mappedStatus, workflowProblem, workflowStatus } from '../model/workflow.js';
+import { isDone } from '../state/workflows.js';
 import { commentLogOf, existingIssue, existingParent, existingProject, existingSprint, sprintOfProject } from './existing.js';
 
 /**
@@ -25,11 +27,13 @@ export function checkRecord(state: TrackerState, record: JournalRecord): void {
       return;
     case 'sprint.created':
       return checkSprintCreated(state, record.sprint);
+    case 'project.workflow_set':
+      return checkWorkflowSet(state, record);
     case 'issue.created':
       return checkIssueCreated(state, record.issue);
     case 'issue.status_changed':
       expectCurrent('status', existingIssue(state, record.key).status, record.from);
-      if (record.resolution !== undefined && record.to !== 'done') throw new Error(`a resolution on a move to ${record.to}`);
+      if (record.resolution !== undefined && !isDone(state, record.to)) throw new Error(`a resolution on a move to ${record.to}`);
       return;
     case 'issue.assigned':
       return expectCurrent('assignee', existingIssue(state, record.key).assignee, record.from);
@@ -76,6 +80,22 @@ function checkSprintCreated(state: TrackerState, input: Sprint): void {
     throw new Error(`sprint ${input.id} is not named after project ${input.project}`);
 }
 
+/** A workflow that is one (workflow.ts), after whose mapping no issue of the project sits in a status it lacks. */
+function checkWorkflowSet(state: TrackerState, record: RecordOf<'project.workflow_set'>): void {
+  existingProject(state, record.project);
+  const problem = workflowProblem(record.workflow);
+  if (problem !== null) throw new Error(`the workflow of ${record.project}: ${problem}`);
+  for (const [from, to] of Object.entries(record.mapping ?? {})) {
+    if (workflowStatus(record.workflow, to) === undefined)
+      throw new Error(`the mapping moves ${from} to ${to}, which the workflow of ${record.project} lacks`);
+  }
+  for (const key of state.issueKeysByProject.get(record.project) ?? []) {
+    const status = existingIssue(state, key).status;
+    if (workflowStatus(record.workflow, mappedStatus(record.mapping, status)) === undefined)
+      throw new Error(`${key} would be left in ${status}, which the workflow of ${record.project} lacks`);
+  }
+}
+
 function checkIssueCreated(state: TrackerState, input: Issue): void {
   if (state.issues.has(input.key)) throw new Error(`issue ${input.key} already exists`);
   existingProject(state, input.project);
@@ -85,7 +105,7 @@ function checkIssueCreated(state: TrackerState, input: Issue): void {
   if (issueNumber(input.key) < next) throw new Error(`issue ${input.key} reuses a number; the next free number is ${next}`);
   if (input.sprint !== null) sprintOfProject(state, input.sprint, input.project);
   if (input.parent !== undefined && input.parent !== null) existingParent(state, input, input.parent);
-  if (input.resolution !== undefined && input.resolution !== null && input.status !== 'done') {
+  if (input.resolution !== undefined && input.resolution !== null && !isDone(state, input.status)) {
     throw new Error(`issue ${input.key} has a resolution but is ${input.status}`);
   }
   input.comments.forEach((comment, index) => {

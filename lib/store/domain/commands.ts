@@ -22,10 +22,11 @@ import { PEOPLE_LIMITS } from '../model/person.js';
 import { requirePersonNamed } from '../state/people.js';
 import { domainError } from '../model/errors.js';
 import { describeSprints, parentRefusal, requireIssue, requireProject, requireSprint } from '../state/lookup.js';
-import { LIMITS, type Issue, type IssueType, type Priority, type Resolution, type Status } from '../model/schema.js';
+import { LIMITS, type Issue, type IssueType, type Priority } from '../model/schema.js';
 import type { RecordDraft } from '../model/record-schema.js';
 import { commentCount, sortedSprints, type TrackerState } from '../state/state.js';
-import { requireMove } from '../model/workflow.js';
+import { categoryIn, parseResolution, parseStatus, requireMove } from '../model/workflow.js';
+import { workflowOf } from '../state/workflows.js';
 import { parseFieldsArgument } from '../model/fields.js';
 import { checkedFields } from './fields.js';
 
@@ -111,7 +112,7 @@ export function planCreateIssue(state: TrackerState, request: CreateIssueRequest
     ...given,
     ...(fields === undefined ? {} : { fields }),
     assignee: request.assignee === null ? null : requirePersonNamed(state, request.assignee, 'assignee'),
-    status: 'todo',
+    status: workflowOf(state, given.project).statuses[0]?.id ?? 'todo',
     resolution: null,
     comments: [],
     created_at: at,
@@ -120,19 +121,31 @@ export function planCreateIssue(state: TrackerState, request: CreateIssueRequest
   return { type: 'issue.created', issue };
 }
 
-/** A move along the workflow; a resolution only on the move to done (default: done). */
-export function planStatusChange(state: TrackerState, key: string, status: Status, resolution?: Resolution): RecordDraft | null {
+/**
+ * A move along the workflow of the issue's project, whose names the status and resolution are
+ * read by; a resolution only on a move to a done status (default: the workflow's first).
+ */
+export function planStatusChange(
+  state: TrackerState,
+  key: string,
+  rawStatus: string,
+  rawResolution?: string,
+): RecordDraft | null {
   const issue = requireIssue(state, key);
-  if (resolution !== undefined && status !== 'done') {
-    throw domainError('invalid_argument', `A resolution goes with the move to done, not to ${status}. Leave it out.`);
+  const workflow = workflowOf(state, issue.project);
+  const status = parseStatus(rawStatus, workflow);
+  const resolution = rawResolution === undefined ? undefined : parseResolution(rawResolution, workflow);
+  const done = categoryIn(workflow, status) === 'done';
+  if (resolution !== undefined && !done) {
+    throw domainError('invalid_argument', `A resolution goes with a move to a done status, not to ${status}. Leave it out.`);
   }
   if (issue.status === status && (resolution === undefined || resolution === issue.resolution)) return null;
   if (issue.status === status) {
-    throw domainError('conflict', `${key} is already done (${issue.resolution ?? 'done'}); reopen it to resolve it again.`);
+    throw domainError('conflict', `${key} is already ${status} (${issue.resolution ?? status}); reopen it to resolve it again.`);
   }
-  requireMove(key, issue.status, status, state.blockedFrom.get(key), resolution);
-  if (status !== 'done') return { type: 'issue.status_changed', key, from: issue.status, to: status };
-  return { type: 'issue.status_changed', key, from: issue.status, to: status, resolution: resolution ?? 'done' };
+  requireMove(workflow, key, issue.status, status, state.blockedFrom.get(key), resolution);
+  if (!done) return { type: 'issue.status_changed', key, from: issue.status, to: status };
+  return { type: 'issue.status_changed', key, from: issue.status, to: status, resolution: resolution ?? workflow.resolutions[0] };
 }
 
 export function planAssignment(state: TrackerState, key: string, assignee: string | null): RecordDraft | null {

@@ -28,7 +28,8 @@ import {
 } from '../model/schema.js';
 import type { RecordDraft } from '../model/record-schema.js';
 import { issueNumber, sortedSprints, sprintNumber, type TrackerState } from '../state/state.js';
-import { parseResolution, parseStatus } from '../model/workflow.js';
+import { categoryIn, parseResolution, parseStatus } from '../model/workflow.js';
+import { workflowOf } from '../state/workflows.js';
 
 export interface ImportProjectInput {
   readonly key: string;
@@ -100,8 +101,9 @@ export function planImportSprint(state: TrackerState, input: ImportSprintInput):
 export interface ImportIssueRequest {
   readonly key: string | null;
   readonly fields: ReturnType<typeof parseCreateIssue>;
-  readonly status: Status;
-  readonly resolution: Resolution | null;
+  /** As given (null: none); read by the workflow of the issue's project under the lock (importedStatus). */
+  readonly status: string | null;
+  readonly resolution: string | null;
   readonly created_at: string;
   readonly updated_at: string;
   readonly comments: readonly Comment[];
@@ -109,12 +111,10 @@ export interface ImportIssueRequest {
 
 export function parseImportIssue(input: ImportIssueInput, actor: string, now: string): ImportIssueRequest {
   const fields = parseCreateIssue(input, actor);
-  const status = input.status === undefined || input.status === '' ? 'todo' : parseStatus(input.status);
-  const given = input.resolution === undefined || input.resolution === null || input.resolution === '';
-  const resolution = given ? (status === 'done' ? 'done' : null) : parseResolution(input.resolution);
-  if (resolution !== null && status !== 'done') {
-    throw domainError('invalid_argument', `A resolution goes with status done, not ${status}.`);
-  }
+  const status =
+    input.status === undefined || input.status === '' ? null : parseText(input.status, 'status', 1, LIMITS.statusNameMax);
+  const absent = input.resolution === undefined || input.resolution === null || input.resolution === '';
+  const resolution = absent ? null : parseText(input.resolution, 'resolution', 1, LIMITS.statusNameMax);
   const created_at = input.created_at === undefined ? now : parseTime(input.created_at, 'created');
   // An import brings history, as a journal does: the bound is the one on reading a journal,
   // so whatever a store holds, its export imports again.
@@ -157,8 +157,7 @@ export function planImportIssue(state: TrackerState, request: ImportIssueRequest
     ...given,
     ...(values === undefined ? {} : { fields: values }),
     key: importedKey(state, fields.project, request.key),
-    status: request.status,
-    resolution: request.resolution,
+    ...importedStatus(state, fields.project, request),
     comments: request.comments,
     created_at: request.created_at,
     updated_at: request.updated_at,
@@ -198,9 +197,15 @@ export function importUpdateSteps(key: string, request: ImportIssueRequest): Upd
     },
     (state) => {
       const issue = requireIssue(state, key);
-      if (issue.status === request.status) return null;
-      const resolution = request.resolution === null ? {} : { resolution: request.resolution };
-      return { type: 'issue.status_changed', key, from: issue.status, to: request.status, ...resolution };
+      const { status, resolution } = importedStatus(state, issue.project, request);
+      if (issue.status === status) return null;
+      return {
+        type: 'issue.status_changed',
+        key,
+        from: issue.status,
+        to: status,
+        ...(resolution === null ? {} : { resolution }),
+      };
     },
   ];
   for (const comment of request.comments) {
@@ -210,6 +215,25 @@ export function importUpdateSteps(key: string, request: ImportIssueRequest): Upd
     });
   }
   return steps;
+}
+
+/**
+ * The row's status and resolution in the workflow of the issue's project: by default its first
+ * status; a done status is resolved (by default the workflow's first resolution), an open one never.
+ */
+function importedStatus(
+  state: TrackerState,
+  project: string,
+  request: ImportIssueRequest,
+): { status: Status; resolution: Resolution | null } {
+  const workflow = workflowOf(state, project);
+  const status = request.status === null ? (workflow.statuses[0]?.id ?? 'todo') : parseStatus(request.status, workflow);
+  const done = categoryIn(workflow, status) === 'done';
+  const resolution = request.resolution === null ? null : parseResolution(request.resolution, workflow);
+  if (resolution !== null && !done) {
+    throw domainError('invalid_argument', `A resolution goes with a done status, not ${status}.`);
+  }
+  return { status, resolution: done ? (resolution ?? workflow.resolutions[0] ?? 'done') : null };
 }
 
 /** The key asked for when it belongs to the project and its number is still unused and free; else the next. */

@@ -10,6 +10,7 @@ import { parentRefusal, requireIssue } from '../state/lookup.js';
 import { LINK_TYPES, type Issue, type LinkType } from '../model/schema.js';
 import type { RecordDraft } from '../model/record-schema.js';
 import { findLink, type IssueLink, type TrackerState } from '../state/state.js';
+import { isDone } from '../state/workflows.js';
 
 /** What link_issues accepts: the three link types, and parent (the epic `to` is the parent of `from`). */
 export type LinkRequestType = LinkType | 'parent';
@@ -120,6 +121,6 @@ export function issueLinks(state: TrackerState, rawKey: unknown): IssueLinks {
     ...(state.children.get(issue.key) ?? []).flatMap((key) => linked('child', key)),
     ...linkKeys(state, issue.key).flatMap((link) => linked(link.type, link.key)),
   ];
-  const unblocked = blockersOf(state, issue.key).every((blocker) => blocker.status === 'done');
+  const unblocked = blockersOf(state, issue.key).every((blocker) => isDone(state, blocker.status));
   return { key: issue.key, unblocked, links };
 }

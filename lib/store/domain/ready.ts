@@ -10,7 +10,7 @@ import { requireProject } from '../state/lookup.js';
 import { PRIORITIES, type Issue } from '../model/schema.js';
 import { compareStrings, issueNumber, sortedProjectKeys, type TrackerState } from '../state/state.js';
 import { activeSprintOf } from './stats.js';
-import { isOpen } from '../model/workflow.js';
+import { isDone, isOpen } from '../state/workflows.js';
 
 /** The keys of the ready issues of one project (an unknown one is an error naming the known ones), or of all. */
 export function readyKeys(state: TrackerState, project?: unknown): string[] {
@@ -28,8 +28,8 @@ export function readyKeys(state: TrackerState, project?: unknown): string[] {
 }
 
 export function isReady(state: TrackerState, issue: Issue): boolean {
-  if (!isOpen(issue.status) || issue.status === 'blocked' || issue.type === 'epic') return false;
-  return blockersOf(state, issue.key).every((blocker) => blocker.status === 'done');
+  if (!isOpen(state, issue.status) || issue.status === 'blocked' || issue.type === 'epic') return false;
+  return blockersOf(state, issue.key).every((blocker) => isDone(state, blocker.status));
 }
 
 const RANK = new Map(PRIORITIES.map((priority, index) => [priority, index]));

@@ -17,6 +17,7 @@ import { DATE_PATTERN, LIMITS, type Sprint } from '../model/schema.js';
 import type { RecordDraft } from '../model/record-schema.js';
 import type { Plan } from '../backend/record-log.js';
 import { sortedSprints, sprintNumber, type TrackerState } from '../state/state.js';
+import { isOpen } from '../state/workflows.js';
 import { activeSprintOf } from './stats.js';
 
 export const SPRINT_LIMITS = {
@@ -97,7 +98,7 @@ export function planStartSprint(state: TrackerState, id: string): RecordDraft | 
 export function unfinishedIssues(state: TrackerState, sprint: Sprint): string[] {
   return (state.issueKeysByProject.get(sprint.project) ?? []).filter((key) => {
     const issue = state.issues.get(key);
-    return issue !== undefined && issue.sprint === sprint.id && issue.status !== 'done';
+    return issue !== undefined && issue.sprint === sprint.id && isOpen(state, issue.status);
   });
 }
 

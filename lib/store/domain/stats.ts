@@ -15,12 +15,15 @@
 import { parseProjectKey, parseSprintId } from '../model/args.js';
 import { domainError } from '../model/errors.js';
 import { describeSprints, requireProject, requireSprint } from '../state/lookup.js';
-import { PRIORITIES, STATUSES, type Issue, type Priority, type Sprint, type Status } from '../model/schema.js';
+import { PRIORITIES, type Issue, type Priority, type Sprint, type Status } from '../model/schema.js';
+import { doneStatusOf } from '../model/workflow.js';
 import { sortedSprints, sprintNumber, type TrackerState } from '../state/state.js';
+import { isDone, isOpen, workflowOf } from '../state/workflows.js';
 import { membersAt } from './sprint-report.js';
 
 export interface IssueCounts {
   readonly issue_count: number;
+  /** Every status of the project's workflow (and any other an issue sits in), in the workflow's order. */
   readonly by_status: Readonly<Record<Status, number>>;
   readonly by_priority: Readonly<Record<Priority, number>>;
   readonly points_total: number;
@@ -59,7 +62,7 @@ export function projectStats(state: TrackerState, projectKey: unknown): ProjectS
     project: project.key,
     name: project.name,
     active_sprint: activeSprintOf(state, project.key)?.id ?? null,
-    ...countIssues(issues),
+    ...countIssues(state, project.key, issues),
   };
 }
 
@@ -77,7 +80,7 @@ export function currentSprintStats(state: TrackerState, projectKey: unknown, now
 export function sprintStats(state: TrackerState, sprintId: unknown, now: Date): SprintStats {
   const sprint = requireSprint(state, parseSprintId(sprintId));
   const issues = sprint.state === 'closed' ? issuesAtClose(state, sprint) : issuesNow(state, sprint);
-  const counts = countIssues(issues);
+  const counts = countIssues(state, sprint.project, issues);
   return {
     sprint: sprint.id,
     name: sprint.name,
@@ -104,7 +107,8 @@ export function currentSprintFor(state: TrackerState, user: string | null): Spri
   const work = new Map<string, number>();
   for (const sprint of active) {
     for (const issue of issuesNow(state, sprint)) {
-      if (issue?.assignee === user && issue.status !== 'done') work.set(sprint.id, (work.get(sprint.id) ?? 0) + 1);
+      if (issue !== undefined && issue.assignee === user && isOpen(state, issue.status))
+        work.set(sprint.id, (work.get(sprint.id) ?? 0) + 1);
     }
   }
   const busiest = [...active].sort((a, b) => (work.get(b.id) ?? 0) - (work.get(a.id) ?? 0))[0];
@@ -126,7 +130,8 @@ function issuesAtClose(state: TrackerState, sprint: Sprint): Array<Issue | undef
     .map((event) => {
       const issue = state.issues.get(event.key);
       if (issue === undefined) return undefined;
-      const status = event.open ? (event.status ?? issue.status) : 'done';
+      const closedAs = isDone(state, issue.status) ? issue.status : doneStatusOf(workflowOf(state, issue.project));
+      const status = event.open ? (event.status ?? issue.status) : (closedAs ?? issue.status);
       return { ...issue, status, story_points: event.points };
     });
 }
@@ -138,8 +143,8 @@ export function activeSprintOf(state: TrackerState, project: string): Sprint | u
     .sort((a, b) => sprintNumber(b.id) - sprintNumber(a.id))[0];
 }
 
-function countIssues(issues: ReadonlyArray<Issue | undefined>): IssueCounts {
-  const byStatus = zeroCounts(STATUSES);
+function countIssues(state: TrackerState, project: string, issues: ReadonlyArray<Issue | undefined>): IssueCounts {
+  const byStatus = zeroCounts(workflowOf(state, project).statuses.map((status) => status.id));
   const byPriority = zeroCounts(PRIORITIES);
   let count = 0;
   let pointsTotal = 0;
@@ -149,9 +154,9 @@ function countIssues(issues: ReadonlyArray<Issue | undefined>): IssueCounts {
   for (const issue of issues) {
     if (issue === undefined) continue;
     const points = issue.story_points ?? 0;
-    const open = issue.status !== 'done';
+    const open = isOpen(state, issue.status);
     count += 1;
-    byStatus[issue.status] += 1;
+    byStatus[issue.status] = (Object.hasOwn(byStatus, issue.status) ? (byStatus[issue.status] ?? 0) : 0) + 1;
     byPriority[issue.priority] += 1;
     pointsTotal += points;
     if (!open) pointsDone += points;

@@ -12,10 +12,9 @@ import { parsePersonName, planAssignment, planComment, planSprintMove, planStatu
 import { domainError } from '../model/errors.js';
 import { requireIssue, sprintIdOf } from '../state/lookup.js';
 import { requirePersonNamed } from '../state/people.js';
-import { LIMITS, type Resolution, type Status } from '../model/schema.js';
+import { LIMITS } from '../model/schema.js';
 import type { EditableFields, RecordDraft } from '../model/record-schema.js';
 import type { TrackerState } from '../state/state.js';
-import { parseResolution, parseStatus } from '../model/workflow.js';
 import { parseFieldsArgument } from '../model/fields.js';
 import { planFieldsEdit } from './fields.js';
 
@@ -75,14 +74,17 @@ export function updateSteps(key: string, input: UpdateIssueInput, actor: string)
   return steps;
 }
 
-function parseTransition(status: unknown, resolution: unknown): { status: Status; resolution?: Resolution } | null {
+/** Their format only: the names are read by the workflow of the issue's project (commands.ts planStatusChange). */
+function parseTransition(status: unknown, resolution: unknown): { status: string; resolution?: string } | null {
   if (status === undefined) {
     if (resolution !== undefined)
       throw domainError('invalid_argument', 'A resolution goes with status done; add status: "done".');
     return null;
   }
-  const parsed = parseStatus(status);
-  return resolution === undefined ? { status: parsed } : { status: parsed, resolution: parseResolution(resolution) };
+  const parsed = parseText(status, 'status', 1, LIMITS.statusNameMax);
+  return resolution === undefined
+    ? { status: parsed }
+    : { status: parsed, resolution: parseText(resolution, 'resolution', 1, LIMITS.statusNameMax) };
 }
 
 function parseEditableFields(input: UpdateIssueInput): EditableFields {

@@ -131,7 +131,7 @@ async function runRows(
       }
       const sprint = sprints.at(-1) ?? null;
       const key = number === null ? undefined : `${project}-${number}`;
-      const input = issueInput(row, project, key, sprint, words);
+      const input = issueInput(row, project, key, sprint, words, store.getWorkflow(project));
       if (key !== undefined && hasIssue(store, key)) {
         const { changes } = await store.importUpdate(key, input);
         alreadyPresent.push({ row: row.row, key, changes });

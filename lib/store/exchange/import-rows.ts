@@ -7,6 +7,7 @@ import { COLUMN, LINK_COLUMNS, jiraTime, readCommentCell, type JiraRow } from '.
 import type { LinkType } from '../model/schema.js';
 import { MappingNotes, PeopleMap, mapPriority, mapResolution, mapStatus, mapType } from './jira-mapping.js';
 import type { ImportIssueInput } from '../domain/import-commands.js';
+import type { Workflow } from '../model/workflow.js';
 import { compareStrings, issueNumber } from '../state/state.js';
 import { fileFields, rowFields, type FileFields } from './import-fields.js';
 
@@ -107,12 +108,13 @@ export function issueInput(
   key: string | undefined,
   sprint: string | null,
   { people, notes, fields }: Words,
+  workflow: Workflow,
 ): ImportIssueInput {
   const optional = (value: string): string | undefined => (value === '' ? undefined : value);
   const person = (value: string): string | undefined => (value === '' ? undefined : people.handle(value));
   const points = row.cell(COLUMN.storyPoints);
-  const status = mapStatus(row.cell(COLUMN.status), row.cell(COLUMN.statusCategory), notes);
-  const resolution = mapResolution(row.cell(COLUMN.resolution), status?.status, notes) ?? status?.resolution;
+  const status = mapStatus(row.cell(COLUMN.status), row.cell(COLUMN.statusCategory), notes, workflow);
+  const resolution = mapResolution(row.cell(COLUMN.resolution), status?.status, notes, workflow) ?? status?.resolution;
   return {
     project,
     key,

@@ -17,7 +17,8 @@
 // then the importing user and the time the issue's creation. Export writes Jira's form, whose
 // time has no seconds: the JSON export keeps a comment's exact time.
 import { CsvError, readCsv, writeCsv, type CsvLimits } from './csv.js';
-import type { Comment, Issue, IssueType, Priority, Status } from '../model/schema.js';
+import type { Comment, Issue, IssueType, Priority } from '../model/schema.js';
+import { DEFAULT_WORKFLOW, workflowStatus } from '../model/workflow.js';
 import type { SnapshotLink, TrackerSnapshot } from '../queries/snapshot.js';
 
 /** What an import reads at most; past any of them the file is refused before a row is tried. */
@@ -246,14 +247,6 @@ export function writeCommentCell(comment: Comment): string {
   return `${jiraTimeText(comment.created_at)};${comment.author};${comment.body}`;
 }
 
-const STATUS_NAMES: Readonly<Record<Status, string>> = {
-  todo: 'To Do',
-  in_progress: 'In Progress',
-  in_review: 'In Review',
-  blocked: 'Blocked',
-  done: 'Done',
-  reopened: 'Reopened',
-};
 const PRIORITY_NAMES: Readonly<Record<Priority, string>> = { P0: 'Highest', P1: 'High', P2: 'Medium', P3: 'Low' };
 const TYPE_NAMES: Readonly<Record<IssueType, string>> = { bug: 'Bug', story: 'Story', task: 'Task', epic: 'Epic' };
 const RESOLUTION_NAMES: Readonly<Record<string, string>> = {
@@ -326,9 +319,12 @@ export function writeJiraCsv(snapshot: TrackerSnapshot): string {
       issue.key,
       issue.title,
       TYPE_NAMES[issue.type],
-      STATUS_NAMES[issue.status],
+      workflowStatus(DEFAULT_WORKFLOW, issue.status)?.name ?? issue.status,
       PRIORITY_NAMES[issue.priority],
-      issue.resolution ? (RESOLUTION_NAMES[issue.resolution] ?? issue.resolution) : '',
+      issue.resolution
+        ? ((Object.hasOwn(RESOLUTION_NAMES, issue.resolution) ? RESOLUTION_NAMES[issue.resolution] : undefined) ??
+          issue.resolution)
+        : '',
       issue.assignee ?? '',
       issue.reporter,
       issue.sprint === null ? '' : (sprintNames.get(issue.sprint) ?? issue.sprint),

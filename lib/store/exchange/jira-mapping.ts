@@ -7,7 +7,7 @@
 import { PEOPLE_LIMITS } from '../model/person.js';
 import { HANDLE_PATTERN, LIMITS, type IssueType, type Priority, type Resolution, type Status } from '../model/schema.js';
 import { parseIssueType, parsePriority } from '../model/args.js';
-import { parseResolution, parseStatus } from '../model/workflow.js';
+import { DEFAULT_WORKFLOW, categoryIn, parseResolution, parseStatus, workflowStatus, type Workflow } from '../model/workflow.js';
 import { isDomainError } from '../model/errors.js';
 
 /** What the words of one import became: "Code Review → in_review", with how many rows. */
@@ -59,27 +59,33 @@ const CATEGORIES: ReadonlyMap<string, Status> = new Map([
 
 /**
  * A status (and the resolution a closing status brings) by name, else by category; noted when
- * not our own name. A name neither places is refused with its row: a guess would hide it.
+ * not our own name. A name neither places is refused with its row: a guess would hide it. The
+ * names are the workflow's of the project the row goes to (docs/workflows.md): a project given
+ * Code Review, QA and Won't Do of its own keeps them, the default workflow maps them onto its own.
  */
 export function mapStatus(
   name: string,
   category: string,
   notes: MappingNotes,
+  workflow: Workflow = DEFAULT_WORKFLOW,
 ): { status: Status; resolution?: Resolution } | null {
   if (name === '') return null;
   let unknown: unknown;
   try {
-    return { status: parseStatus(name) };
+    return { status: parseStatus(name, workflow) };
   } catch (error) {
     if (!isDomainError(error)) throw error;
     unknown = error;
   }
   const word = STATUS_WORDS.get(squeeze(name));
-  if (word !== undefined) {
+  const placed = word !== undefined && workflowStatus(workflow, word.status) !== undefined;
+  if (word !== undefined && placed && (word.resolution === undefined || workflow.resolutions.includes(word.resolution))) {
     notes.note(`status ${name} → ${word.status}${word.resolution ? ` (resolution ${word.resolution})` : ''}, by its name`);
     return word;
   }
-  const byCategory = CATEGORIES.get(squeeze(category));
+  const inDefault = CATEGORIES.get(squeeze(category));
+  // The workflow's first status of that category (in the default, the one CATEGORIES names).
+  const byCategory = inDefault && workflow.statuses.find((s) => s.category === categoryIn(DEFAULT_WORKFLOW, inDefault))?.id;
   if (byCategory !== undefined) {
     notes.note(`status ${name} → ${byCategory}, by its status category ${category}`);
     return { status: byCategory };
@@ -137,14 +143,19 @@ const RESOLUTION_WORDS: ReadonlyMap<string, Resolution> = new Map([
 ]);
 
 /** A resolution only goes with done: Jira's "Unresolved" and any resolution on an open issue are dropped. */
-export function mapResolution(name: string, status: Status | undefined, notes: MappingNotes): Resolution | undefined {
+export function mapResolution(
+  name: string,
+  status: Status | undefined,
+  notes: MappingNotes,
+  workflow: Workflow = DEFAULT_WORKFLOW,
+): Resolution | undefined {
   if (name === '' || squeeze(name) === 'unresolved') return undefined;
-  if (status !== 'done') {
+  if (status === undefined || categoryIn(workflow, status) !== 'done') {
     notes.note(`resolution ${name} on an issue that is not done: left out`);
     return undefined;
   }
   try {
-    return parseResolution(name);
+    return parseResolution(name, workflow);
   } catch (error) {
     if (!isDomainError(error)) throw error;
   }

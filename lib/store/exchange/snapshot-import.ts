@@ -25,6 +25,7 @@ export async function importSnapshot(store: TrackerStore, snapshot: TrackerSnaps
     );
   }
   for (const project of snapshot.projects) await store.importProject(project);
+  for (const { project, workflow } of snapshot.workflows ?? []) await store.setWorkflow(project, workflow);
   for (const sprint of snapshot.sprints) await store.importSprint(sprint);
   // Before the issues, whose values they allow.
   for (const { project, fields } of snapshot.fields ?? []) await store.defineFields(project, fields);

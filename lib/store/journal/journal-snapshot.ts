@@ -36,6 +36,8 @@ import { READ_CHUNK_BYTES } from './journal-file.js';
 import { setIndexSource, type IndexSource, type SavedIndexes } from '../indexes/saved-indexes.js';
 import type { Logger } from '../model/log.js';
 import { LIMITS, type Issue, type Project, type ProjectFields, type Sprint, type Status } from '../model/schema.js';
+import type { Workflow } from '../model/workflow.js';
+import { rebuildStatusCategories } from '../state/workflows.js';
 import {
   createEmptyState,
   type IssueLink,
@@ -46,7 +48,7 @@ import {
 } from '../state/state.js';
 
 export const SNAPSHOT_FORMAT = 'mcp-tracker-snapshot';
-export const SNAPSHOT_VERSION = 4;
+export const SNAPSHOT_VERSION = 5;
 /** The header's room: it holds a few numbers, three checksums and the journal's header line. */
 export const HEADER_BYTES = 4096;
 /** How much of the journal before the covered offset must still be what the snapshot saw. */
@@ -93,6 +95,8 @@ export interface SavedState {
   readonly nextIssueNumber: Map<string, number>;
   readonly sprintTouchedAt: Map<string, string>;
   readonly blockedFrom: Map<string, Status>;
+  /** The projects' own workflows (version 5); the statuses' categories are built again from them. */
+  readonly workflows: Map<string, Workflow>;
   readonly links: Map<string, readonly IssueLink[]>;
   readonly attachments: Map<string, readonly StoredAttachment[]>;
   readonly attachmentBytes: number;
@@ -304,6 +308,7 @@ function restoreState(saved: SavedState, source: SnapshotFile): TrackerState {
     nextIssueNumber: saved.nextIssueNumber,
     sprintTouchedAt: saved.sprintTouchedAt,
     blockedFrom: saved.blockedFrom,
+    workflows: saved.workflows,
     links,
     attachments,
     attachmentBytes: saved.attachmentBytes,
@@ -327,6 +332,7 @@ function restoreState(saved: SavedState, source: SnapshotFile): TrackerState {
     state.directory.set(person.handle, Object.freeze(person));
     nameIndex(state, person, true);
   }
+  rebuildStatusCategories(state);
   setIndexSource(state, source);
   return state;
 }

@@ -202,6 +202,7 @@ function savedState(
     nextIssueNumber: state.nextIssueNumber,
     sprintTouchedAt: state.sprintTouchedAt,
     blockedFrom: state.blockedFrom,
+    workflows: state.workflows,
     links: state.links,
     attachments: state.attachments,
     attachmentBytes: state.attachmentBytes,

@@ -28,10 +28,9 @@ import {
   PRIORITIES,
   PROJECT_KEY_PATTERN,
   SPRINT_ID_PATTERN,
-  RESOLUTIONS,
   SPRINT_STATES,
-  STATUSES,
   TIMESTAMP_PATTERN,
+  WORKFLOW_ID_PATTERN,
 } from './schema.js';
 import { EMAIL_PATTERN, PEOPLE_LIMITS } from './person.js';
 
@@ -116,8 +115,8 @@ const sprintId = text(0, LIMITS.maxKeyLength, SPRINT_ID_PATTERN);
 const handle = text(0, Infinity, HANDLE_PATTERN);
 const timestamp = text(0, Infinity, TIMESTAMP_PATTERN);
 const date = text(0, Infinity, DATE_PATTERN);
-const status = oneOf(STATUSES);
-const resolution = oneOf(RESOLUTIONS);
+const status = text(0, Infinity, WORKFLOW_ID_PATTERN);
+const resolution = status;
 
 const project = objectOf({
   key: projectKey,
@@ -221,11 +220,40 @@ const person = objectOf({
 });
 const goal = text(0, LIMITS.goalMax);
 
+/** An object whose keys are statuses, each value checked by `check` (a workflow's moves, a mapping). */
+function byStatus(check: Check): Check {
+  return (value) => {
+    if (!isPlainObject(value)) return ': expected an object';
+    for (const [from, to] of Object.entries(value)) {
+      const problem = status(from) ?? check(to);
+      if (problem !== null) return `.${from}${problem}`;
+    }
+    return null;
+  };
+}
+
+const workflow = objectOf({
+  statuses: (value) =>
+    Array.isArray(value) && value.length === 0
+      ? ': expected at least 1 item'
+      : arrayOf(
+          objectOf({ id: status, name: text(1, LIMITS.statusNameMax), category: oneOf(['todo', 'inprogress', 'done']) }),
+          LIMITS.workflowStatusesMax,
+        )(value),
+  transitions: byStatus(arrayOf(status, LIMITS.workflowStatusesMax)),
+  resolutions: (value) =>
+    Array.isArray(value) && value.length === 0
+      ? ': expected at least 1 item'
+      : arrayOf(resolution, LIMITS.workflowResolutionsMax)(value),
+  close_from_any_open: (value) => (typeof value === 'boolean' ? null : ': expected a boolean'),
+});
+
 const base = { seq: integer(1), at: timestamp, by: optional(handle) };
 
 const checksByType: ReadonlyMap<unknown, Check> = new Map<string, Check>([
   ['project.created', objectOf({ ...base, project })],
   ['sprint.created', objectOf({ ...base, sprint })],
+  ['project.workflow_set', objectOf({ ...base, project: projectKey, workflow, mapping: optional(byStatus(status)) })],
   ['issue.created', objectOf({ ...base, issue })],
   ['issue.status_changed', objectOf({ ...base, key: issueKey, from: status, to: status, resolution: optional(resolution) })],
   ['issue.assigned', objectOf({ ...base, key: issueKey, from: nullable(handle), to: nullable(handle) })],

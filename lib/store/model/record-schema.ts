@@ -29,6 +29,7 @@ import {
   StoryPointsSchema,
 } from './schema.js';
 import { PersonSchema } from './person.js';
+import { WorkflowSchema } from './workflow-schema.js';
 
 /** The fields update_issue may change besides status, assignee and sprint (each has its own record). */
 export const EditableFieldsSchema = z.object({
@@ -60,6 +61,15 @@ const recordBase = { seq: z.int().check(z.minimum(1)), at: TimestampSchema, by: 
 export const JournalRecordSchema = z.discriminatedUnion('type', [
   z.object({ ...recordBase, type: z.literal('project.created'), project: ProjectSchema }),
   z.object({ ...recordBase, type: z.literal('sprint.created'), sprint: SprintSchema }),
+  z.object({
+    ...recordBase,
+    type: z.literal('project.workflow_set'),
+    project: ProjectKeySchema,
+    /** The project's workflow from now on (workflow.ts); no issue of it may sit in a status it lacks. */
+    workflow: WorkflowSchema,
+    /** Where the issues in a status the workflow drops go, moved by this record: removed → kept. */
+    mapping: z.optional(z.record(StatusSchema, StatusSchema)),
+  }),
   /** What the project's issues may carry from now on (model/fields.ts), replacing what it defined before. */
   z.object({ ...recordBase, type: z.literal('project.fields_defined'), project: ProjectKeySchema, fields: ProjectFieldsSchema }),
   z.object({ ...recordBase, type: z.literal('issue.created'), issue: IssueSchema }),

@@ -77,6 +77,10 @@ export const LIMITS = {
   projectDescriptionMax: 2_000,
   labelsMax: 10,
   storyPointsMax: 100,
+  /** A project's workflow (workflow.ts): its statuses, a status's name, its resolutions. */
+  workflowStatusesMax: 30,
+  statusNameMax: 40,
+  workflowResolutionsMax: 20,
   /**
    * One attachment, decoded. Its base64 text (4 characters per 3 bytes) is one journal record,
    * so this keeps the record well under maxRecordBytes.
@@ -130,10 +134,14 @@ export const ISSUE_NUMBER_TOO_LARGE = `the issue number is above the limit of ${
 // Enumerations
 // ---------------------------------------------------------------------------
 
-/** The workflow between them is in workflow.ts. */
-export const StatusSchema = z.enum(['todo', 'in_progress', 'in_review', 'blocked', 'done', 'reopened']);
-/** Why an issue is done (Jira's default resolutions); set on the move to done, cleared on reopening. */
-export const ResolutionSchema = z.enum(['done', 'wont_do', 'duplicate', 'cannot_reproduce']);
+/**
+ * A status or a resolution: an id in lower case (`code_review`), as a project's workflow names
+ * it (workflow.ts). The default workflow's are STATUSES and RESOLUTIONS.
+ */
+export const WORKFLOW_ID_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;
+export const StatusSchema = z.string().check(z.regex(WORKFLOW_ID_PATTERN));
+/** Why an issue is done; set on the move to a done status, cleared on reopening. */
+export const ResolutionSchema = z.string().check(z.regex(WORKFLOW_ID_PATTERN));
 export const PrioritySchema = z.enum(['P0', 'P1', 'P2', 'P3']);
 export const IssueTypeSchema = z.enum(['bug', 'story', 'task', 'epic']);
 export const SprintStateSchema = z.enum(['active', 'closed', 'future']);
@@ -146,16 +154,18 @@ export const LinkTypeSchema = z.enum(['blocks', 'relates_to', 'duplicates']);
 /** What a project's custom field holds (Jira's number, text, date, select list and multi-select). */
 export const FieldTypeSchema = z.enum(['number', 'text', 'date', 'select', 'multiselect']);
 
-export type Status = z.infer<typeof StatusSchema>;
-export type Resolution = z.infer<typeof ResolutionSchema>;
+export type Status = string;
+export type Resolution = string;
 export type Priority = z.infer<typeof PrioritySchema>;
 export type IssueType = z.infer<typeof IssueTypeSchema>;
 export type SprintState = z.infer<typeof SprintStateSchema>;
 export type LinkType = z.infer<typeof LinkTypeSchema>;
 export type FieldType = z.infer<typeof FieldTypeSchema>;
 
-export const STATUSES: readonly Status[] = StatusSchema.options;
-export const RESOLUTIONS: readonly Resolution[] = ResolutionSchema.options;
+/** The default workflow's statuses (workflow.ts), in its order: every project without a workflow of its own. */
+export const STATUSES: readonly Status[] = ['todo', 'in_progress', 'in_review', 'blocked', 'done', 'reopened'];
+/** The default workflow's resolutions (Jira's default ones). */
+export const RESOLUTIONS: readonly Resolution[] = ['done', 'wont_do', 'duplicate', 'cannot_reproduce'];
 export const PRIORITIES: readonly Priority[] = PrioritySchema.options;
 export const ISSUE_TYPES: readonly IssueType[] = IssueTypeSchema.options;
 export const SPRINT_STATES: readonly SprintState[] = SprintStateSchema.options;

@@ -16,6 +16,7 @@ import {
   SNAPSHOT_VERSION,
   SprintSchema,
 } from './schema.js';
+import { WorkflowSchema } from './workflow-schema.js';
 
 export const SnapshotLinkSchema = z.strictObject({ from: IssueKeySchema, type: LinkTypeSchema, to: IssueKeySchema });
 export type SnapshotLink = z.infer<typeof SnapshotLinkSchema>;
@@ -33,6 +34,8 @@ export const TrackerSnapshotSchema = z.strictObject({
   links: z.array(SnapshotLinkSchema),
   /** Absent when there are none, so an export without attachments reads as before they existed. */
   attachments: z.optional(z.array(SnapshotAttachmentSchema)),
+  /** The projects' own workflows (workflow.ts); absent when every project has the default. */
+  workflows: z.optional(z.array(z.strictObject({ project: ProjectKeySchema, workflow: WorkflowSchema }))),
   /** Each project's components, versions and custom fields (model/fields.ts); absent when no project defined any. */
   fields: z.optional(z.array(SnapshotFieldsSchema)),
 });

@@ -212,6 +212,17 @@ async function applyOne(client: Client, record: JournalRecord): Promise<void> {
       // The attachment's own time, never back (apply.ts applyAttachmentAdded).
       await set(record.key, 'updated = GREATEST(updated, $2)', [record.attachment.created_at]);
       return;
+    case 'project.workflow_set':
+      // The issues in a status the workflow drops move as the mapping says (apply.ts does the same in memory).
+      for (const [from, to] of Object.entries(record.mapping ?? {})) {
+        await client.query('UPDATE mcp_tracker_issues SET status = $3, updated = $4 WHERE project = $1 AND status = $2', [
+          record.project,
+          from,
+          to,
+          record.at,
+        ]);
+      }
+      return;
     case 'sprint.closed':
       await client.query(
         'UPDATE mcp_tracker_issues SET sprint = $2, sprint_prefix = $3, sprint_number = $4, updated = $5 WHERE key = ANY($1)',

@@ -85,12 +85,13 @@ export async function insertReadyRows(client: Client, state: TrackerState): Prom
 
 /**
  * The ready view as a condition on a row of mcp_tracker_issues (named `issue`): `statuses` are
- * the open statuses but blocked, each a parameter placeholder's value given by the caller.
+ * the open statuses but blocked, `done` the done ones (every workflow's, state/workflows.ts),
+ * each a parameter placeholder's value given by the caller.
  */
-export function readySql(statuses: string): string {
+export function readySql(statuses: string, done: string): string {
   return `(issue.type <> 'epic' AND issue.status = ANY(${statuses}::text[])
     AND issue.sprint = (SELECT s.id FROM mcp_tracker_sprints s WHERE s.project = issue.project AND s.state = 'active'
                         ORDER BY s.number DESC LIMIT 1)
     AND NOT EXISTS (SELECT 1 FROM mcp_tracker_blocks b JOIN mcp_tracker_issues blocker ON blocker.key = b.blocker
-                    WHERE b.blocked = issue.key AND blocker.status <> 'done'))`;
+                    WHERE b.blocked = issue.key AND NOT (blocker.status = ANY(${done}::text[]))))`;
 }

@@ -13,6 +13,7 @@
 // than the timeout: reads are answered from memory when the database is away (docs/team-mode.md), and search stays a read.
 import type { Logger } from '../model/log.js';
 import { requireIssue } from '../state/lookup.js';
+import { openStatuses, statusesIn } from '../state/workflows.js';
 import { resolveSearch } from '../queries/search-request.js';
 import { encodeCursor, positionOf } from '../queries/search-cursor.js';
 import type { StoreBackend } from '../backend/record-log.js';
@@ -29,7 +30,8 @@ export function searchBySql(log: PgLog, backend: StoreBackend, timeoutMs: number
     const after = page.after === undefined ? undefined : positionOf(orderBy, page.after);
     let answer: SqlPage;
     try {
-      answer = await log.searchPage({ where, orderBy, ready, limit: page.limit, offset: page.offset, after });
+      const statuses = ready ? { open: openStatuses(state), done: statusesIn(state, 'done') } : undefined;
+      answer = await log.searchPage({ where, orderBy, ready: statuses, limit: page.limit, offset: page.offset, after });
     } catch (error) {
       logger('warn', `${log.name}: search answered from memory, the database did not (${(error as Error).message})`);
       return null;

@@ -24,7 +24,6 @@ import type { SortValue } from '../queries/search-cursor.js';
 import { issueNumber } from '../state/state.js';
 import { sprintColumns } from './issue-table.js';
 import { readySql } from './ready-tables.js';
-import { OPEN_STATUSES } from '../model/workflow.js';
 
 /** The statement's parameters: `add` keeps a value and answers the placeholder that stands for it. */
 class Parameters {
@@ -120,16 +119,23 @@ export function orderExpressions(orderBy: readonly SortKey[], parameters: Parame
     { sql: 'project', at: (position) => position.project },
     { sql: 'number', at: (position) => issueNumber(position.key) },
   ];
-  // array_position counts from 1.
+  // array_position counts from 1; a value not listed (a status of a project's own workflow) ranks after them all.
   const rank = (values: readonly string[], column: string, of: (position: SortFields) => string): Expression[] => [
-    { sql: `array_position(${parameters.add(values)}::text[], ${column})`, at: (position) => values.indexOf(of(position)) + 1 },
+    {
+      sql: `COALESCE(array_position(${parameters.add(values)}::text[], ${column}), ${values.length + 1})`,
+      at: (position) => values.indexOf(of(position)) + 1 || values.length + 1,
+    },
   ];
   const expressions = (key: SortKey): Expression[] => {
     switch (key.field) {
       case 'key':
         return byKey;
       case 'status':
-        return rank(STATUSES, 'status', (position) => position.status);
+        // As order.ts: the default's statuses in order, then the others by id, compared as bytes (the column has the database's collation).
+        return [
+          ...rank(STATUSES, 'status', (position) => position.status),
+          { sql: 'status COLLATE "C"', at: (position) => position.status },
+        ];
       case 'priority':
         return rank(PRIORITIES, 'priority', (position) => position.priority);
       case 'type':
@@ -173,10 +179,15 @@ function afterSql(order: readonly OrderExpression[], position: SortFields, param
 /** The column of a sort field's value as the issue holds it (search-cursor.ts sortValue): what a position is made of. */
 const valueColumn = (key: SortKey): string => key.field;
 
+export interface ReadyStatuses {
+  readonly open: readonly string[];
+  readonly done: readonly string[];
+}
+
 export interface SqlPageRequest {
   readonly where: Condition | null;
-  /** Only the ready view's issues (ready-tables.ts). */
-  readonly ready?: boolean;
+  /** Only the ready view's issues (ready-tables.ts), with the statuses that are open and done in every workflow. */
+  readonly ready?: ReadyStatuses;
   readonly orderBy: readonly SortKey[];
   readonly limit: number;
   /** Rows skipped (offset paging); not with `after`. */
@@ -204,8 +215,10 @@ export interface SqlPage {
 export async function searchPage(pool: pg.Pool, request: SqlPageRequest): Promise<SqlPage> {
   const parameters = new Parameters();
   const condition = request.where === null ? 'true' : whereSql(request.where, parameters);
-  const readyStatuses = OPEN_STATUSES.filter((status) => status !== 'blocked');
-  const where = request.ready === true ? `${condition} AND ${readySql(parameters.add(readyStatuses))}` : condition;
+  const ready = request.ready;
+  const readyStatuses = ready?.open.filter((status) => status !== 'blocked');
+  const where =
+    ready === undefined ? condition : `${condition} AND ${readySql(parameters.add(readyStatuses), parameters.add(ready.done))}`;
   const order = orderExpressions(request.orderBy, parameters);
   const after = request.after === undefined ? 'true' : afterSql(order, request.after, parameters);
   const selected = order.map((expression, index) => `${expression.sql} AS s${index}`);

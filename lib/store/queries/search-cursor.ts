@@ -26,7 +26,7 @@ import {
   PRIORITIES,
   PROJECT_KEY_PATTERN,
   SPRINT_ID_PATTERN,
-  STATUSES,
+  WORKFLOW_ID_PATTERN,
   TIMESTAMP_PATTERN,
 } from '../model/schema.js';
 
@@ -97,7 +97,7 @@ export function decodeCursor(cursor: unknown, identity: string): SortValue[] {
 const FORMS: Record<OrderField, (value: SortValue) => boolean> = {
   key: (value) => value !== null && ISSUE_KEY_PATTERN.test(value),
   project: (value) => value !== null && PROJECT_KEY_PATTERN.test(value),
-  status: (value) => (STATUSES as readonly SortValue[]).includes(value),
+  status: (value) => value !== null && WORKFLOW_ID_PATTERN.test(value),
   priority: (value) => (PRIORITIES as readonly SortValue[]).includes(value),
   type: (value) => (ISSUE_TYPES as readonly SortValue[]).includes(value),
   assignee: (value) => value === null || HANDLE_PATTERN.test(value),

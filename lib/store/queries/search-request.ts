@@ -22,7 +22,7 @@ import { parseQuery } from './jql/parser.js';
 import { allOf, resolve, type Condition, type ResolveContext } from './jql/resolve.js';
 import type { TrackerState } from '../state/state.js';
 import { searchWords } from '../indexes/word-index.js';
-import { parseStatus } from '../model/workflow.js';
+import { statusesKnownAs } from '../state/workflows.js';
 
 export interface Page<T> {
   readonly items: readonly T[];
@@ -129,7 +129,7 @@ export function filterConditions(state: TrackerState, query: SearchIssuesQuery):
   const conditions: Condition[] = [];
   const oneOf = (field: IndexedField, values: readonly FieldValue[]) =>
     conditions.push({ kind: 'one-of', field, values: new Set(values), negated: false });
-  if (query.status !== undefined) oneOf('status', parseOneOrMany(query.status, parseStatus));
+  if (query.status !== undefined) oneOf('status', parseOneOrMany(query.status, (item) => statusesKnownAs(state, item)).flat());
   if (query.priority !== undefined) oneOf('priority', parseOneOrMany(query.priority, parsePriority));
   if (query.assignee !== undefined)
     oneOf('assignee', [query.assignee === null ? null : requirePersonNamed(state, query.assignee, 'assignee')]);

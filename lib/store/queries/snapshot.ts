@@ -3,8 +3,9 @@
 //
 // One array per kind of thing the tracker holds: projects, sprints, issues (each with its
 // comments, resolution and parent epic), links (as written: `from` blocks `to`) and, when
-// there are any, attachments (each with its issue's key, its bytes as base64) and the fields
-// projects defined (each issue carries its values in `fields`). A new
+// there are any, attachments (each with its issue's key, its bytes as base64), the fields
+// projects defined (each issue carries its values in `fields`) and the projects' own workflows
+// (each before its project's issues on import: their statuses are its). A new
 // kind of record becomes a new array here, read by its own step in importSnapshot; what is
 // already there does not change. A file with a field this version does not know is refused,
 // naming the field, rather than imported without it (the format and its check: snapshot-format.ts).
@@ -36,6 +37,7 @@ export function snapshotOf(state: TrackerState): TrackerSnapshot {
     links: issues.flatMap((issue) => linksWrittenFrom(state, issue.key)),
     ...attachmentsOf(state, issues),
     ...fieldsOf(state, projects),
+    ...workflowsOf(state, projects),
   };
 }
 
@@ -46,6 +48,15 @@ function fieldsOf(state: TrackerState, projects: readonly string[]): Pick<Tracke
     return defined === undefined ? [] : [{ project, fields: defined }];
   });
   return fields.length === 0 ? {} : { fields };
+}
+
+/** The projects with a workflow of their own, with it. */
+function workflowsOf(state: TrackerState, projects: readonly string[]): Pick<TrackerSnapshot, 'workflows'> {
+  const workflows = projects.flatMap((project) => {
+    const workflow = state.workflows.get(project);
+    return workflow === undefined ? [] : [{ project, workflow }];
+  });
+  return workflows.length === 0 ? {} : { workflows };
 }
 
 /** Each issue's attachments in the order they were added, as their records carry them. */

@@ -10,6 +10,7 @@
 // keeps its own index per state, beside it, so the arrows run from the indexes to the state.
 import type { LinkType, Project, ProjectFields, Sprint, Status } from '../model/schema.js';
 import type { Person } from '../model/person.js';
+import { DEFAULT_WORKFLOW, type StatusCategory, type Workflow } from '../model/workflow.js';
 import { IssueTable } from './issue-table.js';
 
 /** An attachment as the state keeps it: its record's fields and its decoded size. */
@@ -51,6 +52,10 @@ export interface SprintHistory {
 
 export interface TrackerState {
   readonly projects: Map<string, Project>;
+  /** The projects with a workflow of their own (workflows.ts); the others have the default. */
+  readonly workflows: Map<string, Workflow>;
+  /** Every status any workflow names, the default's first, with its one category (workflows.ts). */
+  readonly statusCategories: Map<string, StatusCategory>;
   readonly sprints: Map<string, Sprint>;
   /** What each project defined of components, versions and custom fields (model/fields.ts); absent: nothing. */
   readonly projectFields: Map<string, ProjectFields>;
@@ -99,6 +104,8 @@ export interface TrackerState {
 export function createEmptyState(): TrackerState {
   return {
     projects: new Map(),
+    workflows: new Map(),
+    statusCategories: defaultStatusCategories(),
     sprints: new Map(),
     projectFields: new Map(),
     fieldIssues: new Set(),
@@ -120,6 +127,11 @@ export function createEmptyState(): TrackerState {
     searchText: new WeakMap(),
     lastSeq: 0,
   };
+}
+
+/** The default workflow's statuses with their categories: what every state knows before any workflow is set. */
+export function defaultStatusCategories(): Map<string, StatusCategory> {
+  return new Map(DEFAULT_WORKFLOW.statuses.map((status) => [status.id, status.category]));
 }
 
 /** How many comments the issue has now, without copying them out of its log. */

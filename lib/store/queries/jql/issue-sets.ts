@@ -6,9 +6,10 @@
 // receives the same set (a list of keys), so both answer the same.
 import { idsWithValue } from '../../indexes/field-index.js';
 import { blockersOf } from '../../domain/links.js';
-import { ISSUE_KEY_PATTERN, RESOLUTIONS, type Issue, type Resolution } from '../../model/schema.js';
+import { ISSUE_KEY_PATTERN, type Issue, type Resolution } from '../../model/schema.js';
 import { issueNumber, sortedProjectKeys, type TrackerState } from '../../state/state.js';
-import { isOpen, parseResolution } from '../../model/workflow.js';
+import { DEFAULT_WORKFLOW, parseResolution } from '../../model/workflow.js';
+import { isOpen, statusesIn } from '../../state/workflows.js';
 import type { CompareOperator, Literal, Value } from './ast.js';
 import { jqlError } from './errors.js';
 
@@ -70,8 +71,8 @@ const JIRA_RESOLUTIONS: ReadonlyMap<string, Resolution> = new Map<string, Resolu
   ["won'tfix", 'wont_do'],
 ]);
 
-/** A resolution as written, or null for Jira's Unresolved. */
-export function resolutionNamed(value: Literal): Resolution | null {
+/** A resolution as written, in any project's workflow, or null for Jira's Unresolved. */
+export function resolutionNamed(state: TrackerState, value: Literal): Resolution | null {
   const squeezed = value.text
     .trim()
     .toLowerCase()
@@ -79,24 +80,31 @@ export function resolutionNamed(value: Literal): Resolution | null {
   if (squeezed === 'unresolved') return null;
   const jira = JIRA_RESOLUTIONS.get(squeezed);
   if (jira !== undefined) return jira;
-  try {
-    return parseResolution(value.text);
-  } catch {
-    throw jqlError(`Unknown resolution '${value.text}'`, value.column, `Use one of: ${RESOLUTIONS.join(', ')}, Unresolved.`);
+  const workflows = [DEFAULT_WORKFLOW, ...state.workflows.values()];
+  for (const workflow of workflows) {
+    try {
+      return parseResolution(value.text, workflow);
+    } catch {
+      // Not this workflow's: the next may have it.
+    }
   }
+  const known = [...new Set(workflows.flatMap((workflow) => workflow.resolutions))];
+  throw jqlError(`Unknown resolution '${value.text}'`, value.column, `Use one of: ${known.join(', ')}, Unresolved.`);
 }
 
 /**
  * The done issues with one of these resolutions: a done issue always has one (apply.ts), an
- * open one never, so the status index's done set is all there is to look through.
+ * open one never, so the status index's sets of done statuses are all there is to look through.
  */
 export function resolvedWith(state: TrackerState, resolutions: ReadonlySet<Resolution>): Set<string> {
   const keys = new Set<string>();
   if (resolutions.size === 0) return keys;
-  idsWithValue(state, 'status', 'done').forEach((id) => {
-    const issue = state.issues.at(id);
-    if (resolutions.has(issue.resolution ?? 'done')) keys.add(issue.key);
-  });
+  for (const status of statusesIn(state, 'done')) {
+    idsWithValue(state, 'status', status).forEach((id) => {
+      const issue = state.issues.at(id);
+      if (resolutions.has(issue.resolution ?? 'done')) keys.add(issue.key);
+    });
+  }
   return keys;
 }
 
@@ -115,14 +123,14 @@ export function issuesOf(state: TrackerState, value: Extract<Value, { kind: 'fun
     }
     case 'blockedIssues':
       // Blocked by an open link: an issue that blocks it is not done yet.
-      return new Set([...state.links.keys()].filter((key) => blockersOf(state, key).some((b) => isOpen(b.status))));
+      return new Set([...state.links.keys()].filter((key) => blockersOf(state, key).some((b) => isOpen(state, b.status))));
     case 'blockingIssues':
       // Open, and in the way of an open issue.
       return new Set(
         [...state.links]
           .filter(([key, links]) => {
             const issue = state.issues.get(key);
-            return issue !== undefined && isOpen(issue.status) && links.some((link) => isOpenBlocked(state, link));
+            return issue !== undefined && isOpen(state, issue.status) && links.some((link) => isOpenBlocked(state, link));
           })
           .map(([key]) => key),
       );
@@ -133,7 +141,7 @@ export function issuesOf(state: TrackerState, value: Extract<Value, { kind: 'fun
 
 function isOpenBlocked(state: TrackerState, link: { type: string; key: string }): boolean {
   const other = state.issues.get(link.key);
-  return link.type === 'blocks' && other !== undefined && isOpen(other.status);
+  return link.type === 'blocks' && other !== undefined && isOpen(state, other.status);
 }
 
 function linkNamed(type: Literal): (typeof LINK_NAMES)[number] {

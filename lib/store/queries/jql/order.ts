@@ -3,9 +3,9 @@
 //
 // The order is total: after the keys given, issues compare by key (project, then number),
 // so equal values never leave the order to chance and a page is the same on every read.
-// Enumerations sort in their own order, not alphabetically: statuses in the workflow's order
-// (every status the schema has, in the order it lists them), priorities P0 first, types as
-// listed. An empty value (no assignee, no sprint) sorts after every value, so before them in
+// Enumerations sort in their own order, not alphabetically: statuses in the default workflow's
+// order, then the statuses of projects' own workflows by id (an order that needs no state, so
+// PostgreSQL sorts the same way), priorities P0 first, types as listed. An empty value (no assignee, no sprint) sorts after every value, so before them in
 // DESC.
 import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../../model/schema.js';
 import { compareStrings, issueNumber, sprintNumber } from '../../state/state.js';
@@ -57,7 +57,7 @@ const compareSprints = (a: string, b: string): number =>
 const FIELD_ORDER: Record<OrderField, IssueComparison> = {
   key: byKey,
   project: (a, b) => compareStrings(a.project, b.project),
-  status: (a, b) => statusRank(a.status) - statusRank(b.status),
+  status: (a, b) => statusRank(a.status) - statusRank(b.status) || compareStrings(a.status, b.status),
   priority: (a, b) => priorityRank(a.priority) - priorityRank(b.priority),
   type: (a, b) => typeRank(a.type) - typeRank(b.type),
   assignee: (a, b) => compareOptional(a.assignee, b.assignee, compareStrings),

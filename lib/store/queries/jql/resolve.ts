@@ -11,18 +11,11 @@ import { isDomainError } from '../../model/errors.js';
 import type { FieldValue, IndexedField } from '../../indexes/index-fields.js';
 import { describeSprints } from '../../state/lookup.js';
 import { findPerson, unknownPersonHint } from '../../state/people.js';
-import {
-  ISSUE_TYPES,
-  LABEL_PATTERN,
-  PRIORITIES,
-  STATUSES,
-  type Priority,
-  type Resolution,
-  type Status,
-} from '../../model/schema.js';
+import { ISSUE_TYPES, LABEL_PATTERN, PRIORITIES, type Priority, type Resolution, type Status } from '../../model/schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from '../../state/state.js';
 import { searchWords } from '../../indexes/word-index.js';
-import { OPEN_STATUSES, STATUS_CATEGORY, parseStatus } from '../../model/workflow.js';
+import { squeeze, type StatusCategory } from '../../model/workflow.js';
+import { knownStatuses, openStatuses, statusesIn, statusesNamed } from '../../state/workflows.js';
 import type { Clause, CompareOperator, Expression, Field, FunctionName, Literal, Value } from './ast.js';
 import { dateSpan, isDateFunction } from './dates.js';
 import { VALUE_FIELDS, fieldClauseKeys } from './field-conditions.js';
@@ -68,12 +61,17 @@ const TEXT_FIELDS: ReadonlySet<Field> = new Set(['text', 'summary', 'description
 const FIELD_CLAUSES: ReadonlySet<Field> = new Set(VALUE_FIELDS);
 
 /**
- * Jira's status categories over our statuses. A blocked issue was started (Jira files a Blocked
- * status under In Progress); a reopened one waits to be started again, as Jira's Reopened does.
+ * Jira's names of its status categories. Each status has one category in every workflow
+ * (state/workflows.ts); in the default one a blocked issue was started (Jira files a Blocked
+ * status under In Progress), and a reopened one waits to be started again, as Jira's Reopened does.
  */
-const STATUS_CATEGORIES: ReadonlyMap<string, readonly Status[]> = new Map(
-  ['todo', 'inprogress', 'done'].map((category) => [category, STATUSES.filter((s) => STATUS_CATEGORY[s] === category)]),
-);
+const CATEGORY_NAMES: ReadonlyMap<string, StatusCategory> = new Map<string, StatusCategory>([
+  ['todo', 'todo'],
+  ['new', 'todo'],
+  ['inprogress', 'inprogress'],
+  ['indeterminate', 'inprogress'],
+  ['done', 'done'],
+]);
 
 /** Functions that give a list: written with IN, never with =. */
 const LIST_FUNCTIONS: ReadonlySet<FunctionName> = new Set([
@@ -153,7 +151,7 @@ function resolveClause(state: TrackerState, clause: Clause, context: ResolveCont
     case 'resolution':
       return negatedIf(negated, resolutionCondition(state, values));
     case 'statusCategory': {
-      const statuses = values.flatMap((value) => statusCategory(literal(value, 'a status category')));
+      const statuses = values.flatMap((value) => statusCategory(state, literal(value, 'a status category')));
       return { kind: 'one-of', field: 'status', values: new Set(statuses), negated };
     }
     default: {
@@ -167,7 +165,7 @@ function resolveClause(state: TrackerState, clause: Clause, context: ResolveCont
 /** `field IS [NOT] EMPTY`; the resolution is empty exactly while an issue is open (apply.ts sets it on done). */
 function emptyCondition(state: TrackerState, field: Field, negated: boolean, column: number): Condition {
   if (field === 'parent') return negatedIf(!negated, { kind: 'keys', keys: everyChild(state) });
-  if (field === 'resolution') return { kind: 'one-of', field: 'status', values: new Set(OPEN_STATUSES), negated };
+  if (field === 'resolution') return { kind: 'one-of', field: 'status', values: new Set(openStatuses(state)), negated };
   if (!EMPTYABLE.has(field))
     throw jqlError(`${field} is never empty`, column, `Fields that can be: ${[...EMPTYABLE].join(', ')}.`);
   return { kind: 'one-of', field: field as IndexedField, values: new Set([null]), negated };
@@ -175,13 +173,13 @@ function emptyCondition(state: TrackerState, field: Field, negated: boolean, col
 
 /** `resolution IN (Unresolved, duplicate)`: open issues for Unresolved, the done issues resolved so for the rest. */
 function resolutionCondition(state: TrackerState, values: readonly Value[]): Condition {
-  const named = values.map((value) => resolutionNamed(literal(value, 'a resolution')));
+  const named = values.map((value) => resolutionNamed(state, literal(value, 'a resolution')));
   const resolutions = new Set(named.filter((r): r is Resolution => r !== null));
   const resolved: Condition = { kind: 'keys', keys: resolvedWith(state, resolutions) };
   if (!named.includes(null)) return resolved;
   return {
     kind: 'or',
-    operands: [{ kind: 'one-of', field: 'status', values: new Set(OPEN_STATUSES), negated: false }, resolved],
+    operands: [{ kind: 'one-of', field: 'status', values: new Set(openStatuses(state)), negated: false }, resolved],
   };
 }
 
@@ -197,13 +195,9 @@ function literal(value: Value, what: string): Literal {
   throw jqlError(`Expected ${what}, not ${value.name}()`, value.column);
 }
 
-function statusCategory(value: Literal): readonly Status[] {
-  const squeezed = value.text
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '');
-  const statuses = STATUS_CATEGORIES.get(squeezed === 'new' ? 'todo' : squeezed === 'indeterminate' ? 'inprogress' : squeezed);
-  if (statuses !== undefined) return statuses;
+function statusCategory(state: TrackerState, value: Literal): readonly Status[] {
+  const category = CATEGORY_NAMES.get(squeeze(value.text.trim()));
+  if (category !== undefined) return statusesIn(state, category);
   throw jqlError(`Unknown status category '${value.text}'`, value.column, 'Use one of: "To Do", "In Progress", Done.');
 }
 
@@ -235,7 +229,7 @@ function resolveValue(state: TrackerState, field: IndexedField, value: Value, co
     case 'project':
       return [knownProject(state, text, value.column)];
     case 'status':
-      return [spelled(parseStatus, text, value.column, 'status', STATUSES)];
+      return knownStatus(state, text, value.column);
     case 'priority':
       return [spelled(parsePriority, text, value.column, 'priority', PRIORITIES)];
     case 'type':
@@ -303,6 +297,13 @@ function spelled<T extends string>(
     if (!isDomainError(error)) throw error;
     throw jqlError(`Unknown ${field} '${text}'`, column, `Use one of: ${known.join(', ')}.`);
   }
+}
+
+/** A status by id or name in any project's workflow ("Code Review" is every workflow's status of that name). */
+function knownStatus(state: TrackerState, text: string, column: number): Status[] {
+  const statuses = statusesNamed(state, text);
+  if (statuses.length > 0) return statuses;
+  throw jqlError(`Unknown status '${text}'`, column, `Use one of: ${listed(knownStatuses(state))}.`);
 }
 
 function knownProject(state: TrackerState, text: string, column: number): string {
