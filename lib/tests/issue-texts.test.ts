@@ -84,7 +84,7 @@ test('a watched large issue is fingerprinted a few chunks a turn: a change that 
   watch.forget(uri);
   watch.watch(uri);
   await store.addComment('PROJ-101', { body: 'one more' });
-  assert.equal(watch.changedBy(naming(['PROJ-101'])), [uri]);
+  assert.equal(watch.changedBy(naming(['PROJ-101'])), [{ uri, viewer: undefined }]);
   assert.equal(watch.changedBy(naming(['PROJ-101'])), [], 'told once per change');
   close();
 });

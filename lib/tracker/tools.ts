@@ -267,9 +267,9 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     name: 'update_issue',
     title: 'Update issue',
     description:
-      "Changes any of an issue's fields, assignee (null unassigns), sprint (null: backlog) and status, and can add a " +
-      "comment, in one call. Status moves along the project's workflow, by default todo → in_progress → in_review → done, any open ↔ blocked, " +
-      'any open → done with a resolution, done → reopened; get_issue lists the allowed moves. Values it already has change nothing.',
+      "Changes any of an issue's fields, assignee, sprint and status, and can add a " +
+      "comment, in one call. Status moves along the project's workflow, by default todo → in_progress → in_review → done, any open ↔ blocked " +
+      'or → done with a resolution, done → reopened; get_issue lists the allowed moves. Values it already has change nothing.',
     input: z.object({
       key: KEY,
       status: optional(z.string(), STATUS_WORDS),
