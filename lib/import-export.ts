@@ -206,6 +206,15 @@ function markImportPending(dataFile: string, source: string): string {
   return marker;
 }
 
+/** " (and 1 attachment and 5 people)": the kinds a document may leave out, when it has them. */
+function alsoImported({ attachments, people }: { attachments: number; people: number }): string {
+  const also = [
+    ...(attachments > 0 ? [count(attachments, 'attachment')] : []),
+    ...(people > 0 ? [`${people} ${people === 1 ? 'person' : 'people'}`] : []),
+  ];
+  return also.length === 0 ? '' : ` (and ${also.join(' and ')})`;
+}
+
 async function importJson(target: Target, text: string, file: string, dryRun: boolean, started: number): Promise<number> {
   let parsed: unknown;
   try {
@@ -232,7 +241,7 @@ async function importJson(target: Target, text: string, file: string, dryRun: bo
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   report(
     `${dryRun ? 'dry run (nothing was written): would import' : 'imported'} ${count(counts.projects, 'project')}, ${count(counts.sprints, 'sprint')}, ` +
-      `${count(counts.issues, 'issue')} and ${count(counts.links, 'link')}${counts.attachments > 0 ? ` (and ${count(counts.attachments, 'attachment')})` : ''} ` +
+      `${count(counts.issues, 'issue')} and ${count(counts.links, 'link')}${alsoImported(counts)} ` +
       `from ${file} into ${target.where} in ${seconds} s`,
   );
   return 0;

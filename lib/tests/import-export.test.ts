@@ -65,7 +65,8 @@ test('JSON round trip: export, import into an empty store, export again: the sam
   const first = JSON.stringify(demo.exportSnapshot(), null, 2);
   const copy = await open(false);
   const counts = await importSnapshot(copy, JSON.parse(first));
-  assert.equal(counts, { projects: 2, sprints: 6, issues: 17, links: 4, attachments: 1 });
+  assert.equal(counts, { projects: 2, sprints: 6, issues: 17, links: 4, attachments: 1, people: 5 });
+  assert.equal(copy.listPeople(), demo.listPeople());
   assert.equal(copy.getAttachment('PROJ-102', 'trace.txt'), demo.getAttachment('PROJ-102', 'trace.txt'));
   assert.is(JSON.stringify(copy.exportSnapshot(), null, 2), first);
   // The copy is a store like any other: its links and comments answer as the original's do.
@@ -91,6 +92,34 @@ test('a JSON export goes only into an empty store, and a document of another sha
   assert.throws(
     () => parseSnapshot({ ...snapshot, issues: [{ key: 'PROJ-1' }] }),
     (error: Error) => error.message === 'Not an mcp-tracker export this version can read: at issues.0.project: Invalid input.',
+  );
+});
+
+test('people in a JSON export: a document without them (before they were exported) still imports; a refused person is named by where it is', async () => {
+  const demo = await open(true);
+  const { people, ...older } = demo.exportSnapshot();
+  assert.is(people?.length, 5);
+  const copy = await open(false);
+  assert.is((await importSnapshot(copy, older)).people, 0);
+  assert.is(copy.exportSnapshot().people, undefined, 'no directory: nobody carried but the handles the issues name');
+  assert.equal(copy.getIssue('PROJ-101'), demo.getIssue('PROJ-101'));
+
+  // bob's e-mail given to carol too: the store's own check refuses it, and the error says which entry.
+  const taken = people!.map((person) => (person.handle === 'carol' ? { ...person, email: 'BOB.jones@example.com' } : person));
+  try {
+    await importSnapshot(await open(false), { ...older, people: taken });
+    assert.unreachable();
+  } catch (error) {
+    assert.is(
+      (error as Error).message,
+      "people.2 (carol): 'bob.jones@example.com' is already bob's; an e-mail or alias names one person.",
+    );
+  }
+  const { parseSnapshot } = await import('../store/model/snapshot-format.js');
+  assert.throws(
+    () => parseSnapshot({ ...older, people: [{ ...people![0], phone: '555' }] }),
+    (error: Error) =>
+      error.message === 'Not an mcp-tracker export this version can read: people.0 has a field it does not know: phone.',
   );
 });
 
@@ -452,7 +481,10 @@ test('the commands: export writes only data to stdout, import reports on stderr,
   const json = path.join(path.dirname(source), 'all.json');
   assert.is(cli('export', '--format', 'json', '--out', json, '--data', source).status, 0);
   const again = newPath();
-  assert.match(cli('import', json, '--data', again).stderr, 'imported 2 projects, 6 sprints, 17 issues and 3 links');
+  assert.match(
+    cli('import', json, '--data', again).stderr,
+    'imported 2 projects, 6 sprints, 17 issues and 3 links (and 5 people)',
+  );
   assert.is(cli('export', '--format=json', '--data', again).stdout, fs.readFileSync(json, 'utf8'));
   const refused = cli('import', json, '--data', again);
   assert.is(refused.status, 1);

@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { importSnapshot } from '../store/exchange/snapshot-import.js';
+import { parseSnapshot } from '../store/model/snapshot-format.js';
 import { openStore, type TrackerStore } from '../store/index.js';
 import { openPostgresStore } from '../store/postgres/index.js';
 import { dropDatabases, freshStore } from '../../spec-tests/tests-postgres/postgres-test-db.js';
@@ -29,10 +31,10 @@ async function tempPlace(): Promise<string> {
   return path.join(directory, 'tracker.jsonl');
 }
 
-async function openDemo(place?: string): Promise<TrackerStore> {
+async function openDemo(place?: string, seed = true): Promise<TrackerStore> {
   const where = place ?? (await tempPlace());
-  if (ON_POSTGRES) return openPostgresStore({ url: where, shown: 'the test database', log: () => {}, watch: false });
-  return openStore({ path: where, log: () => {}, watch: false });
+  if (ON_POSTGRES) return openPostgresStore({ url: where, shown: 'the test database', log: () => {}, watch: false, seed });
+  return openStore({ path: where, log: () => {}, watch: false, seed });
 }
 
 /** How much the store holds: a refused command must leave it as it was. */
@@ -169,6 +171,44 @@ test('meetPeople (a users file, an import): adds who is missing and new aliases;
   assert.equal(kim?.aliases, ['557058:kkkk-2222'], "alice's account id stays hers");
   assert.equal(await store.meetPeople([{ handle: 'kim', name: 'Kim Lee' }]), [], 'met again: nothing to write');
   store.close();
+});
+
+test('a JSON export carries the people directory: imported into an empty store, names, e-mails and aliases still find the handle', async () => {
+  const store = await openDemo();
+  await store.savePerson({
+    handle: 'zoe',
+    name: 'Zoë Ångström',
+    email: 'zoe@example.com',
+    aliases: ['557058:zzzz-9999', 'zoe.a'],
+  });
+  await store.createIssue({ project: 'PROJ', title: 'Wallet icons', assignee: 'zoe.a' });
+  // As `mcp-tracker export --format json` writes it and `import` reads it back.
+  const document = JSON.stringify(store.exportSnapshot());
+  const copy = await openDemo(undefined, false);
+  const counts = await importSnapshot(copy, parseSnapshot(JSON.parse(document)));
+  assert.is(counts.people, 6);
+  assert.equal(copy.listPeople(), store.listPeople());
+  assert.equal(
+    copy.listPeople().people.find((person) => person.handle === 'zoe'),
+    { handle: 'zoe', name: 'Zoë Ångström', email: 'zoe@example.com', aliases: ['557058:zzzz-9999', 'zoe.a'], assigned: 1 },
+  );
+  for (const name of ['Zoë Ångström', 'ZOE@example.com', '557058:zzzz-9999', 'zoe.a'])
+    assert.is(copy.personHandle(name), 'zoe', name);
+  assert.is(copy.personHandle('Alice Smith'), 'alice');
+  assert.is(JSON.stringify(copy.exportSnapshot()), document, 'export, import, export: the same document');
+  store.close();
+  copy.close();
+
+  // A handle that is an earlier person's alias: the directory took the alias first, and the
+  // export keeps that order, so the import's checks accept both again.
+  const aliasFirst = await openDemo(undefined, false);
+  await aliasFirst.savePerson({ handle: 'zed', name: 'Zed Doe', aliases: ['amy'] });
+  await aliasFirst.savePerson({ handle: 'amy', name: 'Amy Poe' });
+  const again = await openDemo(undefined, false);
+  assert.is((await importSnapshot(again, aliasFirst.exportSnapshot())).people, 2);
+  assert.equal(again.listPeople(), aliasFirst.listPeople());
+  aliasFirst.close();
+  again.close();
 });
 
 test.run();

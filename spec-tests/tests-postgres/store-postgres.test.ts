@@ -91,7 +91,7 @@ test('the domain suite (store-domain.test.ts) passes against PostgreSQL', () => 
 
 test('the sprint suite (store-sprints.test.ts) passes against PostgreSQL', () => passesOnPostgres('store-sprints.test.ts', 5));
 
-test('the people suite (store-people.test.ts) passes against PostgreSQL', () => passesOnPostgres('store-people.test.ts', 7));
+test('the people suite (store-people.test.ts) passes against PostgreSQL', () => passesOnPostgres('store-people.test.ts', 8));
 
 test('two stores on one database: no key given twice, every change heard by the other', async () => {
   const url = await freshStore();

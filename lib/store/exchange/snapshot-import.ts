@@ -1,7 +1,8 @@
 // Reading an export document (snapshot.ts) back into an empty store: `mcp-tracker import
 // FILE.json`. Each thing is written with the values it had, through the same store commands as
 // a CSV import, so the store checks it as it checks every command.
-import { domainError } from '../model/errors.js';
+import { domainError, isDomainError } from '../model/errors.js';
+import type { Person } from '../model/person.js';
 import type { Issue } from '../model/schema.js';
 import type { TrackerSnapshot } from '../model/snapshot-format.js';
 import { compareStrings, issueNumber } from '../state/state.js';
@@ -13,6 +14,7 @@ export interface SnapshotImport {
   readonly issues: number;
   readonly links: number;
   readonly attachments: number;
+  readonly people: number;
 }
 
 /** Writes the snapshot into a store that holds nothing yet. */
@@ -24,6 +26,9 @@ export async function importSnapshot(store: TrackerStore, snapshot: TrackerSnaps
       `A JSON export goes into an empty store; ${store.path} holds projects ${present.map((p) => p.key).join(', ')}. Nothing was imported.`,
     );
   }
+  // First: projects' leads, issues' people and comments' authors are their handles.
+  const people = snapshot.people ?? [];
+  for (const [index, person] of people.entries()) await savePersonAt(store, person, index);
   for (const project of snapshot.projects) await store.importProject(project);
   for (const { project, workflow } of snapshot.workflows ?? []) await store.setWorkflow(project, workflow);
   for (const sprint of snapshot.sprints) await store.importSprint(sprint);
@@ -46,7 +51,18 @@ export async function importSnapshot(store: TrackerStore, snapshot: TrackerSnaps
     issues: issues.length,
     links: snapshot.links.length,
     attachments: attachments.length,
+    people: people.length,
   };
+}
+
+/** A person through the store's own command; a refusal says which entry of the file it is. */
+async function savePersonAt(store: TrackerStore, person: Person, index: number): Promise<void> {
+  try {
+    await store.savePerson(person);
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    throw domainError(error.code, `people.${index} (${person.handle}): ${error.message}`);
+  }
 }
 
 function byProjectThenNumber(a: Issue, b: Issue): number {

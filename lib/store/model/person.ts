@@ -18,17 +18,18 @@ export const PEOPLE_LIMITS = {
   peopleMax: 10_000,
 } as const;
 
-export const PersonSchema = z.readonly(
-  z.object({
-    handle: HandleSchema,
-    /** How people call them: "Alice Smith". The handle when nothing better is known. */
-    name: z.string().check(z.minLength(1), z.maxLength(LIMITS.nameMax)),
-    email: z.nullable(z.string().check(z.maxLength(PEOPLE_LIMITS.emailMax), z.regex(EMAIL_PATTERN))),
-    aliases: z
-      .array(z.string().check(z.minLength(1), z.maxLength(PEOPLE_LIMITS.aliasMax)))
-      .check(z.maxLength(PEOPLE_LIMITS.aliasesMax)),
-  }),
-);
+/** A person's fields: the directory's entry (PersonSchema) and, strict, the export's (snapshot-format.ts). */
+export const PERSON_SHAPE = {
+  handle: HandleSchema,
+  /** How people call them: "Alice Smith". The handle when nothing better is known. */
+  name: z.string().check(z.minLength(1), z.maxLength(LIMITS.nameMax)),
+  email: z.nullable(z.string().check(z.maxLength(PEOPLE_LIMITS.emailMax), z.regex(EMAIL_PATTERN))),
+  aliases: z
+    .array(z.string().check(z.minLength(1), z.maxLength(PEOPLE_LIMITS.aliasMax)))
+    .check(z.maxLength(PEOPLE_LIMITS.aliasesMax)),
+};
+
+export const PersonSchema = z.readonly(z.object(PERSON_SHAPE));
 export type Person = z.infer<typeof PersonSchema>;
 
 /** Every name that finds a person besides the handle, folded as lookups fold them. */

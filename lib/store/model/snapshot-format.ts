@@ -4,6 +4,7 @@
 // commands (dist/mcp-tracker-io.mjs) import this file, so a server start does not build it.
 import * as z from 'zod/mini';
 import { domainError } from './errors.js';
+import { PEOPLE_LIMITS, PERSON_SHAPE } from './person.js';
 import {
   AttachmentSchema,
   IssueKeySchema,
@@ -38,6 +39,8 @@ export const TrackerSnapshotSchema = z.strictObject({
   workflows: z.optional(z.array(z.strictObject({ project: ProjectKeySchema, workflow: WorkflowSchema }))),
   /** Each project's components, versions and custom fields (model/fields.ts); absent when no project defined any. */
   fields: z.optional(z.array(SnapshotFieldsSchema)),
+  /** The people directory (model/person.ts): names, e-mails, aliases; absent when it is empty. */
+  people: z.optional(z.array(z.strictObject(PERSON_SHAPE)).check(z.maxLength(PEOPLE_LIMITS.peopleMax))),
 });
 export type TrackerSnapshot = z.infer<typeof TrackerSnapshotSchema>;
 

@@ -4,14 +4,16 @@
 // One array per kind of thing the tracker holds: projects, sprints, issues (each with its
 // comments, resolution and parent epic), links (as written: `from` blocks `to`) and, when
 // there are any, attachments (each with its issue's key, its bytes as base64), the fields
-// projects defined (each issue carries its values in `fields`) and the projects' own workflows
-// (each before its project's issues on import: their statuses are its). A new
+// projects defined (each issue carries its values in `fields`), the projects' own workflows
+// (each before its project's issues on import: their statuses are its) and the people
+// directory (on import before everything that names them). A new
 // kind of record becomes a new array here, read by its own step in importSnapshot; what is
 // already there does not change. A file with a field this version does not know is refused,
 // naming the field, rather than imported without it (the format and its check: snapshot-format.ts).
 //
 // Export → import into an empty store → export gives the same document byte for byte: every
-// array is in a stable order (keys ascending), and importing writes each thing with the
+// array is in a stable order (keys ascending; people in the order the directory took them in,
+// which importing keeps), and importing writes each thing with the
 // values it had, through the same store commands as a CSV import.
 //
 // Reading a document back needs a store (snapshot-import.ts); making one needs only the state,
@@ -38,7 +40,23 @@ export function snapshotOf(state: TrackerState): TrackerSnapshot {
     ...attachmentsOf(state, issues),
     ...fieldsOf(state, projects),
     ...workflowsOf(state, projects),
+    ...peopleOf(state),
   };
+}
+
+/**
+ * The people directory's entries (those only seen on a record have none), in the order the
+ * directory took them in, not by handle: a handle that is an earlier person's alias was
+ * accepted after that alias, and saved back in handle order its alias would be refused.
+ */
+function peopleOf(state: TrackerState): Pick<TrackerSnapshot, 'people'> {
+  const people = [...state.directory.values()].map(({ handle, name, email, aliases }) => ({
+    handle,
+    name,
+    email,
+    aliases: [...aliases],
+  }));
+  return people.length === 0 ? {} : { people };
 }
 
 /** What each project defined of its fields, by project key; nothing when none defined any. */
