@@ -27,7 +27,11 @@ const PROJ_FIELDS = {
 
 /** The demo store with PROJ's fields defined and four issues given values. */
 async function withFields(): Promise<TrackerStore> {
-  const store = await demo.open();
+  return giveFields(await demo.open());
+}
+
+/** PROJ's and WEB's fields defined on a demo store, and four issues given values. */
+async function giveFields(store: TrackerStore): Promise<TrackerStore> {
   await store.defineFields('PROJ', PROJ_FIELDS);
   await store.defineFields('WEB', { components: ['api', 'frontend'], custom: [{ name: 'Story Type', type: 'text' }] });
   await store.updateIssue('PROJ-101', {
@@ -140,18 +144,7 @@ test('JQL: due with dates and functions, component, fixVersion, custom fields by
     watch: false,
     now: () => new Date('2025-06-15T12:00:00.000Z'),
   });
-  await store.defineFields('PROJ', PROJ_FIELDS);
-  await store.defineFields('WEB', { components: ['api', 'frontend'], custom: [{ name: 'Story Type', type: 'text' }] });
-  await store.updateIssue('PROJ-101', {
-    fields: { due: '2025-06-10', components: ['API', 'billing'], 'story type': 'research', Hours: 3.5 },
-  });
-  await store.updateIssue('PROJ-102', {
-    fields: { due: '2025-06-20', fix_versions: ['2.1'], Platforms: ['ios', 'Web'], 'Release Notes': 'Faster checkout on iOS' },
-  });
-  await store.updateIssue('PROJ-103', {
-    fields: { components: 'Web UI', 'Story Type': 'Build', Hours: 8, 'Signed Off': '2025-06-01' },
-  });
-  await store.updateIssue('WEB-1', { fields: { components: ['frontend'], 'Story Type': 'Research notes', due: '2025-06-16' } });
+  await giveFields(store);
   const answers: [string, string[]][] = [
     ['due < now()', ['PROJ-101']],
     // 2025-06-15 is a Sunday: the week ends tonight, WEB-1 is due on Monday.
