@@ -4,7 +4,6 @@
 // runs it so); the tests about the data file itself are for the journal only.
 import { constants } from 'node:buffer';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,33 +12,24 @@ import { closeJournal, createJournal, openJournal } from '../store/journal/journ
 import { SLICE_WORK, searchInSlices } from '../store/queries/queries.js';
 import { ISSUE_TEXT_PER_COMMENT_MAX, type Issue } from '../store/model/schema.js';
 import type { RecordDraft } from '../store/model/record-schema.js';
-import { LIMITS, isDomainError, isStoreFileError, openStore, resolveDataPath, type TrackerStore } from '../store/index.js';
+import { LIMITS, isStoreFileError, openStore, resolveDataPath, type TrackerStore } from '../store/index.js';
 import { openPostgresStore } from '../store/postgres/index.js';
-import { dropDatabases, freshStore } from '../../spec-tests/tests-postgres/postgres-test-db.js';
+import { domainFailure } from './demo-stores.js';
+import { ON_POSTGRES, storePlaces } from './store-places.js';
 
-const ON_POSTGRES = process.env.MCP_TEST_STORE_BACKEND === 'postgres';
 /** A test about the journal file itself. */
 const journalTest = ON_POSTGRES ? test.skip : test;
 
 const DAY_MS = 86_400_000;
 const START = Date.parse('2025-06-15T12:00:00.000Z');
-const directories: string[] = [];
-
-function tempFile(): string {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-domain-'));
-  directories.push(directory);
-  return path.join(directory, 'data', 'tracker.jsonl');
-}
+const places = storePlaces('tracker-domain');
+const tempFile = places.file;
+const tempPlace = places.place;
 
 /** A clock the test moves by hand. */
 function manualClock(start = START): { now: () => Date; advance: (ms: number) => void } {
   let time = start;
   return { now: () => new Date(time), advance: (ms) => (time += ms) };
-}
-
-/** Where a store's data lives: a data file, or a database of its own on PostgreSQL. */
-async function tempPlace(): Promise<string> {
-  return ON_POSTGRES ? freshStore() : tempFile();
 }
 
 async function openDemo(clock = manualClock(), place?: string): Promise<TrackerStore> {
@@ -54,21 +44,7 @@ async function walk(store: TrackerStore, key: string, ...statuses: string[]): Pr
   for (const status of statuses) await store.updateStatus(key, status);
 }
 
-async function domainFailure(run: () => unknown): Promise<string> {
-  let failure: unknown = 'no error: the call succeeded';
-  try {
-    await run();
-  } catch (error) {
-    failure = error;
-  }
-  assert.ok(isDomainError(failure), `expected a DomainError, got ${String(failure)}`);
-  return failure.message;
-}
-
-test.after(async () => {
-  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
-  if (ON_POSTGRES) await dropDatabases();
-});
+test.after(() => places.removeAll());
 
 // ---------------------------------------------------------------------------
 // Demo data

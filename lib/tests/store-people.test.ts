@@ -2,34 +2,21 @@
 // (a Jira account id); any of them finds the handle; a name nobody goes by is refused with the
 // closest handles ("did you mean") and the people there are, and writes nothing. Runs against
 // PostgreSQL too when MCP_TEST_STORE_BACKEND=postgres (store-postgres.test.ts runs it so).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importSnapshot } from '../store/exchange/snapshot-import.js';
 import { parseSnapshot } from '../store/model/snapshot-format.js';
 import { openStore, type TrackerStore } from '../store/index.js';
 import { openPostgresStore } from '../store/postgres/index.js';
-import { dropDatabases, freshStore } from '../../spec-tests/tests-postgres/postgres-test-db.js';
 import { domainFailure } from './demo-stores.js';
+import { ON_POSTGRES, storePlaces } from './store-places.js';
 
-const ON_POSTGRES = process.env.MCP_TEST_STORE_BACKEND === 'postgres';
 const PEOPLE =
   'People: alice (Alice Smith), bob (Bob Jones), carol (Carol Diaz), dmitri (Dmitri Kuznetsov), priya (Priya Patel).';
 
-const directories: string[] = [];
-test.after(async () => {
-  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
-  if (ON_POSTGRES) await dropDatabases();
-});
-
-async function tempPlace(): Promise<string> {
-  if (ON_POSTGRES) return freshStore();
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-people-'));
-  directories.push(directory);
-  return path.join(directory, 'tracker.jsonl');
-}
+const places = storePlaces('tracker-people');
+test.after(() => places.removeAll());
+const tempPlace = places.place;
 
 async function openDemo(place?: string, seed = true): Promise<TrackerStore> {
   const where = place ?? (await tempPlace());

@@ -1,33 +1,20 @@
 // Sprints: create, start (one active per project), close with the unfinished issues carried
 // to a future sprint or the backlog, the goal; the burndown, from the records' times. Runs against PostgreSQL too when
 // MCP_TEST_STORE_BACKEND=postgres (as store-domain.test.ts does).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openStore, SPRINT_LIMITS, type TrackerStore } from '../store/index.js';
 import { openPostgresStore } from '../store/postgres/index.js';
-import { dropDatabases, freshStore } from '../../spec-tests/tests-postgres/postgres-test-db.js';
 import { domainFailure } from './demo-stores.js';
+import { ON_POSTGRES, storePlaces } from './store-places.js';
 
-const ON_POSTGRES = process.env.MCP_TEST_STORE_BACKEND === 'postgres';
 /** The demo's PROJ-S42 runs 2025-06-06 to 2025-06-20; PROJ-S43 (future) follows it. */
 const NOW = new Date('2025-06-15T12:00:00.000Z');
 const UNFINISHED_S42 = ['PROJ-101', 'PROJ-102', 'PROJ-103', 'PROJ-104', 'PROJ-106', 'PROJ-108'];
 
-const directories: string[] = [];
-test.after(async () => {
-  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
-  if (ON_POSTGRES) await dropDatabases();
-});
-
-async function tempPlace(): Promise<string> {
-  if (ON_POSTGRES) return freshStore();
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-sprints-'));
-  directories.push(directory);
-  return path.join(directory, 'tracker.jsonl');
-}
+const places = storePlaces('tracker-sprints');
+test.after(() => places.removeAll());
+const tempPlace = places.place;
 
 async function openDemo(place?: string, now = () => NOW): Promise<TrackerStore> {
   const where = place ?? (await tempPlace());
