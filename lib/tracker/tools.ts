@@ -29,7 +29,8 @@ import {
 } from '../store/index.js';
 import { described } from './described.js';
 import { domain } from './domain-errors.js';
-import { issueSummary, issueUri } from './resources.js';
+import { issueSummary } from './resource-reads.js';
+import { issueUri } from './resource-uris.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 import { AttachmentSummarySchema, addAttachmentTool, attachmentBlock, attachmentSummary } from './attachments.js';
 import { HistorySchema, IncludeSchema, LinkedSchema, issueExtras } from './issue-views.js';
