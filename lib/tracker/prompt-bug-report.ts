@@ -9,7 +9,9 @@
 import { invalidParams } from '../../protocol/errors.js';
 import type { PromptDefinition, PromptMessage } from '../../protocol/prompts.js';
 import { isDomainError, LIMITS, parsePriority, type TrackerStore } from '../store/index.js';
-import { JSON_MIME, TEMPLATES, completers, readUri } from './resources.js';
+import { completers } from './completers.js';
+import { readUri } from './resource-reads.js';
+import { JSON_MIME, TEMPLATES } from './resource-uris.js';
 
 const say = (role: PromptMessage['role'], text: string): PromptMessage => ({ role, content: { type: 'text', text } });
 

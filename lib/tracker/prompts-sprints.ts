@@ -13,7 +13,9 @@
 import type { PromptDefinition, PromptMessage } from '../../protocol/prompts.js';
 import { invalidParams } from '../../protocol/errors.js';
 import { ISSUE_TYPES, type Issue, type TrackerStore } from '../store/index.js';
-import { TEMPLATES, completers, currentProject } from './resources.js';
+import { completers } from './completers.js';
+import { currentProject } from './resource-reads.js';
+import { TEMPLATES } from './resource-uris.js';
 
 /** How prompts.ts makes messages: plain text, and a resource read now (an argument naming nothing is -32602). */
 export interface PromptParts {

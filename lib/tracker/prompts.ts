@@ -8,7 +8,9 @@ import type { PromptDefinition, PromptMessage } from '../../protocol/prompts.js'
 import { excerpt, invalidParams } from '../../protocol/errors.js';
 import type { TrackerStore } from '../store/index.js';
 import { sprintPrompts } from './prompts-sprints.js';
-import { CURRENT_SPRINT_URI, JSON_MIME, TEMPLATES, completers, currentProject, issueUri, readUri } from './resources.js';
+import { completers } from './completers.js';
+import { currentProject, readUri } from './resource-reads.js';
+import { CURRENT_SPRINT_URI, JSON_MIME, TEMPLATES, issueUri } from './resource-uris.js';
 import { bugReportPrompt } from './prompt-bug-report.js';
 
 const say = (role: PromptMessage['role'], text: string): PromptMessage => ({ role, content: { type: 'text', text } });

@@ -35,7 +35,8 @@ import { createHash } from 'node:crypto';
 import type { ChangeEvent, TrackerStore } from '../store/index.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { type IssueTexts, createIssueTexts } from './issue-texts.js';
-import { CURRENT_SPRINT_URI, PEOPLE_URI, PROJECTS_URI, TEMPLATES, issueAt, readUri } from './resources.js';
+import { issueAt, readUri } from './resource-reads.js';
+import { CURRENT_SPRINT_URI, PEOPLE_URI, PROJECTS_URI, TEMPLATES } from './resource-uris.js';
 
 /** A watched resource, and for one watched per reader, whose (see the top of this file). */
 export interface Watched {

@@ -12,7 +12,8 @@ import type { TrackerStore } from '../store/index.js';
 import { trackerPrompts } from './prompts.js';
 import { createResourceWatch } from './resource-watch.js';
 import { createIssueTexts } from './issue-texts.js';
-import { CURRENT_SPRINT_URI, trackerResources } from './resources.js';
+import { CURRENT_SPRINT_URI } from './resource-uris.js';
+import { trackerResources } from './resources.js';
 import { trackerTools } from './tools.js';
 import { type ToolSelection, selectTools, selectionOf } from './toolsets.js';
 
@@ -98,7 +99,7 @@ export function createTrackerServer(store: TrackerStore, options: TrackerServerO
     subscriptionLimits: options.subscriptionLimits,
     onSubscribe: (uri, viewer) => watch.watch(uri, viewer),
     onUnsubscribe: (uri, viewer) => watch.forget(uri, viewer),
-    // "Your" sprint: each reader's own (resources.ts readCurrentSprint), watched and told per reader.
+    // "Your" sprint: each reader's own (resource-contents.ts readCurrentSprint), watched and told per reader.
     perViewer: (uri) => uri === CURRENT_SPRINT_URI,
     resourceListChanged: true,
     logging: true,

@@ -35,7 +35,8 @@ import {
 } from '../store/index.js';
 import { described } from './described.js';
 import { domain } from './domain-errors.js';
-import { TEMPLATES, defaultProject, sprintList, sprintWithHistory } from './resources.js';
+import { TEMPLATES } from './resource-uris.js';
+import { defaultProject, sprintList, sprintWithHistory } from './resource-reads.js';
 
 const ACTIONS = ['create', 'start', 'close', 'goal'] as const;
 type Action = (typeof ACTIONS)[number];

@@ -23,7 +23,8 @@ import {
 } from '../../lib/store/index.js';
 import { attachmentBlock, attachmentSummary } from '../../lib/tracker/attachments.js';
 import { issueExtras } from '../../lib/tracker/issue-views.js';
-import { TEMPLATES, defaultProject, issueSummary, issueUri } from '../../lib/tracker/resources.js';
+import { defaultProject, issueSummary } from '../../lib/tracker/resource-reads.js';
+import { TEMPLATES, issueUri } from '../../lib/tracker/resource-uris.js';
 import { computedSummary } from '../../lib/tracker/tools-sprints.js';
 
 const statusEnum = z.enum(STATUSES as unknown as [string, ...string[]]);
