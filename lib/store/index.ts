@@ -54,6 +54,7 @@ export {
   type DataPathSource,
 } from './data-path.js';
 export { stderrLogger, silentLogger, type Logger, type LogLevel } from './model/log.js';
+export { nextTurn } from './model/turns.js';
 export {
   isDomainError,
   isStoreFileError,

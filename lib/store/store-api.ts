@@ -111,6 +111,11 @@ export interface TrackerStore extends SprintCommands, PeopleCommands {
 
   // Queries: synchronous, from memory (after picking up other processes' appends).
   getIssue(key: string): Issue;
+  /**
+   * The same, except that a large issue still in the snapshot file is read a piece a turn
+   * (journal/snapshot-slot.ts), with other work between the pieces: for a read that can wait.
+   */
+  getIssueInTurns(key: string): Issue | Promise<Issue>;
   /** The statuses the issue may move to now (workflow.ts). */
   getTransitions(key: string): readonly Status[];
   /** The project's workflow: its own, or the default (model/workflow.ts). */

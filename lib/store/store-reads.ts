@@ -99,6 +99,10 @@ export function storeReads(access: StoreAccess, pushdown?: SearchPushdown): Stor
 
   return {
     getIssue: (key) => read((state) => getIssue(state, key)),
+    getIssueInTurns(key) {
+      const reading = read((state) => state.issues.readInTurns(parseIssueKey(key)));
+      return reading === null ? read((state) => getIssue(state, key)) : reading.then(() => read((state) => getIssue(state, key)));
+    },
     getLinkKeys: (key) => read((state) => linkKeys(state, getIssue(state, key).key)),
     getIssueLinks: (key) => read((state) => issueLinks(state, key)),
     getReady: (project) =>

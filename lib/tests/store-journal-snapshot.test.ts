@@ -16,6 +16,8 @@ import * as assert from 'uvu/assert';
 import { openStore, type Logger, type TrackerStore } from '../store/index.js';
 import { createJournal } from '../store/journal/journal.js';
 import { SNAPSHOT_VERSION } from '../store/journal/journal-snapshot.js';
+import { PIECE_BYTES, readSlotInTurns, slotBytes } from '../store/journal/snapshot-slot.js';
+import type { IssueEntry } from '../store/state/issue-table.js';
 import type { RecordDraft } from '../store/model/record-schema.js';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -295,6 +297,102 @@ function defineTests(): void {
       /\.snapshot: its query indexes are not used \(their checksum is wrong\); building them from the issues/,
     );
     assert.equal(ours, await replayedQueryAnswers(file));
+  });
+
+  /** A closed demo file whose PROJ-101 has 40 comments of 10,000 characters: a slot of several pieces. */
+  async function fileWithLargeIssue(): Promise<string> {
+    const file = tempFile();
+    const store = await open(file);
+    const tricky = 'a "quote", a \\ backslash,\na line, \u2028 a separator, \u{1F600} an emoji, ';
+    for (let i = 0; i < 40; i++) await store.addComment('PROJ-101', { body: `${i} ${tricky}`.padEnd(10_000, 'x') });
+    store.close();
+    return file;
+  }
+
+  /** Counts turns of the event loop until stopped: how many passed while something ran. */
+  function turnCounter(): { stop: () => number } {
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      turns += 1;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    return { stop: () => ((counting = false), turns) };
+  }
+
+  test('a large issue opened from a snapshot is read a piece a turn, and is the issue a replay reads', async () => {
+    const file = await fileWithLargeIssue();
+    const fromReplay = await replayed(file);
+    const store = await open(file);
+    try {
+      const counter = turnCounter();
+      const reading = store.getIssueInTurns('PROJ-101');
+      assert.ok(reading instanceof Promise, 'a slot of several pieces is read in turns');
+      const second = store.getIssueInTurns('PROJ-101');
+      const issue = await reading;
+      assert.is(await second, issue, 'a second reader gets the same issue');
+      const turns = counter.stop();
+      assert.ok(turns >= Math.floor((40 * 10_000) / PIECE_BYTES), `read in ${turns} turns`);
+      assert.is(store.getIssueInTurns('PROJ-101'), issue, 'read once, then answered at once');
+      assert.not.ok(store.getIssueInTurns('PROJ-102') instanceof Promise, 'a small issue is read at once');
+      assert.equal(answers(store), fromReplay);
+    } finally {
+      store.close();
+    }
+  });
+
+  test('a change made while a large issue is read in turns stays: the reading does not put the old issue back', async () => {
+    const file = await fileWithLargeIssue();
+    const store = await open(file);
+    try {
+      const reading = store.getIssueInTurns('PROJ-101');
+      await new Promise((resolve) => setImmediate(resolve));
+      await store.addComment('PROJ-101', { body: 'Made while it was read.' });
+      await reading;
+      const comments = store.getIssue('PROJ-101').comments;
+      assert.is(comments.filter((comment) => comment.body.length === 10_000).length, 40);
+      assert.is(comments.at(-1)?.body, 'Made while it was read.');
+    } finally {
+      store.close();
+    }
+  });
+
+  test('a store closed while a large issue is read in turns: the reading fails, nothing crashes', async () => {
+    const file = await fileWithLargeIssue();
+    const store = await open(file);
+    const reading = store.getIssueInTurns('PROJ-101');
+    store.close();
+    const failure = await (reading as Promise<unknown>).then(
+      () => null,
+      (error: unknown) => error as Error,
+    );
+    assert.match(failure?.message ?? 'it did not fail', /could not be read back/);
+  });
+
+  test('a slot line longer than a piece is read whole, in one piece of its own', async () => {
+    const store = await open(tempFile());
+    try {
+      const issue = store.getIssue('PROJ-101');
+      const description = 'd'.repeat(3 * PIECE_BYTES);
+      const entry: IssueEntry = { issue: { ...issue, description, comments: issue.comments }, comments: [], history: [] };
+      const bytes = slotBytes(entry);
+      const pieces: number[] = [];
+      const readAt = (buffer: Buffer, length: number, offset: number) => (
+        pieces.push(length),
+        bytes.copy(buffer, 0, offset, offset + length)
+      );
+      const read = await readSlotInTurns(bytes.length, 'PROJ-101', readAt);
+      assert.is(read?.issue.description, description);
+      assert.ok(
+        pieces.some((length) => length > PIECE_BYTES),
+        `pieces read: ${pieces.join(', ')}`,
+      );
+      assert.is(await readSlotInTurns(bytes.length, 'PROJ-102', readAt), null, "another issue's slot");
+      assert.is(await readSlotInTurns(bytes.length - 1, 'PROJ-101', readAt), null, 'a slot cut short');
+    } finally {
+      store.close();
+    }
   });
 
   test('a snapshot that cannot be written (a full disk) is skipped: the close succeeds and nothing is lost', async () => {

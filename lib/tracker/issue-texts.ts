@@ -7,16 +7,15 @@
 //
 // Printing a large issue still takes long: two JSON.stringify passes and an encoding of 10 MB,
 // a second and more on a loaded machine, in which nothing else runs: no ping is read. So a large
-// issue that is not kept is printed a few comments at a time (`soon`), letting the event loop
-// run between the slices; reads of the same version while it is printed wait for that one
-// printing. The text is byte for byte JSON.stringify's (the tests hold it to that): the comments
-// are printed one slice at a time into the hole JSON.stringify leaves for them.
-//
-// What still runs in one piece: the store's first read of an issue from its snapshot file
-// (lib/store/journal/journal-snapshot.ts), and a fingerprint's SHA-256 of the text.
+// issue that is not kept is printed a few comments at a time (`soon`), taking turns with other
+// long work between the slices (the store's nextTurn); reads of the same version while it is
+// printed wait for that one printing. The text is byte for byte JSON.stringify's (the tests hold
+// it to that): the comments are printed one slice at a time into the hole JSON.stringify leaves
+// for them. The store reads a large issue from its snapshot file in turns too
+// (store.getIssueInTurns, lib/store/journal/snapshot-slot.ts).
 
 import { PreEncoded } from '../../protocol/pre-encoded.js';
-import type { Issue, TrackerStore } from '../store/index.js';
+import { nextTurn, type Issue, type TrackerStore } from '../store/index.js';
 import { attachmentSummary } from './attachments.js';
 import { createSnapshotCache } from './snapshot-cache.js';
 
@@ -39,7 +38,7 @@ const ISSUE_TEXT_CACHE_BYTES = 64 * 1024 * 1024;
  * in characters, not milliseconds, so that what runs between slices does not depend on the
  * machine's speed. An issue with no more is printed at once.
  */
-const SLICE_CHARS = 128 * 1024;
+const SLICE_CHARS = 64 * 1024;
 
 /** An issue, and its attachments (without their bytes) when it has any: what jira://issue/{key} reads. */
 export function issueWithAttachments(store: TrackerStore, issue: Issue): Record<string, unknown> {
@@ -95,7 +94,7 @@ async function printInSlices(value: Record<string, unknown>, comments: Issue['co
     text.add(`${i > 0 ? ',' : ''}${JSON.stringify(comment)}`);
     printed += comment.body.length;
     if (printed < SLICE_CHARS) continue;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     printed = 0;
   }
   text.add(`]${whole.slice(at + holeJson.length)}`);

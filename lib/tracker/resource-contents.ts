@@ -8,8 +8,8 @@ import { RpcError, excerpt, invalidParams } from '../../protocol/errors.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import type { IssueTexts } from './issue-texts.js';
 import { CURRENT_SPRINT_URI, JSON_MIME, SVG_MIME, TEMPLATES } from './resource-uris.js';
-import { currentSprint, issueAt, nothingOnDomainError, readKnownUri, readUri } from './resource-reads.js';
-import { type Burndown, type SprintStats, type TrackerStore, isDomainError } from '../store/index.js';
+import { currentSprint, issueInTurnsAt, nothingOnDomainError, readKnownUri, readUri } from './resource-reads.js';
+import { type Burndown, type Issue, type SprintStats, type TrackerStore, isDomainError } from '../store/index.js';
 
 /**
  * Performance (a first reading may skip it): jira://sprint/current's text, read by hosts again and again. Its numbers are the same
@@ -47,10 +47,13 @@ export function resourceReaders(store: TrackerStore, texts: IssueTexts) {
     return value === null ? null : [{ uri, mimeType: SVG_MIME, text: String(value.svg) }];
   };
   const readIssue = (uri: string): ResourceContents[] | null | Promise<ResourceContents[]> => {
-    const issue = issueAt(store, uri);
-    const text = issue === null ? null : texts.soon(issue); // a large issue not kept: printed in slices
     const contents = (text: PreEncoded<string>) => [{ uri, mimeType: JSON_MIME, text }];
-    return text === null ? null : text instanceof Promise ? text.then(contents) : contents(text);
+    const send = (issue: Issue) => {
+      const text = texts.soon(issue); // a large issue not kept: printed in slices
+      return text instanceof Promise ? text.then(contents) : contents(text);
+    };
+    const issue = issueInTurnsAt(store, uri); // a large issue still in the snapshot file: read in turns
+    return issue === null ? null : issue instanceof Promise ? issue.then(send) : send(issue);
   };
   const readAttachment = (uri: string): ResourceContents[] | null => {
     const vars = TEMPLATES.attachment.match(uri);

@@ -163,3 +163,8 @@ export function sprintList(
 export function issueAt(store: TrackerStore, uri: string): Issue | null {
   return nothingOnDomainError(() => store.getIssue(TEMPLATES.issue.match(uri)?.key ?? ''));
 }
+
+/** The same, with a large issue still in the snapshot file read a piece a turn (store.getIssueInTurns). */
+export function issueInTurnsAt(store: TrackerStore, uri: string): Issue | Promise<Issue> | null {
+  return nothingOnDomainError(() => store.getIssueInTurns(TEMPLATES.issue.match(uri)?.key ?? ''));
+}

@@ -32,7 +32,7 @@
 // The work per write follows what the write touched, not what is subscribed.
 
 import { createHash } from 'node:crypto';
-import type { ChangeEvent, TrackerStore } from '../store/index.js';
+import { nextTurn, type ChangeEvent, type TrackerStore } from '../store/index.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import { type IssueTexts, createIssueTexts } from './issue-texts.js';
 import { issueAt, readUri } from './resource-reads.js';
@@ -154,10 +154,10 @@ function fingerprint(value: Record<string, unknown> | null): string {
 const CHUNKS_PER_TURN = 2;
 
 /**
- * fingerprintText's digest of a text kept as bytes, taken a few chunks a turn, so that a ping
- * is read between them (a first subscribe to a 10 MB issue hashed it in one piece). The
- * function returned gives the digest, finishing at once what is left when asked before the end
- * (a change that came meanwhile).
+ * fingerprintText's digest of a text kept as bytes, taken a few chunks a turn (taking turns with
+ * other long work: the store's nextTurn), so that a ping is read between them (a first subscribe
+ * to a 10 MB issue hashed it in one piece). The function returned gives the digest, finishing at
+ * once what is left when asked before the end (a change that came meanwhile).
  */
 function fingerprintInTurns(chunks: readonly Buffer[]): string | (() => string) {
   if (chunks.length <= CHUNKS_PER_TURN) return fingerprintText(chunks);
@@ -170,9 +170,9 @@ function fingerprintInTurns(chunks: readonly Buffer[]): string | (() => string) 
   };
   const step = (): void => {
     hashUpTo(next + CHUNKS_PER_TURN);
-    if (digest === undefined) setImmediate(step);
+    if (digest === undefined) void nextTurn().then(step);
   };
-  setImmediate(step);
+  void nextTurn().then(step);
   return () => {
     hashUpTo(chunks.length);
     return digest as string;

@@ -11,13 +11,15 @@
 //
 // Layout:
 //   [0, HEADER_BYTES)   the header: one JSON object padded with spaces, then "\n"
-//   issues section      each issue's JSON `[issue, history]`, one after another; slot i
-//                       ends at ends[i] (relative to the section)
+//   issues section      each issue's slot, one after another: its fields, comments and
+//                       history as lines (snapshot-slot.ts); slot i ends at ends[i]
+//                       (relative to the section)
 //   index section       v8.serialize of the rest of the state (SavedState), with the issue
 //                       keys in creation order and their slot ends
 //   indexes section     v8.serialize of the query indexes (saved-indexes.ts)
 // Issues stay in the file until first use (issue-table.ts): opening reads the index, and only
-// checksums the issues section, so it neither parses nor builds every issue. The query indexes
+// checksums the issues section, so it neither parses nor builds every issue; a large issue's
+// first read can be spread over turns (readInTurns). The query indexes
 // are read, and their checksum checked, by the first query that wants one: a bad checksum
 // there is said on stderr, and the index is built from the issues instead.
 //
@@ -27,12 +29,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import v8 from 'node:v8';
-import { restoreIssue } from '../changes/issue-snapshot.js';
 import { nameIndex } from '../changes/people.js';
 import type { Person } from '../model/person.js';
 import { errnoCode, storeFileError } from '../model/errors.js';
-import { IssueTable, type HistoryEntry, type IssueEntry, type IssueSource } from '../state/issue-table.js';
+import { IssueTable, type IssueEntry, type IssueSource } from '../state/issue-table.js';
 import { READ_CHUNK_BYTES } from './journal-file.js';
+import { PIECE_BYTES, parseSlot, readSlotInTurns } from './snapshot-slot.js';
 import { setIndexSource, type IndexSource, type SavedIndexes } from '../indexes/saved-indexes.js';
 import type { Logger } from '../model/log.js';
 import { LIMITS, type Issue, type Project, type ProjectFields, type Sprint, type Status } from '../model/schema.js';
@@ -48,7 +50,7 @@ import {
 } from '../state/state.js';
 
 export const SNAPSHOT_FORMAT = 'mcp-tracker-snapshot';
-export const SNAPSHOT_VERSION = 5;
+export const SNAPSHOT_VERSION = 6;
 /** The header's room: it holds a few numbers, three checksums and the journal's header line. */
 export const HEADER_BYTES = 4096;
 /** How much of the journal before the covered offset must still be what the snapshot saw. */
@@ -244,14 +246,22 @@ export class SnapshotFile implements IssueSource, IndexSource {
   read(slot: number, key: string): IssueEntry {
     const { start, end } = this.slotRange(slot);
     const bytes = this.bytesAt(start, end);
-    let saved: [Issue, HistoryEntry[]] | undefined;
-    try {
-      saved = JSON.parse(bytes.toString('utf8')) as [Issue, HistoryEntry[]];
-    } catch {
-      saved = undefined;
-    }
-    if (bytes.length !== end - start || saved?.[0]?.key !== key) throw this.changedError(key);
-    return restoreIssue(saved[0], saved[1]);
+    const entry = bytes.length === end - start ? parseSlot(bytes, key) : null;
+    if (entry === null) throw this.changedError(key);
+    return entry;
+  }
+
+  /** A slot larger than a piece, read a piece a turn (snapshot-slot.ts); null for a smaller one. */
+  readInTurns(slot: number, key: string): Promise<IssueEntry> | null {
+    const { start, end } = this.slotRange(slot);
+    if (end - start <= PIECE_BYTES) return null;
+    // Each piece is read when its turn comes, from a file that may have been closed since.
+    const readAt = (buffer: Buffer, length: number, offset: number): number =>
+      this.#closed ? 0 : readInto(this.fd, buffer, length, start + offset);
+    return readSlotInTurns(end - start, key, readAt).then((entry) => {
+      if (entry === null) throw this.changedError(key);
+      return entry;
+    });
   }
 
   /**
@@ -272,7 +282,10 @@ export class SnapshotFile implements IssueSource, IndexSource {
     return readBytes(this.fd, start, end - start);
   }
 
+  #closed = false;
+
   close(): void {
+    this.#closed = true;
     fs.closeSync(this.fd);
   }
 
@@ -392,11 +405,17 @@ export function sha256(bytes: Buffer): string {
 /** Up to `length` bytes from `position`: fewer only if the file is shorter. */
 function readBytes(fd: number, position: number, length: number): Buffer {
   const buffer = Buffer.allocUnsafe(length);
+  const filled = readInto(fd, buffer, length, position);
+  return buffer.subarray(0, filled);
+}
+
+/** Reads up to `length` bytes from `position` into the start of `buffer`; fewer only if the file is shorter. */
+function readInto(fd: number, buffer: Buffer, length: number, position: number): number {
   let filled = 0;
   while (filled < length) {
     const read = fs.readSync(fd, buffer, filled, length - filled, position + filled);
     if (read === 0) break;
     filled += read;
   }
-  return buffer.subarray(0, filled);
+  return filled;
 }

@@ -28,6 +28,7 @@ import {
   type SnapshotFile,
   type SnapshotHeader,
 } from './journal-snapshot.js';
+import { slotBytes } from './snapshot-slot.js';
 
 /** What writeSnapshot needs to know about the journal the state was replayed from. */
 export interface SnapshotOf {
@@ -143,8 +144,7 @@ function writeIssues(fd: number, state: TrackerState, previous: SnapshotFile | n
       bytes = range.end - range.start;
     } else {
       if (copy.end > copy.start) flush();
-      const entry = state.issues.entry(key) as IssueEntry;
-      const text = Buffer.from(JSON.stringify([entry.issue, entry.history]));
+      const text = slotBytes(state.issues.entry(key) as IssueEntry);
       pending.push(text);
       bytes = text.length;
     }

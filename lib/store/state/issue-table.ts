@@ -36,6 +36,8 @@ export interface IssueEntry {
 export interface IssueSource {
   /** Reads the slot's issue; throws a StoreFileError if the file no longer holds it. */
   read(slot: number, key: string): IssueEntry;
+  /** The same for a large issue, read a piece a turn; null when it is small enough to read at once. */
+  readInTurns(slot: number, key: string): Promise<IssueEntry> | null;
 }
 
 export class IssueTable {
@@ -44,6 +46,8 @@ export class IssueTable {
   /** By id: the entry once read or made here; undefined while only its slot in the source has it. */
   readonly #entries: (IssueEntry | undefined)[] = [];
   #source: IssueSource | null = null;
+  /** Issues being read from the source a piece a turn, by id (readInTurns). */
+  readonly #reading = new Map<number, Promise<void>>();
   /** Ids of the source's issues replaced since the table was made from it (saved-indexes.ts). */
   readonly #changedSinceSource = new Set<number>();
 
@@ -99,6 +103,25 @@ export class IssueTable {
       this.#entries[id] = entry;
     }
     return entry;
+  }
+
+  /**
+   * Reads a large issue not read yet from the source a piece a turn, so that other work runs
+   * meanwhile (journal/snapshot-slot.ts); one reading however many ask. Null when there is
+   * nothing to wait for: no such issue, read already, or small enough for get() to read at once.
+   */
+  readInTurns(key: string): Promise<void> | null {
+    const id = this.#ids.get(key);
+    if (id === undefined || this.#entries[id] !== undefined || this.#source === null) return null;
+    let reading = this.#reading.get(id);
+    if (reading === undefined) {
+      const entry = this.#source.readInTurns(id, key);
+      if (entry === null) return null;
+      // A get() meanwhile read the issue at once, and a change may have replaced it since: that one stays.
+      reading = entry.then((read) => void (this.#entries[id] ??= read)).finally(() => this.#reading.delete(id));
+      this.#reading.set(id, reading);
+    }
+    return reading;
   }
 
   /** The slot of an issue not read yet (null once read): lets a new snapshot copy its bytes unparsed. */
