@@ -34,6 +34,20 @@ function emptyFolder(): string {
   return mkdtempSync(join(tmpdir(), 'mcp-by-hand-alone-'));
 }
 
+/** A create_issue after the handshake: the server's answer to it, as the text of its first content block. */
+function createIssue(command: string, args: string[], cwd: string): { isError: boolean; text: string } {
+  const call = { name: 'create_issue', arguments: { project: 'PROJ', title: 'Made from a lone folder', type: 'task' } };
+  const input = `${INITIALIZE}{"jsonrpc":"2.0","method":"notifications/initialized"}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call })}\n`;
+  const run = spawnSync(command, args, { cwd, input, encoding: 'utf8', timeout: 30_000 });
+  const answer = run.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { id?: number; result?: { isError?: boolean; content: { text: string }[] } })
+    .find((message) => message.id === 2);
+  assert.ok(answer?.result, run.stdout + run.stderr);
+  return { isError: answer.result.isError === true, text: answer.result.content[0]?.text ?? '' };
+}
+
 /** The server's answer to initialize, with stdin closed right after it. */
 function assertAnswersInitialize(args: string[], cwd: string): void {
   const run = node(args, cwd, INITIALIZE);
@@ -75,12 +89,19 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
     }
     // Told before the store opens: no data file was made for a server that cannot serve.
     assert.not.ok(existsSync(join(folder, 'none.jsonl')));
+    // A write loads the store's commands on first use: alone, the tool says which file to copy.
+    const lone = createIssue(process.execPath, ['mcp-tracker.mjs', '--ephemeral'], folder);
+    assert.ok(lone.isError);
+    assert.match(lone.text, 'needs mcp-tracker-writes.mjs beside this file');
     // Copied together, the server finds its companions beside it.
     for (const name of readdirSync('dist').filter((name) => /^mcp-tracker-.*\.mjs$/.test(name)))
       copyFileSync(join('dist', name), join(folder, name));
     const help = node(['mcp-tracker.mjs', '--help'], folder);
     assert.is(help.status, 0, help.stderr);
     assert.match(help.stdout, /^Usage:\n {2}mcp-tracker \[options\]/);
+    const written = createIssue(process.execPath, ['mcp-tracker.mjs', '--ephemeral'], folder);
+    assert.not.ok(written.isError, written.text);
+    assert.match(written.text, '"title":"Made from a lone folder"');
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -148,6 +169,7 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
       'dist/mcp-tracker-http.mjs',
       'dist/mcp-tracker-io.mjs',
       'dist/mcp-tracker-postgres.mjs',
+      'dist/mcp-tracker-writes.mjs',
       'dist/mcp-tracker.mjs',
       'package.json',
     ]);
@@ -164,6 +186,8 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
     assert.match(spawnSync(bin('mcp-tracker'), ['--help'], { encoding: 'utf8' }).stdout, /^Usage:\n/);
     const answer = spawnSync(bin('mcp-tracker'), ['--ephemeral'], { input: INITIALIZE, encoding: 'utf8', timeout: 30_000 });
     assert.match(answer.stdout, '"protocolVersion":"2025-11-25"');
+    const written = createIssue(bin('mcp-tracker'), ['--ephemeral'], project);
+    assert.not.ok(written.isError, written.text);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

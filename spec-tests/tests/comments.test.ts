@@ -25,6 +25,7 @@ const BUILT = new Set([
   'mcp-tracker-io.mjs',
   'mcp-tracker-http.mjs',
   'mcp-tracker-help.mjs',
+  'mcp-tracker-writes.mjs',
   'mcp-conform.mjs',
   'mcp-conformance-server.mjs',
   'sdk-tracker.mjs',
