@@ -40,6 +40,7 @@ const programs = [
       __MCP_TRACKER_IO_BUNDLE__: JSON.stringify('./mcp-tracker-io.mjs'),
       __MCP_TRACKER_HTTP_BUNDLE__: JSON.stringify('./mcp-tracker-http.mjs'),
       __MCP_TRACKER_HELP_BUNDLE__: JSON.stringify('./mcp-tracker-help.mjs'),
+      __MCP_TRACKER_PROMPTS_BUNDLE__: JSON.stringify('./mcp-tracker-prompts.mjs'),
     },
     notice: '',
     // Started from V8's code cache by lib/code-cache.ts (below: startedFromCodeCache).
@@ -63,11 +64,13 @@ const programs = [
     notice: '',
   },
   // `mcp-tracker --http`: the Streamable HTTP transport and the users file, loaded only for that option (lib/http-loader.ts).
-  { entry: 'lib/http-serve.ts', out: 'dist/mcp-tracker-http.mjs', define: {}, notice: '' },
+  { entry: 'lib/http-serve.ts', out: 'dist/mcp-tracker-http.mjs', define: STORE_SEAMS, notice: '' },
   // `mcp-tracker help`: the text of every command and option, loaded only for it (lib/help-loader.ts).
   { entry: 'lib/usage.ts', out: 'dist/mcp-tracker-help.mjs', define: {}, notice: '' },
   // The store's commands, loaded on the first write (lib/store/writes-loader.ts).
   { entry: 'lib/store/store-mutations.ts', out: 'dist/mcp-tracker-writes.mjs', define: {}, notice: '' },
+  // What the prompts expand into, loaded on the first prompts/get (lib/tracker/prompts-loader.ts).
+  { entry: 'lib/tracker/prompt-messages.ts', out: 'dist/mcp-tracker-prompts.mjs', define: {}, notice: '' },
   {
     entry: 'spec-tests/runner/main.ts',
     out: 'dist/mcp-conform.mjs',

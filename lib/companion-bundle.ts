@@ -3,19 +3,21 @@
 //
 // - a command's or an option's (the demo, import and export, --http, help, the PostgreSQL
 //   backend): loaded once, before the command runs;
-// - a seam's (the store's writes, ...): code a server runs only for some requests, loaded on the
-//   first such request. Every handler is asynchronous already, so the seam is an object with the
-//   same methods as the module behind it, each of which awaits the module (`onFirstUse`) and
-//   calls it: `createIssue: async (input) => (await writes()).createIssue(input)`.
+// - a seam's (the store's writes, the prompts' messages): code a server runs only for some
+//   requests, loaded on the first such request. Every handler is asynchronous already, so the
+//   seam awaits the module (`onFirstUse`, below) and calls it, as lib/store/writes-loader.ts
+//   does for every write: `createIssue: async (input) => (await writes()).createIssue(input)`.
 //
-// Every loader (lib/*-loader.ts, lib/store/*-loader.ts) is the same few lines: build.mjs defines
-// `__MCP_TRACKER_<NAME>_BUNDLE__` as the companion's file name, resolved beside the file that
-// runs; from source the constant is undefined and the module is imported directly.
+// Every loader (http-loader.ts here, store/writes-loader.ts, tracker/prompts-loader.ts and the
+// others) is the same few lines: build.mjs defines `__MCP_TRACKER_<NAME>_BUNDLE__` as the
+// companion's file name, resolved beside the file that runs; from source the constant is
+// undefined and the module is imported directly.
 //
-// A companion carries its own copies of the modules it imports. They must not be told apart
-// from the server's by identity: the store's errors are plain Errors with a `kind`
-// (lib/store/model/errors.ts), and what a seam hands across is plain data or objects whose
-// methods it calls (never `instanceof` or a private field of a class on the other side).
+// A companion carries its own copies of the modules it imports, so nothing may cross a seam
+// that is told apart by identity (`instanceof`, a class's private fields): what crosses is plain
+// data, objects whose methods are called, and errors read by their fields (the store's are
+// plain Errors with a `kind`, lib/store/model/errors.ts; the engine's RpcError is a class, made
+// again on the server's side: lib/tracker/prompts.ts, asServerError).
 //
 // A user who copied mcp-tracker.mjs alone gets a sentence naming the file to copy beside it, not
 // a stack trace.

@@ -18,7 +18,10 @@ import { type BuildOptions, build } from 'esbuild';
 const ENTRY = 'lib/main.ts';
 // The companions' names do not matter here: no session loads one.
 const DEFINE = Object.fromEntries(
-  ['POSTGRES', 'DEMO', 'IO', 'HTTP', 'HELP', 'WRITES'].map((name) => [`__MCP_TRACKER_${name}_BUNDLE__`, '"./companion.mjs"']),
+  ['POSTGRES', 'DEMO', 'IO', 'HTTP', 'HELP', 'WRITES', 'PROMPTS'].map((name) => [
+    `__MCP_TRACKER_${name}_BUNDLE__`,
+    '"./companion.mjs"',
+  ]),
 );
 
 type Message = Record<string, unknown>;

@@ -34,19 +34,35 @@ function emptyFolder(): string {
   return mkdtempSync(join(tmpdir(), 'mcp-by-hand-alone-'));
 }
 
-/** A create_issue after the handshake: the server's answer to it, as the text of its first content block. */
-function createIssue(command: string, args: string[], cwd: string): { isError: boolean; text: string } {
-  const call = { name: 'create_issue', arguments: { project: 'PROJ', title: 'Made from a lone folder', type: 'task' } };
-  const input = `${INITIALIZE}{"jsonrpc":"2.0","method":"notifications/initialized"}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call })}\n`;
+/** The server's answer to one request after the handshake: its result, or its error. */
+function answerTo(command: string, args: string[], cwd: string, method: string, params: object) {
+  const request = { jsonrpc: '2.0', id: 2, method, params };
+  const input = `${INITIALIZE}{"jsonrpc":"2.0","method":"notifications/initialized"}\n${JSON.stringify(request)}\n`;
   const run = spawnSync(command, args, { cwd, input, encoding: 'utf8', timeout: 30_000 });
   const answer = run.stdout
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { id?: number; result?: { isError?: boolean; content: { text: string }[] } })
+    .map((line) => JSON.parse(line) as { id?: number; result?: Record<string, unknown>; error?: { message: string } })
     .find((message) => message.id === 2);
-  assert.ok(answer?.result, run.stdout + run.stderr);
-  return { isError: answer.result.isError === true, text: answer.result.content[0]?.text ?? '' };
+  assert.ok(answer, run.stdout + run.stderr);
+  return JSON.stringify(answer.result ?? answer.error);
 }
+
+/** What a companion loaded on first use answers, through the server `command args` in `cwd`. */
+const SEAMS = [
+  {
+    file: 'mcp-tracker-writes.mjs',
+    method: 'tools/call',
+    params: { name: 'create_issue', arguments: { project: 'PROJ', title: 'Made from a lone folder', type: 'task' } },
+    answered: '\\"title\\":\\"Made from a lone folder\\"',
+  },
+  {
+    file: 'mcp-tracker-prompts.mjs',
+    method: 'prompts/get',
+    params: { name: 'triage_issue', arguments: { issue_key: 'PROJ-104' } },
+    answered: '"description":"Triage PROJ-104"',
+  },
+] as const;
 
 /** The server's answer to initialize, with stdin closed right after it. */
 function assertAnswersInitialize(args: string[], cwd: string): void {
@@ -89,19 +105,20 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
     }
     // Told before the store opens: no data file was made for a server that cannot serve.
     assert.not.ok(existsSync(join(folder, 'none.jsonl')));
-    // A write loads the store's commands on first use: alone, the tool says which file to copy.
-    const lone = createIssue(process.execPath, ['mcp-tracker.mjs', '--ephemeral'], folder);
-    assert.ok(lone.isError);
-    assert.match(lone.text, 'needs mcp-tracker-writes.mjs beside this file');
+    // A request that loads a companion on first use, alone, says which file to copy.
+    for (const { file, method, params } of SEAMS)
+      assert.match(
+        answerTo(process.execPath, ['mcp-tracker.mjs', '--ephemeral'], folder, method, params),
+        `needs ${file} beside this file`,
+      );
     // Copied together, the server finds its companions beside it.
     for (const name of readdirSync('dist').filter((name) => /^mcp-tracker-.*\.mjs$/.test(name)))
       copyFileSync(join('dist', name), join(folder, name));
     const help = node(['mcp-tracker.mjs', '--help'], folder);
     assert.is(help.status, 0, help.stderr);
     assert.match(help.stdout, /^Usage:\n {2}mcp-tracker \[options\]/);
-    const written = createIssue(process.execPath, ['mcp-tracker.mjs', '--ephemeral'], folder);
-    assert.not.ok(written.isError, written.text);
-    assert.match(written.text, '"title":"Made from a lone folder"');
+    for (const { method, params, answered } of SEAMS)
+      assert.match(answerTo(process.execPath, ['mcp-tracker.mjs', '--ephemeral'], folder, method, params), answered);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -169,6 +186,7 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
       'dist/mcp-tracker-http.mjs',
       'dist/mcp-tracker-io.mjs',
       'dist/mcp-tracker-postgres.mjs',
+      'dist/mcp-tracker-prompts.mjs',
       'dist/mcp-tracker-writes.mjs',
       'dist/mcp-tracker.mjs',
       'package.json',
@@ -186,8 +204,8 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
     assert.match(spawnSync(bin('mcp-tracker'), ['--help'], { encoding: 'utf8' }).stdout, /^Usage:\n/);
     const answer = spawnSync(bin('mcp-tracker'), ['--ephemeral'], { input: INITIALIZE, encoding: 'utf8', timeout: 30_000 });
     assert.match(answer.stdout, '"protocolVersion":"2025-11-25"');
-    const written = createIssue(bin('mcp-tracker'), ['--ephemeral'], project);
-    assert.not.ok(written.isError, written.text);
+    for (const { method, params, answered } of SEAMS)
+      assert.match(answerTo(bin('mcp-tracker'), ['--ephemeral'], project, method, params), answered);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -26,6 +26,7 @@ const BUILT = new Set([
   'mcp-tracker-http.mjs',
   'mcp-tracker-help.mjs',
   'mcp-tracker-writes.mjs',
+  'mcp-tracker-prompts.mjs',
   'mcp-conform.mjs',
   'mcp-conformance-server.mjs',
   'sdk-tracker.mjs',
