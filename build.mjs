@@ -23,16 +23,24 @@ const SCHEMA_NOTICE =
 const PG_REQUIRE =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
+// The store's seams (lib/companion-bundle.ts): companions that every bundle carrying a store
+// (the server's, team mode's, import and export's) loads on first use, each from beside itself.
+const STORE_SEAMS = {
+  __MCP_TRACKER_WRITES_BUNDLE__: JSON.stringify('./mcp-tracker-writes.mjs'),
+};
+
 const programs = [
   {
     entry: 'lib/main.ts',
     out: 'dist/mcp-tracker.mjs',
     define: {
+      ...STORE_SEAMS,
       __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs'),
       __MCP_TRACKER_DEMO_BUNDLE__: JSON.stringify('./mcp-tracker-demo.mjs'),
       __MCP_TRACKER_IO_BUNDLE__: JSON.stringify('./mcp-tracker-io.mjs'),
       __MCP_TRACKER_HTTP_BUNDLE__: JSON.stringify('./mcp-tracker-http.mjs'),
       __MCP_TRACKER_HELP_BUNDLE__: JSON.stringify('./mcp-tracker-help.mjs'),
+      __MCP_TRACKER_PROMPTS_BUNDLE__: JSON.stringify('./mcp-tracker-prompts.mjs'),
     },
     notice: '',
     // Started from V8's code cache by lib/code-cache.ts (below: startedFromCodeCache).
@@ -41,7 +49,7 @@ const programs = [
   {
     entry: 'lib/store/postgres/index.ts',
     out: 'dist/mcp-tracker-postgres.mjs',
-    define: {},
+    define: STORE_SEAMS,
     notice: '',
     banner: PG_REQUIRE,
     external: ['pg-native'],
@@ -52,13 +60,17 @@ const programs = [
   {
     entry: 'lib/import-export.ts',
     out: 'dist/mcp-tracker-io.mjs',
-    define: { __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs') },
+    define: { ...STORE_SEAMS, __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs') },
     notice: '',
   },
   // `mcp-tracker --http`: the Streamable HTTP transport and the users file, loaded only for that option (lib/http-loader.ts).
-  { entry: 'lib/http-serve.ts', out: 'dist/mcp-tracker-http.mjs', define: {}, notice: '' },
+  { entry: 'lib/http-serve.ts', out: 'dist/mcp-tracker-http.mjs', define: STORE_SEAMS, notice: '' },
   // `mcp-tracker help`: the text of every command and option, loaded only for it (lib/help-loader.ts).
   { entry: 'lib/usage.ts', out: 'dist/mcp-tracker-help.mjs', define: {}, notice: '' },
+  // The store's commands, loaded on the first write (lib/store/writes-loader.ts).
+  { entry: 'lib/store/store-mutations.ts', out: 'dist/mcp-tracker-writes.mjs', define: {}, notice: '' },
+  // What the prompts expand into, loaded on the first prompts/get (lib/tracker/prompts-loader.ts).
+  { entry: 'lib/tracker/prompt-messages.ts', out: 'dist/mcp-tracker-prompts.mjs', define: {}, notice: '' },
   {
     entry: 'spec-tests/runner/main.ts',
     out: 'dist/mcp-conform.mjs',

@@ -1,7 +1,26 @@
-// The separate bundles beside dist/mcp-tracker.mjs (the demo, import and export, the PostgreSQL
-// backend) are loaded only by the commands that need them, so a server start does not parse
-// them. A user who copied mcp-tracker.mjs alone gets a sentence naming the file to copy beside
-// it, not a stack trace.
+// The separate bundles beside dist/mcp-tracker.mjs are loaded only when something needs them,
+// so a server start does not parse them. Two kinds:
+//
+// - a command's or an option's (the demo, import and export, --http, help, the PostgreSQL
+//   backend): loaded once, before the command runs;
+// - a seam's (the store's writes, the prompts' messages): code a server runs only for some
+//   requests, loaded on the first such request. Every handler is asynchronous already, so the
+//   seam awaits the module (`onFirstUse`, below) and calls it, as lib/store/writes-loader.ts
+//   does for every write: `createIssue: async (input) => (await writes()).createIssue(input)`.
+//
+// Every loader (http-loader.ts here, store/writes-loader.ts, tracker/prompts-loader.ts and the
+// others) is the same few lines: build.mjs defines `__MCP_TRACKER_<NAME>_BUNDLE__` as the
+// companion's file name, resolved beside the file that runs; from source the constant is
+// undefined and the module is imported directly.
+//
+// A companion carries its own copies of the modules it imports, so nothing may cross a seam
+// that is told apart by identity (`instanceof`, a class's private fields): what crosses is plain
+// data, objects whose methods are called, and errors read by their fields (the store's are
+// plain Errors with a `kind`, lib/store/model/errors.ts; the engine's RpcError is a class, made
+// again on the server's side: lib/tracker/prompts.ts, asServerError).
+//
+// A user who copied mcp-tracker.mjs alone gets a sentence naming the file to copy beside it, not
+// a stack trace.
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,4 +50,10 @@ export async function importCompanion<Module>(load: () => Promise<unknown>, spec
     }
     throw new Error(`cannot load ${what} (${specifier}): ${(error as Error).message}`);
   }
+}
+
+/** `load` run on the first call only; every call gets its promise (a failed load stays failed: the files do not change). */
+export function onFirstUse<Module>(load: () => Promise<Module>): () => Promise<Module> {
+  let loaded: Promise<Module> | undefined;
+  return () => (loaded ??= load());
 }

@@ -7,7 +7,7 @@ import type { CreateIssueInput } from './domain/commands.js';
 import type { Completion } from './domain/completions.js';
 import type { ImportIssueInput, ImportProjectInput, ImportSprintInput } from './domain/import-commands.js';
 import type { IssueLinks } from './domain/links.js';
-import type { PeopleCommands } from './domain/people.js';
+import type { PeopleCommands, PeopleReads } from './domain/people.js';
 import type { SprintCommands } from './domain/sprints.js';
 import type { ProjectStats, SprintStats } from './domain/stats.js';
 import type { SprintReport, Velocity } from './domain/sprint-report.js';
@@ -106,7 +106,7 @@ export interface BulkOptions {
 
 export const BULK_MAX = 500;
 
-export interface TrackerStore extends SprintCommands, PeopleCommands {
+export interface TrackerStore extends SprintCommands, PeopleCommands, PeopleReads {
   readonly path: string;
 
   // Queries: synchronous, from memory (after picking up other processes' appends).

@@ -221,7 +221,7 @@ export function storeMutations(access: StoreAccess): StoreMutations {
     },
 
     ...sprintCommands(mutate, () => backend.state()),
-    ...peopleCommands(mutate, read),
+    ...peopleCommands(mutate),
   };
 }
 

@@ -28,6 +28,7 @@ import { projectFieldsOf } from './domain/fields.js';
 import { issueHistory, parseHistoryLimit } from './changes/history.js';
 import { attachmentInfo, completeAttachmentNames, listAttachments, requireAttachment } from './domain/attachments.js';
 import { snapshotOf } from './queries/snapshot.js';
+import { peopleReads } from './domain/people.js';
 import type { StoreAccess, StoreReads } from './store-access.js';
 
 /**
@@ -183,5 +184,6 @@ export function storeReads(access: StoreAccess, pushdown?: SearchPushdown): Stor
       }),
 
     exportSnapshot: () => read(snapshotOf),
+    ...peopleReads(read),
   };
 }

@@ -9,8 +9,8 @@
 // processes' changes.
 //
 // storeOn keeps the backend's lifecycle, the change listeners and who a call acts for; the
-// reads (store-reads.ts) and the mutations (store-mutations.ts) are given what they need of it
-// (StoreAccess, store-access.ts).
+// reads (store-reads.ts) and the mutations (store-mutations.ts, loaded on the first write by
+// writes-loader.ts) are given what they need of it (StoreAccess, store-access.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Change } from './state/change.js';
 import { parseHandle } from './model/args.js';
@@ -21,7 +21,7 @@ import type { Plan, StoreBackend } from './backend/record-log.js';
 import type { ChangeEvent, ChangeListener, OpenStoreOptions, TrackerStore } from './store-api.js';
 import { mergeChanges, type StoreAccess } from './store-access.js';
 import { storeReads, type SearchPushdown } from './store-reads.js';
-import { storeMutations } from './store-mutations.js';
+import { mutationsOnFirstUse } from './writes-loader.js';
 
 const DEFAULTS = { actor: 'assistant', lockTimeoutMs: 5_000, staleLockMs: 30_000, pollIntervalMs: 250 };
 
@@ -121,7 +121,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
   const store: TrackerStore = {
     path: backend.name,
     ...storeReads(access, pushdown),
-    ...storeMutations(access),
+    ...mutationsOnFirstUse(access),
 
     onChange(listener) {
       listeners.add(listener);

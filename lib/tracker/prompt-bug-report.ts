@@ -4,16 +4,16 @@
 // prompt shows the project's open bugs, live, so a duplicate is found before it is filed, then
 // has the model ask the questions a good report answers, one at a time, and file it with the
 // tools: create_issue, add_attachment for a screenshot or a log, link_issues for a related bug.
-// Nothing is filed before the user has seen the issue.
+// Nothing is filed before the user has seen the issue. The listing here; the messages
+// (bugReportMessages) are loaded on first use with the other prompts' (prompt-messages.ts).
 
 import { invalidParams } from '../../protocol/errors.js';
-import type { PromptDefinition, PromptMessage } from '../../protocol/prompts.js';
+import type { PromptDefinition } from '../../protocol/prompts.js';
 import { isDomainError, LIMITS, parsePriority, type TrackerStore } from '../store/index.js';
 import { completers } from './completers.js';
 import { readUri } from './resource-reads.js';
 import { JSON_MIME, TEMPLATES } from './resource-uris.js';
-
-const say = (role: PromptMessage['role'], text: string): PromptMessage => ({ role, content: { type: 'text', text } });
+import { say, type Expand, type PromptMessages } from './prompt-parts.js';
 
 /** The questions a bug report answers; the order the model asks them in. */
 const QUESTIONS = [
@@ -50,7 +50,7 @@ function openBugTitles(store: TrackerStore, typed: string, project: string | und
   }
 }
 
-export function bugReportPrompt(store: TrackerStore): PromptDefinition {
+export function bugReportPrompt(store: TrackerStore, expand: Expand): PromptDefinition {
   const complete = completers(store);
   return {
     name: 'bug_report',
@@ -72,38 +72,37 @@ export function bugReportPrompt(store: TrackerStore): PromptDefinition {
       },
       { name: 'priority', title: 'Priority', description: 'P0 to P3, if you already know it.', complete: complete.priority },
     ],
-    get(args) {
-      const project = checked(() => store.getProject(args.project ?? '')).key;
-      const priority = args.priority?.trim() ? checked(() => parsePriority(args.priority)) : undefined;
-      const summary = args.summary?.trim().slice(0, LIMITS.titleMax);
-      const jql = `project = ${project} AND type = bug AND status != done ORDER BY priority, updated DESC`;
-      const uri = TEMPLATES.search.expand({ jql });
-      const openBugs = JSON.stringify(readUri(store, uri));
-      return {
-        description: `Report a bug in ${project}`,
-        messages: [
-          say('user', `I want to report a bug in ${project}${summary ? `: ${summary}` : ''}.`),
-          say(
-            'assistant',
-            `Before we file it, let me check whether it is already reported. These are the open bugs of ${project}:`,
-          ),
-          { role: 'user', content: { type: 'resource', resource: { uri, mimeType: JSON_MIME, text: openBugs } } },
-          say(
-            'assistant',
-            'To write a report someone can act on, I will ask you a few questions, one at a time:\n' +
-              QUESTIONS.map((question, index) => `${index + 1}. ${question}`).join('\n'),
-          ),
-          say(
-            'user',
-            'Ask me those questions one at a time and wait for each answer. If one of the open bugs above is the same ' +
-              'problem, say which and offer to add my details to it with add_comment instead of filing a new one. ' +
-              `Otherwise draft the bug: a title of one line, the priority (${priority ?? 'P0 if users lose money or data, P1 if a main flow is broken, P2 otherwise, P3 for cosmetics'}), ` +
-              'and a description with the sections Steps, Expected, Actual and Impact. Show me the draft and file it only ' +
-              `when I agree: create_issue with project ${project} and type bug, then add_attachment for any file I give you, ` +
-              'and link_issues (relates_to) for a related open bug.',
-          ),
-        ],
-      };
-    },
+    get: expand('bug_report'),
   };
 }
+
+export const bugReportMessages: PromptMessages = (store, args) => {
+  const project = checked(() => store.getProject(args.project ?? '')).key;
+  const priority = args.priority?.trim() ? checked(() => parsePriority(args.priority)) : undefined;
+  const summary = args.summary?.trim().slice(0, LIMITS.titleMax);
+  const jql = `project = ${project} AND type = bug AND status != done ORDER BY priority, updated DESC`;
+  const uri = TEMPLATES.search.expand({ jql });
+  const openBugs = JSON.stringify(readUri(store, uri));
+  return {
+    description: `Report a bug in ${project}`,
+    messages: [
+      say('user', `I want to report a bug in ${project}${summary ? `: ${summary}` : ''}.`),
+      say('assistant', `Before we file it, let me check whether it is already reported. These are the open bugs of ${project}:`),
+      { role: 'user', content: { type: 'resource', resource: { uri, mimeType: JSON_MIME, text: openBugs } } },
+      say(
+        'assistant',
+        'To write a report someone can act on, I will ask you a few questions, one at a time:\n' +
+          QUESTIONS.map((question, index) => `${index + 1}. ${question}`).join('\n'),
+      ),
+      say(
+        'user',
+        'Ask me those questions one at a time and wait for each answer. If one of the open bugs above is the same ' +
+          'problem, say which and offer to add my details to it with add_comment instead of filing a new one. ' +
+          `Otherwise draft the bug: a title of one line, the priority (${priority ?? 'P0 if users lose money or data, P1 if a main flow is broken, P2 otherwise, P3 for cosmetics'}), ` +
+          'and a description with the sections Steps, Expected, Actual and Impact. Show me the draft and file it only ' +
+          `when I agree: create_issue with project ${project} and type bug, then add_attachment for any file I give you, ` +
+          'and link_issues (relates_to) for a related open bug.',
+      ),
+    ],
+  };
+};

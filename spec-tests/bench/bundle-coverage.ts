@@ -10,16 +10,22 @@
 // Coverage is taken on an unminified bundle of the same entry (its `// path` lines say where
 // each source file starts) and counted in non-space characters of code.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
 
 const ENTRY = 'lib/main.ts';
-// The companions' names do not matter here: no session loads one.
-const DEFINE = Object.fromEntries(
-  ['POSTGRES', 'DEMO', 'IO', 'HTTP', 'HELP'].map((name) => [`__MCP_TRACKER_${name}_BUNDLE__`, '"./companion.mjs"']),
-);
+// The companions a working session loads on first use (a write, a prompt) are copied from dist/
+// beside the measured bundle (run node build.mjs first); no session loads the others.
+const SEAMS = ['mcp-tracker-writes.mjs', 'mcp-tracker-prompts.mjs'];
+const DEFINE = {
+  ...Object.fromEntries(
+    ['POSTGRES', 'DEMO', 'IO', 'HTTP', 'HELP'].map((name) => [`__MCP_TRACKER_${name}_BUNDLE__`, '"./companion.mjs"']),
+  ),
+  __MCP_TRACKER_WRITES_BUNDLE__: JSON.stringify(`./${SEAMS[0]}`),
+  __MCP_TRACKER_PROMPTS_BUNDLE__: JSON.stringify(`./${SEAMS[1]}`),
+};
 
 type Message = Record<string, unknown>;
 const request = (id: number, method: string, params?: Message): Message => ({ jsonrpc: '2.0', id, method, params });
@@ -127,6 +133,7 @@ async function main(): Promise<void> {
     const inputs = Object.values(minified.metafile.outputs)[0]?.inputs ?? {};
     const bundle = join(folder, 'readable.mjs');
     await build({ ...common, format: 'esm', outfile: bundle, minify: false, legalComments: 'none' });
+    for (const name of SEAMS) copyFileSync(join('dist', name), join(folder, name));
     const source = readFileSync(bundle, 'utf8');
     const start = coverage(bundle, source.length, START);
     const working = coverage(bundle, source.length, WORK);

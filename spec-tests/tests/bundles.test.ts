@@ -34,6 +34,36 @@ function emptyFolder(): string {
   return mkdtempSync(join(tmpdir(), 'mcp-by-hand-alone-'));
 }
 
+/** The server's answer to one request after the handshake: its result, or its error. */
+function answerTo(command: string, args: string[], cwd: string, method: string, params: object) {
+  const request = { jsonrpc: '2.0', id: 2, method, params };
+  const input = `${INITIALIZE}{"jsonrpc":"2.0","method":"notifications/initialized"}\n${JSON.stringify(request)}\n`;
+  const run = spawnSync(command, args, { cwd, input, encoding: 'utf8', timeout: 30_000 });
+  const answer = run.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { id?: number; result?: Record<string, unknown>; error?: { message: string } })
+    .find((message) => message.id === 2);
+  assert.ok(answer, run.stdout + run.stderr);
+  return JSON.stringify(answer.result ?? answer.error);
+}
+
+/** What a companion loaded on first use answers, through the server `command args` in `cwd`. */
+const SEAMS = [
+  {
+    file: 'mcp-tracker-writes.mjs',
+    method: 'tools/call',
+    params: { name: 'create_issue', arguments: { project: 'PROJ', title: 'Made from a lone folder', type: 'task' } },
+    answered: '\\"title\\":\\"Made from a lone folder\\"',
+  },
+  {
+    file: 'mcp-tracker-prompts.mjs',
+    method: 'prompts/get',
+    params: { name: 'triage_issue', arguments: { issue_key: 'PROJ-104' } },
+    answered: '"description":"Triage PROJ-104"',
+  },
+] as const;
+
 /** The server's answer to initialize, with stdin closed right after it. */
 function assertAnswersInitialize(args: string[], cwd: string): void {
   const run = node(args, cwd, INITIALIZE);
@@ -75,12 +105,20 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
     }
     // Told before the store opens: no data file was made for a server that cannot serve.
     assert.not.ok(existsSync(join(folder, 'none.jsonl')));
+    // A request that loads a companion on first use, alone, says which file to copy.
+    for (const { file, method, params } of SEAMS)
+      assert.match(
+        answerTo(process.execPath, ['mcp-tracker.mjs', '--ephemeral'], folder, method, params),
+        `needs ${file} beside this file`,
+      );
     // Copied together, the server finds its companions beside it.
     for (const name of readdirSync('dist').filter((name) => /^mcp-tracker-.*\.mjs$/.test(name)))
       copyFileSync(join('dist', name), join(folder, name));
     const help = node(['mcp-tracker.mjs', '--help'], folder);
     assert.is(help.status, 0, help.stderr);
     assert.match(help.stdout, /^Usage:\n {2}mcp-tracker \[options\]/);
+    for (const { method, params, answered } of SEAMS)
+      assert.match(answerTo(process.execPath, ['mcp-tracker.mjs', '--ephemeral'], folder, method, params), answered);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -148,6 +186,8 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
       'dist/mcp-tracker-http.mjs',
       'dist/mcp-tracker-io.mjs',
       'dist/mcp-tracker-postgres.mjs',
+      'dist/mcp-tracker-prompts.mjs',
+      'dist/mcp-tracker-writes.mjs',
       'dist/mcp-tracker.mjs',
       'package.json',
     ]);
@@ -164,6 +204,8 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
     assert.match(spawnSync(bin('mcp-tracker'), ['--help'], { encoding: 'utf8' }).stdout, /^Usage:\n/);
     const answer = spawnSync(bin('mcp-tracker'), ['--ephemeral'], { input: INITIALIZE, encoding: 'utf8', timeout: 30_000 });
     assert.match(answer.stdout, '"protocolVersion":"2025-11-25"');
+    for (const { method, params, answered } of SEAMS)
+      assert.match(answerTo(bin('mcp-tracker'), ['--ephemeral'], project, method, params), answered);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -25,6 +25,8 @@ const BUILT = new Set([
   'mcp-tracker-io.mjs',
   'mcp-tracker-http.mjs',
   'mcp-tracker-help.mjs',
+  'mcp-tracker-writes.mjs',
+  'mcp-tracker-prompts.mjs',
   'mcp-conform.mjs',
   'mcp-conformance-server.mjs',
   'sdk-tracker.mjs',

@@ -110,12 +110,16 @@ export function listPeople(state: TrackerState, offset = 0): { people: PersonLis
   return { people, total: handles.length };
 }
 
-/** What the store offers of the directory (store-api.ts TrackerStore). */
-export interface PeopleCommands {
+/** What the store offers of the directory (store-api.ts TrackerStore): its reads. */
+export interface PeopleReads {
   /** Everyone the tracker knows by handle, from `offset`, at most PEOPLE_SHOWN_MAX, and how many there are. */
   listPeople(offset?: number): { people: PersonListing[]; total: number };
   /** The handle of the person a handle, display name, e-mail or alias names; refused with "did you mean" and the people. */
   personHandle(name: string): string;
+}
+
+/** What the store offers of the directory (store-api.ts TrackerStore): its commands. */
+export interface PeopleCommands {
   /** Adds a person or changes their names: what is left out stays. */
   savePerson(input: PersonInput): Promise<Change>;
   /** People a users file or an import meets (planPersonMet): added when missing, new aliases added. */
@@ -128,14 +132,17 @@ export interface PersonMet {
   readonly aliases?: readonly string[];
 }
 
-/** The store's people, over its `mutate` (plan, append, tell listeners) and `read`. */
-export function peopleCommands(
-  mutate: (plan: Plan) => Promise<Change | null>,
-  read: <T>(query: (state: TrackerState) => T) => T,
-): PeopleCommands {
+/** The store's reads of the directory, over its `read`. */
+export function peopleReads(read: <T>(query: (state: TrackerState) => T) => T): PeopleReads {
   return {
     listPeople: (offset) => read((state) => listPeople(state, offset)),
     personHandle: (name) => read((state) => requirePersonNamed(state, name, 'person')),
+  };
+}
+
+/** The store's commands of the directory, over its `mutate` (plan, append, tell listeners). */
+export function peopleCommands(mutate: (plan: Plan) => Promise<Change | null>): PeopleCommands {
+  return {
     async savePerson(input) {
       const request = parsePerson(input);
       const change = await mutate((state) => planSavePerson(state, request));
