@@ -168,10 +168,11 @@ export function bulkUpdateStatusTool(store: TrackerStore): ToolDefinition {
     task: 'optional',
     run: (args, context: RequestContext) =>
       domain(async () => {
-        const result = await store.bulkUpdateStatus(args.keys, args.status, {
-          signal: context.signal,
-          onProgress: (done, total) => context.progress(done, total, `${done} of ${total} issues updated`),
-        });
+        const told = (done: number, total: number) => context.progress(done, total, `${done} of ${total} issues updated`);
+        // Said before the first write, which may wait for the store's commands to load: a task
+        // cancelled meanwhile still says how far the work went ("0 of N"), and a progress bar starts.
+        told(0, args.keys.length);
+        const result = await store.bulkUpdateStatus(args.keys, args.status, { signal: context.signal, onProgress: told });
         context.log(
           'info',
           { change: `bulk status ${args.status}: ${result.changed} changed, ${result.failed} failed` },
