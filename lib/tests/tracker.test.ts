@@ -441,7 +441,8 @@ test('bulk_update_status: progress strictly increasing before the response; a ca
   const progress = client.received.filter((m: any) => m.method === 'notifications/progress').map((m: any) => m.params);
   assert.equal(
     progress.map((p: any) => p.progress),
-    [1, 2, 3, 4],
+    [0, 1, 2, 3, 4],
+    'said at the start, then once per issue',
   );
   assert.ok(progress.every((p: any) => p.progressToken === 'bulk-1' && p.total === 4));
   const responseIndex = client.received.indexOf(client.received.find((m: any) => m.id === answer.id)!);
