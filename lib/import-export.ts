@@ -11,16 +11,15 @@ import type { CommandLine } from './cli.js';
 import { importPendingPath } from './import-pending.js';
 import { openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import {
+  exportText,
   formatReport,
+  importSnapshotText,
   importJiraCsv,
   readUserMap,
-  importSnapshot,
   IMPORT_LIMITS,
   openMemoryBackend,
-  parseSnapshot,
   readJiraCsv,
   storeOn,
-  writeJiraCsv,
 } from './store/exchange/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl } from './store/store-url.js';
@@ -146,12 +145,11 @@ async function openTarget(line: CommandLine): Promise<Target> {
 }
 
 function exportTo(store: TrackerStore, line: CommandLine, write: (text: string) => void): number {
-  const snapshot = store.exportSnapshot();
-  const text = line.format === 'json' ? `${JSON.stringify(snapshot, null, 2)}\n` : writeJiraCsv(snapshot);
+  const { text, issues, projects } = exportText(store, line.format ?? 'csv');
   if (line.out === undefined) write(text);
   else fs.writeFileSync(line.out, text);
   report(
-    `exported ${count(snapshot.issues.length, 'issue')}${line.format === 'json' ? ` of ${count(snapshot.projects.length, 'project')}` : ''}${line.out ? ` to ${line.out}` : ''}`,
+    `exported ${count(issues, 'issue')}${line.format === 'json' ? ` of ${count(projects, 'project')}` : ''}${line.out ? ` to ${line.out}` : ''}`,
   );
   return 0;
 }
@@ -216,28 +214,7 @@ function alsoImported({ attachments, people }: { attachments: number; people: nu
 }
 
 async function importJson(target: Target, text: string, file: string, dryRun: boolean, started: number): Promise<number> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${file} is not JSON: ${(error as Error).message}`);
-  }
-  const snapshot = parseSnapshot(parsed);
-  const present = target.store.listProjects();
-  if (present.length > 0)
-    throw new Error(
-      `a JSON export goes into an empty store; ${target.where} holds projects ${present.map((p) => p.key).join(', ')}`,
-    );
-  // Rehearsed in memory first, as a CSV import is: a document the store refuses halfway
-  // (a link the rules forbid) writes nothing at all.
-  const counts = await importSnapshot(
-    storeOn(
-      openMemoryBackend(() => new Date()),
-      { log: stderrLogger, watch: false },
-    ),
-    snapshot,
-  );
-  if (!dryRun) await importSnapshot(target.store, snapshot);
+  const counts = await importSnapshotText(target.store, text, { dryRun, now: () => new Date() });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   report(
     `${dryRun ? 'dry run (nothing was written): would import' : 'imported'} ${count(counts.projects, 'project')}, ${count(counts.sprints, 'sprint')}, ` +

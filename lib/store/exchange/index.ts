@@ -11,3 +11,4 @@ export { importSnapshot } from './snapshot-import.js';
 export { parseSnapshot } from '../model/snapshot-format.js';
 export { openMemoryBackend } from '../backend/memory-backend.js';
 export { storeOn } from '../store.js';
+export { exportText, formatOf, importSnapshotText, importText, type ExchangeFormat, type TextImport } from './exchange-text.js';
