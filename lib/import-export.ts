@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { CommandLine } from './cli.js';
 import { importPendingPath } from './import-pending.js';
-import { openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
+import { isDomainError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import {
   exportText,
   formatReport,
@@ -94,6 +94,52 @@ export async function runWorkflowCommand(line: CommandLine, print: (text: string
   }
 }
 
+/**
+ * `mcp-tracker people`: prints the directory as jira://people shows it; `people add HANDLE NAME`
+ * adds a person (refused when the handle is someone's already); `people rename PERSON NAME`
+ * gives the person a handle, name, e-mail or alias names a new display name (their handle, and
+ * so every issue's assignee, stays). The store's checks apply as they do to a users file or an
+ * import (domain/people.ts). A command, not a tool: people come from whoever runs the tracker,
+ * never from the model (lib/store/domain/people.ts says why).
+ */
+export async function runPeopleCommand(line: CommandLine, print: (text: string) => void): Promise<number> {
+  const action = line.people ?? { action: 'list' };
+  let target: Target | undefined;
+  try {
+    target = await openTarget(line);
+    const { store } = target;
+    if (action.action === 'list') {
+      print(JSON.stringify(store.listPeople(), null, 2));
+      return 0;
+    }
+    if (action.action === 'add') {
+      const handle = action.handle.trim().toLowerCase();
+      if (knows(store, handle)) throw new Error(`${handle} is known already; people rename ${handle} NAME changes the name`);
+      const { email, aliases } = action;
+      report((await store.savePerson({ handle: action.handle, name: action.name, email, aliases })).description);
+      return 0;
+    }
+    const handle = store.personHandle(action.person);
+    report((await store.savePerson({ handle, name: action.name })).description);
+    return 0;
+  } catch (error) {
+    report(`people failed: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    target?.store.close();
+  }
+}
+
+/** Whether `handle` is someone's handle (not only a name that finds them). */
+function knows(store: TrackerStore, handle: string): boolean {
+  try {
+    return store.personHandle(handle) === handle;
+  } catch (error) {
+    if (isDomainError(error)) return false;
+    throw error;
+  }
+}
+
 /** A workflow of 30 statuses with every move between them is under 40 KB. */
 const WORKFLOW_FILE_MAX_BYTES = 65_536;
 
@@ -131,7 +177,7 @@ async function openTarget(line: CommandLine): Promise<Target> {
     cwd: process.cwd(),
   }).path;
   const missing = !fs.existsSync(path);
-  if (missing && (line.command === 'export' || line.command === 'workflow'))
+  if (missing && (line.command === 'export' || line.command === 'workflow' || line.command === 'people'))
     throw new Error(`there is no data file at ${path} to ${line.command === 'export' ? 'export' : 'change'}`);
   if (missing && line.dryRun) {
     // A dry run writes nothing, not even the empty file a real import would start.
