@@ -13,6 +13,7 @@ import { isDomainError, openStore, resolveDataPath, stderrLogger, type TrackerSt
 import {
   exportText,
   formatReport,
+  formatSnapshotImport,
   importSnapshotText,
   importJiraCsv,
   readUserMap,
@@ -23,6 +24,9 @@ import {
 } from './store/exchange/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl } from './store/store-url.js';
+
+/** What the import_issues and export_issues tools call (lib/tracker/tools-exchange.ts), from this companion file. */
+export { describeImport, exportText, formatOf, importText, IMPORT_LIMITS, readUserMap } from './store/exchange/index.js';
 
 /** A JSON export holds the whole store: it may be larger than a CSV import may be. */
 export const JSON_IMPORT_MAX_BYTES = 256 * 1024 * 1024;
@@ -250,22 +254,8 @@ function markImportPending(dataFile: string, source: string): string {
   return marker;
 }
 
-/** " (and 1 attachment and 5 people)": the kinds a document may leave out, when it has them. */
-function alsoImported({ attachments, people }: { attachments: number; people: number }): string {
-  const also = [
-    ...(attachments > 0 ? [count(attachments, 'attachment')] : []),
-    ...(people > 0 ? [`${people} ${people === 1 ? 'person' : 'people'}`] : []),
-  ];
-  return also.length === 0 ? '' : ` (and ${also.join(' and ')})`;
-}
-
 async function importJson(target: Target, text: string, file: string, dryRun: boolean, started: number): Promise<number> {
   const counts = await importSnapshotText(target.store, text, { dryRun, now: () => new Date() });
-  const seconds = ((performance.now() - started) / 1000).toFixed(2);
-  report(
-    `${dryRun ? 'dry run (nothing was written): would import' : 'imported'} ${count(counts.projects, 'project')}, ${count(counts.sprints, 'sprint')}, ` +
-      `${count(counts.issues, 'issue')} and ${count(counts.links, 'link')}${alsoImported(counts)} ` +
-      `from ${file} into ${target.where} in ${seconds} s`,
-  );
+  report(formatSnapshotImport(counts, dryRun, file, target.where, (performance.now() - started) / 1000));
   return 0;
 }

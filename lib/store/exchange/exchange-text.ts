@@ -12,7 +12,7 @@ import { openMemoryBackend } from '../backend/memory-backend.js';
 import { storeOn } from '../store.js';
 import type { TrackerStore } from '../store-api.js';
 import { importJiraCsv } from './import-csv.js';
-import type { ImportReport } from './import-report.js';
+import { formatReport, type ImportReport } from './import-report.js';
 import { JiraCsvError, writeJiraCsv } from './jira-csv.js';
 import { importSnapshot, type SnapshotImport } from './snapshot-import.js';
 
@@ -86,4 +86,59 @@ export function exportText(store: TrackerStore, format: ExchangeFormat): { text:
   const snapshot = store.exportSnapshot();
   const text = format === 'json' ? `${JSON.stringify(snapshot, null, 2)}\n` : writeJiraCsv(snapshot);
   return { text, issues: snapshot.issues.length, projects: snapshot.projects.length };
+}
+
+/** What an import did (or would do), in numbers and as the report the command prints. */
+export interface ImportSummary {
+  /** Issues written new. */
+  readonly imported: number;
+  /** Rows naming an issue the store has, and what they changed. */
+  readonly updated: number;
+  readonly unchanged: number;
+  readonly refused: number;
+  readonly report: string;
+}
+
+/** The summary of an import of `source` into `where` that took `seconds`. */
+export function describeImport(done: TextImport, source: string, where: string, seconds: number): ImportSummary {
+  if (done.format === 'json') {
+    return {
+      imported: done.counts.issues,
+      updated: 0,
+      unchanged: 0,
+      refused: 0,
+      report: formatSnapshotImport(done.counts, done.dryRun, source, where, seconds),
+    };
+  }
+  const { report } = done;
+  const updated = report.alreadyPresent.filter((entry) => entry.changes.length > 0).length;
+  return {
+    imported: report.imported.length,
+    updated,
+    unchanged: report.alreadyPresent.length - updated,
+    refused: report.refused.length,
+    report: formatReport(report, source, where, seconds),
+  };
+}
+
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** A JSON import's one line: what it brought, or would bring, from where into where. */
+export function formatSnapshotImport(
+  counts: SnapshotImport,
+  dryRun: boolean,
+  source: string,
+  where: string,
+  seconds: number,
+): string {
+  // The kinds a document may leave out, when it has them: " (and 1 attachment and 5 people)".
+  const also = [
+    ...(counts.attachments > 0 ? [count(counts.attachments, 'attachment')] : []),
+    ...(counts.people > 0 ? [`${counts.people} ${counts.people === 1 ? 'person' : 'people'}`] : []),
+  ];
+  return (
+    `${dryRun ? 'dry run (nothing was written): would import' : 'imported'} ${count(counts.projects, 'project')}, ` +
+    `${count(counts.sprints, 'sprint')}, ${count(counts.issues, 'issue')} and ${count(counts.links, 'link')}` +
+    `${also.length === 0 ? '' : ` (and ${also.join(' and ')})`} from ${source} into ${where} in ${seconds.toFixed(2)} s`
+  );
 }
