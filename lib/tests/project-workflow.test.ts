@@ -106,6 +106,37 @@ test('a project with its own workflow closes a duplicate in one call: the transc
   store.close();
 });
 
+test("completion of a status offers the chosen project's own statuses, by id or name; without a project every workflow's", async () => {
+  const store = await demo.open();
+  await store.setWorkflow('WEB', TEAM_WORKFLOW);
+  const t = transcript(createTrackerServer(store).definition);
+  await t.initialize('2025-11-25');
+  const complete = async (id: number, value: string, project?: string) => {
+    t.client({
+      jsonrpc: '2.0',
+      id,
+      method: 'completion/complete',
+      params: {
+        ref: { type: 'ref/resource', uri: 'jira://project/{project_key}/issues{?status,assignee,priority}' },
+        argument: { name: 'status', value },
+        ...(project === undefined ? {} : { context: { arguments: { project_key: project } } }),
+      },
+    });
+    const answers = (await t.until((messages) => messages.some((message) => (message as { id?: number }).id === id))) as {
+      id?: number;
+      result?: { completion: { values: string[] } };
+    }[];
+    return answers.find((message) => message.id === id)!.result!.completion.values;
+  };
+  assert.equal(await complete(1, 'q', 'WEB'), ['qa'], "WEB's QA");
+  assert.equal(await complete(2, "won't", 'web'), ['wont_do'], 'by its name, in any case');
+  assert.equal(await complete(3, 'in_r', 'WEB'), [], 'WEB has no in_review');
+  assert.equal(await complete(4, 'in_r', 'PROJ'), ['in_review'], "PROJ's default workflow");
+  assert.equal(await complete(5, 'co', 'PROJ'), []);
+  assert.equal(await complete(6, 'co'), ['code_review'], 'no project chosen: every workflow');
+  store.close();
+});
+
 test('without close_from_any_open, closing goes along the moves like any other status', async () => {
   const store = await demo.open();
   await store.setWorkflow('WEB', { ...TEAM_WORKFLOW, close_from_any_open: false });
