@@ -12,9 +12,11 @@ export interface HttpAddress {
 }
 
 export interface CommandLine {
-  command: 'serve' | 'demo' | 'help' | 'version' | 'migrate' | 'copy-journal' | 'import' | 'export' | 'workflow';
+  command: 'serve' | 'demo' | 'help' | 'version' | 'migrate' | 'copy-journal' | 'import' | 'export' | 'workflow' | 'people';
   /** workflow: the project, the file of its new workflow (absent: print it), and --map FROM=TO pairs. */
   workflow?: { project: string; file?: string; mapping: Record<string, string> };
+  /** people: list everyone, add a person, or give someone (by any name they have) a new display name. */
+  people?: PeopleAction;
   data?: string;
   /** --store: a postgres:// URL (credentials inside: never printed). */
   store?: string;
@@ -56,6 +58,27 @@ export interface CommandLine {
   tour?: { chapter?: string };
 }
 
+export type PeopleAction =
+  | { readonly action: 'list' }
+  | { readonly action: 'add'; readonly handle: string; readonly name: string; email?: string; aliases: string[] }
+  | { readonly action: 'rename'; readonly person: string; readonly name: string };
+
+/** `people`, `people add HANDLE "Name"`, `people rename PERSON "New Name"`: the words after `people`. */
+function peopleAction(args: string[]): PeopleAction {
+  const word = args[0] !== undefined && !args[0].startsWith('--') ? args.shift() : undefined;
+  if (word === undefined) return { action: 'list' };
+  const [first, name] = [args.shift(), args.shift()];
+  if (
+    first === undefined ||
+    name === undefined ||
+    first.startsWith('--') ||
+    name.startsWith('--') ||
+    (word !== 'add' && word !== 'rename')
+  )
+    throw new Error('people takes nothing (list), add HANDLE "Display Name", or rename PERSON "New Name"');
+  return word === 'add' ? { action: 'add', handle: first, name, aliases: [] } : { action: 'rename', person: first, name };
+}
+
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   const line: CommandLine = {
     command: 'serve',
@@ -90,6 +113,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     const file = args[0] !== undefined && !args[0].startsWith('--') ? args.shift() : undefined;
     line.workflow = { project, ...(file === undefined ? {} : { file }), mapping: {} };
   }
+  if (args[0] === 'people') {
+    line.command = 'people';
+    args.shift();
+    line.people = peopleAction(args);
+  }
   while (args.length > 0) {
     const [flag, inlineValue] = splitFlag(args.shift() ?? '');
     const value = (): string => {
@@ -110,6 +138,13 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       case '--store':
         line.store = value();
         break;
+      case '--email':
+      case '--alias': {
+        if (line.people?.action !== 'add') throw new Error(`${flag} goes with people add HANDLE "Display Name"`);
+        if (flag === '--email') line.people.email = value();
+        else line.people.aliases.push(value());
+        break;
+      }
       case '--ephemeral':
         line.ephemeral = true;
         break;
@@ -195,7 +230,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (line.store !== undefined && (line.data !== undefined || line.ephemeral)) {
     throw new Error('--store excludes --data and --ephemeral: the data is in the database');
   }
-  if ((line.command === 'import' || line.command === 'export' || line.command === 'workflow') && line.ephemeral) {
+  if (['import', 'export', 'workflow', 'people'].includes(line.command) && line.ephemeral) {
     throw new Error(`${line.command} works on --data PATH or --store URL, not on an --ephemeral file`);
   }
   if ((line.dryRun || line.userMap !== undefined) && line.command !== 'import') {

@@ -9,21 +9,24 @@ import { homedir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { CommandLine } from './cli.js';
 import { importPendingPath } from './import-pending.js';
-import { openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
+import { isDomainError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
 import {
+  exportText,
   formatReport,
+  formatSnapshotImport,
+  importSnapshotText,
   importJiraCsv,
   readUserMap,
-  importSnapshot,
   IMPORT_LIMITS,
   openMemoryBackend,
-  parseSnapshot,
   readJiraCsv,
   storeOn,
-  writeJiraCsv,
 } from './store/exchange/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl } from './store/store-url.js';
+
+/** What the import_issues and export_issues tools call (lib/tracker/tools-exchange.ts), from this companion file. */
+export { describeImport, exportText, formatOf, importText, IMPORT_LIMITS, readUserMap } from './store/exchange/index.js';
 
 /** A JSON export holds the whole store: it may be larger than a CSV import may be. */
 export const JSON_IMPORT_MAX_BYTES = 256 * 1024 * 1024;
@@ -95,6 +98,52 @@ export async function runWorkflowCommand(line: CommandLine, print: (text: string
   }
 }
 
+/**
+ * `mcp-tracker people`: prints the directory as jira://people shows it; `people add HANDLE NAME`
+ * adds a person (refused when the handle is someone's already); `people rename PERSON NAME`
+ * gives the person a handle, name, e-mail or alias names a new display name (their handle, and
+ * so every issue's assignee, stays). The store's checks apply as they do to a users file or an
+ * import (domain/people.ts). A command, not a tool: people come from whoever runs the tracker,
+ * never from the model (lib/store/domain/people.ts says why).
+ */
+export async function runPeopleCommand(line: CommandLine, print: (text: string) => void): Promise<number> {
+  const action = line.people ?? { action: 'list' };
+  let target: Target | undefined;
+  try {
+    target = await openTarget(line);
+    const { store } = target;
+    if (action.action === 'list') {
+      print(JSON.stringify(store.listPeople(), null, 2));
+      return 0;
+    }
+    if (action.action === 'add') {
+      const handle = action.handle.trim().toLowerCase();
+      if (knows(store, handle)) throw new Error(`${handle} is known already; people rename ${handle} NAME changes the name`);
+      const { email, aliases } = action;
+      report((await store.savePerson({ handle: action.handle, name: action.name, email, aliases })).description);
+      return 0;
+    }
+    const handle = store.personHandle(action.person);
+    report((await store.savePerson({ handle, name: action.name })).description);
+    return 0;
+  } catch (error) {
+    report(`people failed: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    target?.store.close();
+  }
+}
+
+/** Whether `handle` is someone's handle (not only a name that finds them). */
+function knows(store: TrackerStore, handle: string): boolean {
+  try {
+    return store.personHandle(handle) === handle;
+  } catch (error) {
+    if (isDomainError(error)) return false;
+    throw error;
+  }
+}
+
 /** A workflow of 30 statuses with every move between them is under 40 KB. */
 const WORKFLOW_FILE_MAX_BYTES = 65_536;
 
@@ -132,7 +181,7 @@ async function openTarget(line: CommandLine): Promise<Target> {
     cwd: process.cwd(),
   }).path;
   const missing = !fs.existsSync(path);
-  if (missing && (line.command === 'export' || line.command === 'workflow'))
+  if (missing && (line.command === 'export' || line.command === 'workflow' || line.command === 'people'))
     throw new Error(`there is no data file at ${path} to ${line.command === 'export' ? 'export' : 'change'}`);
   if (missing && line.dryRun) {
     // A dry run writes nothing, not even the empty file a real import would start.
@@ -146,12 +195,11 @@ async function openTarget(line: CommandLine): Promise<Target> {
 }
 
 function exportTo(store: TrackerStore, line: CommandLine, write: (text: string) => void): number {
-  const snapshot = store.exportSnapshot();
-  const text = line.format === 'json' ? `${JSON.stringify(snapshot, null, 2)}\n` : writeJiraCsv(snapshot);
+  const { text, issues, projects } = exportText(store, line.format ?? 'csv');
   if (line.out === undefined) write(text);
   else fs.writeFileSync(line.out, text);
   report(
-    `exported ${count(snapshot.issues.length, 'issue')}${line.format === 'json' ? ` of ${count(snapshot.projects.length, 'project')}` : ''}${line.out ? ` to ${line.out}` : ''}`,
+    `exported ${count(issues, 'issue')}${line.format === 'json' ? ` of ${count(projects, 'project')}` : ''}${line.out ? ` to ${line.out}` : ''}`,
   );
   return 0;
 }
@@ -206,43 +254,8 @@ function markImportPending(dataFile: string, source: string): string {
   return marker;
 }
 
-/** " (and 1 attachment and 5 people)": the kinds a document may leave out, when it has them. */
-function alsoImported({ attachments, people }: { attachments: number; people: number }): string {
-  const also = [
-    ...(attachments > 0 ? [count(attachments, 'attachment')] : []),
-    ...(people > 0 ? [`${people} ${people === 1 ? 'person' : 'people'}`] : []),
-  ];
-  return also.length === 0 ? '' : ` (and ${also.join(' and ')})`;
-}
-
 async function importJson(target: Target, text: string, file: string, dryRun: boolean, started: number): Promise<number> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${file} is not JSON: ${(error as Error).message}`);
-  }
-  const snapshot = parseSnapshot(parsed);
-  const present = target.store.listProjects();
-  if (present.length > 0)
-    throw new Error(
-      `a JSON export goes into an empty store; ${target.where} holds projects ${present.map((p) => p.key).join(', ')}`,
-    );
-  // Rehearsed in memory first, as a CSV import is: a document the store refuses halfway
-  // (a link the rules forbid) writes nothing at all.
-  const counts = await importSnapshot(
-    storeOn(
-      openMemoryBackend(() => new Date()),
-      { log: stderrLogger, watch: false },
-    ),
-    snapshot,
-  );
-  if (!dryRun) await importSnapshot(target.store, snapshot);
-  const seconds = ((performance.now() - started) / 1000).toFixed(2);
-  report(
-    `${dryRun ? 'dry run (nothing was written): would import' : 'imported'} ${count(counts.projects, 'project')}, ${count(counts.sprints, 'sprint')}, ` +
-      `${count(counts.issues, 'issue')} and ${count(counts.links, 'link')}${alsoImported(counts)} ` +
-      `from ${file} into ${target.where} in ${seconds} s`,
-  );
+  const counts = await importSnapshotText(target.store, text, { dryRun, now: () => new Date() });
+  report(formatSnapshotImport(counts, dryRun, file, target.where, (performance.now() - started) / 1000));
   return 0;
 }

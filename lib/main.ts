@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     else if (line.command === 'import' || line.command === 'export')
       process.exitCode = await (await loadImportExport()).runImportExport(line, write);
     else if (line.command === 'workflow') process.exitCode = await (await loadImportExport()).runWorkflowCommand(line, print);
+    else if (line.command === 'people') process.exitCode = await (await loadImportExport()).runPeopleCommand(line, print);
     else if (line.tour) {
       const { runTour } = await loadDemo();
       const run = await runTour({ chapter: line.tour.chapter, serverScript: process.argv[1] ?? '', print });

@@ -20,6 +20,9 @@ export const USAGE = `Usage:
   mcp-tracker workflow PROJECT [FILE] [--map FROM=TO]...
                                  print a project's workflow as JSON, or set it from FILE (docs/workflows.md);
                                  --map moves the issues in a status FILE drops (else they refuse the change)
+  mcp-tracker people [add HANDLE NAME [--email E] [--alias A]... | rename PERSON NAME]
+                                 print the people directory as JSON, add a person, or give someone (by
+                                 handle, name, e-mail or alias) a new display name
   mcp-tracker demo --tour [CHAPTER]
                                  a guided session, every message shown and explained, in chapters:
                                  handshake, listing, resources, tools, errors, completion, prompts,

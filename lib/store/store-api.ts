@@ -155,7 +155,8 @@ export interface TrackerStore extends SprintCommands, PeopleCommands, PeopleRead
   completeIssueKeys(prefix: string): Completion;
   completeProjectKeys(prefix: string): Completion;
   completeAssignees(prefix: string): Completion;
-  completeStatuses(prefix: string): Completion;
+  /** A chosen project's own statuses, else every status a workflow names; by id or name. */
+  completeStatuses(prefix: string, project?: string): Completion;
   completePriorities(prefix: string): Completion;
   completeSprintIds(prefix: string, project?: string): Completion;
   /** What changed the issue, who and when (history.ts): the most recent `limit`, newest first. */

@@ -161,7 +161,7 @@ export function storeReads(access: StoreAccess, pushdown?: SearchPushdown): Stor
     completeIssueKeys: (prefix) => read((state) => completeIssueKeys(state, prefix)),
     completeProjectKeys: (prefix) => read((state) => completeProjectKeys(state, prefix)),
     completeAssignees: (prefix) => read((state) => completeAssignees(state, prefix)),
-    completeStatuses: (prefix) => completeStatuses(prefix),
+    completeStatuses: (prefix, project) => read((state) => completeStatuses(state, prefix, project)),
     completePriorities: (prefix) => completePriorities(prefix),
     completeSprintIds: (prefix, project) => read((state) => completeSprintIds(state, prefix, project)),
     getHistory: (key, limit) => {

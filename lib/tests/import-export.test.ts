@@ -488,7 +488,7 @@ test('the commands: export writes only data to stdout, import reports on stderr,
   assert.is(cli('export', '--format=json', '--data', again).stdout, fs.readFileSync(json, 'utf8'));
   const refused = cli('import', json, '--data', again);
   assert.is(refused.status, 1);
-  assert.match(refused.stderr, 'a JSON export goes into an empty store');
+  assert.match(refused.stderr, 'A JSON export goes into an empty store');
   assert.match(cli('import', '--data', again).stderr, 'import needs the file to read');
   const ephemeral = cli('import', json, '--ephemeral');
   assert.is(ephemeral.status, 2);

@@ -62,12 +62,36 @@ test('a 210-row Jira Cloud export: every row imported, people, statuses, types, 
   assert.is(store.personHandle('Siân Ó Briain'), 'sian.o.briain');
   assert.is(store.personHandle(UNNAMED), 'dmitri.k');
 
-  // Statuses by name or category, Won't Do closing with its resolution; Spike a task; Lowest our lowest.
+  // One step: PAY is new and its rows name statuses the default lacks, so it gets a workflow of
+  // the file's statuses (categories from the Status Category column) and every row keeps its own.
   const issue = (n: number) => store.getIssue(`PAY-${n}`);
-  assert.equal([issue(2).status, issue(2).resolution ?? null], ['in_review', null]); // Code Review
-  assert.equal([issue(5).status, issue(5).resolution ?? null], ['done', 'wont_do']); // Won't Do
-  assert.equal([issue(6).status, issue(6).resolution ?? null], ['done', 'done']); // Ready for Release, category Done
-  assert.ok(first.mapped.some((line) => line.startsWith('status Ready for Release → done, by its status category Done')));
+  const workflow = store.getWorkflow('PAY');
+  assert.equal(
+    workflow.statuses.map((s) => [s.id, s.name, s.category]),
+    [
+      ['todo', 'To Do', 'todo'],
+      ['in_progress', 'In Progress', 'inprogress'],
+      ['code_review', 'Code Review', 'inprogress'],
+      ['qa', 'QA', 'inprogress'],
+      ['done', 'Done', 'done'],
+      ['ready_for_release', 'Ready for Release', 'done'],
+      ['wont_do', "Won't Do", 'done'],
+    ],
+  );
+  assert.equal(workflow.resolutions, ['done', 'wont_do', 'duplicate', 'cannot_reproduce']);
+  assert.equal(first.workflowsSet, [
+    "PAY's own workflow, from the file's statuses: To Do (todo), In Progress (inprogress), Code Review (inprogress), " +
+      "QA (inprogress), Done (done), Ready for Release (done), Won't Do (done); resolutions done, wont_do, duplicate, " +
+      'cannot_reproduce; any status may move to any other (mcp-tracker workflow PAY sets the moves)',
+  ]);
+  assert.equal([issue(2).status, issue(2).resolution ?? null], ['code_review', null]); // Code Review
+  assert.equal([issue(3).status, issue(3).resolution ?? null], ['qa', null]); // QA
+  assert.equal([issue(5).status, issue(5).resolution ?? null], ['wont_do', 'wont_do']); // Won't Do
+  assert.equal([issue(6).status, issue(6).resolution ?? null], ['ready_for_release', 'done']); // Ready for Release
+  assert.not.ok(
+    first.mapped.some((line) => line.startsWith('status ')),
+    first.mapped.join('\n'),
+  );
   assert.is(issue(4).type, 'task'); // a Spike
   assert.is(issue(4).priority, 'P3'); // Lowest
 
@@ -162,6 +186,12 @@ test('a 210-row Jira Cloud export: every row imported, people, statuses, types, 
   );
   assert.ok(changed.alreadyPresent.find((entry) => entry.key === 'PAY-2')!.changes.some((c) => c.includes('fields')));
   assert.is(store.listIssues({ project: 'PAY', limit: 1 }).total, 210);
+  assert.equal(again.workflowsSet, [], 'PAY has its own workflow now: the import leaves it as it is');
+
+  // A duplicate found in To Do is closed in one call, with its resolution, along PAY's own workflow.
+  assert.is(issue(14).status, 'todo');
+  await store.updateStatus('PAY-14', 'Done', { resolution: 'Duplicate' });
+  assert.equal([issue(14).status, issue(14).resolution], ['done', 'duplicate']);
 
   // Exported as Jira writes them (Due Date, Component/s, Fix Version/s, Custom field (Name)) and read back the same.
   const exported = writeJiraCsv(store.exportSnapshot());
@@ -174,6 +204,7 @@ test('a 210-row Jira Cloud export: every row imported, people, statuses, types, 
   });
   assert.equal((await run(copy, exported)).refused, []);
   assert.equal(copy.getProjectFields('PAY'), store.getProjectFields('PAY'));
+  assert.equal(copy.getWorkflow('PAY'), store.getWorkflow('PAY'), 'Status and Status Category make the workflow again');
   for (const n of [2, 12, 35, 60]) assert.equal(copy.getIssue(`PAY-${n}`).fields, issue(n).fields, `PAY-${n}`);
   copy.close();
   store.close();

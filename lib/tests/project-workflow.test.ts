@@ -106,6 +106,37 @@ test('a project with its own workflow closes a duplicate in one call: the transc
   store.close();
 });
 
+test("completion of a status offers the chosen project's own statuses, by id or name; without a project every workflow's", async () => {
+  const store = await demo.open();
+  await store.setWorkflow('WEB', TEAM_WORKFLOW);
+  const t = transcript(createTrackerServer(store).definition);
+  await t.initialize('2025-11-25');
+  const complete = async (id: number, value: string, project?: string) => {
+    t.client({
+      jsonrpc: '2.0',
+      id,
+      method: 'completion/complete',
+      params: {
+        ref: { type: 'ref/resource', uri: 'jira://project/{project_key}/issues{?status,assignee,priority}' },
+        argument: { name: 'status', value },
+        ...(project === undefined ? {} : { context: { arguments: { project_key: project } } }),
+      },
+    });
+    const answers = (await t.until((messages) => messages.some((message) => (message as { id?: number }).id === id))) as {
+      id?: number;
+      result?: { completion: { values: string[] } };
+    }[];
+    return answers.find((message) => message.id === id)!.result!.completion.values;
+  };
+  assert.equal(await complete(1, 'q', 'WEB'), ['qa'], "WEB's QA");
+  assert.equal(await complete(2, "won't", 'web'), ['wont_do'], 'by its name, in any case');
+  assert.equal(await complete(3, 'in_r', 'WEB'), [], 'WEB has no in_review');
+  assert.equal(await complete(4, 'in_r', 'PROJ'), ['in_review'], "PROJ's default workflow");
+  assert.equal(await complete(5, 'co', 'PROJ'), []);
+  assert.equal(await complete(6, 'co'), ['code_review'], 'no project chosen: every workflow');
+  store.close();
+});
+
 test('without close_from_any_open, closing goes along the moves like any other status', async () => {
   const store = await demo.open();
   await store.setWorkflow('WEB', { ...TEAM_WORKFLOW, close_from_any_open: false });
@@ -253,7 +284,7 @@ test('a journal whose workflow record would leave an issue in a status the workf
   assert.match(message, 'WEB-1 would be left in code_review, which the workflow of WEB lacks');
 });
 
-test("a Jira migration into a project with its own workflow keeps the team's statuses: import, set the workflow, import again", async () => {
+test("a Jira migration keeps the team's statuses in one step: a new project gets a workflow of the file's statuses; a project with its own keeps it", async () => {
   const store = await demo.open();
   const csv = [
     'Summary,Issue key,Issue Type,Status,Status Category,Resolution,Reporter',
@@ -263,17 +294,49 @@ test("a Jira migration into a project with its own workflow keeps the team's sta
     'Card vault,PAY-4,Task,To Do,To Do,,alice',
   ].join('\n');
   const now = () => new Date();
-  await importJiraCsv(store, csv, { dryRun: false, now });
+  const first = await importJiraCsv(store, csv, { dryRun: false, now });
   const statuses = () => ['PAY-1', 'PAY-2', 'PAY-3', 'PAY-4'].map((key) => store.getIssue(key).status);
-  assert.equal(statuses(), ['in_review', 'in_review', 'done', 'todo'], 'the default workflow maps them onto its own');
-  await store.setWorkflow('PAY', TEAM_WORKFLOW, { in_review: 'Code Review' });
-  const again = await importJiraCsv(store, csv, { dryRun: false, now });
-  assert.is(again.refused.length, 0);
-  assert.equal(statuses(), ['code_review', 'qa', 'wont_do', 'todo'], "PAY's own statuses");
+  assert.equal(statuses(), ['code_review', 'qa', 'wont_do', 'todo'], "PAY's own statuses, in one import");
   assert.equal(
     ['PAY-3', 'PAY-4'].map((key) => store.getIssue(key).resolution),
     ['wont_do', null],
   );
+  assert.equal(
+    store.getWorkflow('PAY').statuses.map((status) => status.name),
+    ['To Do', 'Code Review', 'QA', "Won't Do"],
+  );
+  assert.is(first.workflowsSet.length, 1);
+  // The team tightens the moves; the same file again changes nothing and leaves the workflow as set.
+  await store.setWorkflow('PAY', TEAM_WORKFLOW);
+  const again = await importJiraCsv(store, csv, { dryRun: false, now });
+  assert.equal([again.refused.length, again.workflowsSet.length], [0, 0]);
+  assert.ok(again.alreadyPresent.every((entry) => entry.changes.length === 0));
+  assert.equal(statuses(), ['code_review', 'qa', 'wont_do', 'todo']);
+  // PROJ has issues on the default workflow and the file names only the default's statuses: it stays on the default.
+  const proj = await importJiraCsv(store, 'Summary,Issue key,Status,Reporter\nMore,PROJ-900,In Progress,alice', {
+    dryRun: false,
+    now,
+  });
+  assert.equal([proj.refused.length, proj.workflowsSet.length], [0, 0]);
+  assert.equal(store.getWorkflow('PROJ'), DEFAULT_WORKFLOW);
+  store.close();
+});
+
+test('a Jira import into a project still on the default workflow, with issues, keeps the statuses they sit in', async () => {
+  const store = await demo.open();
+  const held = ['todo', 'in_progress', 'in_review', 'blocked', 'done'].filter(
+    (status) => store.searchIssues({ project: 'WEB', status, limit: 1 }).total > 0,
+  );
+  const report = await importJiraCsv(
+    store,
+    'Summary,Issue key,Status,Status Category,Reporter\nTriage,WEB-900,Triage,To Do,alice\nShip it,WEB-901,Done,Done,alice',
+    { dryRun: false, now: () => new Date() },
+  );
+  assert.equal(report.refused, []);
+  const ids = store.getWorkflow('WEB').statuses.map((status) => status.id);
+  assert.ok(ids.includes('triage'), ids.join(', '));
+  for (const status of held) assert.ok(ids.includes(status), `${status} kept: WEB's issues sit in it`);
+  assert.is(store.getIssue('WEB-900').status, 'triage');
   store.close();
 });
 

@@ -123,7 +123,7 @@ test('syntax errors say what was expected and point at the column', () => {
     ['ORDER priority', "Expected BY after ORDER at column 7. Found 'priority'."],
     [
       'ORDER BY text',
-      "Expected a field to order by at column 10. Found 'text'. Fields: key, project, status, priority, assignee, reporter, type, sprint, created, updated.",
+      "Expected a field to order by at column 10. Found 'text'. Fields: key, project, status, priority, assignee, reporter, type, sprint, created, updated, due.",
     ],
     ['status = AND', "Expected a value after '=' at column 10. Found 'AND'."],
   ];

@@ -47,14 +47,16 @@ test('read-only mode keeps exactly the tools annotated readOnlyHint: true, in or
   const kept = selectTools(tools, { readOnly: true });
   assert.equal(
     kept.map((tool) => tool.name),
-    tools.filter((tool) => tool.annotations?.readOnlyHint === true).map((tool) => tool.name),
+    tools
+      .filter((tool) => tool.annotations?.readOnlyHint === true && !OPT_IN_TOOLSETS.includes(TOOLSET_OF[tool.name]!))
+      .map((tool) => tool.name),
   );
   assert.ok(kept.length > 0 && kept.every((tool) => !isMutating(tool)));
   assert.equal(
     selectTools(tools, { toolsets: ['issues'], readOnly: true }).map((tool) => tool.name),
     ['search_issues', 'get_issue'],
   );
-  assert.is(selectTools(tools, {}).length, tools.length - 1);
+  assert.is(selectTools(tools, {}).length, tools.length - 3, 'all but the projects set');
 });
 
 test('an opt-in set (projects) is offered only when named; every other set is offered by default', async () => {
@@ -67,7 +69,7 @@ test('an opt-in set (projects) is offered only when named; every other set is of
   assert.not.ok(offered.includes('define_fields'));
   assert.equal(
     selectTools(tools, { toolsets: ['projects'] }).map((tool) => tool.name),
-    ['define_fields'],
+    ['define_fields', 'import_issues', 'export_issues'],
   );
 });
 
@@ -124,6 +126,8 @@ test('the environment twins choose like the options; an option wins over its var
     'summarize_sprint',
     'manage_sprint',
     'define_fields',
+    'import_issues',
+    'export_issues',
   ]);
 });
 

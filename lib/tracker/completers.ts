@@ -15,7 +15,7 @@ export function completers(store: TrackerStore): Record<string, Completer> {
     issueKey: (value, chosen) =>
       suggestions(store.completeIssueKeys(chosen.project_key && !value ? `${chosen.project_key}-` : value)),
     projectKey: (value) => suggestions(store.completeProjectKeys(value)),
-    status: (value) => suggestions(store.completeStatuses(value)),
+    status: (value, chosen) => suggestions(store.completeStatuses(value, chosen.project_key)),
     priority: (value) => suggestions(store.completePriorities(value)),
     assignee: (value) => suggestions(store.completeAssignees(value)),
     sprintId: (value, chosen) => suggestions(store.completeSprintIds(value, chosen.project_key)),

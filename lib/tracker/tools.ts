@@ -16,7 +16,7 @@
 // Where each lives: search_issues and get_issue in tools-issue-reads.ts; create_issue,
 // update_issue, bulk_update_status, add_comment and link_issues in tools-issue-writes.ts;
 // add_attachment in attachments.ts; summarize_sprint and manage_sprint in tools-sprints.ts;
-// define_fields in tools-fields.ts. Which of them a server offers: toolsets.ts.
+// define_fields in tools-fields.ts; import_issues and export_issues in tools-exchange.ts. Which of them a server offers: toolsets.ts.
 
 import type { ToolDefinition } from '../../protocol/tools.js';
 import type { TrackerStore } from '../store/index.js';
@@ -26,6 +26,7 @@ import { getIssueTool, searchIssuesTool } from './tools-issue-reads.js';
 import { addCommentTool, bulkUpdateStatusTool, createIssueTool, linkIssuesTool, updateIssueTool } from './tools-issue-writes.js';
 import { sprintTools } from './tools-sprints.js';
 import { defineFieldsTool } from './tools-fields.js';
+import { exportIssuesTool, importIssuesTool } from './tools-exchange.js';
 
 /** Every tool of the tracker, in the order tools/list shows them. */
 export function trackerTools(store: TrackerStore): ToolDefinition[] {
@@ -40,5 +41,7 @@ export function trackerTools(store: TrackerStore): ToolDefinition[] {
     linkIssuesTool(store),
     ...sprintTools(store),
     defineFieldsTool(store),
+    importIssuesTool(store),
+    exportIssuesTool(store),
   ];
 }

@@ -24,7 +24,8 @@ export const OPT_IN_TOOLSETS: readonly ToolsetName[] = ['projects'];
 /**
  * Every tool's set, in one table: a tool missing here fails lib/tests/toolsets.test.ts, so a
  * new tool must be placed. issues: reading and changing single issues; sprints: what is about
- * a sprint as a whole; admin: changes to many issues at once; projects: a project's fields (opt-in).
+ * a sprint as a whole; admin: changes to many issues at once; projects: a project's fields, and
+ * import and export (opt-in).
  */
 export const TOOLSET_OF: Readonly<Record<string, ToolsetName>> = {
   search_issues: 'issues',
@@ -38,6 +39,8 @@ export const TOOLSET_OF: Readonly<Record<string, ToolsetName>> = {
   manage_sprint: 'sprints',
   bulk_update_status: 'admin',
   define_fields: 'projects',
+  import_issues: 'projects',
+  export_issues: 'projects',
 };
 
 export interface ToolSelection {

@@ -59,6 +59,9 @@ test('the same export into a journal and into PostgreSQL: the same issues, the s
   assert.is(issues(team).length, 210);
   assert.equal(issues(team), issues(journal));
   assert.equal(team.exportSnapshot().sprints, journal.exportSnapshot().sprints);
+  // The workflow the import made of the file's statuses (import-workflow.ts), the same in both.
+  assert.equal(team.getWorkflow('PAY'), journal.getWorkflow('PAY'));
+  assert.ok(team.getWorkflow('PAY').statuses.some((status) => status.id === 'code_review'));
   journal.close();
   team.close();
 });

@@ -4,7 +4,9 @@
 // then by the candidate's weight (e.g. how many issues a person is assigned),
 // then shorter first, then alphabetical; capped at 100 values, with the total
 // number of matches so a caller can say there are more.
-import { PRIORITIES, STATUSES } from '../model/schema.js';
+import { PRIORITIES } from '../model/schema.js';
+import { DEFAULT_WORKFLOW, type WorkflowStatus } from '../model/workflow.js';
+import { workflowOf } from '../state/workflows.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from '../state/state.js';
 
 export const COMPLETION_CAP = 100;
@@ -56,9 +58,18 @@ export function completeAssignees(state: TrackerState, prefix: unknown): Complet
   return rankByPrefix(candidates, prefix);
 }
 
-export function completeStatuses(prefix: unknown): Completion {
+/**
+ * Statuses by id or name: a chosen project's own (its workflow, the default's when it has none),
+ * else every status a workflow names.
+ */
+export function completeStatuses(state: TrackerState, prefix: unknown, project?: string): Completion {
+  const chosen = project?.trim().toUpperCase() ?? '';
+  const workflows = state.projects.has(chosen) ? [workflowOf(state, chosen)] : [DEFAULT_WORKFLOW, ...state.workflows.values()];
+  const statuses = new Map<string, WorkflowStatus>();
+  for (const status of workflows.flatMap((workflow) => workflow.statuses))
+    if (!statuses.has(status.id)) statuses.set(status.id, status);
   return rankByPrefix(
-    STATUSES.map((value) => ({ value })),
+    [...statuses.values()].map((status) => ({ value: status.id, match: [status.id, status.name.toLowerCase()] })),
     prefix,
   );
 }

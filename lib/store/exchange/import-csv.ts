@@ -10,7 +10,9 @@
 //
 // Jira's words become ours in jira-mapping.ts: people (display names, account ids, a user
 // map) as handles, team statuses ("Code Review", "Won't Do") by name or by their status
-// category, types ("Spike") by name. The report says what became what.
+// category, types ("Spike") by name. The report says what became what. A project that is new, or
+// still on the default workflow, whose rows name statuses the default lacks, first gets a
+// workflow of those statuses (import-workflow.ts): then each row keeps its own status.
 //
 // Importing the same file again changes nothing, and a changed file updates its issues: a row
 // whose key the store has updates that issue (import-commands.ts importUpdateSteps), a record
@@ -26,6 +28,7 @@
 import { isDomainError } from '../model/errors.js';
 import { COLUMN, readJiraCsv, type JiraFile, type JiraRow } from './jira-csv.js';
 import { fileFields, grownDefinition, notKept } from './import-fields.js';
+import { setWorkflowFromRows } from './import-workflow.js';
 import { openMemoryBackend } from '../backend/memory-backend.js';
 import { importSnapshot } from './snapshot-import.js';
 import type { ImportReport, RowRefusal } from './import-report.js';
@@ -51,7 +54,7 @@ export async function importJiraCsv(store: TrackerStore, text: string, options: 
   const passed = new Set([...rehearsal.imported, ...rehearsal.alreadyPresent].map((entry) => entry.row));
   const outcome = options.dryRun
     ? rehearsal
-    : await runRows(store, { ...file, rows: file.rows.filter((row) => passed.has(row.row)) }, options, refused);
+    : await runRows(store, { ...file, rows: file.rows.filter((row) => passed.has(row.row)) }, options, refused, file.rows);
   const all = [...refused, ...(options.dryRun ? [] : outcome.refused)].sort((a, b) => a.row - b.row);
   const ignoredColumns = [...file.ignoredColumns.map(notKept), ...fileFields(file.rows, file.customColumns).notRead];
   return { ...outcome, refused: all, dryRun: options.dryRun, rows: file.rows.length, ignoredColumns };
@@ -67,7 +70,7 @@ async function rehearse(
   file: JiraFile,
   options: CsvImportOptions,
 ): Promise<{ rehearsal: RunOutcome; refused: RowRefusal[] }> {
-  const rehearsal = await runRows(await copyOf(store, options), file, options, []);
+  const rehearsal = await runRows(await copyOf(store, options), file, options, [], file.rows);
   return { rehearsal, refused: [...rehearsal.refused] };
 }
 
@@ -90,6 +93,7 @@ async function runRows(
   { rows, customColumns }: Pick<JiraFile, 'rows' | 'customColumns'>,
   options: CsvImportOptions,
   earlier: readonly RowRefusal[],
+  fileRows: readonly JiraRow[],
 ): Promise<RunOutcome> {
   const refused: RowRefusal[] = [];
   const refuse = (row: JiraRow, reason: string): void => {
@@ -97,9 +101,11 @@ async function runRows(
   };
   const words = wordsOf(rows, customColumns, options.userMap);
   const placedRows = inKeyOrder(rows, refuse);
+  const filePlaced = inKeyOrder(fileRows, () => undefined);
   const fieldsDefined = new Set<string>();
   let sprintMoves = 0;
   const projectsCreated: string[] = [];
+  const workflowsSet: string[] = [];
   const sprintsCreated: string[] = [];
   const imported: { row: number; from: string | null; key: string; comments: number }[] = [];
   const alreadyPresent: { row: number; key: string; changes: string[] }[] = [];
@@ -120,6 +126,10 @@ async function runRows(
       if (!fieldsDefined.has(project)) {
         fieldsDefined.add(project);
         const projectRows = placedRows.filter((placed) => placed.project === project).map((placed) => placed.row);
+        // From every row of the file, refused ones too: the rehearsal and the real run make the same workflow.
+        const statusRows = filePlaced.filter((placed) => placed.project === project).map((placed) => placed.row);
+        const workflow = await setWorkflowFromRows(store, project, statusRows);
+        if (workflow !== null) workflowsSet.push(workflow);
         const grown = grownDefinition(store.getProjectFields(project), projectRows, words.fields);
         if (grown !== null) await store.defineFields(project, grown);
       }
@@ -159,6 +169,7 @@ async function runRows(
     refused,
     alreadyPresent,
     projectsCreated,
+    workflowsSet,
     sprintsCreated,
     ...linked,
     mapped: [

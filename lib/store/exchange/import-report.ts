@@ -20,6 +20,8 @@ export interface ImportReport {
    */
   readonly alreadyPresent: readonly { readonly row: number; readonly key: string; readonly changes: readonly string[] }[];
   readonly projectsCreated: readonly string[];
+  /** Projects given a workflow of the file's statuses (import-workflow.ts), each as a sentence saying which. */
+  readonly workflowsSet: readonly string[];
   readonly sprintsCreated: readonly string[];
   readonly parentsLinked: number;
   /** Issue links made (blocks, relates to, duplicates): a link given at both ends counts once. */
@@ -53,6 +55,7 @@ export function formatReport(report: ImportReport, source: string, target: strin
   for (const entry of updated.slice(0, 50)) lines.push(`  row ${entry.row}, ${entry.key}: ${entry.changes.join('; ')}`);
   if (updated.length > 50) lines.push(`  ... and ${updated.length - 50} more`);
   if (report.projectsCreated.length > 0) lines.push(`projects created: ${report.projectsCreated.join(', ')}`);
+  for (const workflow of report.workflowsSet) lines.push(`workflow: ${workflow}`);
   if (report.sprintsCreated.length > 0) lines.push(`sprints created: ${report.sprintsCreated.join(', ')}`);
   if (report.parentsLinked > 0) lines.push(`parent epics linked: ${report.parentsLinked}`);
   if (report.issuesLinked > 0) lines.push(`issue links made: ${report.issuesLinked}`);

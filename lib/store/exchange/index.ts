@@ -11,3 +11,13 @@ export { importSnapshot } from './snapshot-import.js';
 export { parseSnapshot } from '../model/snapshot-format.js';
 export { openMemoryBackend } from '../backend/memory-backend.js';
 export { storeOn } from '../store.js';
+export {
+  describeImport,
+  exportText,
+  formatOf,
+  formatSnapshotImport,
+  importSnapshotText,
+  importText,
+  type ExchangeFormat,
+  type TextImport,
+} from './exchange-text.js';

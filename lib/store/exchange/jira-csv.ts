@@ -18,7 +18,7 @@
 // time has no seconds: the JSON export keeps a comment's exact time.
 import { CsvError, readCsv, writeCsv, type CsvLimits } from './csv.js';
 import type { Comment, Issue, IssueType, Priority } from '../model/schema.js';
-import { DEFAULT_WORKFLOW, workflowStatus } from '../model/workflow.js';
+import { DEFAULT_WORKFLOW, workflowStatus, type StatusCategory } from '../model/workflow.js';
 import type { SnapshotLink, TrackerSnapshot } from '../queries/snapshot.js';
 
 /** What an import reads at most; past any of them the file is refused before a row is tried. */
@@ -249,6 +249,7 @@ export function writeCommentCell(comment: Comment): string {
 
 const PRIORITY_NAMES: Readonly<Record<Priority, string>> = { P0: 'Highest', P1: 'High', P2: 'Medium', P3: 'Low' };
 const TYPE_NAMES: Readonly<Record<IssueType, string>> = { bug: 'Bug', story: 'Story', task: 'Task', epic: 'Epic' };
+const CATEGORY_NAMES: Readonly<Record<StatusCategory, string>> = { todo: 'To Do', inprogress: 'In Progress', done: 'Done' };
 const RESOLUTION_NAMES: Readonly<Record<string, string>> = {
   done: 'Done',
   wont_do: "Won't Do",
@@ -286,11 +287,17 @@ export function writeJiraCsv(snapshot: TrackerSnapshot): string {
     ...column,
     count: most([...outward.values()], (links) => links.filter((link) => link.type === column.type).length),
   }));
+  // A project's own statuses by their names, with Jira's Status Category beside them (an import
+  // makes the workflow again from the two, import-workflow.ts); none when every project has the default.
+  const workflows = new Map((snapshot.workflows ?? []).map((entry) => [entry.project, entry.workflow]));
+  const categoryColumns = workflows.size > 0 ? 1 : 0;
+  const statusOf = (issue: Issue) => workflowStatus(workflows.get(issue.project) ?? DEFAULT_WORKFLOW, issue.status);
   const header = [
     COLUMN.key,
     COLUMN.summary,
     COLUMN.type,
     COLUMN.status,
+    ...Array<string>(categoryColumns).fill(COLUMN.statusCategory),
     COLUMN.priority,
     COLUMN.resolution,
     COLUMN.assignee,
@@ -319,7 +326,8 @@ export function writeJiraCsv(snapshot: TrackerSnapshot): string {
       issue.key,
       issue.title,
       TYPE_NAMES[issue.type],
-      workflowStatus(DEFAULT_WORKFLOW, issue.status)?.name ?? issue.status,
+      statusOf(issue)?.name ?? issue.status,
+      ...Array.from({ length: categoryColumns }, () => CATEGORY_NAMES[statusOf(issue)?.category ?? 'todo']),
       PRIORITY_NAMES[issue.priority],
       issue.resolution
         ? ((Object.hasOwn(RESOLUTION_NAMES, issue.resolution) ? RESOLUTION_NAMES[issue.resolution] : undefined) ??

@@ -7,7 +7,15 @@
 import { PEOPLE_LIMITS } from '../model/person.js';
 import { HANDLE_PATTERN, LIMITS, type IssueType, type Priority, type Resolution, type Status } from '../model/schema.js';
 import { parseIssueType, parsePriority } from '../model/args.js';
-import { DEFAULT_WORKFLOW, categoryIn, parseResolution, parseStatus, workflowStatus, type Workflow } from '../model/workflow.js';
+import {
+  DEFAULT_WORKFLOW,
+  categoryIn,
+  parseResolution,
+  parseStatus,
+  workflowStatus,
+  type StatusCategory,
+  type Workflow,
+} from '../model/workflow.js';
 import { isDomainError } from '../model/errors.js';
 
 /** What the words of one import became: "Code Review → in_review", with how many rows. */
@@ -128,6 +136,16 @@ export function mapPriority(name: string, notes: MappingNotes): Priority | undef
   // We have four priorities; Jira's fifth, Lowest, is our lowest too.
   if (squeeze(name) === 'lowest') notes.note(`priority ${name} → ${priority} (the lowest of our four)`);
   return priority;
+}
+
+/**
+ * The category a Jira status is in (the workflow an import makes, import-workflow.ts): the
+ * Status Category column where the row has one, else the category of the default status its
+ * name places (Code Review: in progress; Won't Do: done); undefined when neither says.
+ */
+export function jiraStatusCategory(name: string, category: string): StatusCategory | undefined {
+  const status = CATEGORIES.get(squeeze(category)) ?? STATUS_WORDS.get(squeeze(name))?.status;
+  return status === undefined ? undefined : categoryIn(DEFAULT_WORKFLOW, status);
 }
 
 const RESOLUTION_WORDS: ReadonlyMap<string, Resolution> = new Map([

@@ -16,8 +16,19 @@ import type pg from 'pg';
 import type { Issue } from '../model/schema.js';
 import type { JournalRecord, RecordOf } from '../model/record-schema.js';
 import { issueNumber, sprintNumber } from '../state/state.js';
+import { dueOf } from '../queries/jql/order.js';
 
 type Client = pg.PoolClient | pg.Client;
+
+/**
+ * The due date, for ORDER BY due (schema version 4, migrations.ts): a day as YYYY-MM-DD, which
+ * sorts as bytes; NULL when the issue has none. Added after the table is created (version 2),
+ * and by version 4 to a table created before it existed.
+ */
+export const DUE_COLUMN_SQL = [
+  'ALTER TABLE mcp_tracker_issues ADD COLUMN IF NOT EXISTS due text COLLATE "C"',
+  'CREATE INDEX IF NOT EXISTS mcp_tracker_issues_due ON mcp_tracker_issues (due)',
+];
 
 /** The table, its indexes, and the trigram extension its text index needs (trusted: a database owner may create it). */
 export const ISSUE_TABLE_SQL = [
@@ -53,6 +64,7 @@ export const ISSUE_TABLE_SQL = [
   'CREATE INDEX mcp_tracker_issues_created ON mcp_tracker_issues (created)',
   'CREATE INDEX mcp_tracker_issues_updated ON mcp_tracker_issues (updated)',
   'CREATE INDEX mcp_tracker_issues_labels ON mcp_tracker_issues USING gin (labels)',
+  ...DUE_COLUMN_SQL,
 ];
 
 /**
@@ -85,6 +97,7 @@ const COLUMNS = [
   'parent',
   'created',
   'updated',
+  'due',
   'title',
   'description',
   'title_lower',
@@ -109,6 +122,7 @@ const TYPES: Record<(typeof COLUMNS)[number], string> = {
   parent: 'text',
   created: 'text',
   updated: 'text',
+  due: 'text',
   title: 'text',
   description: 'text',
   title_lower: 'text',
@@ -141,6 +155,7 @@ function rowOf(issue: Issue): unknown[] {
     issue.parent ?? null,
     issue.created_at,
     issue.updated_at,
+    dueOf(issue),
     issue.title,
     issue.description,
     issue.title.toLowerCase(),
@@ -234,7 +249,7 @@ async function applyOne(client: Client, record: JournalRecord): Promise<void> {
   }
 }
 
-/** The edited fields the table keeps, each with its columns and their values; story points are not searched. */
+/** The edited fields the table keeps, each with its columns and their values (of `fields`, the due date); story points are not searched. */
 async function applyEdit(client: Client, record: RecordOf<'issue.edited'>): Promise<void> {
   const { title, description, type, priority, labels } = record.to;
   const values: unknown[] = [record.key, record.at];
@@ -254,5 +269,9 @@ async function applyEdit(client: Client, record: RecordOf<'issue.edited'>): Prom
   if (type !== undefined) assign('type', type);
   if (priority !== undefined) assign('priority', priority);
   if (labels !== undefined) assign('labels', labels);
+  if (record.to.fields !== undefined) {
+    const due = record.to.fields?.due;
+    assign('due', typeof due === 'string' ? due : null);
+  }
   await client.query(`UPDATE mcp_tracker_issues SET ${assignments.join(', ')} WHERE key = $1`, values);
 }

@@ -15,12 +15,12 @@
 // waits on the migration lock and then finds the table complete.
 //
 // Version 3 adds the sprints and blocking links the ready view reads (ready-tables.ts), filled
-// the same way.
+// the same way. Version 4 adds the due date to the read table (ORDER BY due), filled the same way.
 import type { PoolClient } from 'pg';
 import { applyRecord } from '../changes/apply.js';
 import type { JournalRecord } from '../model/record-schema.js';
 import { createEmptyState } from '../state/state.js';
-import { createTextIndex, insertIssues, ISSUE_TABLE_SQL } from './issue-table.js';
+import { createTextIndex, DUE_COLUMN_SQL, insertIssues, ISSUE_TABLE_SQL } from './issue-table.js';
 import { insertReadyRows, READY_TABLES_SQL } from './ready-tables.js';
 import type { TrackerState } from '../state/state.js';
 
@@ -56,6 +56,13 @@ export const MIGRATIONS: readonly Migration[] = [
       await insertReadyRows(client, await replayRecords(client));
     },
   },
+  {
+    version: 4,
+    apply: async (client) => {
+      for (const sql of DUE_COLUMN_SQL) await client.query(sql);
+      await backfillDue(client, await replayRecords(client));
+    },
+  },
 ];
 
 /** Records read, and rows written, per statement of the backfill. */
@@ -80,6 +87,18 @@ async function backfillIssues(client: PoolClient): Promise<void> {
   const issues = [...state.issues.values()];
   for (let start = 0; start < issues.length; start += BACKFILL_BATCH) {
     await insertIssues(client, issues.slice(start, start + BACKFILL_BATCH));
+  }
+}
+
+/** The due dates of the issues the records already hold (version 4's column). */
+async function backfillDue(client: PoolClient, state: TrackerState): Promise<void> {
+  const due = [...state.issues.values()].filter((issue) => typeof issue.fields?.due === 'string');
+  for (let start = 0; start < due.length; start += BACKFILL_BATCH) {
+    const batch = due.slice(start, start + BACKFILL_BATCH);
+    await client.query(
+      'UPDATE mcp_tracker_issues AS issue SET due = t.due FROM unnest($1::text[], $2::text[]) AS t(key, due) WHERE issue.key = t.key',
+      [batch.map((issue) => issue.key), batch.map((issue) => issue.fields?.due)],
+    );
   }
 }
 

@@ -18,7 +18,7 @@
 import type pg from 'pg';
 import type { SortKey } from '../queries/jql/ast.js';
 import type { Condition } from '../queries/jql/resolve.js';
-import type { SortFields } from '../queries/jql/order.js';
+import { dueOf, type SortFields } from '../queries/jql/order.js';
 import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../model/schema.js';
 import type { SortValue } from '../queries/search-cursor.js';
 import { issueNumber } from '../state/state.js';
@@ -159,6 +159,11 @@ export function orderExpressions(orderBy: readonly SortKey[], parameters: Parame
         return [{ sql: 'created', at: (position) => position.created_at }];
       case 'updated':
         return [{ sql: 'updated', at: (position) => position.updated_at }];
+      case 'due':
+        return [
+          { sql: '(due IS NULL)', at: (position) => dueOf(position) === null },
+          { sql: "COALESCE(due, '')", at: (position) => dueOf(position) ?? '' },
+        ];
     }
   };
   const descending = (key: SortKey) => (expression: Expression) => ({ ...expression, descending: key.direction === 'DESC' });

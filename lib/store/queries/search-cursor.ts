@@ -17,9 +17,10 @@
 // this one cursor, so any instance can answer the next page, from SQL or from its memory.
 import { createHash } from 'node:crypto';
 import { domainError } from '../model/errors.js';
-import { compareBy, type SortFields } from './jql/order.js';
+import { compareBy, dueOf, type SortFields } from './jql/order.js';
 import type { OrderField, SortKey } from './jql/ast.js';
 import {
+  DATE_PATTERN,
   HANDLE_PATTERN,
   ISSUE_KEY_PATTERN,
   ISSUE_TYPES,
@@ -49,6 +50,7 @@ const refused = () =>
 export function sortValue(issue: SortFields, field: OrderField): SortValue {
   if (field === 'created') return issue.created_at;
   if (field === 'updated') return issue.updated_at;
+  if (field === 'due') return dueOf(issue);
   return issue[field];
 }
 
@@ -105,6 +107,7 @@ const FORMS: Record<OrderField, (value: SortValue) => boolean> = {
   sprint: (value) => value === null || SPRINT_ID_PATTERN.test(value),
   created: (value) => value !== null && TIMESTAMP_PATTERN.test(value),
   updated: (value) => value !== null && TIMESTAMP_PATTERN.test(value),
+  due: (value) => value === null || DATE_PATTERN.test(value),
 };
 
 /**
@@ -126,6 +129,7 @@ export function positionOf(orderBy: readonly SortKey[], values: readonly SortVal
     if (!FORMS[field](value) || (field === 'key' && value !== key) || (field === 'project' && value !== project)) throw refused();
     if (field === 'created') position.created_at = value as string;
     else if (field === 'updated') position.updated_at = value as string;
+    else if (field === 'due') position.fields = value === null ? undefined : { due: value };
     else if (field !== 'key' && field !== 'project') Object.assign(position, { [field]: value });
   });
   return position;

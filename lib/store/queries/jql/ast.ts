@@ -52,7 +52,7 @@ export const FIELD_ALIASES: ReadonlyMap<string, Field> = new Map<string, Field>(
   ['due date', 'due'],
 ]);
 
-/** Fields a result can be ordered by: every field with one value per issue, and the key. */
+/** Fields a result can be ordered by: every field with one value per issue (the due date among them), and the key. */
 export const ORDER_FIELDS = [
   'key',
   'project',
@@ -64,6 +64,7 @@ export const ORDER_FIELDS = [
   'sprint',
   'created',
   'updated',
+  'due',
 ] as const;
 export type OrderField = (typeof ORDER_FIELDS)[number];
 

@@ -5,7 +5,7 @@
 // so equal values never leave the order to chance and a page is the same on every read.
 // Enumerations sort in their own order, not alphabetically: statuses in the default workflow's
 // order, then the statuses of projects' own workflows by id (an order that needs no state, so
-// PostgreSQL sorts the same way), priorities P0 first, types as listed. An empty value (no assignee, no sprint) sorts after every value, so before them in
+// PostgreSQL sorts the same way), priorities P0 first, types as listed. An empty value (no assignee, no sprint, no due date) sorts after every value, so before them in
 // DESC.
 import { ISSUE_TYPES, PRIORITIES, STATUSES, type Issue } from '../../model/schema.js';
 import { compareStrings, issueNumber, sprintNumber } from '../../state/state.js';
@@ -14,7 +14,7 @@ import type { OrderField, SortKey } from './ast.js';
 /** The fields an order compares: an issue, or a position between issues (a search cursor's, search-cursor.ts). */
 export type SortFields = Pick<
   Issue,
-  'key' | 'project' | 'status' | 'priority' | 'type' | 'assignee' | 'reporter' | 'sprint' | 'created_at' | 'updated_at'
+  'key' | 'project' | 'status' | 'priority' | 'type' | 'assignee' | 'reporter' | 'sprint' | 'created_at' | 'updated_at' | 'fields'
 >;
 
 export type IssueComparison = (a: SortFields, b: SortFields) => number;
@@ -51,6 +51,12 @@ function compareOptional(a: string | null, b: string | null, compare: (a: string
   return compare(a, b);
 }
 
+/** The due date (a day, YYYY-MM-DD: days compare as strings), null when the issue has none. */
+export const dueOf = (issue: SortFields): string | null => {
+  const due = issue.fields?.due;
+  return typeof due === 'string' ? due : null;
+};
+
 const compareSprints = (a: string, b: string): number =>
   compareStrings(a.slice(0, a.lastIndexOf('-')), b.slice(0, b.lastIndexOf('-'))) || sprintNumber(a) - sprintNumber(b);
 
@@ -65,6 +71,7 @@ const FIELD_ORDER: Record<OrderField, IssueComparison> = {
   sprint: (a, b) => compareOptional(a.sprint, b.sprint, compareSprints),
   created: (a, b) => compareStrings(a.created_at, b.created_at),
   updated: (a, b) => compareStrings(a.updated_at, b.updated_at),
+  due: (a, b) => compareOptional(dueOf(a), dueOf(b), compareStrings),
 };
 
 /** Past this many, the first n are found by sorting everything instead. */

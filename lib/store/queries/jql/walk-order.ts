@@ -39,7 +39,8 @@ export function firstMatchesInOrder(
     const accepts = accept === null ? null : (id: number) => accept(state.issues.at(id));
     return firstInKeyOrder(state, matches, n, first?.direction === 'DESC', accepts).map((id) => state.issues.at(id));
   }
-  if (worthSorting(count, n, state.issues.size)) {
+  // The due date has no index in memory (its clauses use the set of issues that carry fields): sorted.
+  if (worthSorting(count, n, state.issues.size) || first.field === 'due') {
     return firstInOrder(accepted(issuesOf(state, matches), accept), compareBy(orderBy), n);
   }
   const rest = orderBy.slice(1);
