@@ -13,7 +13,7 @@ import type { Detection } from '../runner/detect.js';
 
 interface JsonReport {
   fixtures: { name: string; verdict: string; skipReason?: string; failures: { summary: string }[] }[];
-  run: { detection: { offeredHandshake: string[]; offeredStateless: string[] } };
+  run: { detection: { offeredHandshake: string[]; offeredStateless: string[]; discoverProblem?: string } };
 }
 
 async function runJson(server: string, extra: Partial<RunArguments> = {}): Promise<JsonReport> {
@@ -101,6 +101,23 @@ test('a legacy-only server: the 2026-07-28 fixtures are not applicable; server/d
     assert.is(fixture.verdict, 'not-applicable', fixture.name);
     assert.match(fixture.skipReason ?? '', 'server/discover got error -32601');
   }
+  assert.ok(report.fixtures.some((fixture) => fixture.name.startsWith('generic/ping/') && fixture.verdict === 'passed'));
+});
+
+// A legacy server that answers nothing before initialize, not even the ping fence: once its
+// initialize probes are answered, server/discover is waited for a few seconds, not the startup
+// timeout three times over (set far above here), and 2026-07-28 is not offered, saying why.
+test('a server silent on everything before initialize: server/discover gets a short patience, and the reason is shown', async () => {
+  const started = Date.now();
+  const report = await runJson(
+    tinyServer('silent-before-initialize', {
+      onMessage: 'if (msg.method === "initialize") globalThis.initialized = true; else if (!globalThis.initialized) return;',
+    }),
+    { filters: ['generic/ping/'], startupTimeoutMs: 60_000 },
+  );
+  assert.ok(Date.now() - started < 30_000, `took ${Date.now() - started} ms`);
+  assert.equal(report.run.detection.offeredStateless, []);
+  assert.match(report.run.detection.discoverProblem ?? '', /^no answer within \d+ ms$/);
   assert.ok(report.fixtures.some((fixture) => fixture.name.startsWith('generic/ping/') && fixture.verdict === 'passed'));
 });
 
