@@ -29,6 +29,9 @@
 // retry field"). Only a stream that ends for good without the response is a finding, at should:
 // "The SSE stream SHOULD eventually include a JSON-RPC response for the JSON-RPC request sent in
 // the POST body"; the missing response itself is the fixture's expectation, graded at its level.
+// The runner's own requests (the handshake, the fences that show a turn is over) are judged where
+// they matter: the handshake's answer is a step of the fixture, and a fence left unanswered only
+// leaves the fixture to its step timeout, as on stdio; their streams are no finding of the fixture.
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { idKey, messageKind } from './message-kinds.js';
@@ -48,6 +51,8 @@ const DELETE_WAIT_MS = 2000;
 /** How many times one POST's stream is resumed (each time the server sent a new event id first). */
 const MAX_RESUMPTIONS = 5;
 const LOG_LIMIT = 64 * 1024;
+/** The ids of the runner's own requests (handshake, fences) start so; fixtures' ids never do. */
+const RUNNER_ID_PREFIX = 'mcp-conform:';
 
 const HANDSHAKE_TRANSPORT = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports';
 const STATELESS_TRANSPORT = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http';
@@ -294,6 +299,7 @@ export class HttpConnection implements ServerConnection {
     else if (requestIds(message).length === 0) {
       if (response.status !== 202) this.problem(`${where}, not 202 Accepted`, rule);
     } else if (reusedId) this.note(`${where} ${type || 'with no body'}, no answer: its id was in flight already`);
+    else if (isRunnersOwn(message)) this.note(`${where} ${type || 'with no body'}, no answer to the runner's own request`);
     else if (type === 'text/event-stream')
       this.problem(
         `${where} ${type}: the stream ended without the response`,
@@ -514,6 +520,12 @@ interface PostStream {
  */
 function requestIds(message: JsonValue): string[] {
   return requestObjects(message).map(idKey);
+}
+
+/** Whether every request the message carries is one of the runner's own (its id starts with RUNNER_ID_PREFIX). */
+function isRunnersOwn(message: JsonValue): boolean {
+  const ids = requestObjects(message).map((item) => item.id);
+  return ids.length > 0 && ids.every((id) => typeof id === 'string' && id.startsWith(RUNNER_ID_PREFIX));
 }
 
 /** The requests in a message or batch that carry a valid id. */

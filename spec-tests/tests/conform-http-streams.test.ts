@@ -4,8 +4,9 @@
 // connection (without terminating the SSE stream) ... The client SHOULD then "poll" the SSE
 // stream by attempting to reconnect"); a stream that ends for good without the response is a
 // should finding ("The SSE stream SHOULD eventually include a JSON-RPC response"), the missing
-// response the fixture's own; and when the client reused an id in flight, which of the two POSTs
-// gets the answer is the server's choice, not a finding.
+// response the fixture's own; when the client reused an id in flight, which of the two POSTs
+// gets the answer is the server's choice, not a finding; and the stream of one of the runner's
+// own requests (a fence) is no finding of the fixture.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
@@ -32,8 +33,15 @@ const INITIALIZE_RESULT = {
   serverInfo: { name: 'fake', version: '1' },
 };
 
-/** A handshake-era server whose ping answers come as `ping` says; `resumed` answers a GET with Last-Event-ID. */
-async function startFakeServer(ping: PingStream, resumed?: (lastEventId: string, res: ServerResponse) => void): Promise<Fake> {
+/**
+ * A handshake-era server whose ping answers come as `ping` says (`fence` for the runner's pings,
+ * whose ids are strings; by default a JSON answer); `resumed` answers a GET with Last-Event-ID.
+ */
+async function startFakeServer(
+  ping: PingStream,
+  resumed?: (lastEventId: string, res: ServerResponse) => void,
+  fence: PingStream = (id, res) => void res.writeHead(200, { 'Content-Type': 'application/json' }).end(pongJson(id)),
+): Promise<Fake> {
   const fake = { resumptions: [] as Fake['resumptions'], pingEnds: [] as number[] };
   const server = createServer((req, res) => {
     let body = '';
@@ -54,10 +62,7 @@ async function startFakeServer(ping: PingStream, resumed?: (lastEventId: string,
         res.on('finish', () => fake.pingEnds.push(Date.now()));
         return ping(message.id, res, req);
       }
-      if (message.method === 'ping')
-        return void res
-          .writeHead(200, { 'Content-Type': 'application/json' })
-          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }));
+      if (message.method === 'ping') return fence(message.id, res, req);
       res.writeHead(message.method === 'server/discover' ? 400 : 202).end();
     });
   });
@@ -107,7 +112,8 @@ protocol: 2025-11-25
 `;
 
 const sse = (res: ServerResponse) => res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-const pong = (id: unknown) => `data: ${JSON.stringify({ jsonrpc: '2.0', id, result: {} })}\n\n`;
+const pongJson = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: {} });
+const pong = (id: unknown) => `data: ${pongJson(id)}\n\n`;
 
 test('a stream closed after an event id is resumed with Last-Event-ID once its retry time has passed', async () => {
   // The first resumption brings a new event id and closes again; the second brings the answer.
@@ -181,6 +187,20 @@ protocol: 2025-11-25
 {"jsonrpc":"2.0","id":2,"result":{}}
 `,
     );
+    assert.is(report.fixtures[0]?.verdict, 'passed', JSON.stringify(report.fixtures[0]?.failures));
+  } finally {
+    fake.close();
+  }
+});
+
+test('a fence whose stream ends without its answer: no finding, the fixture judged on its own requests', async () => {
+  const fake = await startFakeServer(
+    (id, res) => void sse(res).end(pong(id)),
+    undefined,
+    (_id, res) => void sse(res).end(),
+  );
+  try {
+    const report = await runFixture(fake.url, PING_FIXTURE);
     assert.is(report.fixtures[0]?.verdict, 'passed', JSON.stringify(report.fixtures[0]?.failures));
   } finally {
     fake.close();
