@@ -108,16 +108,15 @@ test('a legacy-only server: the 2026-07-28 fixtures are not applicable; server/d
 // initialize probes are answered, server/discover is waited for a few seconds, not the startup
 // timeout three times over (set far above here), and 2026-07-28 is not offered, saying why.
 test('a server silent on everything before initialize: server/discover gets a short patience, and the reason is shown', async () => {
-  const started = Date.now();
   const report = await runJson(
     tinyServer('silent-before-initialize', {
       onMessage: 'if (msg.method === "initialize") globalThis.initialized = true; else if (!globalThis.initialized) return;',
     }),
     { filters: ['generic/ping/'], startupTimeoutMs: 60_000 },
   );
-  assert.ok(Date.now() - started < 30_000, `took ${Date.now() - started} ms`);
   assert.equal(report.run.detection.offeredStateless, []);
-  assert.match(report.run.detection.discoverProblem ?? '', /^no answer within \d+ ms$/);
+  const waited = /^no answer within (\d+) ms$/.exec(report.run.detection.discoverProblem ?? '');
+  assert.ok(waited && Number(waited[1]) < 30_000, `server/discover: ${report.run.detection.discoverProblem}`);
   assert.ok(report.fixtures.some((fixture) => fixture.name.startsWith('generic/ping/') && fixture.verdict === 'passed'));
 });
 
