@@ -18,6 +18,7 @@ import {
   type Detection,
   type HandshakeProbe,
   ServerStartError,
+  patienceAfter,
   askAgain,
   askEachAgain,
   assembleDetection,
@@ -31,11 +32,13 @@ const PROBE_ID = 'mcp-conform:probe';
 const DELETE_WAIT_MS = 2000;
 
 export async function detectHttpServer(url: string, startupTimeoutMs: number): Promise<Detection> {
-  const askDiscover = () => probeDiscover(url, startupTimeoutMs);
   const askInitialize = (version: string) => probeInitialize(url, version, startupTimeoutMs);
-  const [discover, ...handshake] = await Promise.all([askDiscover(), ...HANDSHAKE_VERSIONS.map(askInitialize)]);
+  const initializing = HANDSHAKE_VERSIONS.map(askInitialize);
+  const patience = Promise.all(initializing).then(patienceAfter);
+  const [discover, ...handshake] = await Promise.all([probeDiscover(url, startupTimeoutMs, patience), ...initializing]);
   if (discover.silent && handshake.every((probe) => probe.silent))
     throw new ServerStartError(`the server at ${url} answered none of the probes: ${discover.problem ?? 'no answer'}`);
+  const askDiscover = () => probeDiscover(url, patienceAfter(handshake) ?? startupTimeoutMs);
   return assembleDetection('http', await askAgain(discover, askDiscover), await askEachAgain(handshake, askInitialize));
 }
 
@@ -56,7 +59,11 @@ async function probeInitialize(url: string, version: string, timeoutMs: number):
   return { ...base, probe: { requested: version, problem: exchange.problem } };
 }
 
-async function probeDiscover(url: string, timeoutMs: number): Promise<Answered & { result?: JsonObject; problem?: string }> {
+async function probeDiscover(
+  url: string,
+  timeoutMs: number,
+  patience?: Promise<number | undefined>,
+): Promise<Answered & { result?: JsonObject; problem?: string }> {
   const version = STATELESS_VERSIONS[0] ?? '';
   const request = {
     jsonrpc: '2.0',
@@ -64,7 +71,7 @@ async function probeDiscover(url: string, timeoutMs: number): Promise<Answered &
     method: 'server/discover',
     params: { _meta: { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} } },
   };
-  const exchange = await postProbe(url, request, statelessHeaders(request, version), timeoutMs);
+  const exchange = await postProbe(url, request, statelessHeaders(request, version), timeoutMs, patience);
   const base = answeredBy(exchange);
   if (isJsonObject(exchange.answer?.result)) return { ...base, result: exchange.answer.result };
   return { ...base, problem: exchange.problem };
@@ -87,15 +94,20 @@ interface ProbeExchange {
   waitedMs: number;
 }
 
-/** POSTs one probe and reads its answer to the end (or until the timeout). */
+/** POSTs one probe and reads its answer to the end (or until the timeout, or `patience` after it gives a number). */
 async function postProbe(
   url: string,
   request: JsonValue,
   headers: Record<string, string>,
   timeoutMs: number,
+  patience?: Promise<number | undefined>,
 ): Promise<ProbeExchange> {
   const started = Date.now();
-  const signal = AbortSignal.timeout(timeoutMs);
+  const controller = new AbortController();
+  const { signal } = controller;
+  const abortIn = (ms: number) => setTimeout(() => controller.abort(), ms).unref();
+  abortIn(timeoutMs);
+  void patience?.then((ms) => ms !== undefined && abortIn(ms));
   let response: Response | undefined;
   let answer: JsonObject | undefined;
   try {
@@ -109,7 +121,8 @@ async function postProbe(
       if (item.kind === 'message' && isJsonObject(item.value) && item.value.id === PROBE_ID) answer ??= item.value;
     });
   } catch (error) {
-    const problem = response === undefined ? `cannot reach it: ${causeOf(error)}` : `no answer within ${timeoutMs} ms`;
+    const waited = `no answer within ${Date.now() - started} ms`;
+    const problem = response === undefined ? (signal.aborted ? waited : `cannot reach it: ${causeOf(error)}`) : waited;
     return { ...(response ? { response } : {}), problem, waitedMs: Date.now() - started };
   }
   const status = `HTTP ${response.status}`;

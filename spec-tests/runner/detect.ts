@@ -11,7 +11,11 @@
 //   `ping` follows as a fence: a legacy server answers it before initialize, so silence after
 //   that answer is a dropped request, not a slow one, and nobody waits out the timeout.
 //
-// The probes run at once. A probe's process whose initialize was answered may be handed over
+// The probes run at once. Once the initialize probes are answered the server is known to be up,
+// and a server/discover still unanswered is waited for only a little longer (patienceAfter), each
+// time it is asked: a server that never answers an unknown method, nor the ping after it, costs
+// seconds instead of three startup timeouts, and 2026-07-28 is reported not offered with what the
+// probe saw, never passed silently. A probe's process whose initialize was answered may be handed over
 // (`adopt`) instead of stopped: the fixtures that open the session the same way continue it
 // (process-pool.ts), one server start less each. None answering at all (the command fails, exits, or stays silent for
 // the startup timeout) is one clear error about starting the server, not a failure per fixture.
@@ -25,6 +29,10 @@ const FENCE_GRACE_MS = 300;
 const STOP_GRACE_MS = 300;
 /** How many more times a probe that got nothing is asked, one at a time, before its revision is called not offered. */
 export const PROBE_RETRIES = 2;
+/** The least a server/discover probe is waited for once initialize was answered (see patienceAfter). */
+const PATIENCE_FLOOR_MS = 2000;
+/** How often a probe's wait looks whether its patience was cut. */
+const PATIENCE_CHECK_MS = 250;
 
 export interface HandshakeProbe {
   requested: string;
@@ -56,14 +64,27 @@ export class ServerStartError extends Error {}
 export type AdoptProbe = (version: string, server: ServerProcess, result: JsonObject) => boolean;
 
 export async function detectServer(command: string, startupTimeoutMs: number, adopt?: AdoptProbe): Promise<Detection> {
-  const askDiscover = () => probeDiscover(command, startupTimeoutMs);
   const askInitialize = (version: string) => probeInitialize(command, version, startupTimeoutMs, adopt);
-  const [discover, ...handshake] = await Promise.all([askDiscover(), ...HANDSHAKE_VERSIONS.map(askInitialize)]);
+  const initializing = HANDSHAKE_VERSIONS.map(askInitialize);
+  const patience = Promise.all(initializing).then(patienceAfter);
+  const [discover, ...handshake] = await Promise.all([probeDiscover(command, startupTimeoutMs, patience), ...initializing]);
   if (discover.silent && handshake.every((probe) => probe.silent))
     throw new ServerStartError(
       `the server answered none of the probes within ${startupTimeoutMs} ms${stderrTail(discover.stderr)}`,
     );
+  const askDiscover = () => probeDiscover(command, patienceAfter(handshake) ?? startupTimeoutMs);
   return assembleDetection('stdio', await askAgain(discover, askDiscover), await askEachAgain(handshake, askInitialize));
+}
+
+/**
+ * How long server/discover is still waited for once every initialize probe has settled: at least
+ * PATIENCE_FLOOR_MS, or three times the slowest initialize answer (what starting this server
+ * takes on this machine now). Undefined when no initialize was answered: the server may be slow
+ * to start, or modern only, and gets the whole startup timeout.
+ */
+export function patienceAfter(handshake: readonly Answered[]): number | undefined {
+  const answered = handshake.filter((probe) => !probe.silent).map((probe) => probe.waitedMs);
+  return answered.length === 0 ? undefined : Math.max(PATIENCE_FLOOR_MS, 3 * Math.max(...answered));
 }
 
 /**
@@ -154,7 +175,11 @@ async function probeInitialize(
   return { silent: false, stderr, waitedMs, probe: { requested: version, problem: describeError(answer) } };
 }
 
-async function probeDiscover(command: string, timeoutMs: number): Promise<Answered & { result?: JsonObject; problem?: string }> {
+async function probeDiscover(
+  command: string,
+  timeoutMs: number,
+  patience?: Promise<number | undefined>,
+): Promise<Answered & { result?: JsonObject; problem?: string }> {
   const discover = {
     jsonrpc: '2.0',
     id: 'mcp-conform:discover',
@@ -173,14 +198,21 @@ async function probeDiscover(command: string, timeoutMs: number): Promise<Answer
     'mcp-conform:discover',
     'mcp-conform:fence',
     timeoutMs,
+    undefined,
+    patience,
   );
   const base = { silent: answer === undefined && !fenced, stderr, waitedMs };
-  if (answer === undefined) return { ...base, problem: fenced ? 'no answer (the ping after it was answered)' : 'no answer' };
+  if (answer === undefined)
+    return { ...base, problem: fenced ? 'no answer (the ping after it was answered)' : `no answer within ${waitedMs} ms` };
   if (isJsonObject(answer.result)) return { ...base, result: answer.result };
   return { ...base, problem: describeError(answer) };
 }
 
-/** Sends the requests, waits for the answer to `id` (or for the fence plus a grace), stops the server unless `handOver` takes it. */
+/**
+ * Sends the requests, waits for the answer to `id` (or for the fence plus a grace), stops the
+ * server unless `handOver` takes it. When `patience` gives a number, the wait ends at most that
+ * long after it does.
+ */
 async function exchange(
   command: string,
   requests: JsonValue[],
@@ -188,16 +220,20 @@ async function exchange(
   fenceId: string | undefined,
   timeoutMs: number,
   handOver?: (answer: JsonObject, server: ServerProcess) => boolean,
+  patience?: Promise<number | undefined>,
 ): Promise<{ answer?: JsonObject; fenced: boolean; stderr: string; waitedMs: number }> {
   const started = Date.now();
   const server = new ServerProcess(command);
   await server.write(Buffer.from(requests.map((request) => `${JSON.stringify(request)}\n`).join('')));
   let deadline = Date.now() + timeoutMs;
+  void patience?.then((ms) => {
+    if (ms !== undefined) deadline = Math.min(deadline, Date.now() + ms);
+  });
   let seen = 0;
   let answer: JsonObject | undefined;
   let fenced = false;
   while (answer === undefined && !server.hasExited && Date.now() < deadline) {
-    await server.waitForEvent(seen, deadline);
+    await server.waitForEvent(seen, patience ? Math.min(deadline, Date.now() + PATIENCE_CHECK_MS) : deadline);
     for (; seen < server.events.length; seen++) {
       const event = server.events[seen];
       if (event?.kind !== 'message' || !isJsonObject(event.value)) continue;

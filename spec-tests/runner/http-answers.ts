@@ -10,7 +10,10 @@ import { SseReader } from './sse-reader.js';
 export const MAX_HTTP_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 export type AnswerItem =
-  { kind: 'message'; value: JsonValue } | { kind: 'problem'; problem: string } | { kind: 'event-id'; id: string };
+  | { kind: 'message'; value: JsonValue }
+  | { kind: 'problem'; problem: string }
+  | { kind: 'event-id'; id: string }
+  | { kind: 'retry'; ms: number };
 
 export function contentTypeOf(response: Response): string {
   return (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -32,7 +35,10 @@ async function readEvents(response: Response, onItem: (item: AnswerItem) => void
   const reader = new SseReader(MAX_HTTP_MESSAGE_BYTES);
   try {
     for await (const chunk of response.body ?? []) {
-      for (const event of reader.push(chunk)) {
+      const retryBefore = reader.retryMs;
+      const events = reader.push(chunk);
+      if (reader.retryMs !== undefined && reader.retryMs !== retryBefore) onItem({ kind: 'retry', ms: reader.retryMs });
+      for (const event of events) {
         // MCP sends its messages as `message` events; an event with empty data only primes a resumable stream.
         if (event.id !== undefined) onItem({ kind: 'event-id', id: event.id });
         if (event.type === 'message' && event.data !== '') onItem(parseMessage(event.data, 'an SSE event'));

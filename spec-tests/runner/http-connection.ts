@@ -21,26 +21,45 @@
 // both are in flight, and whether they are depends on timing. Sent one after the other, the
 // pair tests what the fixtures grade, that each answer echoes its id with its type, the same in
 // every run.
+//
+// A POST's event stream that ends before the response may be resumed: once the server has sent
+// an event with an id, "the server MAY close the connection (without terminating the SSE stream)
+// at any time ... The client SHOULD then "poll" the SSE stream by attempting to reconnect", with
+// a GET carrying Last-Event-ID, after the stream's `retry` time ("The client MUST respect the
+// retry field"). Only a stream that ends for good without the response is a finding, at should:
+// "The SSE stream SHOULD eventually include a JSON-RPC response for the JSON-RPC request sent in
+// the POST body"; the missing response itself is the fixture's expectation, graded at its level.
+// The runner's own requests (the handshake, the fences that show a turn is over) are judged where
+// they matter: the handshake's answer is a step of the fixture, and a fence left unanswered only
+// leaves the fixture to its step timeout, as on stdio; their streams are no finding of the fixture.
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { idKey, messageKind } from './message-kinds.js';
 import { type ServerConnection, type ServerEvent, untilWokenOr } from './server-connection.js';
-import { causeOf, contentTypeOf, excerpt, isAbort, readAnswer } from './http-answers.js';
+import { type AnswerItem, causeOf, contentTypeOf, excerpt, isAbort, readAnswer } from './http-answers.js';
 import { POST_HEADERS, sessionHeaders, statelessHeaders, statelessVersion } from './http-request-headers.js';
 import { type HttpOutcome, type HttpRequestSpec, LAST_EVENT_ID, PROTOCOL_VERSION, SESSION_ID } from './http-exchange.js';
 import { isWellFormedRequest } from './http-refusals.js';
 import { isValidRequestId } from './envelope-rules.js';
 import { fetchWithHost } from './http-host-request.js';
+import type { Level } from './fixture-types.js';
 
 const ORDER_WAIT_MS = 200;
 /** How long the stream answering a resumption is read: what a server replays, it sends at once. */
 const RESUMED_READ_MS = 1000;
 const DELETE_WAIT_MS = 2000;
+/** How many times one POST's stream is resumed (each time the server sent a new event id first). */
+const MAX_RESUMPTIONS = 5;
 const LOG_LIMIT = 64 * 1024;
+/** The ids of the runner's own requests (handshake, fences) start so; fixtures' ids never do. */
+const RUNNER_ID_PREFIX = 'mcp-conform:';
 
 const HANDSHAKE_TRANSPORT = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports';
 const STATELESS_TRANSPORT = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http';
 const ANSWER_RULE = `a POST of requests is answered with Content-Type application/json or text/event-stream; of notifications or responses only, with 202 Accepted and no body`;
+const JSON_ANSWER_RULE = `${HANDSHAKE_TRANSPORT}: If the input is a JSON-RPC request, the server MUST either return Content-Type: text/event-stream, to initiate an SSE stream, or Content-Type: application/json, to return one JSON object`;
+const STREAM_ANSWER_RULE = `${HANDSHAKE_TRANSPORT}: The SSE stream SHOULD eventually include a JSON-RPC response for the JSON-RPC request sent in the POST body`;
+const STATELESS_STREAM_ANSWER_RULE = `${STATELESS_TRANSPORT}: The final JSON-RPC response SHOULD terminate the stream`;
 const GET_RESPONSE_RULE = `${HANDSHAKE_TRANSPORT}: on the GET stream the server MUST NOT send a JSON-RPC response unless resuming a stream of an earlier request`;
 const EVENT_ID_RULE = `${HANDSHAKE_TRANSPORT}: Servers MAY attach an id field to their SSE events; if present, the ID MUST be globally unique across all streams within that session`;
 const GET_RULE = `${HANDSHAKE_TRANSPORT}: a GET to the MCP endpoint returns Content-Type text/event-stream, or 405 Method Not Allowed when the server offers no such stream`;
@@ -63,6 +82,8 @@ export class HttpConnection implements ServerConnection {
   private readonly inFlight = new Map<string, { key: string; done: Promise<void> }>();
   /** 2026-07-28 requests by id, with their stream while it is open. */
   private readonly statelessRequests = new Map<string, AbortController | undefined>();
+  /** POST streams being resumed now (resumePostStream). */
+  private resumptions = 0;
   private ending: Promise<void> | undefined;
   private ended = false;
   private wake: (() => void) | undefined;
@@ -82,6 +103,10 @@ export class HttpConnection implements ServerConnection {
     return this.ended && this.open.size === 0;
   }
 
+  get resumingStreams(): boolean {
+    return this.resumptions > 0;
+  }
+
   get stderrText(): string {
     return this.log;
   }
@@ -90,7 +115,7 @@ export class HttpConnection implements ServerConnection {
     if (this.ending !== undefined || this.cancelStateless(message)) return;
     await this.previous;
     await this.typeTwinsAnswered(message);
-    const { started, done } = this.post(message);
+    const { started, done } = this.post(message, this.reusesIdInFlight(message));
     this.trackInFlight(message, done);
     const method = isJsonObject(message) ? message.method : undefined;
     if (method === 'initialize' && statelessVersion(message) === undefined) this.previous = within(done, this.answerWaitMs);
@@ -109,6 +134,15 @@ export class HttpConnection implements ServerConnection {
       return flying !== undefined && flying.key !== idKey(item) ? [flying.done] : [];
     });
     if (twins.length > 0) await within(Promise.all(twins), this.answerWaitMs);
+  }
+
+  /**
+   * Whether the message repeats the id of a request still in flight: the client broke "The request
+   * ID MUST NOT have been previously used by the requestor within the same session", and the spec
+   * does not say which of the two POSTs the server answers.
+   */
+  private reusesIdInFlight(message: JsonValue): boolean {
+    return requestObjects(message).some((item) => this.inFlight.get(String(item.id))?.key === idKey(item));
   }
 
   private trackInFlight(message: JsonValue, done: Promise<void>): void {
@@ -195,7 +229,7 @@ export class HttpConnection implements ServerConnection {
   }
 
   /** POSTs one message; `started` settles when the status is known, `done` when the body is read. */
-  private post(message: JsonValue): { started: Promise<void>; done: Promise<void> } {
+  private post(message: JsonValue, reusedId: boolean): { started: Promise<void>; done: Promise<void> } {
     const stateless = statelessVersion(message);
     const headers = {
       ...POST_HEADERS,
@@ -214,7 +248,7 @@ export class HttpConnection implements ServerConnection {
           signal: controller.signal,
         });
         markStarted();
-        await this.readPostAnswer(message, response, stateless !== undefined);
+        await this.readPostAnswer(message, response, stateless !== undefined, reusedId);
       } catch (error) {
         if (!isAbort(error))
           this.problem(`POST ${describe(message)} failed: ${causeOf(error)}`, `${HANDSHAKE_TRANSPORT}: ${ANSWER_RULE}`);
@@ -227,7 +261,7 @@ export class HttpConnection implements ServerConnection {
     return { started, done };
   }
 
-  private async readPostAnswer(message: JsonValue, response: Response, stateless: boolean): Promise<void> {
+  private async readPostAnswer(message: JsonValue, response: Response, stateless: boolean, reusedId: boolean): Promise<void> {
     const type = contentTypeOf(response);
     this.note(`POST ${describe(message)} -> ${response.status} ${type}`);
     const where = `POST ${describe(message)} answered ${response.status}`;
@@ -238,27 +272,93 @@ export class HttpConnection implements ServerConnection {
     // without an id: that body is part of the refusal, not a response to a notification.
     const refusedInput = failed && requestIds(message).length === 0;
     const gathered = this.gathersBatch(message) ? ([] as JsonValue[]) : undefined;
-    let answered = false;
-    await readAnswer(response, (item) => {
-      if (item.kind === 'event-id') {
+    const stream: PostStream = { answered: false, responded: new Set(), eventId: undefined, retryMs: undefined };
+    const onItem = (item: AnswerItem): void => {
+      if (item.kind === 'retry') stream.retryMs = item.ms;
+      else if (item.kind === 'event-id') {
+        stream.eventId = item.id;
         this.lastPostEventId = item.id;
-        return this.noticeEventId(item.id, stateless);
-      }
-      if (item.kind === 'message' && (!failed || isJsonRpc(item.value)) && !refusedInput) {
-        answered = true;
+        this.noticeEventId(item.id, stateless);
+      } else if (item.kind === 'message' && (!failed || isJsonRpc(item.value)) && !refusedInput) {
+        stream.answered = true;
+        for (const response of Array.isArray(item.value) ? item.value : [item.value])
+          if (messageKind(response) === 'response' && isJsonObject(response)) stream.responded.add(idKey(response));
         this.noticeSession(message, item.value, response);
         if (gathered !== undefined && answersRequestIn(message, item.value)) gathered.push(item.value);
         else this.push({ kind: 'message', value: item.value });
       } else if (item.kind === 'problem' && !failed) {
-        answered = true;
+        stream.answered = true;
         this.problem(`${where} with ${item.problem}`, rule);
       }
-    });
+    };
+    await readAnswer(response, onItem);
+    if (type === 'text/event-stream' && !failed && !stateless) await this.resumePostStream(message, stream, onItem);
     if (gathered !== undefined && gathered.length > 0) this.push({ kind: 'message', value: gathered });
-    if (answered) return;
+    if (stream.answered) return;
     if (failed) this.refused(message, response);
-    else if (requestIds(message).length > 0) this.problem(`${where} ${type || 'with no body'}: the request got no answer`, rule);
-    else if (response.status !== 202) this.problem(`${where}, not 202 Accepted`, rule);
+    else if (requestIds(message).length === 0) {
+      if (response.status !== 202) this.problem(`${where}, not 202 Accepted`, rule);
+    } else if (reusedId) this.note(`${where} ${type || 'with no body'}, no answer: its id was in flight already`);
+    else if (isRunnersOwn(message)) this.note(`${where} ${type || 'with no body'}, no answer to the runner's own request`);
+    else if (type === 'text/event-stream')
+      this.problem(
+        `${where} ${type}: the stream ended without the response`,
+        stateless ? STATELESS_STREAM_ANSWER_RULE : STREAM_ANSWER_RULE,
+        'should',
+      );
+    else this.problem(`${where} ${type || 'with no body'}: the request got no answer`, JSON_ANSWER_RULE);
+  }
+
+  /**
+   * Reconnects to a POST's stream that ended before the responses to its requests, from its last
+   * event id (see the head of this file); what the resumed stream carries is read as the POST's.
+   */
+  private async resumePostStream(message: JsonValue, stream: PostStream, onItem: (item: AnswerItem) => void): Promise<void> {
+    const unanswered = () => requestIds(message).some((id) => !stream.responded.has(id));
+    if (stream.eventId === undefined || !unanswered()) return;
+    this.resumptions += 1;
+    try {
+      const deadline = Date.now() + this.answerWaitMs;
+      for (let attempt = 0; attempt < MAX_RESUMPTIONS && unanswered() && this.ending === undefined; attempt += 1) {
+        const from = stream.eventId;
+        const wait = stream.retryMs ?? 0;
+        if (from === undefined || Date.now() + wait >= deadline) return;
+        stream.eventId = undefined;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        if (!(await this.resumeFrom(from, message, onItem))) return;
+      }
+    } finally {
+      this.resumptions -= 1;
+      this.notify();
+    }
+  }
+
+  /** One GET with Last-Event-ID, its stream read to the end; false when the server did not resume it. */
+  private async resumeFrom(from: string, message: JsonValue, onItem: (item: AnswerItem) => void): Promise<boolean> {
+    const controller = this.track();
+    try {
+      const headers = {
+        Accept: 'text/event-stream',
+        ...sessionHeaders(this.sessionId, this.sessionVersion),
+        'Last-Event-ID': from,
+      };
+      const response = await fetch(this.url, { method: 'GET', headers, signal: controller.signal });
+      const type = contentTypeOf(response);
+      this.note(
+        `GET with Last-Event-ID ${JSON.stringify(from)} (resuming POST ${describe(message)}) -> ${response.status} ${type}`,
+      );
+      if (response.status !== 200 || type !== 'text/event-stream') {
+        await response.body?.cancel();
+        return false;
+      }
+      await readAnswer(response, onItem);
+      return true;
+    } catch (error) {
+      if (!isAbort(error)) this.note(`resuming POST ${describe(message)} failed: ${causeOf(error)}`);
+      return false;
+    } finally {
+      this.release(controller);
+    }
   }
 
   /**
@@ -327,6 +427,7 @@ export class HttpConnection implements ServerConnection {
       await readAnswer(response, (item) => {
         if (item.kind === 'event-id') return this.noticeEventId(item.id, false);
         if (item.kind === 'problem') return this.problem(`the session's GET stream sent ${item.problem}`, GET_RULE);
+        if (item.kind === 'retry') return;
         if (messageKind(item.value) === 'response' || messageKind(item.value) === 'batch')
           this.problem(`the session's GET stream sent a response: ${excerpt(JSON.stringify(item.value))}`, GET_RESPONSE_RULE);
         this.push({ kind: 'message', value: item.value });
@@ -378,9 +479,9 @@ export class HttpConnection implements ServerConnection {
     this.notify();
   }
 
-  private problem(problem: string, rule: string): void {
+  private problem(problem: string, rule: string, level?: Level): void {
     this.note(problem);
-    this.push({ kind: 'transport', problem, rule });
+    this.push({ kind: 'transport', problem, rule, ...(level ? { level } : {}) });
   }
 
   private push(event: ServerEvent): void {
@@ -399,7 +500,18 @@ export class HttpConnection implements ServerConnection {
   }
 }
 
-/** The ids of the requests a message (or batch) carries, as idKey spells them. */
+/** What one POST's stream has carried so far, across its resumptions. */
+interface PostStream {
+  /** Any message (or unreadable item) arrived. */
+  answered: boolean;
+  /** The ids (idKey) of the responses that arrived. */
+  responded: Set<string>;
+  /** The last event id not yet resumed from. */
+  eventId: string | undefined;
+  /** The reconnection time the server set (`retry:`). */
+  retryMs: number | undefined;
+}
+
 /**
  * The ids of the requests a POST carried. A message whose id is null or fractional is no MCP
  * request ("the ID MUST NOT be null", https://modelcontextprotocol.io/specification/2025-11-25/basic
@@ -408,6 +520,12 @@ export class HttpConnection implements ServerConnection {
  */
 function requestIds(message: JsonValue): string[] {
   return requestObjects(message).map(idKey);
+}
+
+/** Whether every request the message carries is one of the runner's own (its id starts with RUNNER_ID_PREFIX). */
+function isRunnersOwn(message: JsonValue): boolean {
+  const ids = requestObjects(message).map((item) => item.id);
+  return ids.length > 0 && ids.every((id) => typeof id === 'string' && id.startsWith(RUNNER_ID_PREFIX));
 }
 
 /** The requests in a message or batch that carry a valid id. */

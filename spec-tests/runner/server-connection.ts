@@ -5,12 +5,15 @@ import type { JsonValue } from './json-types.js';
 import type { StdoutItem } from './stdout-reader.js';
 import type { HttpOutcome, HttpRequestSpec } from './http-exchange.js';
 import type { Refusal } from './http-refusals.js';
+import type { Level } from './fixture-types.js';
 
 /** A rule of the transport the server broke outside any message (an HTTP error without a JSON-RPC body). */
 export interface TransportProblem {
   kind: 'transport';
   problem: string;
   rule: string;
+  /** How binding the rule is; absent means `must`. */
+  level?: Level;
 }
 
 /** An HTTP error status without a JSON-RPC body (http-refusals.ts). */
@@ -23,6 +26,11 @@ export interface ServerConnection {
   readonly events: ServerEvent[];
   /** The server can say nothing more: its process exited (stdio), or the session ended and its streams closed (HTTP). */
   readonly hasExited: boolean;
+  /**
+   * True while a stream that ended before its responses is being resumed (HTTP): answers to
+   * earlier requests may still come, so a later request answered first proves nothing dropped.
+   */
+  readonly resumingStreams?: boolean;
   /** What to show beside a failure: the server's stderr (stdio), the HTTP exchanges (HTTP). */
   readonly stderrText: string;
   /** Sends one JSON-RPC message (or batch) the way the transport frames it. */

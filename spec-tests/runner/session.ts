@@ -215,7 +215,7 @@ export class Session {
     // turns "wait out the timeout" into "the server answered what came after, not this".
     const fenceSent = Date.now();
     const fence = this.canFence(section) ? await this.sendFence() : undefined;
-    const fenced = () => fence !== undefined && this.fencesAnswered >= fence;
+    const fenced = () => fence !== undefined && this.fencesAnswered >= fence && this.server.resumingStreams !== true;
     await this.waitUntil(() => allPaired() || fenced(), deadline);
     const grace = Math.max(FENCE_GRACE_MS, 2 * (Date.now() - fenceSent));
     if (!allPaired() && fenced()) await this.waitUntil(allPaired, Math.min(deadline, Date.now() + grace));
@@ -469,7 +469,7 @@ export class Session {
       this.eventCursor += 1;
       if (event?.kind === 'message') this.onMessage(event.value);
       if (event?.kind === 'impurity') this.fail(`stdout purity: ${event.reason}: ${event.text}`, [PURITY_RULE]);
-      if (event?.kind === 'transport') this.fail(event.problem, [event.rule]);
+      if (event?.kind === 'transport') this.fail(event.problem, [event.rule], event.level);
       if (event?.kind === 'refused') this.refusals.push({ ...event });
     }
   }
@@ -606,8 +606,9 @@ export class Session {
     return planned.where === 'handshake' ? 'must' : this.fixture.header.level;
   }
 
-  private fail(summary: string, rule: string[]): void {
-    this.failures.push({ where: this.plan[this.stepIndex]?.where ?? 'end of fixture', summary, rule });
+  private fail(summary: string, rule: string[], level?: Level): void {
+    const where = this.plan[this.stepIndex]?.where ?? 'end of fixture';
+    this.failures.push({ where, summary, rule, ...(level ? { level } : {}) });
   }
 
   /** Until the server has said anything, it may still be starting: that wait has its own limit. */

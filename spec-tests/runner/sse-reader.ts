@@ -2,7 +2,8 @@
 // (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation):
 // lines end in CRLF, LF or CR; `data:` lines accumulate, `event:` names the type, a line starting
 // with `:` is a comment (a keep-alive), and a blank line dispatches the event. An event that is
-// not finished when the stream ends is dropped, as the standard says.
+// not finished when the stream ends is dropped, as the standard says. A `retry:` line of digits
+// sets the reconnection time at once, whether or not an event follows.
 
 export interface SseEvent {
   /** The event type; `message` when the server named none. */
@@ -21,6 +22,8 @@ export class SseReader {
   private id: string | undefined;
   /** A CR ended the last chunk: an LF starting the next one belongs to the same line end. */
   private afterCr = false;
+  /** The reconnection time the server asked for (`retry:`), in milliseconds. */
+  retryMs: number | undefined;
 
   /** `maxEventChars` bounds one event (and one unfinished line): past it `push` throws. */
   constructor(private readonly maxEventChars: number) {}
@@ -49,6 +52,7 @@ export class SseReader {
     }
     if (field === 'event') this.type = value;
     if (field === 'id' && !value.includes('\0')) this.id = value;
+    if (field === 'retry' && /^[0-9]+$/.test(value)) this.retryMs = Number(value);
     return [];
   }
 

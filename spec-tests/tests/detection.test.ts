@@ -13,7 +13,7 @@ import type { Detection } from '../runner/detect.js';
 
 interface JsonReport {
   fixtures: { name: string; verdict: string; skipReason?: string; failures: { summary: string }[] }[];
-  run: { detection: { offeredHandshake: string[]; offeredStateless: string[] } };
+  run: { detection: { offeredHandshake: string[]; offeredStateless: string[]; discoverProblem?: string } };
 }
 
 async function runJson(server: string, extra: Partial<RunArguments> = {}): Promise<JsonReport> {
@@ -101,6 +101,22 @@ test('a legacy-only server: the 2026-07-28 fixtures are not applicable; server/d
     assert.is(fixture.verdict, 'not-applicable', fixture.name);
     assert.match(fixture.skipReason ?? '', 'server/discover got error -32601');
   }
+  assert.ok(report.fixtures.some((fixture) => fixture.name.startsWith('generic/ping/') && fixture.verdict === 'passed'));
+});
+
+// A legacy server that answers nothing before initialize, not even the ping fence: once its
+// initialize probes are answered, server/discover is waited for a few seconds, not the startup
+// timeout three times over (set far above here), and 2026-07-28 is not offered, saying why.
+test('a server silent on everything before initialize: server/discover gets a short patience, and the reason is shown', async () => {
+  const report = await runJson(
+    tinyServer('silent-before-initialize', {
+      onMessage: 'if (msg.method === "initialize") globalThis.initialized = true; else if (!globalThis.initialized) return;',
+    }),
+    { filters: ['generic/ping/'], startupTimeoutMs: 60_000 },
+  );
+  assert.equal(report.run.detection.offeredStateless, []);
+  const waited = /^no answer within (\d+) ms$/.exec(report.run.detection.discoverProblem ?? '');
+  assert.ok(waited && Number(waited[1]) < 30_000, `server/discover: ${report.run.detection.discoverProblem}`);
   assert.ok(report.fixtures.some((fixture) => fixture.name.startsWith('generic/ping/') && fixture.verdict === 'passed'));
 });
 
