@@ -107,7 +107,12 @@ export function createLineWriter(
       else if (urgent.length > 0) urgentQueued -= lineLength((line = urgent.shift()));
       else line = waiting.shift();
       retry = undefined;
+      // A line of several chunks (an issue's text kept as bytes) leaves in one writev, not one
+      // write per chunk: one system call, and the client woken once (docs/performance.md).
+      const several = line.length > 1;
+      if (several) stream.cork();
       for (const chunk of line) write(chunk, (error) => written(chunk, error));
+      if (several) stream.uncork();
       // Not write()'s answer: after any error Node answers false for good, and 'drain' never comes.
       streamFull = stream.writableLength >= stream.writableHighWaterMark;
     }

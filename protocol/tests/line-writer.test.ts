@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { URGENT_ROOM, createLineWriter } from '../line-writer.js';
+import { PreEncoded } from '../pre-encoded.js';
 
 /** A stream that accepts writes only when told to, like a pipe whose reader is slow. */
 function slowPipe(highWaterMark: number) {
@@ -27,6 +28,26 @@ test('one compact JSON message per line, in order', async () => {
   await new Promise((resolve) => setImmediate(resolve));
   release();
   assert.equal(written.join(''), '{"jsonrpc":"2.0","id":1,"result":{"a":[1,2]}}\n{"jsonrpc":"2.0","method":"x"}\n');
+});
+
+test('a line of several chunks (a text kept as bytes) leaves in one writev: one system call, the client woken once', async () => {
+  const calls: string[][] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      calls.push([chunk.toString('utf8')]);
+      callback();
+    },
+    writev(chunks, callback) {
+      calls.push(chunks.map(({ chunk }) => (chunk as Buffer).toString('utf8')));
+      callback();
+    },
+  });
+  const writer = createLineWriter(stream, { onDrain() {}, onClosed() {} });
+  writer.send({ jsonrpc: '2.0', id: 1, result: PreEncoded.ofStringAsBytes('an issue text') });
+  await writer.flush();
+  assert.equal(calls.length, 1, `${calls.length} writes for one line`);
+  assert.equal(calls[0]!.join(''), '{"jsonrpc":"2.0","id":1,"result":"an issue text"}\n');
+  assert.ok(calls[0]!.length > 1, 'the line was several chunks');
 });
 
 test('output waiting at maxQueuedBytes sets backedUp; onDrain once the client has read below it', async () => {

@@ -4,7 +4,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 export interface Bundles {
@@ -28,7 +28,8 @@ export async function buildBundles(root: string): Promise<Bundles> {
   return { ours: join(root, 'dist/mcp-tracker.mjs'), sdk1, sdk2, floor, httpFloor };
 }
 
-async function bundle(root: string, entry: string, out: string): Promise<string> {
+/** One candidate's entry bundled to `out` (relative to `root`); returns its absolute path. */
+export async function bundle(root: string, entry: string, out: string): Promise<string> {
   await build({
     absWorkingDir: root,
     entryPoints: [entry],
@@ -45,7 +46,7 @@ async function bundle(root: string, entry: string, out: string): Promise<string>
     },
     logLevel: 'warning',
   });
-  return join(root, out);
+  return resolve(root, out);
 }
 
 export const fileSize = (path: string): number => statSync(path).size;

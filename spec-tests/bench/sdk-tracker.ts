@@ -3,18 +3,19 @@
 //
 // Same surface as dist/mcp-tracker.mjs: the same store (lib/store) on the same data file, the
 // same URIs, tools, prompts and answers. Everything that is application rather than protocol
-// is reused from lib/tracker (resource contents and metadata, prompt bodies), so that a
-// difference in the numbers is a difference in the protocol layer. Tool schemas are written
-// in full zod, as an SDK user would; their shapes mirror lib/tracker/tools.ts.
+// is reused from lib/tracker (resource contents and metadata, prompt bodies, the tools with
+// their zod 4 schemas and handlers: sdk-tools.ts), so that a difference in the numbers is a
+// difference in the protocol layer.
 //
 //   node dist/bench/sdk-tracker.mjs --data PATH
 
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { openStore, stderrLogger } from '../../lib/store/index.js';
 import { type SdkKit, registerPrompts, registerResources } from './sdk-surface.js';
-import { registerTools } from './sdk-tools.js';
+import { peerTools, registerTools } from './sdk-tools.js';
 
 const dataIndex = process.argv.indexOf('--data');
 const dataPath = dataIndex === -1 ? undefined : process.argv[dataIndex + 1];
@@ -28,12 +29,20 @@ const server = new McpServer(
   { name: 'mcp-tracker-sdk', version: '0.1.0', title: 'Sprint Tracker (official SDK)' },
   { capabilities: { logging: {} } },
 );
-// v1 takes schemas as shapes of zod fields, exactly as sdk-tools.ts and sdk-surface.ts write them.
+// v1 takes our zod 4 schemas as they are (it converts zod 3 and 4 alike); its request comes as `extra`.
 registerTools(
   {
-    registerTool: (name, config, handler) => void server.registerTool(name, config, (args, extra) => handler(args, extra.signal)),
+    registerTool: (name, config, handler) =>
+      void server.registerTool(name, config, (args: unknown, extra) =>
+        handler(args, {
+          signal: extra.signal,
+          progressToken: extra._meta?.progressToken,
+          notify: (notification) => extra.sendNotification(notification as ServerNotification),
+          log: (level, data, logger) => void server.sendLoggingMessage({ level, data, logger }, extra.sessionId),
+        }),
+      ),
   },
-  store,
+  peerTools(store),
 );
 const kit: SdkKit = { server, ResourceTemplate, completable, promptArguments: (shape) => shape };
 registerResources(kit, store);

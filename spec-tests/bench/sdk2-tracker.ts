@@ -12,12 +12,19 @@
 
 import { createServer } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { McpServer, ResourceTemplate, completable, createMcpHandler } from '@modelcontextprotocol/server';
+import {
+  McpServer,
+  ResourceTemplate,
+  type StandardSchemaWithJSON,
+  completable,
+  createMcpHandler,
+} from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import { type TrackerStore, openStore, stderrLogger } from '../../lib/store/index.js';
 import { type SdkKit, registerPrompts, registerResources } from './sdk-surface.js';
-import { registerTools } from './sdk-tools.js';
+import type { ToolDefinition } from '../../protocol/tools.js';
+import { peerTools, registerTools } from './sdk-tools.js';
 
 const option = (name: string): string | undefined => {
   const at = process.argv.indexOf(name);
@@ -32,22 +39,32 @@ if (!dataPath) {
 const store = await openStore({ path: dataPath, log: stderrLogger });
 
 /** One McpServer with the tracker's surface: serveStdio builds one per connection, HTTP one per request. */
-function trackerServer(data: TrackerStore): McpServer {
+function trackerServer(data: TrackerStore, tools: readonly ToolDefinition[]): McpServer {
   const server = new McpServer(
     { name: 'mcp-tracker-sdk2', version: '0.1.0', title: 'Sprint Tracker (official SDK v2)' },
     { capabilities: { logging: {} } },
   );
-  // v2 takes schemas as z.object where v1 took shapes of zod fields.
+  // v2 takes a tool's schemas as Standard Schemas with JSON Schema; its request comes as `ctx`.
   registerTools(
     {
       registerTool: (name, { inputSchema, outputSchema, ...config }, handler) =>
         void server.registerTool(
           name,
-          { ...config, inputSchema: z.object(inputSchema), outputSchema: z.object(outputSchema) },
-          (args: unknown, ctx) => handler(args, ctx.mcpReq.signal),
+          {
+            ...config,
+            inputSchema: withJsonSchema(inputSchema),
+            outputSchema: outputSchema === undefined ? undefined : withJsonSchema(outputSchema),
+          },
+          (args: unknown, ctx) =>
+            handler(args, {
+              signal: ctx.mcpReq.signal,
+              progressToken: ctx.mcpReq._meta?.progressToken,
+              notify: (notification) => ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
+              log: (level, data, logger) => void ctx.mcpReq.log(level, data, logger),
+            }),
         ),
     },
-    data,
+    tools,
   );
   const kit: SdkKit = {
     server,
@@ -66,15 +83,26 @@ function trackerServer(data: TrackerStore): McpServer {
   return server;
 }
 
+/**
+ * A zod schema with the `~standard.jsonSchema` v2 converts tools' schemas with: classic zod's
+ * schemas carry it, zod/mini's (ours) do not, so it comes from zod's own converter here.
+ */
+function withJsonSchema(schema: z.core.$ZodType): StandardSchemaWithJSON {
+  const jsonSchema = (io: 'input' | 'output') => (options: { target?: string }) =>
+    z.toJSONSchema(schema, { target: options.target as 'draft-2020-12', io }) as Record<string, unknown>;
+  return { '~standard': { ...schema['~standard'], jsonSchema: { input: jsonSchema('input'), output: jsonSchema('output') } } };
+}
+
+const tools = peerTools(store);
 const port = option('--http');
 if (port === undefined) {
-  serveStdio(() => trackerServer(store));
+  serveStdio(() => trackerServer(store, tools));
   process.stdin.once('end', () => {
     store.close();
     process.exit(0);
   });
 } else {
-  const handler = createMcpHandler(() => trackerServer(store), { responseMode: 'json' });
+  const handler = createMcpHandler(() => trackerServer(store, tools), { responseMode: 'json' });
   const http = createServer(toNodeHandler(handler));
   http.listen(Number(port), '127.0.0.1', () => process.stderr.write(`listening on 127.0.0.1:${port}\n`));
   process.once('SIGTERM', () => {
