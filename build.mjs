@@ -27,6 +27,8 @@ const PG_REQUIRE =
 // (the server's, team mode's, import and export's) loads on first use, each from beside itself.
 const STORE_SEAMS = {
   __MCP_TRACKER_WRITES_BUNDLE__: JSON.stringify('./mcp-tracker-writes.mjs'),
+  // import_issues and export_issues load the exchange room from the commands' companion (lib/store/exchange-loader.ts).
+  __MCP_TRACKER_IO_BUNDLE__: JSON.stringify('./mcp-tracker-io.mjs'),
 };
 
 const programs = [
@@ -37,7 +39,6 @@ const programs = [
       ...STORE_SEAMS,
       __MCP_TRACKER_POSTGRES_BUNDLE__: JSON.stringify('./mcp-tracker-postgres.mjs'),
       __MCP_TRACKER_DEMO_BUNDLE__: JSON.stringify('./mcp-tracker-demo.mjs'),
-      __MCP_TRACKER_IO_BUNDLE__: JSON.stringify('./mcp-tracker-io.mjs'),
       __MCP_TRACKER_HTTP_BUNDLE__: JSON.stringify('./mcp-tracker-http.mjs'),
       __MCP_TRACKER_HELP_BUNDLE__: JSON.stringify('./mcp-tracker-help.mjs'),
       __MCP_TRACKER_PROMPTS_BUNDLE__: JSON.stringify('./mcp-tracker-prompts.mjs'),

@@ -8,7 +8,7 @@
 // In the opt-in `projects` toolset (toolsets.ts), beside define_fields: a migration is a rare
 // setup step, and every listed tool costs the model context on every turn. The exchange code
 // (the CSV reader and writer, the Jira mapping) is loaded on the first call, from the companion
-// file the commands use (lib/import-export-loader.ts): a server start does not parse it.
+// file the commands use (lib/store/exchange-loader.ts): a server start does not parse it.
 //
 // Bounds: the text is at most IMPORT_LIMITS.fileBytes (the command's CSV bound; the message
 // bound applies first), and an export answers at most EXPORT_TOOL_MAX_BYTES: past it the tool
@@ -20,8 +20,7 @@
 import * as z from 'zod/mini';
 import type { RequestContext } from '../../protocol/context.js';
 import { ToolError, type ToolDefinition, structuredResult } from '../../protocol/tools.js';
-import type { TrackerStore } from '../store/index.js';
-import { loadImportExport } from '../import-export-loader.js';
+import { loadExchangeText, type TrackerStore } from '../store/index.js';
 import { described } from './described.js';
 import { domain } from './domain-errors.js';
 
@@ -59,7 +58,7 @@ export function importIssuesTool(store: TrackerStore): ToolDefinition {
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ text, format, dry_run = false, user_map }, context: RequestContext) => {
-      const io = await loadImportExport();
+      const io = await loadExchangeText();
       return domain(async () => {
         if (Buffer.byteLength(text) > io.IMPORT_LIMITS.fileBytes)
           throw new ToolError(`The text is over ${io.IMPORT_LIMITS.fileBytes} bytes; import it with mcp-tracker import FILE.`);
@@ -88,7 +87,7 @@ export function exportIssuesTool(store: TrackerStore): ToolDefinition {
     output: z.object({ format: FORMAT, issues: z.number(), projects: z.number(), text: z.string() }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async ({ format = 'csv' }) => {
-      const io = await loadImportExport();
+      const io = await loadExchangeText();
       return domain(() => {
         const { text, issues, projects } = io.exportText(store, format);
         const bytes = Buffer.byteLength(text);
