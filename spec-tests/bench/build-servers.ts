@@ -4,7 +4,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 
 export interface Bundles {
@@ -44,9 +44,23 @@ export async function bundle(root: string, entry: string, out: string): Promise<
     banner: {
       js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
     },
+    define: companionsFrom(resolve(root, out), resolve(root, 'dist')),
     logLevel: 'warning',
   });
   return resolve(root, out);
+}
+
+/**
+ * The tracker's companions (lib/companion-bundle.ts), which build.mjs puts in dist/: the peers
+ * serve our tools and prompts, whose rarer code loads from them, as a path from the peer's file.
+ */
+function companionsFrom(file: string, dist: string): Record<string, string> {
+  const near = (name: string) => JSON.stringify(relative(dirname(file), join(dist, name)).split(sep).join('/'));
+  return {
+    __MCP_TRACKER_WRITES_BUNDLE__: near('mcp-tracker-writes.mjs'),
+    __MCP_TRACKER_PROMPTS_BUNDLE__: near('mcp-tracker-prompts.mjs'),
+    __MCP_TRACKER_IO_BUNDLE__: near('mcp-tracker-io.mjs'),
+  };
 }
 
 export const fileSize = (path: string): number => statSync(path).size;
