@@ -7,14 +7,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { takeOption } from './take-option.mjs';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  if (at < 0) return fallback;
-  const [value] = args.splice(at, 2).slice(1);
-  return value;
-};
+const option = (name, fallback) => takeOption(args, name, fallback);
 const rows = Number(option('--rows', '3000'));
 const killAfter = Number(option('--kill-after', '2000'));
 const dist = option('--dist', 'dist');

@@ -11,14 +11,10 @@
 // refused with 429. The pinger is 127.0.0.2. A reader refused (429, 503) waits 50 ms and asks again.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import { takeOption } from './take-option.mjs';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  if (at < 0) return fallback;
-  const [value] = args.splice(at, 2).slice(1);
-  return value;
-};
+const option = (name, fallback) => takeOption(args, name, fallback);
 
 const INITIALIZE = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ping-behind-http', version: '1' } };
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };

@@ -6,14 +6,10 @@
 // p50 and max. It reads the server's output as fast as it comes, without parsing the large
 // answers (only each line's first bytes, for its id), so the client is never the bottleneck.
 import { spawn } from 'node:child_process';
+import { takeOption } from './take-option.mjs';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  if (at < 0) return fallback;
-  const [value] = args.splice(at, 2).slice(1);
-  return value;
-};
+const option = (name, fallback) => takeOption(args, name, fallback);
 const count = Number(option('--count', '200'));
 const dist = option('--dist', 'dist');
 const nodeArgs = option('--node-args', '')

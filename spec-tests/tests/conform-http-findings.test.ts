@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '../runner/run-command.js';
+import { runArguments } from '../test-support/run-arguments.js';
 import { SseReader } from '../runner/sse-reader.js';
 
 interface Seen {
@@ -82,25 +83,11 @@ async function runFixture(url: string, name: string, text: string): Promise<Json
   const folder = mkdtempSync(join(tmpdir(), 'conform-http-'));
   writeFileSync(join(folder, `${name}.txtar`), text);
   let output = '';
-  await runCommand(
-    {
-      command: 'run',
-      server: '',
-      url,
-      schema: true,
-      schemaDir: undefined,
-      reporter: 'json',
-      filters: [],
-      update: false,
-      expectedFailures: undefined,
-      timeoutMs: 1000,
-      startupTimeoutMs: 5000,
-      failOn: ['must'],
-      jobs: 1,
-      paths: [folder],
-    },
-    { write: (chunk) => (output += chunk), isTerminal: false, env: {} },
-  );
+  await runCommand(runArguments({ url, schema: true, timeoutMs: 1000, jobs: 1, paths: [folder] }), {
+    write: (chunk) => (output += chunk),
+    isTerminal: false,
+    env: {},
+  });
   return JSON.parse(output) as JsonReport;
 }
 

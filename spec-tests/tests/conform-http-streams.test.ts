@@ -15,6 +15,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '../runner/run-command.js';
+import { runArguments } from '../test-support/run-arguments.js';
 
 type PingStream = (id: unknown, res: ServerResponse, req: IncomingMessage) => void;
 
@@ -79,25 +80,11 @@ async function runFixture(url: string, text: string): Promise<JsonReport> {
   const folder = mkdtempSync(join(tmpdir(), 'conform-http-streams-'));
   writeFileSync(join(folder, 'fixture.txtar'), text);
   let output = '';
-  await runCommand(
-    {
-      command: 'run',
-      server: '',
-      url,
-      schema: true,
-      schemaDir: undefined,
-      reporter: 'json',
-      filters: [],
-      update: false,
-      expectedFailures: undefined,
-      timeoutMs: 2000,
-      startupTimeoutMs: 5000,
-      failOn: ['must'],
-      jobs: 1,
-      paths: [folder],
-    },
-    { write: (chunk) => (output += chunk), isTerminal: false, env: {} },
-  );
+  await runCommand(runArguments({ url, schema: true, jobs: 1, paths: [folder] }), {
+    write: (chunk) => (output += chunk),
+    isTerminal: false,
+    env: {},
+  });
   return JSON.parse(output) as JsonReport;
 }
 
