@@ -80,8 +80,8 @@ test('a 210-row Jira Cloud export: every row imported, people, statuses, types, 
   );
   assert.equal(workflow.resolutions, ['done', 'wont_do', 'duplicate', 'cannot_reproduce']);
   assert.equal(first.workflowsSet, [
-    "PAY's own workflow, from the file's statuses: To Do (todo), In Progress (inprogress), Code Review (inprogress), " +
-      "QA (inprogress), Done (done), Ready for Release (done), Won't Do (done); resolutions done, wont_do, duplicate, " +
+    "PAY's own workflow, from the file's statuses: To Do (to do), In Progress (in progress), Code Review (in progress), " +
+      "QA (in progress), Done (done), Ready for Release (done), Won't Do (done); resolutions done, wont_do, duplicate, " +
       'cannot_reproduce; any status may move to any other (mcp-tracker workflow PAY sets the moves)',
   ]);
   assert.equal([issue(2).status, issue(2).resolution ?? null], ['code_review', null]); // Code Review

@@ -201,7 +201,7 @@ test('a status has one category everywhere; a workflow with moves to unknown sta
   };
   assert.match(
     await domainFailure(() => store.setWorkflow('WEB', inReviewDone)),
-    'Status in_review is in the inprogress category in the default workflow; a status has one category everywhere',
+    'Status in_review is in the in progress category in the default workflow; a status has one category everywhere',
   );
   assert.match(
     await domainFailure(() => store.setWorkflow('WEB', { ...TEAM_WORKFLOW, transitions: { 'To Do': ['Shipped'] } })),

@@ -51,7 +51,7 @@ test('a dry run says what would be imported, updated and refused, and writes not
     assert.match(report, '6 rows read: 4 would be imported, 1 refused');
     assert.match(
       report,
-      "workflow: PAY's own workflow, from the file's statuses: To Do (todo), Code Review (inprogress), Done (done), Won't Do (done);",
+      "workflow: PAY's own workflow, from the file's statuses: To Do (to do), Code Review (in progress), Done (done), Won't Do (done);",
     );
     assert.match(report, "refused: row 5 (line 5, PAY-4): Unknown status 'Limbo'.");
     assert.match(report, 'Zoë Ångström → zoe.angstrom (display name)');

@@ -17,6 +17,7 @@ import type { RecordDraft } from '../model/record-schema.js';
 import type { Status } from '../model/schema.js';
 import {
   DEFAULT_WORKFLOW,
+  categoryWord,
   findStatus,
   idOfName,
   squeeze,
@@ -157,7 +158,7 @@ function requireOneCategoryEach(state: TrackerState, project: string, workflow: 
         const owner = other === DEFAULT_WORKFLOW ? 'the default workflow' : 'another project';
         throw domainError(
           'invalid_argument',
-          `Status ${status.id} is in the ${there.category} category in ${owner}; a status has one category everywhere ` +
+          `Status ${status.id} is in the ${categoryWord(there.category)} category in ${owner}; a status has one category everywhere ` +
             `(JQL's statusCategory reads it), so give "${status.name}" another id.`,
         );
       }
@@ -174,7 +175,7 @@ function requireCategoriesKept(project: string, current: Workflow, workflow: Wor
       throw domainError(
         'conflict',
         `${project}'s workflow was not changed: ${status} holds ${keys.length} issues (${listKeys(keys)}) and would go from ` +
-          `${before} to ${after}; a change of workflow does not close or reopen issues. Move them first.`,
+          `${categoryWord(before)} to ${categoryWord(after)}; a change of workflow does not close or reopen issues. Move them first.`,
       );
     }
   }
@@ -188,11 +189,11 @@ function parseMapping(project: string, current: Workflow, workflow: Workflow, in
     if (workflowStatus(workflow, from) !== undefined)
       throw domainError('invalid_argument', `The mapping moves issues out of statuses the new workflow drops; it keeps ${from}.`);
     const before = workflowStatus(current, from)?.category ?? 'todo';
-    const after = workflowStatus(workflow, to)?.category;
+    const after = workflowStatus(workflow, to)?.category ?? 'todo';
     if ((before === 'done') !== (after === 'done'))
       throw domainError(
         'invalid_argument',
-        `${project}: ${from} (${before}) cannot map to ${to} (${after}): a mapping keeps an issue open or done.`,
+        `${project}: ${from} (${categoryWord(before)}) cannot map to ${to} (${categoryWord(after)}): a mapping keeps an issue open or done.`,
       );
     mapping.set(from, to);
   }

@@ -25,6 +25,7 @@ import type { Status } from '../model/schema.js';
 import {
   DEFAULT_WORKFLOW,
   STATUS_CATEGORIES,
+  categoryWord,
   findStatus,
   idOfName,
   squeeze,
@@ -106,7 +107,7 @@ export async function setWorkflowFromRows(
     return `${project} keeps the default workflow, its statuses mapped onto it: ${error.message}`;
   }
   return (
-    `${project}'s own workflow, from the file's statuses: ${workflow.statuses.map((s) => `${s.name} (${s.category})`).join(', ')}; ` +
+    `${project}'s own workflow, from the file's statuses: ${workflow.statuses.map((s) => `${s.name} (${categoryWord(s.category)})`).join(', ')}; ` +
     `resolutions ${workflow.resolutions.join(', ')}; any status may move to any other (mcp-tracker workflow ${project} sets the moves)`
   );
 }

@@ -28,6 +28,11 @@ export type { StatusCategory, Workflow, WorkflowStatus } from './workflow-schema
 
 export const STATUS_CATEGORIES: readonly StatusCategory[] = ['todo', 'inprogress', 'done'];
 
+/** A category as people write it, and as a workflow file takes it: "to do", "in progress", "done". */
+export function categoryWord(category: StatusCategory): string {
+  return category === 'inprogress' ? 'in progress' : category === 'todo' ? 'to do' : 'done';
+}
+
 /** The workflow of every project without one of its own: the tracker's from the start. */
 export const DEFAULT_WORKFLOW: Workflow = deepFreeze({
   statuses: [
