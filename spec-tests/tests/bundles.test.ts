@@ -62,6 +62,18 @@ const SEAMS = [
     params: { name: 'triage_issue', arguments: { issue_key: 'PROJ-104' } },
     answered: '"description":"Triage PROJ-104"',
   },
+  {
+    file: 'mcp-tracker-jql.cjs',
+    method: 'tools/call',
+    params: { name: 'search_issues', arguments: { query: 'key in (PROJ-104, WEB-1) ORDER BY key DESC' } },
+    answered: '\\"key\\":\\"WEB-1\\"',
+  },
+  {
+    file: 'mcp-tracker-jql.cjs',
+    method: 'resources/read',
+    params: { uri: 'jira://search?jql=key%20%3D%20PROJ-104' },
+    answered: '\\"total\\":1',
+  },
 ] as const;
 
 /** The server's answer to initialize, with stdin closed right after it. */
@@ -112,7 +124,7 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
         `needs ${file} beside this file`,
       );
     // Copied together, the server finds its companions beside it.
-    for (const name of readdirSync('dist').filter((name) => /^mcp-tracker-.*\.mjs$/.test(name)))
+    for (const name of readdirSync('dist').filter((name) => /^mcp-tracker-.*\.[cm]js$/.test(name)))
       copyFileSync(join('dist', name), join(folder, name));
     const help = node(['mcp-tracker.mjs', '--help'], folder);
     assert.is(help.status, 0, help.stderr);
@@ -126,11 +138,11 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
 
 test("README's table of the server's bundles names every one, each within 10% of its size as built", () => {
   const readme = readFileSync('README.md', 'utf8');
-  const rows = [...readme.matchAll(/^\| `(mcp-tracker[\w-]*\.mjs)` \|[^|]+\|[^|]+\| ([\d.]+) KiB \|$/gm)];
+  const rows = [...readme.matchAll(/^\| `(mcp-tracker[\w-]*\.[cm]js)` \|[^|]+\|[^|]+\| ([\d.]+) KiB \|$/gm)];
   assert.equal(
     rows.map((row) => row[1]).sort(),
     readdirSync('dist')
-      .filter((name) => /^mcp-tracker.*\.mjs$/.test(name))
+      .filter((name) => /^mcp-tracker.*\.[cm]js$/.test(name))
       .sort(),
   );
   for (const [, name, kib] of rows) {
@@ -185,6 +197,7 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
       'dist/mcp-tracker-help.mjs',
       'dist/mcp-tracker-http.mjs',
       'dist/mcp-tracker-io.mjs',
+      'dist/mcp-tracker-jql.cjs',
       'dist/mcp-tracker-postgres.mjs',
       'dist/mcp-tracker-prompts.mjs',
       'dist/mcp-tracker-writes.mjs',
