@@ -16,6 +16,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const INITIALIZE =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n';
@@ -133,6 +135,29 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
       assert.match(answerTo(process.execPath, ['mcp-tracker.mjs', '--ephemeral'], folder, method, params), answered);
   } finally {
     rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+// The resolver runs in mcp-tracker-jql.cjs, which has its own copy of the store's index code:
+// were it to read its own status index (built on its first query, kept current by no write),
+// a write's resolution would not show in the next query.
+test('the query language companion resolves against the server’s own indexes: a write shows in the next query', async () => {
+  const client = new Client({ name: 'bundles-test', version: '1' }, { capabilities: {} });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: ['dist/mcp-tracker.mjs', '--ephemeral'], stderr: 'ignore' }),
+  );
+  try {
+    const resolvedDone = async () => {
+      const { structuredContent } = await client.callTool({ name: 'search_issues', arguments: { query: 'resolution = Done' } });
+      return (structuredContent as { issues: { key: string }[] }).issues.map((issue) => issue.key);
+    };
+    const before = await resolvedDone();
+    assert.not.ok(before.includes('PROJ-103'));
+    const moved = await client.callTool({ name: 'update_issue', arguments: { key: 'PROJ-103', status: 'done' } });
+    assert.not.ok(moved.isError, JSON.stringify(moved));
+    assert.equal(await resolvedDone(), [...before, 'PROJ-103'].sort());
+  } finally {
+    await client.close();
   }
 });
 
