@@ -27,6 +27,8 @@ const PG_REQUIRE =
 // (the server's, team mode's, import and export's) loads on first use, each from beside itself.
 const STORE_SEAMS = {
   __MCP_TRACKER_WRITES_BUNDLE__: JSON.stringify('./mcp-tracker-writes.mjs'),
+  // The query language, loaded at once on the first query (lib/store/queries/jql-loader.ts), so CommonJS.
+  __MCP_TRACKER_JQL_BUNDLE__: JSON.stringify('./mcp-tracker-jql.cjs'),
   // import_issues and export_issues load the exchange room from the commands' companion (lib/store/exchange-loader.ts).
   __MCP_TRACKER_IO_BUNDLE__: JSON.stringify('./mcp-tracker-io.mjs'),
 };
@@ -72,6 +74,8 @@ const programs = [
   { entry: 'lib/store/store-mutations.ts', out: 'dist/mcp-tracker-writes.mjs', define: {}, notice: '' },
   // What the prompts expand into, loaded on the first prompts/get (lib/tracker/prompts-loader.ts).
   { entry: 'lib/tracker/prompt-messages.ts', out: 'dist/mcp-tracker-prompts.mjs', define: {}, notice: '' },
+  // The query language's parser, printer and resolver, required on the first query (lib/store/queries/jql-loader.ts).
+  { entry: 'lib/store/queries/jql/language.ts', out: 'dist/mcp-tracker-jql.cjs', define: {}, notice: '', format: 'cjs' },
   {
     entry: 'spec-tests/runner/main.ts',
     out: 'dist/mcp-conform.mjs',
@@ -105,7 +109,7 @@ function packBuiltin() {
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 let failed = false;
 
-for (const { entry, out, define, notice, banner = '', external = [], codeCache } of programs) {
+for (const { entry, out, define, notice, banner = '', external = [], codeCache, format = 'esm' } of programs) {
   if (!existsSync(entry)) {
     console.log(`${out.padEnd(32)} skipped (${entry} does not exist yet)`);
     continue;
@@ -116,7 +120,7 @@ for (const { entry, out, define, notice, banner = '', external = [], codeCache }
     bundle: true,
     platform: 'node',
     target: 'node20',
-    format: 'esm',
+    format,
     minify: true,
     legalComments: 'none',
     banner: { js: ['#!/usr/bin/env node', notice, banner].filter((line) => line !== '').join('\n') },
@@ -133,7 +137,7 @@ for (const { entry, out, define, notice, banner = '', external = [], codeCache }
     console.error(`${out}: imports outside node built-ins: ${foreign.join(', ')}`);
     failed = true;
   }
-  if (process.argv.includes('--metafile')) writeFileSync(out.replace(/\.mjs$/, '.meta.json'), JSON.stringify(result.metafile));
+  if (process.argv.includes('--metafile')) writeFileSync(out.replace(/\.[cm]js$/, '.meta.json'), JSON.stringify(result.metafile));
   chmodSync(out, 0o755);
   console.log(`${out.padEnd(32)} ${(statSync(out).size / 1024).toFixed(1)} KiB`);
 }

@@ -21,6 +21,7 @@
 //
 // A user who copied mcp-tracker.mjs alone gets a sentence naming the file to copy beside it, not
 // a stack trace.
+import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,10 +44,7 @@ export async function importCompanion<Module>(load: () => Promise<unknown>, spec
     return (await (typeof __mcpImport === 'function' ? __mcpImport(specifier) : load())) as Module;
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && specifier.startsWith('file:')) {
-      const file = basename(fileURLToPath(specifier));
-      throw new CompanionMissing(
-        `${what} needs ${file} beside this file: copy it from the same dist/ folder (the npm package has both)`,
-      );
+      throw companionMissing(fileURLToPath(specifier), what);
     }
     throw new Error(`cannot load ${what} (${specifier}): ${(error as Error).message}`);
   }
@@ -57,3 +55,26 @@ export function onFirstUse<Module>(load: () => Promise<Module>): () => Promise<M
   let loaded: Promise<Module> | undefined;
   return () => (loaded ??= load());
 }
+
+/**
+ * A companion loaded at once, for a seam whose callers cannot wait (the query language:
+ * lib/store/queries/jql-loader.ts explains why). In the bundle the companion is CommonJS,
+ * which `require` loads synchronously (Node 20 loads an ES module only with a promise);
+ * `specifier` is its file URL, or from source a path relative to `base`, the URL of the
+ * module asking.
+ */
+export function requireCompanion<Module>(specifier: string, base: string, what: string): Module {
+  const bundled = specifier.startsWith('file:');
+  try {
+    return createRequire(base)(bundled ? fileURLToPath(specifier) : specifier) as Module;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'MODULE_NOT_FOUND' && bundled)
+      throw companionMissing(fileURLToPath(specifier), what);
+    throw new Error(`cannot load ${what} (${specifier}): ${(error as Error).message}`);
+  }
+}
+
+const companionMissing = (path: string, what: string): CompanionMissing =>
+  new CompanionMissing(
+    `${what} needs ${basename(path)} beside this file: copy it from the same dist/ folder (the npm package has both)`,
+  );

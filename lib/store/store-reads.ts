@@ -15,7 +15,7 @@ import { createDerivedCache } from './queries/derived.js';
 import { requireIssue, requireProject, requireSprint, sprintIdOf } from './state/lookup.js';
 import { getIssue, listIssues, searchIssues, searchIssuesYielding } from './queries/queries.js';
 import type { Page, SearchIssuesQuery } from './queries/search-request.js';
-import type { ResolveContext } from './queries/jql/resolve.js';
+import type { ResolveContext } from './queries/jql/conditions.js';
 import { LIMITS, type Issue } from './model/schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state/state.js';
 import { currentSprintFor, currentSprintStats, projectStats, sprintStats } from './domain/stats.js';

@@ -18,6 +18,7 @@ import {
   type SortKey,
   type Value,
 } from '../store/queries/jql/ast.js';
+import { idsWithValue } from '../store/indexes/field-index.js';
 import { countBits } from '../store/indexes/id-set.js';
 import { exactMatches } from '../store/queries/jql/exact.js';
 import { parseQuery } from '../store/queries/jql/parser.js';
@@ -656,7 +657,7 @@ test('fuzz: queries the indexes answer exactly (exact.ts, no evaluator) answer a
   fc.assert(
     fc.property(queries, fc.nat(30), fc.constantFrom(5, 100), (query, offset, limit) => {
       const { where, orderBy } = parseQuery(query);
-      const matches = where === null ? null : exactMatches(state, resolve(state, where, CONTEXT));
+      const matches = where === null ? null : exactMatches(state, resolve(state, where, CONTEXT, { idsWithValue }));
       if (matches !== null) {
         seen.exact += 1;
         const printed = printQuery({ where, orderBy: [] });

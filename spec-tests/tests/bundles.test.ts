@@ -16,6 +16,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const INITIALIZE =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n';
@@ -61,6 +63,18 @@ const SEAMS = [
     method: 'prompts/get',
     params: { name: 'triage_issue', arguments: { issue_key: 'PROJ-104' } },
     answered: '"description":"Triage PROJ-104"',
+  },
+  {
+    file: 'mcp-tracker-jql.cjs',
+    method: 'tools/call',
+    params: { name: 'search_issues', arguments: { query: 'key in (PROJ-104, WEB-1) ORDER BY key DESC' } },
+    answered: '\\"key\\":\\"WEB-1\\"',
+  },
+  {
+    file: 'mcp-tracker-jql.cjs',
+    method: 'resources/read',
+    params: { uri: 'jira://search?jql=key%20%3D%20PROJ-104' },
+    answered: '\\"total\\":1',
   },
 ] as const;
 
@@ -112,7 +126,7 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
         `needs ${file} beside this file`,
       );
     // Copied together, the server finds its companions beside it.
-    for (const name of readdirSync('dist').filter((name) => /^mcp-tracker-.*\.mjs$/.test(name)))
+    for (const name of readdirSync('dist').filter((name) => /^mcp-tracker-.*\.[cm]js$/.test(name)))
       copyFileSync(join('dist', name), join(folder, name));
     const help = node(['mcp-tracker.mjs', '--help'], folder);
     assert.is(help.status, 0, help.stderr);
@@ -124,13 +138,36 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
   }
 });
 
+// The resolver runs in mcp-tracker-jql.cjs, which has its own copy of the store's index code:
+// were it to read its own status index (built on its first query, kept current by no write),
+// a write's resolution would not show in the next query.
+test('the query language companion resolves against the server’s own indexes: a write shows in the next query', async () => {
+  const client = new Client({ name: 'bundles-test', version: '1' }, { capabilities: {} });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: ['dist/mcp-tracker.mjs', '--ephemeral'], stderr: 'ignore' }),
+  );
+  try {
+    const resolvedDone = async () => {
+      const { structuredContent } = await client.callTool({ name: 'search_issues', arguments: { query: 'resolution = Done' } });
+      return (structuredContent as { issues: { key: string }[] }).issues.map((issue) => issue.key);
+    };
+    const before = await resolvedDone();
+    assert.not.ok(before.includes('PROJ-103'));
+    const moved = await client.callTool({ name: 'update_issue', arguments: { key: 'PROJ-103', status: 'done' } });
+    assert.not.ok(moved.isError, JSON.stringify(moved));
+    assert.equal(await resolvedDone(), [...before, 'PROJ-103'].sort());
+  } finally {
+    await client.close();
+  }
+});
+
 test("README's table of the server's bundles names every one, each within 10% of its size as built", () => {
   const readme = readFileSync('README.md', 'utf8');
-  const rows = [...readme.matchAll(/^\| `(mcp-tracker[\w-]*\.mjs)` \|[^|]+\|[^|]+\| ([\d.]+) KiB \|$/gm)];
+  const rows = [...readme.matchAll(/^\| `(mcp-tracker[\w-]*\.[cm]js)` \|[^|]+\|[^|]+\| ([\d.]+) KiB \|$/gm)];
   assert.equal(
     rows.map((row) => row[1]).sort(),
     readdirSync('dist')
-      .filter((name) => /^mcp-tracker.*\.mjs$/.test(name))
+      .filter((name) => /^mcp-tracker.*\.[cm]js$/.test(name))
       .sort(),
   );
   for (const [, name, kib] of rows) {
@@ -185,6 +222,7 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
       'dist/mcp-tracker-help.mjs',
       'dist/mcp-tracker-http.mjs',
       'dist/mcp-tracker-io.mjs',
+      'dist/mcp-tracker-jql.cjs',
       'dist/mcp-tracker-postgres.mjs',
       'dist/mcp-tracker-prompts.mjs',
       'dist/mcp-tracker-writes.mjs',

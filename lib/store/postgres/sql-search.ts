@@ -17,7 +17,7 @@
 // read; each expression of the order says its own value there (OrderExpression.at).
 import type pg from 'pg';
 import type { SortKey } from '../queries/jql/ast.js';
-import type { Condition } from '../queries/jql/resolve.js';
+import type { Condition } from '../queries/jql/conditions.js';
 import { dueOf, type SortFields } from '../queries/jql/order.js';
 import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../model/schema.js';
 import type { SortValue } from '../queries/search-cursor.js';

@@ -22,8 +22,8 @@ import { READY_ORDER, afterPosition, encodeCursor, positionValues } from './sear
 import type { Issue } from '../model/schema.js';
 import { compileCondition } from './jql/evaluate.js';
 import type { SortKey } from './jql/ast.js';
-import { parseQuery } from './jql/parser.js';
-import { allOf, resolve, type Condition, type ResolveContext } from './jql/resolve.js';
+import { allOf, type Condition, type ResolveContext } from './jql/conditions.js';
+import { queryLanguage } from './jql-loader.js';
 import { compareBy } from './jql/order.js';
 import { exactAnswer, runQuery } from './jql/run.js';
 import type { KeySet } from '../indexes/key-set.js';
@@ -190,6 +190,7 @@ function readyByQuery(
   page: SearchPage,
   extra: readonly Condition[],
 ): Page<Issue> {
+  const { parseQuery, resolve } = queryLanguage();
   const parsed = parseQuery(text);
   const where = allOf([...(parsed.where === null ? [] : [resolve(state, parsed.where, context)]), ...extra]);
   const matches = where === null ? () => true : compileCondition(state, where);

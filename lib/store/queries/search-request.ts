@@ -18,8 +18,8 @@ import { READY_ORDER, decodeCursor, searchIdentity, type SortValue } from './sea
 import { LABEL_PATTERN } from '../model/schema.js';
 import type { FieldValue, IndexedField } from '../indexes/index-fields.js';
 import type { SortKey } from './jql/ast.js';
-import { parseQuery } from './jql/parser.js';
-import { allOf, resolve, type Condition, type ResolveContext } from './jql/resolve.js';
+import { allOf, type Condition, type ResolveContext } from './jql/conditions.js';
+import { queryLanguage } from './jql-loader.js';
 import type { TrackerState } from '../state/state.js';
 import { searchWords } from '../indexes/word-index.js';
 import { statusesKnownAs } from '../state/workflows.js';
@@ -98,9 +98,9 @@ export function resolveSearch(state: TrackerState, query: SearchIssuesQuery, con
   const project = projectCondition(state, query.project);
   const filters = filterConditions(state, query);
   const words = searchWords(query.text);
-  const parsed = query.query === undefined ? null : parseQuery(query.query);
+  const parsed = query.query === undefined ? null : queryLanguage().parseQuery(query.query);
   const conditions = [
-    ...(parsed?.where == null ? [] : [resolve(state, parsed.where, context)]),
+    ...(parsed?.where == null ? [] : [queryLanguage().resolve(state, parsed.where, context)]),
     ...project,
     ...filters,
     ...(words.length > 0 ? [textCondition(words)] : []),

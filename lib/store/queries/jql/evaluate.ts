@@ -6,7 +6,7 @@ import type { Issue } from '../../model/schema.js';
 import type { TrackerState } from '../../state/state.js';
 import { lowerCased, textContainsAll } from '../../indexes/word-index.js';
 import { wordMatchOf } from './plan.js';
-import type { Condition, TextField } from './resolve.js';
+import type { Condition, TextField } from './conditions.js';
 
 export type IssuePredicate = (issue: Issue) => boolean;
 

@@ -19,7 +19,7 @@ import { allBits, andBits, emptyBits, notBits, orBits, setBit, type Bits } from 
 import type { TrackerState } from '../../state/state.js';
 import { firstAtOrAfter } from '../../indexes/time-index.js';
 import { isIndexable, issuesContaining } from '../../indexes/word-index.js';
-import type { Condition } from './resolve.js';
+import type { Condition } from './conditions.js';
 
 /** The ids of exactly the issues matching `condition`, or null when the indexes cannot say. */
 export function exactMatches(state: TrackerState, condition: Condition): Bits | null {

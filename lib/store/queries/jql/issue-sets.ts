@@ -4,7 +4,7 @@
 // read from the indexes kept beside the issues (the keys by project, an epic's children, the
 // links, the status index for done issues), never from a look at every issue. The SQL engine
 // receives the same set (a list of keys), so both answer the same.
-import { idsWithValue } from '../../indexes/field-index.js';
+import type { idsWithValue } from '../../indexes/field-index.js';
 import { blockersOf } from '../../domain/links.js';
 import { ISSUE_KEY_PATTERN, type Issue, type Resolution } from '../../model/schema.js';
 import { issueNumber, sortedProjectKeys, type TrackerState } from '../../state/state.js';
@@ -94,13 +94,14 @@ export function resolutionNamed(state: TrackerState, value: Literal): Resolution
 
 /**
  * The done issues with one of these resolutions: a done issue always has one (apply.ts), an
- * open one never, so the status index's sets of done statuses are all there is to look through.
+ * open one never, so the status index's sets of done statuses are all there is to look through
+ * (the server's index, handed in: resolve.ts, ResolveIndexes).
  */
-export function resolvedWith(state: TrackerState, resolutions: ReadonlySet<Resolution>): Set<string> {
+export function resolvedWith(state: TrackerState, resolutions: ReadonlySet<Resolution>, idsOf: typeof idsWithValue): Set<string> {
   const keys = new Set<string>();
   if (resolutions.size === 0) return keys;
   for (const status of statusesIn(state, 'done')) {
-    idsWithValue(state, 'status', status).forEach((id) => {
+    idsOf(state, 'status', status).forEach((id) => {
       const issue = state.issues.at(id);
       if (resolutions.has(issue.resolution ?? 'done')) keys.add(issue.key);
     });

@@ -13,7 +13,7 @@ import { issuesWithValue } from '../../indexes/field-index.js';
 import type { KeySet } from '../../indexes/key-set.js';
 import type { TrackerState } from '../../state/state.js';
 import { matchWords, type WordMatch } from '../../indexes/word-index.js';
-import type { Condition } from './resolve.js';
+import type { Condition } from './conditions.js';
 
 /** Keys that may match, as a union of sets; null: any issue may. */
 export type Candidates = readonly KeySet[] | null;

@@ -6,9 +6,13 @@
 // No silent empties: a project, person or sprint the store does not know is an error that
 // names the known ones, where a scan would have answered "nothing" and let the caller
 // believe it.
+//
+// The resolver runs in the query language's companion (language.ts), so what it reads of the
+// server's indexes is handed to it (ResolveIndexes), never read through its own copy of indexes/.
 import { parseIssueType, parsePriority } from '../../model/args.js';
 import { isDomainError } from '../../model/errors.js';
 import type { FieldValue, IndexedField } from '../../indexes/index-fields.js';
+import type { idsWithValue } from '../../indexes/field-index.js';
 import { describeSprints } from '../../state/lookup.js';
 import { findPerson, unknownPersonHint } from '../../state/people.js';
 import { ISSUE_TYPES, LABEL_PATTERN, PRIORITIES, type Priority, type Resolution, type Status } from '../../model/schema.js';
@@ -17,40 +21,11 @@ import { searchWords } from '../../indexes/word-index.js';
 import { squeeze, type StatusCategory } from '../../model/workflow.js';
 import { knownStatuses, openStatuses, statusesIn, statusesNamed } from '../../state/workflows.js';
 import type { Clause, CompareOperator, Expression, Field, FunctionName, Literal, Value } from './ast.js';
+import type { Condition, ResolveContext, TextField } from './conditions.js';
 import { dateSpan, isDateFunction } from './dates.js';
 import { VALUE_FIELDS, fieldClauseKeys } from './field-conditions.js';
 import { jqlError } from './errors.js';
 import { childrenOf, everyChild, issuesOf, keysInOrder, knownIssue, resolutionNamed, resolvedWith } from './issue-sets.js';
-
-export type DateField = 'created' | 'updated';
-/** Where a text search looks: one part of the issue's text; absent, all of it (title, description and comments). */
-export type TextField = 'summary' | 'description' | 'comment';
-
-export type Condition =
-  /** The field holds one of `values` (labels: any of its labels does; null: the field is empty); or none of them, negated. */
-  | { readonly kind: 'one-of'; readonly field: IndexedField; readonly values: ReadonlySet<FieldValue>; readonly negated: boolean }
-  /** The timestamp compared with the span [from, until): a day, or one instant (a span of 1 ms). */
-  | { readonly kind: 'date'; readonly field: DateField; readonly op: DateOperator; readonly from: string; readonly until: string }
-  /** Every word occurs in the issue's text, or in the part `field` names. */
-  | { readonly kind: 'text'; readonly words: readonly string[]; readonly field?: TextField }
-  /** The issue is one of these (issue-sets.ts: keys, parents, resolutions, links). */
-  | { readonly kind: 'keys'; readonly keys: ReadonlySet<string> }
-  | { readonly kind: 'and' | 'or'; readonly operands: readonly Condition[] }
-  | { readonly kind: 'not'; readonly operand: Condition };
-
-/** Every one of `conditions` holds: null for none (everything matches), the condition itself for one. */
-export function allOf(conditions: readonly Condition[]): Condition | null {
-  if (conditions.length === 0) return null;
-  return conditions.length === 1 ? (conditions[0] as Condition) : { kind: 'and', operands: conditions };
-}
-
-export type DateOperator = Exclude<CompareOperator, '~' | '!~'>;
-
-export interface ResolveContext {
-  readonly now: Date;
-  /** Who currentUser() is: --user or MCP_TRACKER_USER; null when neither was given. */
-  readonly user: string | null;
-}
 
 /** Fields that can be empty; asking whether another one is would always answer the same. */
 const EMPTYABLE: ReadonlySet<Field> = new Set(['assignee', 'sprint', 'labels', 'parent', 'resolution']);
@@ -86,19 +61,33 @@ const LIST_FUNCTIONS: ReadonlySet<FunctionName> = new Set([
 const not = (operand: Condition): Condition => ({ kind: 'not', operand });
 const negatedIf = (negated: boolean, condition: Condition): Condition => (negated ? not(condition) : condition);
 
-export function resolve(state: TrackerState, expression: Expression, context: ResolveContext): Condition {
+/**
+ * What the resolver reads from the server's indexes: the status index, for resolutions. Handed
+ * in, because a companion's own copy of indexes/ would build indexes of its own from the state,
+ * which no write keeps current (changes/apply.ts keeps the server's).
+ */
+export interface ResolveIndexes {
+  readonly idsWithValue: typeof idsWithValue;
+}
+
+export function resolve(
+  state: TrackerState,
+  expression: Expression,
+  context: ResolveContext,
+  indexes: ResolveIndexes,
+): Condition {
   switch (expression.kind) {
     case 'and':
     case 'or':
-      return { kind: expression.kind, operands: expression.operands.map((e) => resolve(state, e, context)) };
+      return { kind: expression.kind, operands: expression.operands.map((e) => resolve(state, e, context, indexes)) };
     case 'not':
-      return not(resolve(state, expression.operand, context));
+      return not(resolve(state, expression.operand, context, indexes));
     default:
-      return resolveClause(state, expression, context);
+      return resolveClause(state, expression, context, indexes);
   }
 }
 
-function resolveClause(state: TrackerState, clause: Clause, context: ResolveContext): Condition {
+function resolveClause(state: TrackerState, clause: Clause, context: ResolveContext, indexes: ResolveIndexes): Condition {
   const field = clause.field;
   if (typeof field !== 'string' || FIELD_CLAUSES.has(field)) {
     const { keys, negated } = fieldClauseKeys(state, clause, typeof field === 'string' ? field : field.custom, context.now);
@@ -149,7 +138,7 @@ function resolveClause(state: TrackerState, clause: Clause, context: ResolveCont
         ),
       });
     case 'resolution':
-      return negatedIf(negated, resolutionCondition(state, values));
+      return negatedIf(negated, resolutionCondition(state, values, indexes));
     case 'statusCategory': {
       const statuses = values.flatMap((value) => statusCategory(state, literal(value, 'a status category')));
       return { kind: 'one-of', field: 'status', values: new Set(statuses), negated };
@@ -172,10 +161,10 @@ function emptyCondition(state: TrackerState, field: Field, negated: boolean, col
 }
 
 /** `resolution IN (Unresolved, duplicate)`: open issues for Unresolved, the done issues resolved so for the rest. */
-function resolutionCondition(state: TrackerState, values: readonly Value[]): Condition {
+function resolutionCondition(state: TrackerState, values: readonly Value[], indexes: ResolveIndexes): Condition {
   const named = values.map((value) => resolutionNamed(state, literal(value, 'a resolution')));
   const resolutions = new Set(named.filter((r): r is Resolution => r !== null));
-  const resolved: Condition = { kind: 'keys', keys: resolvedWith(state, resolutions) };
+  const resolved: Condition = { kind: 'keys', keys: resolvedWith(state, resolutions, indexes.idsWithValue) };
   if (!named.includes(null)) return resolved;
   return {
     kind: 'or',

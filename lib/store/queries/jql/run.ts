@@ -13,12 +13,11 @@ import { allBits, countBits, type Bits } from '../../indexes/id-set.js';
 import { compileCondition } from './evaluate.js';
 import { exactMatches } from './exact.js';
 import { compareBy, firstInOrder } from './order.js';
-import { parseQuery } from './parser.js';
 import { firstMatchesInOrder } from './walk-order.js';
-import { printQuery } from './printer.js';
 import { afterPosition, type SortValue } from '../search-cursor.js';
 import { gather, plan } from './plan.js';
-import { allOf, resolve, type Condition, type ResolveContext } from './resolve.js';
+import { allOf, type Condition, type ResolveContext } from './conditions.js';
+import { queryLanguage } from '../jql-loader.js';
 
 /** Candidates per issue under which gathering them beats looking at every issue. */
 const GATHER_BELOW_SHARE = 1 / 4;
@@ -61,6 +60,7 @@ export function runQuery(
   page: QueryPage,
   filters: readonly Condition[] = [],
 ): QueryAnswer {
+  const { parseQuery, resolve } = queryLanguage();
   const query = parseQuery(text);
   const conditions = query.where === null ? [...filters] : [resolve(state, query.where, context), ...filters];
   const where = allOf(conditions);
@@ -117,5 +117,6 @@ function exactPage(state: TrackerState, matches: Bits, orderBy: readonly SortKey
 
 /** The query in the printer's spelling: the one URI of every way of writing it (jira://search?jql=...). */
 export function canonicalQuery(text: string): string {
+  const { parseQuery, printQuery } = queryLanguage();
   return printQuery(parseQuery(text));
 }
