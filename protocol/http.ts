@@ -227,7 +227,9 @@ class HttpTransport {
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== (this.#options.path ?? '/mcp')) return void res.writeHead(404).end();
+    const path = this.#options.path ?? '/mcp';
+    // Parsing the target as a URL is for the rare ones (a query, an absolute form): `/mcp` is it.
+    if (req.url !== path && new URL(req.url ?? '/', 'http://x').pathname !== path) return void res.writeHead(404).end();
     const refused = refusal(req, this.#rules);
     if (refused) return refuseAccess(res, refused);
     const identity = identify(req, this.#rules);
@@ -417,6 +419,7 @@ function defaultMaxConnections(): number {
  * a value may be quoted (RFC 9110 section 8.3.1).
  */
 export function isJsonUtf8(contentType: string | undefined): boolean {
+  if (contentType === 'application/json') return true;
   const [type, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim());
   if (type?.toLowerCase() !== 'application/json') return false;
   return parameters.every((parameter) => {
