@@ -144,6 +144,9 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return timingSafeEqual(digest(bearerToken(header)), digest(token));
 }
 
+/** One decoder for every body: without `stream`, each decode stands alone. `fatal`: bad UTF-8 is refused, not replaced. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * The body as text; 'too-large' once it passes `maxBytes` (the rest is not kept); 'not-utf8';
  * 'gone' when the client went away before its end. `reserve`, for a body of no declared length,
@@ -173,7 +176,7 @@ export function readBody(
     });
     req.on('end', () => {
       try {
-        resolve(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
+        resolve(UTF8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
       } catch {
         resolve('not-utf8');
       }

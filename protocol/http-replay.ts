@@ -41,6 +41,8 @@ interface KeptEvent {
 /** One SSE stream as the client sees it, across the connections that carry it. */
 export class ReplayableStream {
   readonly key: string;
+  /** The requests the stream was opened for (the session's table of requests in flight is cleared by them). */
+  readonly requests: readonly RequestId[];
   /** The connection carrying it now, if any: the POST's own response, or a GET that resumed it. */
   connection: ResponseStream | undefined;
   readonly #limits: ReplayLimits;
@@ -58,13 +60,14 @@ export class ReplayableStream {
 
   constructor(
     key: string,
-    awaiting: Iterable<RequestId>,
+    requests: readonly RequestId[],
     limits: ReplayLimits,
     encodeLine: EncodeLine,
     connection?: ResponseStream,
   ) {
     this.key = key;
-    this.#awaiting = new Set(awaiting);
+    this.requests = requests;
+    this.#awaiting = new Set(requests);
     this.#limits = limits;
     this.#encodeLine = encodeLine;
     this.connection = connection;
@@ -159,6 +162,8 @@ export class ReplayableStream {
 
 /** The key of a session's GET stream; POST streams are numbered from 1. */
 const GET_STREAM = '0';
+/** The order in which streams beyond the limit are forgotten: those finished, then those still running. */
+const FINISHED_FIRST = [true, false] as const;
 
 /** The SSE streams of one session, by key. */
 export class SessionStreams {
@@ -207,13 +212,20 @@ export class SessionStreams {
     return { stream, seq: Number(match[2]) };
   }
 
-  /** The oldest streams no connection carries go first: finished ones, then those still running. */
+  /**
+   * The oldest streams no connection carries go first: finished ones, then those still running.
+   * Runs on every POST, over every stream while more than `maxStreams` are open (64 requests in
+   * flight are 64 streams), so it walks the table in place rather than copying it into arrays.
+   */
   #forgetBeyondLimit(): void {
-    const posts = [...this.#byKey.values()].filter((stream) => stream !== this.standalone);
-    const excess = posts.length - this.#limits.maxStreams;
-    if (excess <= 0) return;
-    const idle = posts.filter((stream) => !stream.connected);
-    const order = [...idle.filter((stream) => stream.finished), ...idle.filter((stream) => !stream.finished)];
-    for (const stream of order.slice(0, excess)) this.#byKey.delete(stream.key);
+    let excess = this.#byKey.size - 1 - this.#limits.maxStreams;
+    for (const finished of FINISHED_FIRST) {
+      for (const stream of this.#byKey.values()) {
+        if (excess <= 0) return;
+        if (stream === this.standalone || stream.connected || stream.finished !== finished) continue;
+        this.#byKey.delete(stream.key);
+        excess -= 1;
+      }
+    }
   }
 }

@@ -224,7 +224,7 @@ export class HandshakeSessions {
     post.send(message);
     session.lastSeen = Date.now();
     if (!post.finished) return;
-    for (const [id, stream] of session.posts) if (stream === post) session.posts.delete(id);
+    for (const id of post.requests) if (session.posts.get(id) === post) session.posts.delete(id);
     session.streams.finished(post);
   }
 

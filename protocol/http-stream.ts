@@ -118,8 +118,12 @@ class PostResponse implements ResponseStream {
         'Content-Type': 'application/json',
         'Content-Length': String(lineLength(body)),
       });
-      for (const chunk of body) this.#res.write(chunk);
-      this.#res.end();
+      // One chunk (most answers) goes with end(), so node sends it and the headers in one write.
+      if (body.length === 1) this.#res.end(body[0]);
+      else {
+        for (const chunk of body) this.#res.write(chunk);
+        this.#res.end();
+      }
       this.#options.queued?.(this.#res);
       return;
     }

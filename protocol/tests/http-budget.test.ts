@@ -264,6 +264,25 @@ test('timeouts of our own: a socket that sends nothing, trickled headers and a t
   }
 });
 
+test('keep-alive: a request a starved client sends late on an idle connection is still served, within idleGraceMs; then the connection closes', async () => {
+  // Node closes an idle connection 1 s after idleTimeoutMs (the time it tells the client); the grace keeps it 1 s more.
+  const http = await endpoint({ idleTimeoutMs: 200, idleGraceMs: 1000 });
+  try {
+    const small = rawPost(http.url, callTool('small'), toolHeaders('small'));
+    const socket = await rawSocket(http.url, '127.0.0.1', small);
+    let first = '';
+    socket.on('data', (chunk) => (first += chunk));
+    while (!first.includes('"ok"')) await sleep(10);
+    await sleep(1600);
+    socket.write(small);
+    const late = await untilClosed(socket, 5000);
+    assert.match(late.text, /^HTTP\/1\.1 200/, "idle 1.6 s: past node's own 1.2 s, inside the grace");
+    assert.ok(late.closed, 'idle again past the grace: closed');
+  } finally {
+    await http.close(100);
+  }
+});
+
 test("connection caps: past a peer's half of --max-connections, 503 and closed at once; another peer still connects", async () => {
   const http = await endpoint({ maxConnections: 4 });
   const sockets: Socket[] = [];

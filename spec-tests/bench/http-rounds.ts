@@ -92,7 +92,7 @@ async function throughput(session: HttpSession, total: number): Promise<number> 
   return total / (since(start) / 1000);
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
