@@ -272,7 +272,7 @@ export function encodeLineBytes(message: unknown): LineBytes {
     const { result } = message;
     const head = `{"jsonrpc":"2.0","id":${encodeJson(message.id)},"result":`;
     if (result.utf8 !== undefined) return [utf8Of([head]), ...result.utf8, utf8Of(['}\n'])];
-    return [utf8Of([head, result.json, '}\n'])];
+    return [utf8Of([head, ...result.jsonParts, '}\n'])];
   }
   const parts = encodeJsonParts(message);
   parts.push('\n');
