@@ -7,7 +7,9 @@
 //   on POSIX). `flush()` resolves only when everything written has left the process.
 // - Performance (a first reading may skip it): gathering answers into fewer writes (cork until the next tick or the next turn of the
 //   loop) gains no throughput and delays every answer (docs/performance.md): each answer is
-//   written as soon as it exists.
+//   written as soon as it exists, or, for the answers to one read of pipelined requests, as
+//   soon as that read's synchronous work is done (`gather`): one system call and one wake-up
+//   of the client for all of them, and no answer waits for a later turn.
 // - An unbounded output queue. We count the bytes of every line not yet handed to the
 //   operating system, and report `backedUp` while they reach `maxQueuedBytes`, so the reader
 //   stops reading new requests until the client has read enough (`onDrain`).
@@ -39,6 +41,12 @@ export interface LineWriter {
   readonly closed: boolean;
   /** Resolves when every line sent so far has been handed to the operating system. */
   flush(): Promise<void>;
+  /**
+   * Runs `work`; the lines sent while it runs leave together when it returns, in one writev, not
+   * one write each: for the answers to one read of pipelined requests (stdio.ts). Nothing is
+   * delayed past the end of `work`.
+   */
+  gather<T>(work: () => T): T;
 }
 
 export interface LineWriterEvents {
@@ -97,8 +105,18 @@ export function createLineWriter(
   stream.on('error', (error) => failed(error));
   stream.on('drain', () => {
     streamFull = false;
-    handOver();
+    // What waited for room leaves in writevs of up to a high-water mark each, not a write per line.
+    gather(handOver);
   });
+
+  function gather<T>(work: () => T): T {
+    stream.cork();
+    try {
+      return work();
+    } finally {
+      stream.uncork();
+    }
+  }
 
   function handOver(): void {
     while (!streamFull && !closed && (retry !== undefined || urgent.length + waiting.length > 0)) {
@@ -184,6 +202,7 @@ export function createLineWriter(
       if (closed || queued === 0) return Promise.resolve();
       return new Promise((resolve) => flushed.push(resolve));
     },
+    gather,
   };
 }
 

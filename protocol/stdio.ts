@@ -127,7 +127,8 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
 
   let inputEnded = false;
   stdin.on('data', (chunk: Buffer) => {
-    framer.push(chunk);
+    // The answers made while this chunk's requests run leave in one writev at its end (line-writer.ts).
+    writer.gather(() => framer.push(chunk));
     if (framer.holding) stdin.pause();
   });
   // EOF: the requests already received are still answered, the held ones included.
