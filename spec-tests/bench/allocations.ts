@@ -9,7 +9,7 @@
 //   npx tsx spec-tests/bench/allocations.ts [--stateless] [--workload mixed|get_issue|search_uncached|...]
 //     [--requests N] [--window N] [--bundle FILE] [-- NODE_FLAG...]
 //
-// V8 prints to stdout, between the answers: the driver tells them apart by their first character.
+// V8 prints to stdout, between the answers (sometimes inside a line of its own): the driver tells them apart.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -85,43 +85,78 @@ async function measure(
   let answered = 0;
   let wake: () => void = () => {};
   let rest = '';
+  let traceLine = ''; // the start of a V8 line an answer interrupted
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (text: string) => {
     const lines = (rest + text).split('\n');
     rest = lines.pop() ?? '';
     for (const line of lines) {
-      if (line.startsWith('{')) {
-        answered++;
-        wake();
-      } else if (counting && line.includes(' gc=')) collections.push(parseCollection(line));
+      // V8 buffers its lines and may flush part of one just before an answer: the answer then
+      // ends a line that starts with that part, and the rest of V8's line comes later.
+      const at = line.indexOf('{"jsonrpc"');
+      if (at >= 0) {
+        traceLine += line.slice(0, at);
+        const answeredId = Number(/^\{"jsonrpc":"2.0","id":(\d+)/.exec(line.slice(at, at + 40))?.[1]);
+        if (waiting.delete(answeredId)) {
+          answered++;
+          wake();
+        }
+        continue;
+      }
+      const trace = traceLine + line;
+      traceLine = '';
+      if (counting && trace.includes(' gc=')) collections.push(parseCollection(trace));
     }
   });
   let id = 0;
+  const waiting = new Set<number>(); // ids sent and not answered yet
   const send = (call: Call, notify = false): void => {
     const params = paramsIn(era, call.params);
-    const message = { jsonrpc: '2.0', ...(notify ? {} : { id: ++id }), method: call.method, ...(params ? { params } : {}) };
+    if (!notify) waiting.add(++id);
+    const message = { jsonrpc: '2.0', ...(notify ? {} : { id }), method: call.method, ...(params ? { params } : {}) };
     child.stdin.write(`${JSON.stringify(message)}\n`);
   };
+  /** The next answer; a server silent for 20 s is an error that names what it left unanswered. */
+  const nextAnswer = () =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const ids = [...waiting].slice(0, 5).join(', ');
+        reject(new Error(`no answer for 20 s: ${waiting.size} of ${id} requests unanswered (ids ${ids})`));
+      }, 20_000);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   /** Sends `count` calls with `window` in flight and waits for every answer. */
   const run = async (count: number): Promise<void> => {
     const target = answered + count;
     let sent = 0;
     while (answered < target) {
       while (sent < count && sent - (answered - (target - count)) < window) send(calls(sent++));
-      await new Promise<void>((resolve) => (wake = resolve));
+      await nextAnswer();
     }
   };
-  if (era === 'handshake') {
-    send(INITIALIZE);
-    await new Promise<void>((resolve) => (wake = resolve));
-    send({ method: 'notifications/initialized' }, true);
+  try {
+    if (era === 'handshake') {
+      send(INITIALIZE);
+      await nextAnswer();
+      send({ method: 'notifications/initialized' }, true);
+    }
+    await run(WARMUP);
+  } catch (error) {
+    child.kill();
+    throw error;
   }
   await run(WARMUP);
   counting = true;
   const cpuBefore = cpuTimeMs(child.pid!);
   const callsBefore = systemCalls(child.pid!);
   const start = performance.now();
-  await run(requests);
+  await run(requests).catch((error: unknown) => {
+    child.kill();
+    throw error;
+  });
   const ms = performance.now() - start;
   const cpuMs = cpuTimeMs(child.pid!) - cpuBefore;
   const callsAfter = systemCalls(child.pid!);
