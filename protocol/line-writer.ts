@@ -7,9 +7,9 @@
 //   on POSIX). `flush()` resolves only when everything written has left the process.
 // - Performance (a first reading may skip it): gathering answers into fewer writes (cork until the next tick or the next turn of the
 //   loop) gains no throughput and delays every answer (docs/performance.md): each answer is
-//   written as soon as it exists, or, for the answers to one read of pipelined requests, as
-//   soon as that read's synchronous work is done (`gather`): one system call and one wake-up
-//   of the client for all of them, and no answer waits for a later turn.
+//   written as soon as it exists; of the answers to one read of pipelined requests, the first
+//   at once and the others as soon as that read's synchronous work is done (`gather`): one
+//   system call and one wake-up of the client for all of them, and no answer waits for a later turn.
 // - An unbounded output queue. We count the bytes of every line not yet handed to the
 //   operating system, and report `backedUp` while they reach `maxQueuedBytes`, so the reader
 //   stops reading new requests until the client has read enough (`onDrain`).
@@ -42,9 +42,9 @@ export interface LineWriter {
   /** Resolves when every line sent so far has been handed to the operating system. */
   flush(): Promise<void>;
   /**
-   * Runs `work`; the lines sent while it runs leave together when it returns, in one writev, not
-   * one write each: for the answers to one read of pipelined requests (stdio.ts). Nothing is
-   * delayed past the end of `work`.
+   * Runs `work`; the first line sent while it runs leaves at once, the others together when it
+   * returns, in one writev, not one write each: for the answers to one read of pipelined
+   * requests (stdio.ts). Nothing is delayed past the end of `work`.
    */
   gather<T>(work: () => T): T;
 }
@@ -109,12 +109,19 @@ export function createLineWriter(
     gather(handOver);
   });
 
+  // Performance (a first reading may skip it): the stream is corked only from a gather's second
+  // line on, so a lone answer (one request at a time) leaves as before, with no cork's buffering
+  // to pay for, and the first answer of a batch waits for nothing (docs/performance.md).
+  let gathering: 'no' | 'first' | 'corked' = 'no';
+
   function gather<T>(work: () => T): T {
-    stream.cork();
+    if (gathering !== 'no') return work();
+    gathering = 'first';
     try {
       return work();
     } finally {
-      stream.uncork();
+      if (gathering === 'corked') stream.uncork();
+      gathering = 'no';
     }
   }
 
@@ -131,6 +138,10 @@ export function createLineWriter(
       if (several) stream.cork();
       for (const chunk of line) write(chunk, (error) => written(chunk, error));
       if (several) stream.uncork();
+      if (gathering === 'first') {
+        stream.cork();
+        gathering = 'corked';
+      }
       // Not write()'s answer: after any error Node answers false for good, and 'drain' never comes.
       streamFull = stream.writableLength >= stream.writableHighWaterMark;
     }
