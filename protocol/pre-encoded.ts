@@ -48,12 +48,12 @@ export class PreEncoded<Value> {
   }
 
   /**
-   * The JSON text as strings to write one after the other, for a writer of bytes (json-rpc.ts
-   * encodeLineBytes): each goes into the bytes as it is, where `json` would first copy a
-   * result joined with its fields into one new string (docs/performance.md). Not for one kept as bytes.
+   * The JSON text as strings to write one after the other, when made by withFields, for a
+   * writer of bytes (json-rpc.ts encodeLineBytes): each goes into the bytes as it is, where
+   * `json` would first copy a result joined with its fields into one new string (docs/performance.md).
    */
-  get jsonParts(): readonly string[] {
-    return this.#parts ?? [this.json];
+  get jsonParts(): readonly string[] | undefined {
+    return this.#parts;
   }
 
   /** Its JSON's length in UTF-8 bytes, or characters for one kept as a string: what it holds in memory. */
