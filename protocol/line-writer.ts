@@ -112,16 +112,20 @@ export function createLineWriter(
   // Performance (a first reading may skip it): the stream is corked only from a gather's second
   // line on, so a lone answer (one request at a time) leaves as before, with no cork's buffering
   // to pay for, and the first answer of a batch waits for nothing (docs/performance.md).
-  let gathering: 'no' | 'first' | 'corked' = 'no';
+  let gathering = false;
+  let corked = false; // by the gather under way, after its first line
 
   function gather<T>(work: () => T): T {
-    if (gathering !== 'no') return work();
-    gathering = 'first';
+    if (gathering) return work();
+    gathering = true;
     try {
       return work();
     } finally {
-      if (gathering === 'corked') stream.uncork();
-      gathering = 'no';
+      gathering = false;
+      if (corked) {
+        corked = false;
+        stream.uncork();
+      }
     }
   }
 
@@ -138,9 +142,9 @@ export function createLineWriter(
       if (several) stream.cork();
       for (const chunk of line) write(chunk, (error) => written(chunk, error));
       if (several) stream.uncork();
-      if (gathering === 'first') {
+      if (gathering && !corked) {
         stream.cork();
-        gathering = 'corked';
+        corked = true;
       }
       // Not write()'s answer: after any error Node answers false for good, and 'drain' never comes.
       streamFull = stream.writableLength >= stream.writableHighWaterMark;
