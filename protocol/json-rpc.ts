@@ -272,7 +272,8 @@ export function encodeLineBytes(message: unknown): LineBytes {
     const { result } = message;
     const head = `{"jsonrpc":"2.0","id":${encodeJson(message.id)},"result":`;
     if (result.utf8 !== undefined) return [utf8Of([head]), ...result.utf8, utf8Of(['}\n'])];
-    return [utf8Of([head, result.json, '}\n'])];
+    const parts = result.jsonParts;
+    return [utf8Of(parts === undefined ? [head, result.json, '}\n'] : [head, ...parts, '}\n'])];
   }
   const parts = encodeJsonParts(message);
   parts.push('\n');

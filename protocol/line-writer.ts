@@ -7,7 +7,9 @@
 //   on POSIX). `flush()` resolves only when everything written has left the process.
 // - Performance (a first reading may skip it): gathering answers into fewer writes (cork until the next tick or the next turn of the
 //   loop) gains no throughput and delays every answer (docs/performance.md): each answer is
-//   written as soon as it exists.
+//   written as soon as it exists; of the answers to one read of pipelined requests, the first
+//   at once and the others as soon as that read's synchronous work is done (`gather`): one
+//   system call and one wake-up of the client for all of them, and no answer waits for a later turn.
 // - An unbounded output queue. We count the bytes of every line not yet handed to the
 //   operating system, and report `backedUp` while they reach `maxQueuedBytes`, so the reader
 //   stops reading new requests until the client has read enough (`onDrain`).
@@ -39,6 +41,12 @@ export interface LineWriter {
   readonly closed: boolean;
   /** Resolves when every line sent so far has been handed to the operating system. */
   flush(): Promise<void>;
+  /**
+   * Runs `work`; the first line sent while it runs leaves at once, the others together when it
+   * returns, in one writev, not one write each: for the answers to one read of pipelined
+   * requests (stdio.ts). Nothing is delayed past the end of `work`.
+   */
+  gather<T>(work: () => T): T;
 }
 
 export interface LineWriterEvents {
@@ -97,8 +105,29 @@ export function createLineWriter(
   stream.on('error', (error) => failed(error));
   stream.on('drain', () => {
     streamFull = false;
-    handOver();
+    // What waited for room leaves in writevs of up to a high-water mark each, not a write per line.
+    gather(handOver);
   });
+
+  // Performance (a first reading may skip it): the stream is corked only from a gather's second
+  // line on, so a lone answer (one request at a time) leaves as before, with no cork's buffering
+  // to pay for, and the first answer of a batch waits for nothing (docs/performance.md).
+  let gathering = false;
+  let corked = false; // by the gather under way, after its first line
+
+  function gather<T>(work: () => T): T {
+    if (gathering) return work();
+    gathering = true;
+    try {
+      return work();
+    } finally {
+      gathering = false;
+      if (corked) {
+        corked = false;
+        stream.uncork();
+      }
+    }
+  }
 
   function handOver(): void {
     while (!streamFull && !closed && (retry !== undefined || urgent.length + waiting.length > 0)) {
@@ -113,6 +142,10 @@ export function createLineWriter(
       if (several) stream.cork();
       for (const chunk of line) write(chunk, (error) => written(chunk, error));
       if (several) stream.uncork();
+      if (gathering && !corked) {
+        stream.cork();
+        corked = true;
+      }
       // Not write()'s answer: after any error Node answers false for good, and 'drain' never comes.
       streamFull = stream.writableLength >= stream.writableHighWaterMark;
     }
@@ -184,6 +217,7 @@ export function createLineWriter(
       if (closed || queued === 0) return Promise.resolve();
       return new Promise((resolve) => flushed.push(resolve));
     },
+    gather,
   };
 }
 

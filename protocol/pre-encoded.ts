@@ -24,31 +24,41 @@ export class PreEncoded<Value> {
   /** The value this JSON stands for; only the type checker sees it. */
   declare private readonly value: Value;
   readonly #json: string | undefined;
+  /** The JSON as strings to write one after the other, when made by withFields. */
+  readonly #parts: readonly string[] | undefined;
   /** The JSON as UTF-8 bytes in chunks, when made by ofStringAsBytes or stringBuilder; never written to. */
   readonly utf8: readonly Buffer[] | undefined;
 
   /**
    * `lineSafe`: the parts of `json` were made line-safe already. Scanning a string joined from
    * parts (a rope, to V8) copies it whole into a new string first, so a PreEncoded joined from
-   * line-safe parts is not scanned again (docs/performance.md).
+   * line-safe parts is not scanned again (docs/performance.md). Parts given as `{ parts }` are
+   * line-safe and are never joined on the way to a pipe (`jsonParts`).
    */
-  private constructor(json: string | readonly Buffer[], lineSafe = false) {
-    if (typeof json !== 'string') {
-      this.utf8 = json;
-      return;
-    }
+  private constructor(json: string | readonly Buffer[] | { parts: readonly string[] }, lineSafe = false) {
+    if (Array.isArray(json)) this.utf8 = json;
+    else if (typeof json === 'object') this.#parts = (json as { parts: readonly string[] }).parts;
     // Made line-safe once, here, so that encodeJson never scans a big fragment again.
-    this.#json = lineSafe ? json : escapeLineSeparators(json);
+    else this.#json = lineSafe ? (json as string) : escapeLineSeparators(json as string);
   }
 
   /** The JSON text (decoded from the bytes, for one kept as bytes: a slow path no answer takes). */
   get json(): string {
-    return this.#json ?? Buffer.concat(this.utf8!).toString('utf8');
+    return this.#json ?? this.#parts?.join('') ?? Buffer.concat(this.utf8!).toString('utf8');
+  }
+
+  /**
+   * The JSON text as strings to write one after the other, when made by withFields, for a
+   * writer of bytes (json-rpc.ts encodeLineBytes): each goes into the bytes as it is, where
+   * `json` would first copy a result joined with its fields into one new string (docs/performance.md).
+   */
+  get jsonParts(): readonly string[] | undefined {
+    return this.#parts;
   }
 
   /** Its JSON's length in UTF-8 bytes, or characters for one kept as a string: what it holds in memory. */
   get size(): number {
-    return this.utf8?.reduce((sum, chunk) => sum + chunk.length, 0) ?? this.#json!.length;
+    return this.utf8?.reduce((sum, chunk) => sum + chunk.length, 0) ?? this.json.length;
   }
 
   /** A text, as its JSON string literal (quoted and escaped here). */
@@ -124,7 +134,10 @@ export class PreEncoded<Value> {
   withFields(fields: Record<string, unknown>): PreEncoded<unknown> {
     const more = encodeJson(fields).slice(1);
     if (more === '}') return this;
-    return new PreEncoded<unknown>(this.json === '{}' ? `{${more}` : `${this.json.slice(0, -1)},${more}`, true);
+    const json = this.json;
+    // Kept as parts: a tool's result joined with the fields each 2026-07-28 answer adds would be
+    // copied whole on its way to the pipe, the largest garbage of that era's get_issue.
+    return new PreEncoded<unknown>({ parts: json === '{}' ? ['{', more] : [json.slice(0, -1), ',', more] });
   }
 
   toJSON(): unknown {

@@ -50,6 +50,61 @@ test('a line of several chunks (a text kept as bytes) leaves in one writev: one 
   assert.ok(calls[0]!.length > 1, 'the line was several chunks');
 });
 
+/**
+ * A stream that records each write and writev as the lines it carried. Like a pipe: it accepts
+ * what it is given at once while `open`, else holds it until `open()` is called.
+ */
+function recordingPipe(highWaterMark: number, open = false) {
+  const calls: string[][] = [];
+  const pending: (() => void)[] = [];
+  const stream = new Writable({
+    highWaterMark,
+    writev(chunks, callback) {
+      calls.push(chunks.map(({ chunk }) => (chunk as Buffer).toString('utf8')));
+      if (open) callback();
+      else pending.push(callback);
+    },
+  });
+  const opened = () => {
+    open = true;
+    pending.splice(0).forEach((done) => done());
+  };
+  return { stream, calls, open: opened };
+}
+
+test('gather: of the answers to one read of pipelined requests, the first leaves at once, the others in one writev as soon as its work returns', () => {
+  const { stream, calls } = recordingPipe(1 << 20, true);
+  const writer = createLineWriter(stream, { onDrain() {}, onClosed() {} });
+  const line = (id: number) => `{"jsonrpc":"2.0","id":${id},"result":{}}\n`;
+  const answer = writer.gather(() => {
+    for (let id = 1; id <= 3; id++) writer.send({ jsonrpc: '2.0', id, result: {} });
+    assert.equal(calls, [[line(1)]], 'only the first is written while the read is worked on');
+    return 'done';
+  });
+  assert.is(answer, 'done');
+  assert.equal(calls, [[line(1)], [line(2), line(3)]]);
+  writer.gather(() => writer.send({ jsonrpc: '2.0', id: 4, result: {} }));
+  assert.equal(calls.at(-1), [line(4)], 'a lone answer leaves at once');
+});
+
+test('lines that waited for room leave together once the stream drains, not a write each', async () => {
+  const { stream, calls, open } = recordingPipe(100);
+  const writer = createLineWriter(stream, { onDrain() {}, onClosed() {} });
+  const lines = 12;
+  writer.gather(() => {
+    for (let id = 1; id <= lines; id++) writer.send({ jsonrpc: '2.0', id, result: { padding: 'x'.repeat(20) } });
+  });
+  open();
+  await writer.flush();
+  assert.equal(
+    calls.flat().map((line) => JSON.parse(line).id),
+    Array.from({ length: lines }, (_, i) => i + 1),
+  );
+  // About 60 bytes a line, a high-water mark of 100: after the first line each drain lets go,
+  // the next two leave together.
+  assert.ok(calls.length < lines * 0.8, `lines per call: ${calls.map((call) => call.length).join(', ')}`);
+});
+
 test('output waiting at maxQueuedBytes sets backedUp; onDrain once the client has read below it', async () => {
   const { stream, release } = slowPipe(16);
   let drained = 0;

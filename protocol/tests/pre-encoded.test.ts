@@ -2,7 +2,7 @@
 // made only by a constructor that says what it encodes (tsc checks the @ts-expect-error lines).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeLine, resultMessage } from '../json-rpc.js';
+import { encodeLine, encodeLineBytes, resultMessage } from '../json-rpc.js';
 import { PreEncoded } from '../pre-encoded.js';
 import type { ResourceContents } from '../resources.js';
 import type { ServerDefinition } from '../definition.js';
@@ -40,6 +40,14 @@ test('withFields puts the fields at the end of an object, as a spread after it w
   assert.is(PreEncoded.ofValue({ a: 1 }).withFields(fields).json, '{"a":1,"resultType":"complete","_meta":{"a":"\\u2029"}}');
   assert.is(PreEncoded.ofValue({}).withFields(fields).json, '{"resultType":"complete","_meta":{"a":"\\u2029"}}');
   assert.is(PreEncoded.ofValue({ a: 1 }).withFields({}).json, '{"a":1}');
+});
+
+test('withFields keeps the result and its fields as parts, written into the line as they are: the same bytes, no joined copy', () => {
+  const result = PreEncoded.ofValue({ content: [{ type: 'text', text: 'PROJ-101 \u2028' }] });
+  const complete = result.withFields({ resultType: 'complete' });
+  assert.equal(complete.jsonParts, [result.json.slice(0, -1), ',', '"resultType":"complete"}']);
+  const message = resultMessage(7, complete);
+  assert.is(Buffer.concat(encodeLineBytes(message)).toString('utf8'), encodeLine(message));
 });
 
 test('ofString encodes the text itself: JSON text stays text, quotes and newlines included', () => {
