@@ -22,7 +22,7 @@
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { ServerProcess } from './server-process.js';
-import { HANDSHAKE_VERSIONS, RUNNER_VERSION, STATELESS_VERSIONS } from './handshake.js';
+import { HANDSHAKE_VERSIONS, PROBE_REQUEST_ID, STATELESS_VERSIONS, initializeRequest } from './handshake.js';
 
 /** After the fence is answered, how long a dropped request still gets to arrive. */
 const FENCE_GRACE_MS = 300;
@@ -158,15 +158,10 @@ async function probeInitialize(
   timeoutMs: number,
   adopt: AdoptProbe | undefined,
 ): Promise<Answered & { probe: HandshakeProbe }> {
-  const request = {
-    jsonrpc: '2.0',
-    id: 'mcp-conform:probe',
-    method: 'initialize',
-    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: RUNNER_VERSION } },
-  };
+  const request = initializeRequest(PROBE_REQUEST_ID, version);
   const handOver = (answer: JsonObject, server: ServerProcess) =>
     isJsonObject(answer.result) && adopt !== undefined && adopt(version, server, answer.result);
-  const { answer, stderr, waitedMs } = await exchange(command, [request], 'mcp-conform:probe', undefined, timeoutMs, handOver);
+  const { answer, stderr, waitedMs } = await exchange(command, [request], PROBE_REQUEST_ID, undefined, timeoutMs, handOver);
   if (answer === undefined) return { silent: true, stderr, waitedMs, probe: { requested: version, problem: 'no answer' } };
   const result = isJsonObject(answer.result) ? answer.result : undefined;
   const negotiated = typeof result?.protocolVersion === 'string' ? result.protocolVersion : undefined;

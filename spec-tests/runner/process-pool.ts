@@ -16,7 +16,10 @@
 // stopped). A fixture that failed, or whose turn did not end clean, is played again on a fresh
 // process (run-fixture.ts); a process whose turn ended clean serves on. A process the detection
 // probe started (detect.ts) is adopted: its initialize is the session's, so its first fixture
-// continues that session instead of starting a process of its own.
+// continues that session instead of starting a process of its own; or, when a fixture opens
+// with that very initialize (process-sharing.ts), that fixture takes the probe's process as its
+// first turn, which sees all the process did since it started: the probe's answer stands for
+// the answer to the fixture's initialize, which is not sent again.
 //
 // A client MUST NOT reuse a request id within a session
 // (https://modelcontextprotocol.io/specification/2025-11-25/basic "Requests"), yet every fixture
@@ -32,12 +35,11 @@ import { isJsonObject } from './json-types.js';
 import { ServerProcess } from './server-process.js';
 import type { ServerConnection, ServerEvent } from './server-connection.js';
 import { isPlainId, PLAIN_NUMBER_LIMIT } from './process-sharing.js';
+import { PROBE_REQUEST_ID } from './handshake.js';
 import { sentRequestsInRaw } from './raw-requests.js';
 import { notificationChangesServer, requestEffect } from './server-effects.js';
 
 const HANDSHAKE_REQUEST_ID = 'mcp-conform:initialize';
-/** The id of detect.ts's initialize probe, on a process the pool adopts. */
-const PROBE_REQUEST_ID = 'mcp-conform:probe';
 /** The runner's own requests (handshake, fences) have ids that start so; they are renamed on every later turn. */
 const RUNNER_ID_PREFIX = 'mcp-conform:';
 const STOP_GRACE_MS = 500;
@@ -49,6 +51,8 @@ class SharedProcess {
   /** The initialize result of the session (handshake era), once the first turn has seen it. */
   initializeResult: JsonObject | undefined;
   initialized = false;
+  /** A probe's process whose initialize was answered and nothing sent since: a fixture that repeats the probe may continue it. */
+  awaitingFirstTurn = false;
   /** The events up to here belong to finished turns. */
   settledAt = 0;
   /** Every request id sent on this process, as JSON text: no id is sent twice in a session. */
@@ -96,15 +100,36 @@ export class ServerPool {
   /**
    * A lease on an idle process of this key, or on a new one. With `idsAsWritten` (the fixture's
    * request ids, which it sends unrenamed) only a process that has seen none of them will do.
+   * With `lastTurn` (the fixture ends the process) one that no fixture changed comes first, on
+   * which a failure is final (run-fixture.ts).
    */
-  acquire(key: string, idsAsWritten?: readonly string[]): ProcessLease {
+  acquire(key: string, idsAsWritten?: readonly string[], lastTurn = false): ProcessLease {
     const fits = (item: SharedProcess) => item.key === key && !idsAsWritten?.some((id) => item.usedIds.has(id));
-    for (let index = this.idle.findIndex(fits); index >= 0; index = this.idle.findIndex(fits)) {
+    const next = () => {
+      const unchanged = lastTurn ? this.idle.findIndex((item) => fits(item) && !item.changed) : -1;
+      return unchanged >= 0 ? unchanged : this.idle.findIndex(fits);
+    };
+    for (let index = next(); index >= 0; index = next()) {
       const [candidate] = this.idle.splice(index, 1);
+      if (candidate?.awaitingFirstTurn) this.completeHandshake(candidate);
       if (candidate?.reusable) return new ProcessLease(candidate, this.stepTimeoutMs, idsAsWritten !== undefined);
       if (candidate) this.discard(candidate);
     }
     return this.acquireNew(key);
+  }
+
+  /**
+   * The first turn on the probe's process of this revision, for a fixture that opens with the
+   * probe's initialize (as `initializeId`); undefined when there is none (not adopted, taken, or
+   * the server answered another version: that process serves `protocol: any` fixtures).
+   */
+  continueProbe(version: string, initializeId: JsonValue): ProcessLease | undefined {
+    const repeats = (item: SharedProcess) => item.awaitingFirstTurn && item.initializeResult?.protocolVersion === version;
+    const index = this.idle.findIndex(repeats);
+    const [probe] = index < 0 ? [] : this.idle.splice(index, 1);
+    if (probe === undefined) return undefined;
+    probe.awaitingFirstTurn = false;
+    return new ProcessLease(probe, this.stepTimeoutMs, false, initializeId);
   }
 
   /** A lease on a process started for it: its first turn, as on a fresh process (ids as written). */
@@ -116,19 +141,25 @@ export class ServerPool {
 
   /**
    * Takes over a process whose handshake the detection probe began (`initialize` answered with
-   * `initializeResult`, which `handshake KEY` fixtures send the same way): the runner completes it
-   * with `initialized`, and the process waits for its first fixture as if a turn had opened it.
+   * `initializeResult`, which `handshake KEY` fixtures send the same way). It waits for a fixture
+   * that repeats the probe (continueProbe); any other fixture gets the handshake completed with
+   * `initialized` first, and continues the session as if a turn had opened it.
    */
   adopt(key: string, process: ServerProcess, initializeResult: JsonObject): void {
     const adopted = new SharedProcess(process, key);
-    adopted.turns = 1;
     adopted.initializeResult = initializeResult;
     adopted.usedIds.add(JSON.stringify(PROBE_REQUEST_ID));
-    void process.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    adopted.initialized = true;
+    adopted.awaitingFirstTurn = true;
     adopted.settledAt = process.events.length;
     this.running.add(adopted);
     this.idle.push(adopted);
+  }
+
+  private completeHandshake(adopted: SharedProcess): void {
+    void adopted.process.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    adopted.awaitingFirstTurn = false;
+    adopted.initialized = true;
+    adopted.turns = 1;
   }
 
   /** Ends a turn: the process waits for the next fixture if the turn ended clean, else it is stopped. */
@@ -194,14 +225,21 @@ export class ProcessLease implements ServerConnection {
     private readonly stepTimeoutMs: number,
     /** The fixture's ids go out unrenamed (the pool chose a process that has not seen them); the runner's own are renamed still. */
     private readonly idsAsWritten: boolean,
+    /** The turn continues a probe's process: the fixture's initialize (with this id) is the probe's, already answered. */
+    private probeInitializeId?: JsonValue,
   ) {
     this.shared = shared;
     this.firstTurn = shared.turns === 0;
     this.turn = shared.stateless ? 0 : shared.turns;
     shared.turns += 1;
-    this.firstEvent = shared.process.events.length;
-    this.firstStderr = shared.process.stderrText.length;
+    this.firstEvent = probeInitializeId === undefined ? shared.process.events.length : 0;
+    this.firstStderr = probeInitializeId === undefined ? shared.process.stderrText.length : 0;
     this.startedUnchanged = !shared.changed;
+    if (probeInitializeId === undefined) return;
+    const probeId = JSON.stringify(PROBE_REQUEST_ID);
+    this.renamed.set(probeId, probeInitializeId);
+    this.sentIds.add(probeId);
+    this.pending.add(probeId);
   }
 
   /**
@@ -243,6 +281,11 @@ export class ProcessLease implements ServerConnection {
   }
 
   send(message: JsonValue): Promise<void> {
+    if (this.probeInitializeId !== undefined && isJsonObject(message) && message.method === 'initialize') {
+      // The probe sent this initialize (process-sharing.ts checked it is the same); its answer is among the events.
+      this.probeInitializeId = undefined;
+      return Promise.resolve();
+    }
     const outbound = this.outbound(message);
     if (isJsonObject(message) && message.method === 'notifications/initialized') this.shared.initialized = true;
     return this.shared.process.send(outbound);
