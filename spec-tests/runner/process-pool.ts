@@ -26,10 +26,10 @@
 // starts at id 1. So from the second turn of a handshake session on, the lease renames the ids
 // of the fixture's requests on the way out (1 -> 1000001, "a" -> "a#1", turn by turn) and back
 // on the way in; the Session never sees the difference. Ids that are the subject of a fixture
-// (0, "", negative, huge, non-ASCII), and those in raw bytes, are never renamed: such a fixture
-// takes its turn with its ids as written on a process that has not seen any of them yet (the
-// pool keeps each process's ids), and the lease reads raw bytes line by line to know which
-// requests they still wait for.
+// (0, "", negative, huge, non-ASCII, 7 beside "7"), and those in raw bytes, are never renamed:
+// such a fixture takes its turn with those ids as written (its others renamed as usual) on a
+// process that has not seen any of them yet (the pool keeps each process's ids), and the lease
+// reads raw bytes line by line to know which requests they still wait for.
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { ServerProcess } from './server-process.js';
@@ -40,8 +40,6 @@ import { sentRequestsInRaw } from './raw-requests.js';
 import { notificationChangesServer, requestEffect } from './server-effects.js';
 
 const HANDSHAKE_REQUEST_ID = 'mcp-conform:initialize';
-/** The runner's own requests (handshake, fences) have ids that start so; they are renamed on every later turn. */
-const RUNNER_ID_PREFIX = 'mcp-conform:';
 const STOP_GRACE_MS = 500;
 
 /** One running server and the session its fixtures continue. */
@@ -98,8 +96,8 @@ export class ServerPool {
   ) {}
 
   /**
-   * A lease on an idle process of this key, or on a new one. With `idsAsWritten` (the fixture's
-   * request ids, which it sends unrenamed) only a process that has seen none of them will do.
+   * A lease on an idle process of this key, or on a new one. With `idsAsWritten` (the request ids
+   * the fixture sends unrenamed, process-sharing.ts) only a process that has seen none of them will do.
    * With `lastTurn` (the fixture ends the process) one that no fixture changed comes first, on
    * which a failure is final (run-fixture.ts).
    */
@@ -112,7 +110,8 @@ export class ServerPool {
     for (let index = next(); index >= 0; index = next()) {
       const [candidate] = this.idle.splice(index, 1);
       if (candidate?.awaitingFirstTurn) this.completeHandshake(candidate);
-      if (candidate?.reusable) return new ProcessLease(candidate, this.stepTimeoutMs, idsAsWritten !== undefined);
+      if (candidate?.reusable)
+        return new ProcessLease(candidate, this.stepTimeoutMs, idsAsWritten === undefined ? undefined : new Set(idsAsWritten));
       if (candidate) this.discard(candidate);
     }
     return this.acquireNew(key);
@@ -129,14 +128,14 @@ export class ServerPool {
     const [probe] = index < 0 ? [] : this.idle.splice(index, 1);
     if (probe === undefined) return undefined;
     probe.awaitingFirstTurn = false;
-    return new ProcessLease(probe, this.stepTimeoutMs, false, initializeId);
+    return new ProcessLease(probe, this.stepTimeoutMs, undefined, initializeId);
   }
 
   /** A lease on a process started for it: its first turn, as on a fresh process (ids as written). */
   acquireNew(key: string): ProcessLease {
     const started = new SharedProcess(new ServerProcess(this.command), key);
     this.running.add(started);
-    return new ProcessLease(started, this.stepTimeoutMs, false);
+    return new ProcessLease(started, this.stepTimeoutMs, undefined);
   }
 
   /**
@@ -223,8 +222,8 @@ export class ProcessLease implements ServerConnection {
   constructor(
     shared: SharedProcess,
     private readonly stepTimeoutMs: number,
-    /** The fixture's ids go out unrenamed (the pool chose a process that has not seen them); the runner's own are renamed still. */
-    private readonly idsAsWritten: boolean,
+    /** The fixture's ids (JSON text) that go out unrenamed (the pool chose a process that has not seen them); its others and the runner's own are renamed still. */
+    private readonly idsAsWritten: ReadonlySet<string> | undefined,
     /** The turn continues a probe's process: the fixture's initialize (with this id) is the probe's, already answered. */
     private probeInitializeId?: JsonValue,
   ) {
@@ -297,7 +296,7 @@ export class ProcessLease implements ServerConnection {
    * turn ends clean only at a line's end.
    */
   write(chunk: Buffer): Promise<void> {
-    if (this.turn > 0 && !this.idsAsWritten) this.clean = false;
+    if (this.turn > 0 && this.idsAsWritten === undefined) this.clean = false;
     this.sentUnreadable = true;
     const text = Buffer.concat([this.rawTail, chunk]);
     const lineEnd = text.lastIndexOf(NEWLINE) + 1;
@@ -389,7 +388,7 @@ export class ProcessLease implements ServerConnection {
   }
 
   private rename(id: JsonValue): JsonValue {
-    if (this.turn === 0 || !isPlainId(id) || (this.idsAsWritten && !String(id).startsWith(RUNNER_ID_PREFIX))) return id;
+    if (this.turn === 0 || !isPlainId(id) || this.idsAsWritten?.has(JSON.stringify(id))) return id;
     const renamed = typeof id === 'number' ? id + this.turn * PLAIN_NUMBER_LIMIT : `${String(id)}#${this.turn}`;
     this.renamed.set(JSON.stringify(renamed), id);
     return renamed;

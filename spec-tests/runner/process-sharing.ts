@@ -95,24 +95,46 @@ function ownProcessReason(fixture: Fixture): string | undefined {
   return undefined;
 }
 
-/** Why the fixture's request ids must reach the server as written; undefined when they are labels the runner may rename. */
+/** Why some of the fixture's request ids must reach the server as written (asWrittenIds); undefined when all are labels the runner may rename. */
 function idsAsWrittenReason(fixture: Fixture): string | undefined {
   if (fixture.steps.some((step) => step.kind === 'send-raw')) return 'raw bytes cannot be given other ids';
   if (fixture.header.protocol.kind === 'stateless') return undefined;
   if (!sentMessages(fixture).every(hasPlainIds)) return 'its request ids are under test';
-  // 7 and "7" are two ids: renamed they would no longer look alike, which is what such a fixture tests.
-  const texts = writtenIds(fixture).map((id) => String(JSON.parse(id)));
-  if (new Set(texts).size < texts.length) return 'its request ids differ only in JSON type';
+  if (alikeIds(writtenIds(fixture)).length > 0) return 'its request ids differ only in JSON type';
   return undefined;
 }
 
+/**
+ * The ids (JSON text) that reach the server as written when the fixture shares a process: those
+ * in its raw bytes, those under test (not plain), and those alike but for their JSON type. Its
+ * other ids are labels, renamed like any fixture's (a ping after raw bytes, the 2 after a null id).
+ */
+export function asWrittenIds(fixture: Fixture): string[] {
+  const written = writtenIds(fixture);
+  const raw = new Set(
+    fixture.steps.flatMap((step) => (step.kind === 'send-raw' ? sentRequestsInRaw(step.chunks) : [])).flatMap(requestIds),
+  );
+  const alike = new Set(alikeIds(written));
+  const asWritten = written.filter((id) => raw.has(id) || alike.has(id) || !isPlainId(JSON.parse(id) as JsonValue));
+  return [...new Set(asWritten)];
+}
+
+/** 7 and "7" are two ids: renamed they would no longer look alike, which is what such a fixture tests (the same id twice is one). */
+function alikeIds(ids: string[]): string[] {
+  const looks = (id: string) => String(JSON.parse(id));
+  return ids.filter((id) => ids.some((other) => other !== id && looks(other) === looks(id)));
+}
+
 /** The ids of the requests a fixture sends (in batches too), as JSON text. */
-export function writtenIds(fixture: Fixture): string[] {
-  return sentMessages(fixture)
-    .flatMap((value) => (Array.isArray(value) ? value : [value]))
-    .flatMap((value) =>
-      isJsonObject(value) && typeof value.method === 'string' && 'id' in value ? [JSON.stringify(value.id)] : [],
-    );
+function writtenIds(fixture: Fixture): string[] {
+  return sentMessages(fixture).flatMap(requestIds);
+}
+
+/** The ids of the requests in one message (a batch's too), as JSON text. */
+function requestIds(message: JsonValue): string[] {
+  return (Array.isArray(message) ? message : [message]).flatMap((value) =>
+    isJsonObject(value) && typeof value.method === 'string' && 'id' in value ? [JSON.stringify(value.id)] : [],
+  );
 }
 
 /** Renamed numbers lie between a million and a million turns of a million ids; renamed strings hold `#`. */

@@ -14,7 +14,7 @@ import { ServerProcess } from './server-process.js';
 import { HttpConnection } from './http-connection.js';
 import { Session } from './session.js';
 import type { ProcessLease, ServerPool } from './process-pool.js';
-import { processNeed, writtenIds } from './process-sharing.js';
+import { asWrittenIds, processNeed } from './process-sharing.js';
 
 export interface FixtureRunOptions {
   serverCommand: string;
@@ -81,7 +81,7 @@ async function runOnPool(
     return lease === undefined ? undefined : probeTurnVerdict(await takeTurn(fixture, lease, pool, options));
   }
   if (!('shareKey' in need)) return undefined;
-  const idsAsWritten = need.idsAsWritten === undefined ? undefined : writtenIds(fixture);
+  const idsAsWritten = need.idsAsWritten === undefined ? undefined : asWrittenIds(fixture);
   if (need.endsProcess)
     return lastTurnVerdict(await takeTurn(fixture, pool.acquire(need.shareKey, idsAsWritten, true), pool, options));
   return runOnSharedProcess(fixture, need.shareKey, idsAsWritten, pool, options);

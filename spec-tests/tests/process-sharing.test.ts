@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCommand } from '../runner/run-command.js';
 import { parseFixture } from '../runner/fixture-parser.js';
-import { processNeed } from '../runner/process-sharing.js';
+import { asWrittenIds, processNeed } from '../runner/process-sharing.js';
 import { scratchDir, tinyServer } from '../test-support/tiny-servers.js';
 import { runArguments } from '../test-support/run-arguments.js';
 
@@ -295,6 +295,23 @@ test('a last turn that fails on a process an earlier fixture changed is played o
   assert.is(readFileSync(counter, 'utf8').length, 5 + 1, 'the EOF fixture was played again on a process of its own');
 });
 
+test('only the ids in raw bytes go out as written: a ping after them is renamed, so such fixtures share one process', async () => {
+  const server = countingStrictServer('strict-raw-then-ping');
+  const rawThenPing = (id: number) =>
+    `A ping in raw bytes, then one as JSON.\nprotocol: any\n\n-- client raw --\n{"jsonrpc":"2.0","id":${id},"method":"ping"}\\n\n-- server --\n{"jsonrpc":"2.0","id":${id},"result":{}}\n${ONE_PING.slice(ONE_PING.indexOf('-- client --'))}`;
+  const folder = fixtureFolder(rawThenPing(5), 1);
+  writeFileSync(join(folder, 'f2.txtar'), rawThenPing(6));
+  writeFileSync(join(folder, 'f3.txtar'), rawThenPing(7));
+  const report = await runJson(server.command, folder);
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed', 'passed'],
+    JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
+  );
+  assert.is(server.reused(), 0, 'no request id was sent twice to one process');
+  assert.is(server.starts(), 5, 'the three took turns on the kept probe process');
+});
+
 test('which fixtures need a process of their own', () => {
   const need = (header: string, body: string) => processNeed(parseFixture(`${header}\n\n${body}`, 'x.txtar', 'x'));
   const ping = '-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{}}\n';
@@ -341,6 +358,22 @@ test('which fixtures need a process of their own', () => {
   assert.ok(asWritten('-- client --\n{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}\n'));
   assert.ok(asWritten('-- client --\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n{"jsonrpc":"2.0","id":"7","method":"ping"}\n'));
   assert.not.ok(asWritten(ping));
+  // The same id twice is one id (reused-in-flight-id): renamed, both stay alike.
+  assert.not.ok(asWritten('-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n'));
+  const ids = (body: string) => asWrittenIds(parseFixture(`protocol: any\n\n${body}`, 'x.txtar', 'x'));
+  assert.equal(
+    ids(
+      '-- client raw --\n{"jsonrpc":"2.0","id":5,"method":"ping"}\\n\n-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
+    ),
+    ['5'],
+  );
+  assert.equal(ids('-- client --\n{"jsonrpc":"2.0","id":null,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n'), [
+    'null',
+  ]);
+  assert.equal(ids('-- client --\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n{"jsonrpc":"2.0","id":"7","method":"ping"}\n'), [
+    '7',
+    '"7"',
+  ]);
   assert.throws(() => need('protocol: any\nprocess: shared', ping), /process: expected "fresh: REASON"/);
 });
 
