@@ -40,6 +40,8 @@ import { sentRequestsInRaw } from './raw-requests.js';
 import { notificationChangesServer, requestEffect } from './server-effects.js';
 
 const HANDSHAKE_REQUEST_ID = 'mcp-conform:initialize';
+/** The key of a process that has seen no initialize: the server/discover probe's (adoptUninitialized). */
+const BEFORE_INITIALIZE = 'before initialize';
 const STOP_GRACE_MS = 500;
 
 /** One running server and the session its fixtures continue. */
@@ -78,9 +80,9 @@ class SharedProcess {
     return this.key === 'handshake 2025-03-26';
   }
 
-  /** Ready for another turn: alive, its session open, and silent while idle (notifications aside). */
+  /** Ready for another turn: alive, its session open, and silent while idle (notifications aside); a process that was never initialized serves one turn. */
   get reusable(): boolean {
-    if (this.process.hasExited || (!this.stateless && !this.initialized)) return false;
+    if (this.process.hasExited || this.key === BEFORE_INITIALIZE || (!this.stateless && !this.initialized)) return false;
     return this.process.events.slice(this.settledAt).every(isNotification);
   }
 }
@@ -152,6 +154,29 @@ export class ServerPool {
     adopted.settledAt = process.events.length;
     this.running.add(adopted);
     this.idle.push(adopted);
+  }
+
+  /**
+   * Takes over a legacy server's server/discover probe process (detect.ts): not initialized, it
+   * waits for a fixture that drives the lifecycle itself (continueDiscover).
+   */
+  adoptUninitialized(process: ServerProcess): void {
+    const adopted = new SharedProcess(process, BEFORE_INITIALIZE);
+    adopted.usedIds.add(JSON.stringify('mcp-conform:discover')).add(JSON.stringify('mcp-conform:fence'));
+    adopted.settledAt = process.events.length;
+    this.running.add(adopted);
+    this.idle.push(adopted);
+  }
+
+  /** A turn on the adopted server/discover probe process (adoptUninitialized) if there is one, still silent since. */
+  continueDiscover(): ProcessLease | undefined {
+    const index = this.idle.findIndex((item) => item.key === BEFORE_INITIALIZE);
+    const [probe] = index < 0 ? [] : this.idle.splice(index, 1);
+    if (probe === undefined) return undefined;
+    if (!probe.process.hasExited && probe.process.events.slice(probe.settledAt).every(isNotification))
+      return new ProcessLease(probe, this.stepTimeoutMs, undefined);
+    this.discard(probe);
+    return undefined;
   }
 
   private completeHandshake(adopted: SharedProcess): void {

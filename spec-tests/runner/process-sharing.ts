@@ -32,7 +32,7 @@ import { sentRequestsInRaw } from './raw-requests.js';
  * gets a process of its own (the reason says why).
  */
 export type ProcessNeed =
-  | { fresh: string }
+  | { fresh: string; beforeInitialize?: true }
   | { continuesProbe: string; initializeId: JsonValue }
   | { shareKey: string; idsAsWritten?: string; endsProcess?: true };
 
@@ -40,7 +40,7 @@ export function processNeed(fixture: Fixture): ProcessNeed {
   const probe = repeatedProbe(fixture);
   if (probe !== undefined) return probe;
   const reason = ownProcessReason(fixture);
-  if (reason !== undefined) return { fresh: reason };
+  if (reason !== undefined) return { fresh: reason, ...(mayFollowDiscover(fixture) ? { beforeInitialize: true as const } : {}) };
   const need = { shareKey: shareKey(fixture), ...(endsProcess(fixture) ? { endsProcess: true as const } : {}) };
   const asWritten = idsAsWrittenReason(fixture);
   if (asWritten === undefined) return need;
@@ -66,6 +66,18 @@ function repeatedProbe(fixture: Fixture): { continuesProbe: string; initializeId
   const asProbe = { ...message, id: PROBE_REQUEST_ID };
   if (!isDeepStrictEqual(asProbe, initializeRequest(PROBE_REQUEST_ID, version))) return undefined;
   return { continuesProbe: version, initializeId: message.id ?? null };
+}
+
+/**
+ * A `protocol: none` fixture that opens with a message (not raw bytes, which may test the
+ * stream's start): on a legacy server it may continue the server/discover probe's process, which
+ * has seen only that refused request and a ping, both answered; a failure there is played again
+ * on a process of its own (run-fixture.ts).
+ */
+function mayFollowDiscover(fixture: Fixture): boolean {
+  const { header, steps } = fixture;
+  if (header.protocol.kind !== 'none' || header.freshProcess !== undefined || header.serverArgs !== undefined) return false;
+  return steps[0]?.kind === 'send-json';
 }
 
 /** It closes stdin or waits for the server to exit: nothing can follow it on its process. */

@@ -112,8 +112,8 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
 
 /**
  * Which fixtures start first: one that writes megabytes (oversized-line: 33 MiB, seconds for a
- * server to read), so that the others run beside it, and those that continue a probe's process,
- * before any other fixture takes it; then those that may change the server (server-effects.ts),
+ * server to read), so that the others run beside it, and those that may continue a probe's
+ * process, before any other fixture takes it; then those that may change the server (server-effects.ts),
  * so that the others find shared processes nothing has changed, on which a failure needs no
  * second run on a fresh process (run-fixture.ts); last, those that end their process, so that
  * they end one the run would stop anyway (process-sharing.ts).
@@ -121,7 +121,7 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
 function startRank(loaded: LoadedFixture): number {
   if (!loaded.ok) return 1;
   const need = processNeed(loaded.fixture);
-  if (rawByteCount(loaded.fixture) > LARGE_RAW_BYTES || 'continuesProbe' in need) return 0;
+  if (rawByteCount(loaded.fixture) > LARGE_RAW_BYTES || 'continuesProbe' in need || 'beforeInitialize' in need) return 0;
   if ('endsProcess' in need) return 3;
   return sentMessages(loaded.fixture).some(mayChangeServer) ? 2 : 1;
 }
@@ -130,8 +130,9 @@ function startRank(loaded: LoadedFixture): number {
  * Hands a detection probe's process to the pool when fixtures will continue its session: those
  * that open it with the same initialize (`protocol: VERSION`, or `any` for the newest), or repeat
  * the probe itself (the initialize-VERSION fixtures), for a revision the server offers (or the
- * newest, which `protocol: any` fixtures ask for whatever the server answers). Other probes are
- * stopped.
+ * newest, which `protocol: any` fixtures ask for whatever the server answers); and a legacy
+ * server's server/discover probe, for a fixture that drives the lifecycle itself. Other probes
+ * are stopped.
  */
 function probeAdopter(pool: ServerPool, fixtures: LoadedFixture[]): AdoptProbe {
   const keys = new Set(
@@ -141,7 +142,13 @@ function probeAdopter(pool: ServerPool, fixtures: LoadedFixture[]): AdoptProbe {
       return need !== undefined && 'shareKey' in need ? [need.shareKey] : [];
     }),
   );
-  return (version, server, result) => {
+  const beforeInitialize = fixtures.some((loaded) => loaded.ok && 'beforeInitialize' in processNeed(loaded.fixture));
+  return (server, initialize) => {
+    if (initialize === undefined) {
+      if (beforeInitialize) pool.adoptUninitialized(server);
+      return beforeInitialize;
+    }
+    const { version, result } = initialize;
     const key = `handshake ${version}`;
     if (!keys.has(key) || (result.protocolVersion !== version && version !== NEWEST_HANDSHAKE_VERSION)) return false;
     pool.adopt(key, server, result);

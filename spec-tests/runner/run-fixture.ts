@@ -76,10 +76,13 @@ async function runOnPool(
   options: FixtureRunOptions,
 ): Promise<Omit<FixtureResult, 'durationMs'> | undefined> {
   const need = processNeed(fixture);
-  if ('continuesProbe' in need) {
-    const lease = pool.continueProbe(need.continuesProbe, need.initializeId);
-    return lease === undefined ? undefined : probeTurnVerdict(await takeTurn(fixture, lease, pool, options));
-  }
+  const lease =
+    'continuesProbe' in need
+      ? pool.continueProbe(need.continuesProbe, need.initializeId)
+      : 'beforeInitialize' in need
+        ? pool.continueDiscover()
+        : undefined;
+  if (lease !== undefined) return probeTurnVerdict(await takeTurn(fixture, lease, pool, options));
   if (!('shareKey' in need)) return undefined;
   const idsAsWritten = need.idsAsWritten === undefined ? undefined : asWrittenIds(fixture);
   if (need.endsProcess)
@@ -108,9 +111,10 @@ async function runOnSharedProcess(
 }
 
 /**
- * A turn on a probe's process saw what a process of its own shows after that initialize: a pass
- * (or a skip) there is final. A failure is played again on a process of its own, so that the
- * probe's process (started earlier, idle since) never decides one.
+ * A turn on a probe's process saw what a process of its own shows after that initialize (or,
+ * continuing the server/discover probe, after a refused request and a ping): a pass (or a skip)
+ * there is final. A failure is played again on a process of its own, so that the probe's process
+ * (started earlier, idle since) never decides one.
  */
 function probeTurnVerdict(turn: Turn): Omit<FixtureResult, 'durationMs'> | undefined {
   return turn.clean && turn.result.outcome !== 'failed' ? turn.result : undefined;

@@ -248,6 +248,43 @@ test("a fixture that opens with a probe's initialize continues the probe's proce
   assert.is(readFileSync(counter, 'utf8').length, 5 + 1);
 });
 
+const PING_BEFORE_INITIALIZE = `A ping before any initialize.
+protocol: none
+
+-- client --
+{"jsonrpc":"2.0","id":7,"method":"ping"}
+-- server --
+{"jsonrpc":"2.0","id":7,"result":{}}
+`;
+
+test("a fixture that drives the lifecycle itself continues a legacy server's server/discover probe process", async () => {
+  const server = countingStrictServer('after-discover');
+  const report = await runJson(server.command, fixtureFolder(PING_BEFORE_INITIALIZE, 2));
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed'],
+  );
+  // The probe refused server/discover (-32601) and answered the ping after it: the first copy
+  // continues that process, the second starts its own.
+  assert.is(server.starts(), 5 + 1);
+});
+
+test('a fixture failing on the server/discover probe process is played again on a process of its own', async () => {
+  // Once it has refused a request it refuses the pings that follow: alone, the fixture passes.
+  const counter = join(scratchDir, 'grudge.starts');
+  writeFileSync(counter, '');
+  const grudge = tinyServer('grudge', {
+    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x"); let refused = false;`,
+    onMessage: `if (msg.method === "server/discover") { refused = true; return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } }); } if (refused && msg.id === 7) return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32600, message: "no" } });`,
+  });
+  const report = await runJson(grudge, fixtureFolder(PING_BEFORE_INITIALIZE, 1));
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed'],
+  );
+  assert.is(readFileSync(counter, 'utf8').length, 5 + 1, 'the fixture was played again on a process of its own');
+});
+
 const PING_THEN_EOF = `A ping, then stdin closed: the server exits.
 protocol: any
 
@@ -321,6 +358,12 @@ test('which fixtures need a process of their own', () => {
   assert.equal(need('protocol: any\nprocess: fresh: it deletes the data', ping), { fresh: 'it deletes the data' });
   const fresh = (header: string, body: string) => 'fresh' in need(header, body);
   assert.ok(fresh('protocol: none', ping));
+  // A process that saw only a refused server/discover and a ping may serve it (not raw bytes: they may test the stream's start).
+  assert.equal(need('protocol: none', ping), {
+    fresh: 'protocol: none (it drives the lifecycle itself)',
+    beforeInitialize: true,
+  });
+  assert.equal(need('protocol: none', '-- client raw --\n{}\\n\n'), { fresh: 'protocol: none (it drives the lifecycle itself)' });
   assert.ok(fresh('protocol: any\nserver-args: --read-only', ping));
   assert.ok(fresh('protocol: any', '-- client raw --\n{}\n'));
   // Ending the process is the last turn of a shared one (run last, it ends a process the run would stop anyway).
