@@ -7,13 +7,14 @@
 // - 2026-07-28: every request stands alone, so the stateless fixtures share a process freely.
 // A fixture needs a process of its own when it says so (`process: fresh: REASON`) or when the
 // runner can tell from its text that it changes the process or the session. A fixture whose ids
-// cannot be renamed (raw bytes, ids under test) shares too, with its ids as written, on a process
-// where none of them was used yet (process-pool.ts). A batch outside 2025-03-26 may be refused
+// cannot be renamed (raw bytes, ids under test) shares too, with those ids as written, on a
+// process where none of them was used yet (process-pool.ts). A batch outside 2025-03-26 may be refused
 // whole, with no id to wait for: the fence at the end of the turn shows it is over. A fixture
 // that closes stdin or waits for an exit takes the last turn of a process: started last
 // (run-command.ts), it ends a process the run would stop anyway instead of starting its own. A
 // `protocol: none` fixture that opens with a detection probe's very initialize continues that
-// probe's process (the four initialize-VERSION fixtures: four starts fewer). Sharing
+// probe's process (the four initialize-VERSION fixtures: four starts fewer); one other that
+// drives the lifecycle may continue a legacy server's server/discover probe process. Sharing
 // never decides a verdict: a fixture that does not pass on a shared process is played again on a
 // new one (run-fixture.ts).
 import type { Fixture } from './fixture-types.js';
