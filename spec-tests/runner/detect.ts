@@ -17,14 +17,15 @@
 // seconds instead of three startup timeouts, and 2026-07-28 is reported not offered with what the
 // probe saw, never passed silently. A probe's process whose initialize was answered may be handed over
 // (`adopt`) instead of stopped: the fixtures that open the session the same way continue it
-// (process-pool.ts), one server start less each. None answering at all (the command fails, exits, or stays silent for
+// (process-pool.ts), one server start less each; so may a legacy server's that refused
+// server/discover and answered the ping, for a fixture that drives the lifecycle itself. None answering at all (the command fails, exits, or stays silent for
 // the startup timeout) is one clear error about starting the server, not a failure per fixture.
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { ServerProcess } from './server-process.js';
-import { HANDSHAKE_VERSIONS, RUNNER_VERSION, STATELESS_VERSIONS } from './handshake.js';
+import { HANDSHAKE_VERSIONS, PROBE_REQUEST_ID, STATELESS_VERSIONS, initializeRequest } from './handshake.js';
 
-/** After the fence is answered, how long a dropped request still gets to arrive. */
+/** After the fence is answered, how long a dropped request still gets to arrive (and the fence, after the answer). */
 const FENCE_GRACE_MS = 300;
 const STOP_GRACE_MS = 300;
 /** How many more times a probe that got nothing is asked, one at a time, before its revision is called not offered. */
@@ -60,14 +61,19 @@ export interface Detection {
 
 export class ServerStartError extends Error {}
 
-/** Takes over a probe's process whose `initialize` for `version` was answered with `result`; false leaves it to be stopped. */
-export type AdoptProbe = (version: string, server: ServerProcess, result: JsonObject) => boolean;
+/**
+ * Takes over a probe's process: one whose `initialize` for `version` was answered with `result`,
+ * or (without `initialize`) a legacy server's that refused server/discover and answered the ping
+ * after it; false leaves it to be stopped.
+ */
+export type AdoptProbe = (server: ServerProcess, initialize?: { version: string; result: JsonObject }) => boolean;
 
 export async function detectServer(command: string, startupTimeoutMs: number, adopt?: AdoptProbe): Promise<Detection> {
   const askInitialize = (version: string) => probeInitialize(command, version, startupTimeoutMs, adopt);
   const initializing = HANDSHAKE_VERSIONS.map(askInitialize);
   const patience = Promise.all(initializing).then(patienceAfter);
-  const [discover, ...handshake] = await Promise.all([probeDiscover(command, startupTimeoutMs, patience), ...initializing]);
+  const firstDiscover = probeDiscover(command, startupTimeoutMs, patience, adopt);
+  const [discover, ...handshake] = await Promise.all([firstDiscover, ...initializing]);
   if (discover.silent && handshake.every((probe) => probe.silent))
     throw new ServerStartError(
       `the server answered none of the probes within ${startupTimeoutMs} ms${stderrTail(discover.stderr)}`,
@@ -158,15 +164,10 @@ async function probeInitialize(
   timeoutMs: number,
   adopt: AdoptProbe | undefined,
 ): Promise<Answered & { probe: HandshakeProbe }> {
-  const request = {
-    jsonrpc: '2.0',
-    id: 'mcp-conform:probe',
-    method: 'initialize',
-    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: RUNNER_VERSION } },
-  };
+  const request = initializeRequest(PROBE_REQUEST_ID, version);
   const handOver = (answer: JsonObject, server: ServerProcess) =>
-    isJsonObject(answer.result) && adopt !== undefined && adopt(version, server, answer.result);
-  const { answer, stderr, waitedMs } = await exchange(command, [request], 'mcp-conform:probe', undefined, timeoutMs, handOver);
+    isJsonObject(answer.result) && adopt !== undefined && adopt(server, { version, result: answer.result });
+  const { answer, stderr, waitedMs } = await exchange(command, [request], PROBE_REQUEST_ID, undefined, timeoutMs, handOver);
   if (answer === undefined) return { silent: true, stderr, waitedMs, probe: { requested: version, problem: 'no answer' } };
   const result = isJsonObject(answer.result) ? answer.result : undefined;
   const negotiated = typeof result?.protocolVersion === 'string' ? result.protocolVersion : undefined;
@@ -179,6 +180,7 @@ async function probeDiscover(
   command: string,
   timeoutMs: number,
   patience?: Promise<number | undefined>,
+  adopt?: AdoptProbe,
 ): Promise<Answered & { result?: JsonObject; problem?: string }> {
   const discover = {
     jsonrpc: '2.0',
@@ -192,13 +194,16 @@ async function probeDiscover(
     },
   };
   const fence = { jsonrpc: '2.0', id: 'mcp-conform:fence', method: 'ping' };
+  // A legacy server's process that refused the probe and answered the ping has seen nothing else: it may serve on.
+  const handOver = (answer: JsonObject, server: ServerProcess, fenced: boolean) =>
+    fenced && isJsonObject(answer.error) && adopt !== undefined && adopt(server);
   const { answer, fenced, stderr, waitedMs } = await exchange(
     command,
     [discover, fence],
     'mcp-conform:discover',
     'mcp-conform:fence',
     timeoutMs,
-    undefined,
+    handOver,
     patience,
   );
   const base = { silent: answer === undefined && !fenced, stderr, waitedMs };
@@ -209,7 +214,7 @@ async function probeDiscover(
 }
 
 /**
- * Sends the requests, waits for the answer to `id` (or for the fence plus a grace), stops the
+ * Sends the requests, waits for the answer to `id` and the fence's (the second a grace at most after the first), stops the
  * server unless `handOver` takes it. When `patience` gives a number, the wait ends at most that
  * long after it does.
  */
@@ -219,7 +224,7 @@ async function exchange(
   id: string,
   fenceId: string | undefined,
   timeoutMs: number,
-  handOver?: (answer: JsonObject, server: ServerProcess) => boolean,
+  handOver?: (answer: JsonObject, server: ServerProcess, fenced: boolean) => boolean,
   patience?: Promise<number | undefined>,
 ): Promise<{ answer?: JsonObject; fenced: boolean; stderr: string; waitedMs: number }> {
   const started = Date.now();
@@ -232,20 +237,21 @@ async function exchange(
   let seen = 0;
   let answer: JsonObject | undefined;
   let fenced = false;
-  while (answer === undefined && !server.hasExited && Date.now() < deadline) {
+  // Whichever of the answer and the fence's comes first, the other gets a grace at most.
+  const settled = () => answer !== undefined && (fenced || fenceId === undefined);
+  while (!settled() && !server.hasExited && Date.now() < deadline) {
     await server.waitForEvent(seen, patience ? Math.min(deadline, Date.now() + PATIENCE_CHECK_MS) : deadline);
     for (; seen < server.events.length; seen++) {
       const event = server.events[seen];
       if (event?.kind !== 'message' || !isJsonObject(event.value)) continue;
+      const first = (event.value.id === id && answer === undefined) || (event.value.id === fenceId && !fenced);
       if (event.value.id === id) answer = event.value;
-      if (fenceId !== undefined && event.value.id === fenceId && !fenced) {
-        fenced = true;
-        deadline = Math.min(deadline, Date.now() + FENCE_GRACE_MS);
-      }
+      if (fenceId !== undefined && event.value.id === fenceId) fenced = true;
+      if (first && fenceId !== undefined) deadline = Math.min(deadline, Date.now() + FENCE_GRACE_MS);
     }
   }
   const waitedMs = Date.now() - started;
-  const handedOver = answer !== undefined && !server.hasExited && handOver?.(answer, server) === true;
+  const handedOver = answer !== undefined && !server.hasExited && handOver?.(answer, server, fenced) === true;
   if (!handedOver) await server.stop(STOP_GRACE_MS);
   return { ...(answer ? { answer } : {}), fenced, stderr: server.stderrText, waitedMs };
 }

@@ -1,9 +1,11 @@
 // The steps the runner plays before a fixture's own steps when its header says
 // `protocol: VERSION` or `protocol: any`: initialize, check the answer, then initialized.
 import type { ProtocolMode, Requirement, Step } from './fixture-types.js';
-import type { JsonValue } from './json-types.js';
+import type { JsonObject, JsonValue } from './json-types.js';
 
 const HANDSHAKE_REQUEST_ID = 'mcp-conform:initialize';
+/** The id of detect.ts's initialize probes (a probe's process may serve on: process-pool.ts). */
+export const PROBE_REQUEST_ID = 'mcp-conform:probe';
 /** The revisions with an initialize handshake, oldest first (detect.ts asks for each). */
 export const HANDSHAKE_VERSIONS: readonly string[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 /** The newest revision with an initialize handshake; also the schema used before negotiation. */
@@ -20,15 +22,20 @@ export const HANDSHAKE_RULE = [
   'https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle: the server MUST answer initialize with protocolVersion, capabilities and serverInfo {name, version} (rule 2.2)',
 ];
 
-export function handshakeSteps(mode: ProtocolMode): Step[] {
-  if (mode.kind === 'none' || mode.kind === 'stateless') return [];
-  const version = mode.kind === 'handshake' ? mode.version : NEWEST_HANDSHAKE_VERSION;
-  const initialize: JsonValue = {
+/** The runner's initialize, the same in the detection probes (detect.ts) and the handshake it plays. */
+export function initializeRequest(id: string, version: string): JsonObject {
+  return {
     jsonrpc: '2.0',
-    id: HANDSHAKE_REQUEST_ID,
+    id,
     method: 'initialize',
     params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: RUNNER_VERSION } },
   };
+}
+
+export function handshakeSteps(mode: ProtocolMode): Step[] {
+  if (mode.kind === 'none' || mode.kind === 'stateless') return [];
+  const version = mode.kind === 'handshake' ? mode.version : NEWEST_HANDSHAKE_VERSION;
+  const initialize = initializeRequest(HANDSHAKE_REQUEST_ID, version);
   const answer: JsonValue = {
     jsonrpc: '2.0',
     id: HANDSHAKE_REQUEST_ID,

@@ -16,30 +16,32 @@
 // stopped). A fixture that failed, or whose turn did not end clean, is played again on a fresh
 // process (run-fixture.ts); a process whose turn ended clean serves on. A process the detection
 // probe started (detect.ts) is adopted: its initialize is the session's, so its first fixture
-// continues that session instead of starting a process of its own.
+// continues that session instead of starting a process of its own; or, when a fixture opens
+// with that very initialize (process-sharing.ts), that fixture takes the probe's process as its
+// first turn, which sees all the process did since it started: the probe's answer stands for
+// the answer to the fixture's initialize, which is not sent again.
 //
 // A client MUST NOT reuse a request id within a session
 // (https://modelcontextprotocol.io/specification/2025-11-25/basic "Requests"), yet every fixture
 // starts at id 1. So from the second turn of a handshake session on, the lease renames the ids
 // of the fixture's requests on the way out (1 -> 1000001, "a" -> "a#1", turn by turn) and back
 // on the way in; the Session never sees the difference. Ids that are the subject of a fixture
-// (0, "", negative, huge, non-ASCII), and those in raw bytes, are never renamed: such a fixture
-// takes its turn with its ids as written on a process that has not seen any of them yet (the
-// pool keeps each process's ids), and the lease reads raw bytes line by line to know which
-// requests they still wait for.
+// (0, "", negative, huge, non-ASCII, 7 beside "7"), and those in raw bytes, are never renamed:
+// such a fixture takes its turn with those ids as written (its others renamed as usual) on a
+// process that has not seen any of them yet (the pool keeps each process's ids), and the lease
+// reads raw bytes line by line to know which requests they still wait for.
 import type { JsonObject, JsonValue } from './json-types.js';
 import { isJsonObject } from './json-types.js';
 import { ServerProcess } from './server-process.js';
 import type { ServerConnection, ServerEvent } from './server-connection.js';
 import { isPlainId, PLAIN_NUMBER_LIMIT } from './process-sharing.js';
+import { PROBE_REQUEST_ID } from './handshake.js';
 import { sentRequestsInRaw } from './raw-requests.js';
 import { notificationChangesServer, requestEffect } from './server-effects.js';
 
 const HANDSHAKE_REQUEST_ID = 'mcp-conform:initialize';
-/** The id of detect.ts's initialize probe, on a process the pool adopts. */
-const PROBE_REQUEST_ID = 'mcp-conform:probe';
-/** The runner's own requests (handshake, fences) have ids that start so; they are renamed on every later turn. */
-const RUNNER_ID_PREFIX = 'mcp-conform:';
+/** The key of a process that has seen no initialize: the server/discover probe's (adoptUninitialized). */
+const BEFORE_INITIALIZE = 'before initialize';
 const STOP_GRACE_MS = 500;
 
 /** One running server and the session its fixtures continue. */
@@ -49,6 +51,8 @@ class SharedProcess {
   /** The initialize result of the session (handshake era), once the first turn has seen it. */
   initializeResult: JsonObject | undefined;
   initialized = false;
+  /** A probe's process whose initialize was answered and nothing sent since: a fixture that repeats the probe may continue it. */
+  awaitingFirstTurn = false;
   /** The events up to here belong to finished turns. */
   settledAt = 0;
   /** Every request id sent on this process, as JSON text: no id is sent twice in a session. */
@@ -76,9 +80,9 @@ class SharedProcess {
     return this.key === 'handshake 2025-03-26';
   }
 
-  /** Ready for another turn: alive, its session open, and silent while idle (notifications aside). */
+  /** Ready for another turn: alive, its session open, and silent while idle (notifications aside); a process that was never initialized serves one turn. */
   get reusable(): boolean {
-    if (this.process.hasExited || (!this.stateless && !this.initialized)) return false;
+    if (this.process.hasExited || this.key === BEFORE_INITIALIZE || (!this.stateless && !this.initialized)) return false;
     return this.process.events.slice(this.settledAt).every(isNotification);
   }
 }
@@ -94,41 +98,92 @@ export class ServerPool {
   ) {}
 
   /**
-   * A lease on an idle process of this key, or on a new one. With `idsAsWritten` (the fixture's
-   * request ids, which it sends unrenamed) only a process that has seen none of them will do.
+   * A lease on an idle process of this key, or on a new one. With `idsAsWritten` (the request ids
+   * the fixture sends unrenamed, process-sharing.ts) only a process that has seen none of them will do.
+   * With `lastTurn` (the fixture ends the process) one that no fixture changed comes first, on
+   * which a failure is final (run-fixture.ts).
    */
-  acquire(key: string, idsAsWritten?: readonly string[]): ProcessLease {
+  acquire(key: string, idsAsWritten?: readonly string[], lastTurn = false): ProcessLease {
     const fits = (item: SharedProcess) => item.key === key && !idsAsWritten?.some((id) => item.usedIds.has(id));
-    for (let index = this.idle.findIndex(fits); index >= 0; index = this.idle.findIndex(fits)) {
+    const next = () => {
+      const unchanged = lastTurn ? this.idle.findIndex((item) => fits(item) && !item.changed) : -1;
+      return unchanged >= 0 ? unchanged : this.idle.findIndex(fits);
+    };
+    for (let index = next(); index >= 0; index = next()) {
       const [candidate] = this.idle.splice(index, 1);
-      if (candidate?.reusable) return new ProcessLease(candidate, this.stepTimeoutMs, idsAsWritten !== undefined);
+      if (candidate?.awaitingFirstTurn) this.completeHandshake(candidate);
+      if (candidate?.reusable)
+        return new ProcessLease(candidate, this.stepTimeoutMs, idsAsWritten === undefined ? undefined : new Set(idsAsWritten));
       if (candidate) this.discard(candidate);
     }
     return this.acquireNew(key);
+  }
+
+  /**
+   * The first turn on the probe's process of this revision, for a fixture that opens with the
+   * probe's initialize (as `initializeId`); undefined when there is none (not adopted, taken, or
+   * the server answered another version: that process serves `protocol: any` fixtures).
+   */
+  continueProbe(version: string, initializeId: JsonValue): ProcessLease | undefined {
+    const repeats = (item: SharedProcess) => item.awaitingFirstTurn && item.initializeResult?.protocolVersion === version;
+    const index = this.idle.findIndex(repeats);
+    const [probe] = index < 0 ? [] : this.idle.splice(index, 1);
+    if (probe === undefined) return undefined;
+    probe.awaitingFirstTurn = false;
+    return new ProcessLease(probe, this.stepTimeoutMs, undefined, initializeId);
   }
 
   /** A lease on a process started for it: its first turn, as on a fresh process (ids as written). */
   acquireNew(key: string): ProcessLease {
     const started = new SharedProcess(new ServerProcess(this.command), key);
     this.running.add(started);
-    return new ProcessLease(started, this.stepTimeoutMs, false);
+    return new ProcessLease(started, this.stepTimeoutMs, undefined);
   }
 
   /**
    * Takes over a process whose handshake the detection probe began (`initialize` answered with
-   * `initializeResult`, which `handshake KEY` fixtures send the same way): the runner completes it
-   * with `initialized`, and the process waits for its first fixture as if a turn had opened it.
+   * `initializeResult`, which `handshake KEY` fixtures send the same way). It waits for a fixture
+   * that repeats the probe (continueProbe); any other fixture gets the handshake completed with
+   * `initialized` first, and continues the session as if a turn had opened it.
    */
   adopt(key: string, process: ServerProcess, initializeResult: JsonObject): void {
     const adopted = new SharedProcess(process, key);
-    adopted.turns = 1;
     adopted.initializeResult = initializeResult;
     adopted.usedIds.add(JSON.stringify(PROBE_REQUEST_ID));
-    void process.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    adopted.initialized = true;
+    adopted.awaitingFirstTurn = true;
     adopted.settledAt = process.events.length;
     this.running.add(adopted);
     this.idle.push(adopted);
+  }
+
+  /**
+   * Takes over a legacy server's server/discover probe process (detect.ts): not initialized, it
+   * waits for a fixture that drives the lifecycle itself (continueDiscover).
+   */
+  adoptUninitialized(process: ServerProcess): void {
+    const adopted = new SharedProcess(process, BEFORE_INITIALIZE);
+    adopted.usedIds.add(JSON.stringify('mcp-conform:discover')).add(JSON.stringify('mcp-conform:fence'));
+    adopted.settledAt = process.events.length;
+    this.running.add(adopted);
+    this.idle.push(adopted);
+  }
+
+  /** A turn on the adopted server/discover probe process (adoptUninitialized) if there is one, still silent since. */
+  continueDiscover(): ProcessLease | undefined {
+    const index = this.idle.findIndex((item) => item.key === BEFORE_INITIALIZE);
+    const [probe] = index < 0 ? [] : this.idle.splice(index, 1);
+    if (probe === undefined) return undefined;
+    if (!probe.process.hasExited && probe.process.events.slice(probe.settledAt).every(isNotification))
+      return new ProcessLease(probe, this.stepTimeoutMs, undefined);
+    this.discard(probe);
+    return undefined;
+  }
+
+  private completeHandshake(adopted: SharedProcess): void {
+    void adopted.process.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    adopted.awaitingFirstTurn = false;
+    adopted.initialized = true;
+    adopted.turns = 1;
   }
 
   /** Ends a turn: the process waits for the next fixture if the turn ended clean, else it is stopped. */
@@ -192,16 +247,23 @@ export class ProcessLease implements ServerConnection {
   constructor(
     shared: SharedProcess,
     private readonly stepTimeoutMs: number,
-    /** The fixture's ids go out unrenamed (the pool chose a process that has not seen them); the runner's own are renamed still. */
-    private readonly idsAsWritten: boolean,
+    /** The fixture's ids (JSON text) that go out unrenamed (the pool chose a process that has not seen them); its others and the runner's own are renamed still. */
+    private readonly idsAsWritten: ReadonlySet<string> | undefined,
+    /** The turn continues a probe's process: the fixture's initialize (with this id) is the probe's, already answered. */
+    private probeInitializeId?: JsonValue,
   ) {
     this.shared = shared;
     this.firstTurn = shared.turns === 0;
     this.turn = shared.stateless ? 0 : shared.turns;
     shared.turns += 1;
-    this.firstEvent = shared.process.events.length;
-    this.firstStderr = shared.process.stderrText.length;
+    this.firstEvent = probeInitializeId === undefined ? shared.process.events.length : 0;
+    this.firstStderr = probeInitializeId === undefined ? shared.process.stderrText.length : 0;
     this.startedUnchanged = !shared.changed;
+    if (probeInitializeId === undefined) return;
+    const probeId = JSON.stringify(PROBE_REQUEST_ID);
+    this.renamed.set(probeId, probeInitializeId);
+    this.sentIds.add(probeId);
+    this.pending.add(probeId);
   }
 
   /**
@@ -243,6 +305,11 @@ export class ProcessLease implements ServerConnection {
   }
 
   send(message: JsonValue): Promise<void> {
+    if (this.probeInitializeId !== undefined && isJsonObject(message) && message.method === 'initialize') {
+      // The probe sent this initialize (process-sharing.ts checked it is the same); its answer is among the events.
+      this.probeInitializeId = undefined;
+      return Promise.resolve();
+    }
     const outbound = this.outbound(message);
     if (isJsonObject(message) && message.method === 'notifications/initialized') this.shared.initialized = true;
     return this.shared.process.send(outbound);
@@ -254,7 +321,7 @@ export class ProcessLease implements ServerConnection {
    * turn ends clean only at a line's end.
    */
   write(chunk: Buffer): Promise<void> {
-    if (this.turn > 0 && !this.idsAsWritten) this.clean = false;
+    if (this.turn > 0 && this.idsAsWritten === undefined) this.clean = false;
     this.sentUnreadable = true;
     const text = Buffer.concat([this.rawTail, chunk]);
     const lineEnd = text.lastIndexOf(NEWLINE) + 1;
@@ -346,7 +413,7 @@ export class ProcessLease implements ServerConnection {
   }
 
   private rename(id: JsonValue): JsonValue {
-    if (this.turn === 0 || !isPlainId(id) || (this.idsAsWritten && !String(id).startsWith(RUNNER_ID_PREFIX))) return id;
+    if (this.turn === 0 || !isPlainId(id) || this.idsAsWritten?.has(JSON.stringify(id))) return id;
     const renamed = typeof id === 'number' ? id + this.turn * PLAIN_NUMBER_LIMIT : `${String(id)}#${this.turn}`;
     this.renamed.set(JSON.stringify(renamed), id);
     return renamed;

@@ -112,30 +112,43 @@ export async function runCommand(args: RunArguments, output: Output): Promise<nu
 
 /**
  * Which fixtures start first: one that writes megabytes (oversized-line: 33 MiB, seconds for a
- * server to read), so that the others run beside it; last, those that may change the server
- * (server-effects.ts), so that the others find shared processes nothing has changed, on which a
- * failure needs no second run on a fresh process (run-fixture.ts).
+ * server to read), so that the others run beside it, and those that may continue a probe's
+ * process, before any other fixture takes it; then those that may change the server (server-effects.ts),
+ * so that the others find shared processes nothing has changed, on which a failure needs no
+ * second run on a fresh process (run-fixture.ts); last, those that end their process, so that
+ * they end one the run would stop anyway (process-sharing.ts).
  */
 function startRank(loaded: LoadedFixture): number {
   if (!loaded.ok) return 1;
-  if (rawByteCount(loaded.fixture) > LARGE_RAW_BYTES) return 0;
+  const need = processNeed(loaded.fixture);
+  if (rawByteCount(loaded.fixture) > LARGE_RAW_BYTES || 'continuesProbe' in need || 'beforeInitialize' in need) return 0;
+  if ('endsProcess' in need) return 3;
   return sentMessages(loaded.fixture).some(mayChangeServer) ? 2 : 1;
 }
 
 /**
  * Hands a detection probe's process to the pool when fixtures will continue its session: those
- * that open it with the same initialize (`protocol: VERSION`, or `any` for the newest), for a
- * revision the server offers (or the newest, which `protocol: any` fixtures ask for whatever the
- * server answers). Other probes are stopped.
+ * that open it with the same initialize (`protocol: VERSION`, or `any` for the newest), or repeat
+ * the probe itself (the initialize-VERSION fixtures), for a revision the server offers (or the
+ * newest, which `protocol: any` fixtures ask for whatever the server answers); and a legacy
+ * server's server/discover probe, for a fixture that drives the lifecycle itself. Other probes
+ * are stopped.
  */
 function probeAdopter(pool: ServerPool, fixtures: LoadedFixture[]): AdoptProbe {
   const keys = new Set(
     fixtures.flatMap((loaded) => {
       const need = loaded.ok ? processNeed(loaded.fixture) : undefined;
+      if (need !== undefined && 'continuesProbe' in need) return [`handshake ${need.continuesProbe}`];
       return need !== undefined && 'shareKey' in need ? [need.shareKey] : [];
     }),
   );
-  return (version, server, result) => {
+  const beforeInitialize = fixtures.some((loaded) => loaded.ok && 'beforeInitialize' in processNeed(loaded.fixture));
+  return (server, initialize) => {
+    if (initialize === undefined) {
+      if (beforeInitialize) pool.adoptUninitialized(server);
+      return beforeInitialize;
+    }
+    const { version, result } = initialize;
     const key = `handshake ${version}`;
     if (!keys.has(key) || (result.protocolVersion !== version && version !== NEWEST_HANDSHAKE_VERSION)) return false;
     pool.adopt(key, server, result);

@@ -14,7 +14,7 @@ import { ServerProcess } from './server-process.js';
 import { HttpConnection } from './http-connection.js';
 import { Session } from './session.js';
 import type { ProcessLease, ServerPool } from './process-pool.js';
-import { processNeed, writtenIds } from './process-sharing.js';
+import { asWrittenIds, processNeed } from './process-sharing.js';
 
 export interface FixtureRunOptions {
   serverCommand: string;
@@ -51,11 +51,9 @@ export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptio
       : applicability(loaded.fixture, options);
   if (reason !== undefined) return notApplicableFixture(loaded.fixture, reason);
   const started = Date.now();
-  const need = processNeed(loaded.fixture);
-  if (options.pool !== undefined && options.url === undefined && !options.update && 'shareKey' in need) {
-    const idsAsWritten = need.idsAsWritten === undefined ? undefined : writtenIds(loaded.fixture);
-    const shared = await runOnSharedProcess(loaded.fixture, need.shareKey, idsAsWritten, options.pool, options);
-    if (shared !== undefined) return { ...shared, durationMs: Date.now() - started };
+  if (options.pool !== undefined && options.url === undefined && !options.update) {
+    const pooled = await runOnPool(loaded.fixture, options.pool, options);
+    if (pooled !== undefined) return { ...pooled, durationMs: Date.now() - started };
   }
   const extraArgs = loaded.fixture.header.serverArgs;
   const server =
@@ -69,6 +67,27 @@ export async function runFixture(loaded: LoadedFixture, options: FixtureRunOptio
   const session = new Session(loaded.fixture, server, options);
   const result = await session.run();
   return { ...result, durationMs: Date.now() - started };
+}
+
+/** The fixture's verdict from a turn on the pool's processes (process-sharing.ts says which); undefined to play it on a process of its own. */
+async function runOnPool(
+  fixture: Fixture,
+  pool: ServerPool,
+  options: FixtureRunOptions,
+): Promise<Omit<FixtureResult, 'durationMs'> | undefined> {
+  const need = processNeed(fixture);
+  const lease =
+    'continuesProbe' in need
+      ? pool.continueProbe(need.continuesProbe, need.initializeId)
+      : 'beforeInitialize' in need
+        ? pool.continueDiscover()
+        : undefined;
+  if (lease !== undefined) return probeTurnVerdict(await takeTurn(fixture, lease, pool, options));
+  if (!('shareKey' in need)) return undefined;
+  const idsAsWritten = need.idsAsWritten === undefined ? undefined : asWrittenIds(fixture);
+  if (need.endsProcess)
+    return lastTurnVerdict(await takeTurn(fixture, pool.acquire(need.shareKey, idsAsWritten, true), pool, options));
+  return runOnSharedProcess(fixture, need.shareKey, idsAsWritten, pool, options);
 }
 
 /**
@@ -89,6 +108,26 @@ async function runOnSharedProcess(
   if (shared.firstTurn) return firstTurnVerdict(shared);
   if (shared.clean && (shared.result.outcome !== 'failed' || shared.onUnchangedServer)) return shared.result;
   return firstTurnVerdict(await takeTurn(fixture, pool.acquireNew(shareKey), pool, options));
+}
+
+/**
+ * A turn on a probe's process saw what a process of its own shows after that initialize (or,
+ * continuing the server/discover probe, after a refused request and a ping): a pass (or a skip)
+ * there is final. A failure is played again on a process of its own, so that the probe's process
+ * (started earlier, idle since) never decides one.
+ */
+function probeTurnVerdict(turn: Turn): Omit<FixtureResult, 'durationMs'> | undefined {
+  return turn.clean && turn.result.outcome !== 'failed' ? turn.result : undefined;
+}
+
+/**
+ * The last turn of a process (the fixture closed stdin or waited for an exit), which never ends
+ * clean: as on any shared process, a pass is final, and a failure is final where no earlier
+ * fixture changed the server; else the fixture is played on a process of its own. On a process
+ * started for it the turn was a process of its own.
+ */
+function lastTurnVerdict(turn: Turn): Omit<FixtureResult, 'durationMs'> | undefined {
+  return turn.firstTurn || turn.result.outcome !== 'failed' || turn.onUnchangedServer ? turn.result : undefined;
 }
 
 /**

@@ -52,23 +52,36 @@ function answerBroken(req: IncomingMessage, message: Message | undefined, res: S
   json({ ok: true });
 }
 
-async function startBrokenServer(): Promise<{ url: string; close: () => void }> {
+/** A small HTTP server on a free loopback port: `handle` gets each request with its body read whole. */
+async function startServer(
+  handle: (req: IncomingMessage, body: string, res: ServerResponse) => void,
+): Promise<{ url: string; close: () => void }> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      let message: Message | undefined;
-      try {
-        message = body === '' ? {} : (JSON.parse(body) as Message);
-      } catch {
-        message = undefined;
-      }
-      answerBroken(req, message, res);
-    });
+    req.on('end', () => handle(req, body, res));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/mcp`, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+async function startBrokenServer(): Promise<{ url: string; close: () => void }> {
+  return startServer((req, body, res) => {
+    let message: Message | undefined;
+    try {
+      message = body === '' ? {} : (JSON.parse(body) as Message);
+    } catch {
+      message = undefined;
+    }
+    answerBroken(req, message, res);
+  });
 }
 
 interface JsonReport {
@@ -149,41 +162,34 @@ test('every HTTP transport check fails a server that breaks its rule, and says w
  * as separate SSE events.
  */
 async function startRefusingServer(): Promise<{ url: string; close: () => void }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (req.method !== 'POST') return void res.writeHead(405).end();
-      const message = JSON.parse(body) as Message | Message[];
-      const version = req.headers['mcp-protocol-version'] ?? '2025-03-26';
-      const json = (value: unknown) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
-      if (Array.isArray(message)) {
-        if (version !== '2025-03-26') return void res.writeHead(400, { 'Content-Type': 'text/plain' }).end('no batches');
-        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-        for (const item of message.filter((entry) => entry.id !== undefined))
-          res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: item.id, result: {} })}\n\n`);
-        return void res.end();
-      }
-      if (message.method === 'initialize') {
-        const requested = (message.params as { protocolVersion?: string } | undefined)?.protocolVersion;
-        const result = {
-          protocolVersion: requested,
-          capabilities: { tools: {} },
-          serverInfo: { name: 'refusing', version: '1' },
-        };
-        return void json({ jsonrpc: '2.0', id: message.id, result });
-      }
-      if (message.method === 'notifications/initialized') return void res.writeHead(202).end();
-      // A "request" whose id is null or fractional is no MCP request: taken as a notification.
-      const validId = typeof message.id === 'string' || Number.isInteger(message.id);
-      if (message.method === 'ping' && !validId) return void res.writeHead(202).end();
-      if (message.method === 'ping') return void json({ jsonrpc: '2.0', id: message.id, result: {} });
-      res.writeHead(400).end();
-    });
+  return startServer((req, body, res) => {
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    const message = JSON.parse(body) as Message | Message[];
+    const version = req.headers['mcp-protocol-version'] ?? '2025-03-26';
+    const json = (value: unknown) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+    if (Array.isArray(message)) {
+      if (version !== '2025-03-26') return void res.writeHead(400, { 'Content-Type': 'text/plain' }).end('no batches');
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      for (const item of message.filter((entry) => entry.id !== undefined))
+        res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: item.id, result: {} })}\n\n`);
+      return void res.end();
+    }
+    if (message.method === 'initialize') {
+      const requested = (message.params as { protocolVersion?: string } | undefined)?.protocolVersion;
+      const result = {
+        protocolVersion: requested,
+        capabilities: { tools: {} },
+        serverInfo: { name: 'refusing', version: '1' },
+      };
+      return void json({ jsonrpc: '2.0', id: message.id, result });
+    }
+    if (message.method === 'notifications/initialized') return void res.writeHead(202).end();
+    // A "request" whose id is null or fractional is no MCP request: taken as a notification.
+    const validId = typeof message.id === 'string' || Number.isInteger(message.id);
+    if (message.method === 'ping' && !validId) return void res.writeHead(202).end();
+    if (message.method === 'ping') return void json({ jsonrpc: '2.0', id: message.id, result: {} });
+    res.writeHead(400).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/mcp`, close: () => server.close() };
 }
 
 test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected error, fails an expected result and says so', async () => {
@@ -240,38 +246,25 @@ test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected 
 
 /** Answers a ping on an event stream with an event id; a GET with Last-Event-ID resumes, replaying that answer if `replays`. */
 async function startResumingServer(replays: boolean): Promise<{ url: string; close: () => void }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (req.method === 'DELETE') return void res.writeHead(200).end();
-      if (req.method === 'GET') {
-        if (req.headers['last-event-id'] === undefined) return void res.writeHead(405).end();
-        res.writeHead(200, { 'Content-Type': 'text/event-stream' }).flushHeaders();
-        if (replays) res.write(`id: ping-1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} })}\n\n`);
-        return;
-      }
-      const message = JSON.parse(body) as Message;
-      if (message.method === 'initialize') {
-        const result = { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'resuming', version: '1' } };
-        return void res
-          .writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'session-1' })
-          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-      }
-      if (message.id === undefined) return void res.writeHead(202).end();
-      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-      res.end(`id: ping-${String(message.id)}\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} })}\n\n`);
-    });
+  return startServer((req, body, res) => {
+    if (req.method === 'DELETE') return void res.writeHead(200).end();
+    if (req.method === 'GET') {
+      if (req.headers['last-event-id'] === undefined) return void res.writeHead(405).end();
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' }).flushHeaders();
+      if (replays) res.write(`id: ping-1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} })}\n\n`);
+      return;
+    }
+    const message = JSON.parse(body) as Message;
+    if (message.method === 'initialize') {
+      const result = { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'resuming', version: '1' } };
+      return void res
+        .writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'session-1' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    }
+    if (message.id === undefined) return void res.writeHead(202).end();
+    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+    res.end(`id: ping-${String(message.id)}\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} })}\n\n`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
 }
 
 test('a stream resumed with Last-Event-ID that replays an answer the client already had gets a should advisory', async () => {
@@ -299,30 +292,24 @@ test('a stream resumed with Last-Event-ID that replays an answer the client alre
 });
 
 test('an SSE event id sent twice in one session fails, citing the resumability rule', async () => {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (req.method !== 'POST') return void res.writeHead(405).end();
-      const message = JSON.parse(body) as Message;
-      if (message.id === undefined) return void res.writeHead(202).end();
-      const result =
-        message.method === 'initialize'
-          ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'same-ids', version: '1' } }
-          : {};
-      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Mcp-Session-Id': 'session-1' });
-      res.end(`id: event-1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
-    });
+  const server = await startServer((req, body, res) => {
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    const message = JSON.parse(body) as Message;
+    if (message.id === undefined) return void res.writeHead(202).end();
+    const result =
+      message.method === 'initialize'
+        ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'same-ids', version: '1' } }
+        : {};
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Mcp-Session-Id': 'session-1' });
+    res.end(`id: event-1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const folder = mkdtempSync(join(tmpdir(), 'conform-event-ids-'));
   writeFileSync(
     join(folder, 'two-pings.txtar'),
     'Two pings.\nspec: https://example.invalid\nprotocol: 2025-11-25\n\n-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{}}\n',
   );
   try {
-    const { port } = server.address() as AddressInfo;
-    const { report } = await runHttpFixtures(`http://127.0.0.1:${port}/mcp`, [folder]);
+    const { report } = await runHttpFixtures(server.url, [folder]);
     const [fixture] = report.fixtures;
     assert.is(fixture?.verdict, 'failed');
     assert.is(fixture?.failures[0]?.summary, 'the SSE event id "event-1" was sent twice in one session');
@@ -335,39 +322,32 @@ test('requests whose ids differ only in type go out one after the other: a serve
   // As the Python SDK's streamable_http.py does (`request_id = str(message.id)`): the answer goes
   // to the stream last opened under the id's text, so with 7 and "7" in flight at once one is lost.
   const streams = new Map<string, ServerResponse>();
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (req.method !== 'POST') return void res.writeHead(405).end();
-      const message = JSON.parse(body) as Message;
-      if (message.id === undefined) return void res.writeHead(202).end();
-      const result =
-        message.method === 'initialize'
-          ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'string-keys', version: '1' } }
-          : {};
-      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Mcp-Session-Id': 'session-1' });
-      if (message.method !== 'ping')
-        return void res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
-      res.flushHeaders();
-      streams.set(String(message.id), res);
-      setTimeout(() => {
-        const target = streams.get(String(message.id)) ?? res;
-        target.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
-        if (target !== res) setTimeout(() => res.end(), 500);
-      }, 150);
-    });
+  const server = await startServer((req, body, res) => {
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    const message = JSON.parse(body) as Message;
+    if (message.id === undefined) return void res.writeHead(202).end();
+    const result =
+      message.method === 'initialize'
+        ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'string-keys', version: '1' } }
+        : {};
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Mcp-Session-Id': 'session-1' });
+    if (message.method !== 'ping') return void res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
+    res.flushHeaders();
+    streams.set(String(message.id), res);
+    setTimeout(() => {
+      const target = streams.get(String(message.id)) ?? res;
+      target.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
+      if (target !== res) setTimeout(() => res.end(), 500);
+    }, 150);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const folder = mkdtempSync(join(tmpdir(), 'conform-type-twins-'));
   writeFileSync(
     join(folder, 'twins.txtar'),
     'Ids 7 and "7".\nspec: https://example.invalid\nprotocol: 2025-11-25\n\n-- client --\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n{"jsonrpc":"2.0","id":"7","method":"ping"}\n-- server --\n{"jsonrpc":"2.0","id":7,"result":{}}\n{"jsonrpc":"2.0","id":"7","result":{}}\n',
   );
   try {
-    const { port } = server.address() as AddressInfo;
     for (let run = 0; run < 3; run++) {
-      const { report } = await runHttpFixtures(`http://127.0.0.1:${port}/mcp`, [folder]);
+      const { report } = await runHttpFixtures(server.url, [folder]);
       assert.is(report.fixtures[0]?.verdict, 'passed', JSON.stringify(report.fixtures[0]?.failures));
     }
   } finally {

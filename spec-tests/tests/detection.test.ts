@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { runCommand } from '../runner/run-command.js';
 import type { RunArguments } from '../runner/cli-args.js';
 import { tinyServer } from '../test-support/tiny-servers.js';
+import { runArguments } from '../test-support/run-arguments.js';
 import { describeDetection } from '../runner/detection-text.js';
 import type { Detection } from '../runner/detect.js';
 
@@ -18,25 +19,11 @@ interface JsonReport {
 
 async function runJson(server: string, extra: Partial<RunArguments> = {}): Promise<JsonReport> {
   let text = '';
-  await runCommand(
-    {
-      command: 'run',
-      server,
-      schema: true,
-      schemaDir: undefined,
-      reporter: 'json',
-      filters: [],
-      update: false,
-      expectedFailures: undefined,
-      timeoutMs: 3000,
-      startupTimeoutMs: 10_000,
-      failOn: ['must'],
-      jobs: 4,
-      paths: [],
-      ...extra,
-    },
-    { write: (chunk) => (text += chunk), isTerminal: false, env: {} },
-  );
+  await runCommand(runArguments({ server, schema: true, timeoutMs: 3000, startupTimeoutMs: 10_000, jobs: 4, ...extra }), {
+    write: (chunk) => (text += chunk),
+    isTerminal: false,
+    env: {},
+  });
   return JSON.parse(text) as JsonReport;
 }
 

@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCommand } from '../runner/run-command.js';
 import { parseFixture } from '../runner/fixture-parser.js';
-import { processNeed } from '../runner/process-sharing.js';
+import { asWrittenIds, processNeed } from '../runner/process-sharing.js';
 import { scratchDir, tinyServer } from '../test-support/tiny-servers.js';
 import { runArguments } from '../test-support/run-arguments.js';
 
@@ -210,6 +210,145 @@ test('fixtures whose ids cannot be renamed share a process where none of their i
   assert.is(server.starts(), 5 + 2);
 });
 
+const INITIALIZE_AS_PROBED = `The initialize the 2025-06-18 probe sends, then initialized and a ping.
+protocol: none
+
+-- client --
+{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcp-conform","version":"0.1.0"}}}
+-- server --
+{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":"<<object>>","serverInfo":{"name":"<<string>>","version":"<<string>>"}}}
+-- client --
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"ping"}
+-- server --
+{"jsonrpc":"2.0","id":2,"result":{}}
+`;
+
+test("a fixture that opens with a probe's initialize continues the probe's process: the probe's answer is its answer", async () => {
+  const counter = join(scratchDir, 'once.starts');
+  const again = join(scratchDir, 'once.again');
+  writeFileSync(counter, '');
+  writeFileSync(again, '');
+  // Refuses a second initialize, as a server may: the fixture's must not reach the probe's process again.
+  const once = tinyServer('initialize-once', {
+    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x"); let initialized = false;`,
+    onMessage: `if (msg.method === "initialize") { if (initialized) { require("node:fs").appendFileSync(${JSON.stringify(again)}, "x"); return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32600, message: "already initialized" } }); } initialized = true; }`,
+  });
+  const folder = fixtureFolder(INITIALIZE_AS_PROBED, 2);
+  writeFileSync(join(folder, 'pings.txtar'), TWO_PINGS);
+  const report = await runJson(once, folder);
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed', 'passed'],
+    JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
+  );
+  assert.is(readFileSync(again, 'utf8').length, 0, 'no process was sent initialize twice');
+  // Five probes: the 2025-06-18 one continued by the first copy, the 2025-11-25 one by the pings;
+  // the second copy finds the probe taken and starts its own.
+  assert.is(readFileSync(counter, 'utf8').length, 5 + 1);
+});
+
+const PING_BEFORE_INITIALIZE = `A ping before any initialize.
+protocol: none
+
+-- client --
+{"jsonrpc":"2.0","id":7,"method":"ping"}
+-- server --
+{"jsonrpc":"2.0","id":7,"result":{}}
+`;
+
+test("a fixture that drives the lifecycle itself continues a legacy server's server/discover probe process", async () => {
+  const server = countingStrictServer('after-discover');
+  const report = await runJson(server.command, fixtureFolder(PING_BEFORE_INITIALIZE, 2));
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed'],
+  );
+  // The probe refused server/discover (-32601) and answered the ping after it: the first copy
+  // continues that process, the second starts its own.
+  assert.is(server.starts(), 5 + 1);
+});
+
+test('a fixture failing on the server/discover probe process is played again on a process of its own', async () => {
+  // Once it has refused a request it refuses the pings that follow: alone, the fixture passes.
+  const counter = join(scratchDir, 'grudge.starts');
+  writeFileSync(counter, '');
+  const grudge = tinyServer('grudge', {
+    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x"); let refused = false;`,
+    onMessage: `if (msg.method === "server/discover") { refused = true; return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } }); } if (refused && msg.id === 7) return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32600, message: "no" } });`,
+  });
+  const report = await runJson(grudge, fixtureFolder(PING_BEFORE_INITIALIZE, 1));
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed'],
+  );
+  assert.is(readFileSync(counter, 'utf8').length, 5 + 1, 'the fixture was played again on a process of its own');
+});
+
+const PING_THEN_EOF = `A ping, then stdin closed: the server exits.
+protocol: any
+
+-- client --
+{"jsonrpc":"2.0","id":1,"method":"ping"}
+-- server --
+{"jsonrpc":"2.0","id":1,"result":{}}
+-- eof --
+-- exit --
+code: 0
+within: 2000ms
+`;
+
+test('a fixture that closes stdin takes the last turn of a shared process, started last', async () => {
+  const server = countingStrictServer('eof-last');
+  const folder = fixtureFolder(TWO_PINGS, 2);
+  // Named first, started last: the pings share the kept probe process, then the EOF fixture ends it.
+  writeFileSync(join(folder, 'a-eof.txtar'), PING_THEN_EOF);
+  const report = await runJson(server.command, folder);
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed', 'passed'],
+    JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
+  );
+  assert.is(server.starts(), 5);
+});
+
+test('a last turn that fails on a process an earlier fixture changed is played on a process of its own', async () => {
+  // After a tool call it no longer exits on EOF: the EOF fixture fails on the shared process, alone it passes.
+  const counter = join(scratchDir, 'lingers.starts');
+  writeFileSync(counter, '');
+  const lingers = tinyServer('lingers-after-a-call', {
+    atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x"); let calls = 0;`,
+    onMessage: `if (msg.method === "tools/call") { calls += 1; return send({ jsonrpc: "2.0", id: msg.id, result: { content: [] } }); }`,
+    onEnd: 'if (calls === 0) process.exit(0); setInterval(() => {}, 1000);',
+  });
+  const folder = fixtureFolder(CALL_THEN_PING, 1);
+  writeFileSync(join(folder, 'a-eof.txtar'), PING_THEN_EOF);
+  const report = await runJson(lingers, folder);
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed'],
+    JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
+  );
+  assert.is(readFileSync(counter, 'utf8').length, 5 + 1, 'the EOF fixture was played again on a process of its own');
+});
+
+test('only the ids in raw bytes go out as written: a ping after them is renamed, so such fixtures share one process', async () => {
+  const server = countingStrictServer('strict-raw-then-ping');
+  const rawThenPing = (id: number) =>
+    `A ping in raw bytes, then one as JSON.\nprotocol: any\n\n-- client raw --\n{"jsonrpc":"2.0","id":${id},"method":"ping"}\\n\n-- server --\n{"jsonrpc":"2.0","id":${id},"result":{}}\n${ONE_PING.slice(ONE_PING.indexOf('-- client --'))}`;
+  const folder = fixtureFolder(rawThenPing(5), 1);
+  writeFileSync(join(folder, 'f2.txtar'), rawThenPing(6));
+  writeFileSync(join(folder, 'f3.txtar'), rawThenPing(7));
+  const report = await runJson(server.command, folder);
+  assert.equal(
+    report.fixtures.map((fixture) => fixture.verdict),
+    ['passed', 'passed', 'passed'],
+    JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
+  );
+  assert.is(server.reused(), 0, 'no request id was sent twice to one process');
+  assert.is(server.starts(), 5, 'the three took turns on the kept probe process');
+});
+
 test('which fixtures need a process of their own', () => {
   const need = (header: string, body: string) => processNeed(parseFixture(`${header}\n\n${body}`, 'x.txtar', 'x'));
   const ping = '-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{}}\n';
@@ -219,9 +358,31 @@ test('which fixtures need a process of their own', () => {
   assert.equal(need('protocol: any\nprocess: fresh: it deletes the data', ping), { fresh: 'it deletes the data' });
   const fresh = (header: string, body: string) => 'fresh' in need(header, body);
   assert.ok(fresh('protocol: none', ping));
+  // A process that saw only a refused server/discover and a ping may serve it (not raw bytes: they may test the stream's start).
+  assert.equal(need('protocol: none', ping), {
+    fresh: 'protocol: none (it drives the lifecycle itself)',
+    beforeInitialize: true,
+  });
+  assert.equal(need('protocol: none', '-- client raw --\n{}\\n\n'), { fresh: 'protocol: none (it drives the lifecycle itself)' });
   assert.ok(fresh('protocol: any\nserver-args: --read-only', ping));
   assert.ok(fresh('protocol: any', '-- client raw --\n{}\n'));
-  assert.ok(fresh('protocol: any', '-- eof --\n-- exit --\n'));
+  // Ending the process is the last turn of a shared one (run last, it ends a process the run would stop anyway).
+  assert.equal(need('protocol: any', '-- eof --\n-- exit --\n'), { shareKey: 'handshake 2025-11-25', endsProcess: true });
+  assert.equal(need('protocol: any', '-- client raw --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n-- eof --\n'), {
+    shareKey: 'handshake 2025-11-25',
+    endsProcess: true,
+    idsAsWritten: 'raw bytes cannot be given other ids',
+  });
+  assert.ok(fresh('protocol: any', '-- client raw --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n'));
+  // The initialize a probe sends (detect.ts), and nothing else, is a probe repeated.
+  const initialize = (params: string) =>
+    `-- client --\n{"jsonrpc":"2.0","id":1,"method":"initialize","params":${params}}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{}}\n`;
+  const probeParams = '{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcp-conform","version":"0.1.0"}}';
+  assert.equal(need('protocol: none', initialize(probeParams)), { continuesProbe: '2025-06-18', initializeId: 1 });
+  assert.ok(fresh('protocol: none', initialize(probeParams.replace('{}', '{"roots":{}}'))));
+  assert.ok(fresh('protocol: none', initialize(probeParams.replace('2025-06-18', '1999-01-01'))));
+  assert.ok(fresh('protocol: none\nprocess: fresh: it counts its starts', initialize(probeParams)));
+  assert.ok(fresh('protocol: none', initialize(probeParams).replace('"id":1,"method"', '"id":0,"method"')));
   assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":1000001,"method":"ping"}\n'));
   assert.ok(fresh('protocol: any', '-- client --\n{"jsonrpc":"2.0","id":"a#1","method":"ping"}\n'));
   // A batch refused whole is over when the fence at the turn's end is answered: any revision shares.
@@ -240,6 +401,22 @@ test('which fixtures need a process of their own', () => {
   assert.ok(asWritten('-- client --\n{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}\n'));
   assert.ok(asWritten('-- client --\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n{"jsonrpc":"2.0","id":"7","method":"ping"}\n'));
   assert.not.ok(asWritten(ping));
+  // The same id twice is one id (reused-in-flight-id): renamed, both stay alike.
+  assert.not.ok(asWritten('-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n'));
+  const ids = (body: string) => asWrittenIds(parseFixture(`protocol: any\n\n${body}`, 'x.txtar', 'x'));
+  assert.equal(
+    ids(
+      '-- client raw --\n{"jsonrpc":"2.0","id":5,"method":"ping"}\\n\n-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
+    ),
+    ['5'],
+  );
+  assert.equal(ids('-- client --\n{"jsonrpc":"2.0","id":null,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n'), [
+    'null',
+  ]);
+  assert.equal(ids('-- client --\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n{"jsonrpc":"2.0","id":"7","method":"ping"}\n'), [
+    '7',
+    '"7"',
+  ]);
   assert.throws(() => need('protocol: any\nprocess: shared', ping), /process: expected "fresh: REASON"/);
 });
 
