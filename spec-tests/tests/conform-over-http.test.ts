@@ -13,6 +13,7 @@ import { parseFixture } from '../runner/fixture-parser.js';
 import { isJsonObject } from '../runner/json-types.js';
 import { runInOrder } from '../runner/ordered-pool.js';
 import { startHttpTracker } from '../test-support/http-tracker.js';
+import { runArguments } from '../test-support/run-arguments.js';
 
 interface JsonReport {
   fixtures: { name: string; verdict: string; skipReason?: string; failures: { summary: string }[] }[];
@@ -49,23 +50,19 @@ async function startTracker(serverArgs?: string): Promise<{ child: ChildProcess;
 
 async function runOverHttp(url: string, paths: string[], urlServerArgs?: string): Promise<JsonReport> {
   let text = '';
-  const args: RunArguments = {
-    command: 'run',
-    server: '',
+  // 15 s for an answer: on a machine starved of CPU (a CI box at a load of 20) the tracker's
+  // answers come late; what is under test is what they say, not how soon.
+  const failOn: RunArguments['failOn'] = ['must', 'should', 'jsonrpc-strict'];
+  const args = runArguments({
     url,
     urlServerArgs,
     schema: true,
-    schemaDir: undefined,
-    reporter: 'json',
-    filters: [],
-    update: false,
-    expectedFailures: undefined,
-    timeoutMs: 5000,
+    timeoutMs: 15_000,
     startupTimeoutMs: 10_000,
-    failOn: ['must', 'should', 'jsonrpc-strict'],
+    failOn,
     jobs: 4,
     paths,
-  };
+  });
   await runCommand(args, { write: (chunk) => (text += chunk), isTerminal: false, env: {} });
   return JSON.parse(text) as JsonReport;
 }
