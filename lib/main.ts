@@ -20,11 +20,22 @@ import { loadHelp } from './help-loader.js';
 import { loadHttpServing } from './http-loader.js';
 import { loadImportExport } from './import-export-loader.js';
 import { pendingImportNotice } from './import-pending.js';
-import { isDomainError, isStoreFileError, openStore, resolveDataPath, stderrLogger, type TrackerStore } from './store/index.js';
+import {
+  isDomainError,
+  isStoreFileError,
+  loadWrites,
+  openStore,
+  resolveDataPath,
+  stderrLogger,
+  type TrackerStore,
+} from './store/index.js';
 import { loadPostgresBackend } from './store/store-loader.js';
 import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
 import { type ToolSelection, parseReadOnlyVariable, parseToolsets } from './tracker/toolsets.js';
+
+/** How long stdin stays quiet before the store's commands are loaded ahead of the first write. */
+const QUIET_BEFORE_LOADING_WRITES_MS = 500;
 
 const report = (line: string): void => {
   process.stderr.write(`[mcp-tracker] ${line}\n`);
@@ -154,6 +165,34 @@ async function serve(line: CommandLine): Promise<void> {
     report,
     onShutdown: release,
   });
+  if (!tools.readOnly) loadWritesWhenQuiet();
+}
+
+/**
+ * The store's commands (dist/mcp-tracker-writes.mjs) are loaded on the first write, so a start
+ * does not parse them; the first write then paid for loading them, about 20 ms of CPU, most of it
+ * evaluating the module (docs/performance.md). A host starts a server, lists what it offers, and
+ * its first call comes seconds later, when a person asks: so once stdin has been quiet for a
+ * moment after the start, they are loaded, and the first write finds them in Node's module map.
+ * The load runs on this thread: a request that arrives during it waits for it, once.
+ */
+function loadWritesWhenQuiet(): void {
+  let lastInput = performance.now();
+  const heard = (): void => {
+    lastInput = performance.now();
+  };
+  process.stdin.on('data', heard);
+  const load = (): void => {
+    const quiet = performance.now() - lastInput;
+    if (quiet < QUIET_BEFORE_LOADING_WRITES_MS) {
+      setTimeout(load, QUIET_BEFORE_LOADING_WRITES_MS - quiet).unref();
+      return;
+    }
+    process.stdin.off('data', heard);
+    // A companion missing or unreadable: the first write names the file to copy (lib/companion-bundle.ts).
+    loadWrites().catch(() => undefined);
+  };
+  setTimeout(load, QUIET_BEFORE_LOADING_WRITES_MS).unref();
 }
 
 /** --toolsets wins over MCP_TRACKER_TOOLSETS; --read-only or MCP_TRACKER_READ_ONLY turns read-only on. */

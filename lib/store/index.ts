@@ -12,6 +12,7 @@
 // The store knows nothing about MCP.
 
 export { openStore } from './store.js';
+export { loadWrites } from './writes-loader.js';
 export { loadExchangeText } from './exchange-loader.js';
 export { BULK_MAX } from './store-api.js';
 export type {

@@ -13,7 +13,8 @@ type WritesModule = typeof import('./store-mutations.js');
 
 declare const __MCP_TRACKER_WRITES_BUNDLE__: string | undefined;
 
-async function loadWrites(): Promise<WritesModule> {
+/** The commands' module; lib/main.ts loads it once the server is quiet, before the first write asks. */
+export async function loadWrites(): Promise<WritesModule> {
   const specifier =
     typeof __MCP_TRACKER_WRITES_BUNDLE__ === 'string'
       ? new URL(__MCP_TRACKER_WRITES_BUNDLE__, import.meta.url).href
