@@ -7,9 +7,9 @@
 //   requests, loaded on the first such request. Every handler is asynchronous already, so the
 //   seam awaits the module (`onFirstUse`, below) and calls it, as lib/store/writes-loader.ts
 //   does for every write: `createIssue: async (input) => (await writes()).createIssue(input)`.
-//   The server also loads the writes' companion ahead, once stdin has been quiet for a moment
-//   after its start (lib/main.ts, loadWritesWhenQuiet): the seam then finds it in Node's module
-//   map, and the first write does not pay for it. A code cache for the companions was tried and
+//   The server also loads the writes' and the query language's companions ahead, once stdin has
+//   been quiet for a moment after its start (lib/main.ts, loadCompanionsWhenQuiet): the seams
+//   then find them loaded, and the first write or query does not pay for them. A code cache for the companions was tried and
 //   not kept: what a companion costs is evaluating it, not compiling it (docs/performance.md).
 //
 // Every loader (http-loader.ts here, store/writes-loader.ts, tracker/prompts-loader.ts and the

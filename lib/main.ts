@@ -25,6 +25,7 @@ import {
   isStoreFileError,
   loadWrites,
   openStore,
+  queryLanguage,
   resolveDataPath,
   stderrLogger,
   type TrackerStore,
@@ -34,8 +35,8 @@ import { resolveStoreUrl, type PostgresStoreUrl } from './store/store-url.js';
 import { SERVER_INFO, createTrackerServer } from './tracker/server.js';
 import { type ToolSelection, parseReadOnlyVariable, parseToolsets } from './tracker/toolsets.js';
 
-/** How long stdin stays quiet before the store's commands are loaded ahead of the first write. */
-const QUIET_BEFORE_LOADING_WRITES_MS = 500;
+/** How long stdin stays quiet before the companions are loaded ahead of the first write and query. */
+const QUIET_BEFORE_LOADING_COMPANIONS_MS = 500;
 
 const report = (line: string): void => {
   process.stderr.write(`[mcp-tracker] ${line}\n`);
@@ -165,18 +166,19 @@ async function serve(line: CommandLine): Promise<void> {
     report,
     onShutdown: release,
   });
-  if (!tools.readOnly) loadWritesWhenQuiet();
+  loadCompanionsWhenQuiet(tools.readOnly === true);
 }
 
 /**
- * The store's commands (dist/mcp-tracker-writes.mjs) are loaded on the first write, so a start
- * does not parse them; the first write then paid for loading them, about 20 ms of CPU, most of it
- * evaluating the module (docs/performance.md). A host starts a server, lists what it offers, and
- * its first call comes seconds later, when a person asks: so once stdin has been quiet for a
- * moment after the start, they are loaded, and the first write finds them in Node's module map.
- * The load runs on this thread: a request that arrives during it waits for it, once.
+ * The store's commands (dist/mcp-tracker-writes.mjs) are loaded on the first write, and the query
+ * language (dist/mcp-tracker-jql.cjs) on the first query, so a start does not parse them; the first
+ * write or query then paid for loading them, 20-30 ms of CPU each, most of it evaluating the module
+ * (docs/performance.md). A host starts a server, lists what it offers, and its first call comes
+ * seconds later, when a person asks: so once stdin has been quiet for a moment after the start,
+ * they are loaded, and the first write or query finds them loaded. The load runs on this thread:
+ * a request that arrives during it waits for it, once. A read-only server never writes.
  */
-function loadWritesWhenQuiet(): void {
+function loadCompanionsWhenQuiet(readOnly: boolean): void {
   let lastInput = performance.now();
   const heard = (): void => {
     lastInput = performance.now();
@@ -184,15 +186,20 @@ function loadWritesWhenQuiet(): void {
   process.stdin.on('data', heard);
   const load = (): void => {
     const quiet = performance.now() - lastInput;
-    if (quiet < QUIET_BEFORE_LOADING_WRITES_MS) {
-      setTimeout(load, QUIET_BEFORE_LOADING_WRITES_MS - quiet).unref();
+    if (quiet < QUIET_BEFORE_LOADING_COMPANIONS_MS) {
+      setTimeout(load, QUIET_BEFORE_LOADING_COMPANIONS_MS - quiet).unref();
       return;
     }
     process.stdin.off('data', heard);
-    // A companion missing or unreadable: the first write names the file to copy (lib/companion-bundle.ts).
-    loadWrites().catch(() => undefined);
+    // A companion missing or unreadable: the first write or query names the file to copy (lib/companion-bundle.ts).
+    try {
+      queryLanguage();
+    } catch {
+      // named again by the first query
+    }
+    if (!readOnly) loadWrites().catch(() => undefined);
   };
-  setTimeout(load, QUIET_BEFORE_LOADING_WRITES_MS).unref();
+  setTimeout(load, QUIET_BEFORE_LOADING_COMPANIONS_MS).unref();
 }
 
 /** --toolsets wins over MCP_TRACKER_TOOLSETS; --read-only or MCP_TRACKER_READ_ONLY turns read-only on. */

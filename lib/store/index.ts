@@ -13,6 +13,7 @@
 
 export { openStore } from './store.js';
 export { loadWrites } from './writes-loader.js';
+export { queryLanguage } from './queries/jql-loader.js';
 export { loadExchangeText } from './exchange-loader.js';
 export { BULK_MAX } from './store-api.js';
 export type {

@@ -1,8 +1,9 @@
-// The store's commands (dist/mcp-tracker-writes.mjs) are loaded once the server has been quiet
-// for a moment after its start (lib/main.ts, loadWritesWhenQuiet), so that the first write does
+// The store's commands (dist/mcp-tracker-writes.mjs) and the query language
+// (dist/mcp-tracker-jql.cjs) are loaded once the server has been quiet for a moment after its
+// start (lib/main.ts, loadCompanionsWhenQuiet), so that the first write and the first query do
 // not wait for them. Seen from outside: after the quiet moment, the server no longer needs the
-// file to write. And the early load is silent: a server copied alone still starts quietly, and
-// its first write names the file to copy, as before.
+// files to write and to query. And the early load is silent: a server copied alone still starts
+// quietly, and its first write or query names the file to copy, as before.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
@@ -25,6 +26,12 @@ const CREATE = {
   id: 2,
   method: 'tools/call',
   params: { name: 'create_issue', arguments: { project: 'PROJ', title: 'Written after a quiet moment', type: 'task' } },
+};
+const QUERY = {
+  jsonrpc: '2.0',
+  id: 3,
+  method: 'tools/call',
+  params: { name: 'search_issues', arguments: { query: 'project = PROJ AND summary ~ "quiet moment"' } },
 };
 
 interface Session {
@@ -70,16 +77,20 @@ function folderWith(files: string[]): string {
 
 const quiet = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, QUIET_MS));
 
-test('after a quiet moment the commands are loaded: the first write succeeds with the file gone', async () => {
-  const folder = folderWith(['mcp-tracker.mjs', 'mcp-tracker-writes.mjs']);
+test('after a quiet moment the commands and the query language are loaded: the first write and query succeed with the files gone', async () => {
+  const folder = folderWith(['mcp-tracker.mjs', 'mcp-tracker-writes.mjs', 'mcp-tracker-jql.cjs']);
   const server = startServer(folder);
   try {
     assert.match(await server.ask(INITIALIZE), '"protocolVersion":"2025-11-25"');
     await quiet();
     rmSync(join(folder, 'mcp-tracker-writes.mjs'));
+    rmSync(join(folder, 'mcp-tracker-jql.cjs'));
     const answer = await server.ask(CREATE);
     assert.match(answer, '\\"title\\":\\"Written after a quiet moment\\"', answer);
     assert.not.match(answer, '"isError":true');
+    const found = await server.ask(QUERY);
+    assert.match(found, 'Written after a quiet moment', found);
+    assert.not.match(found, '"isError":true');
     await server.end();
   } finally {
     server.stop();
@@ -87,7 +98,7 @@ test('after a quiet moment the commands are loaded: the first write succeeds wit
   }
 });
 
-test('the early load of a missing file is silent; the first write names the file to copy', async () => {
+test('the early load of missing files is silent; the first write and query name the file to copy', async () => {
   const folder = folderWith(['mcp-tracker.mjs']);
   const server = startServer(folder);
   try {
@@ -95,6 +106,7 @@ test('the early load of a missing file is silent; the first write names the file
     await quiet();
     const answer = await server.ask(CREATE);
     assert.match(answer, 'needs mcp-tracker-writes.mjs beside this file');
+    assert.match(await server.ask(QUERY), 'needs mcp-tracker-jql.cjs beside this file');
     const stderr = await server.end();
     assert.not.match(stderr, /internal error|ERR_MODULE_NOT_FOUND/, stderr);
   } finally {
