@@ -6,9 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type IncomingHttpHeaders, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { fixtureFolder } from '../test-support/fixture-folder.js';
 import { runCommand } from '../runner/run-command.js';
 import { runArguments } from '../test-support/run-arguments.js';
 import { SseReader } from '../runner/sse-reader.js';
@@ -80,8 +78,7 @@ interface JsonReport {
 }
 
 async function runFixture(url: string, name: string, text: string): Promise<JsonReport> {
-  const folder = mkdtempSync(join(tmpdir(), 'conform-http-'));
-  writeFileSync(join(folder, `${name}.txtar`), text);
+  const folder = fixtureFolder('conform-http', `${name}.txtar`, text);
   let output = '';
   await runCommand(runArguments({ url, schema: true, timeoutMs: 1000, jobs: 1, paths: [folder] }), {
     write: (chunk) => (output += chunk),

@@ -11,9 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { fixtureFolder } from '../test-support/fixture-folder.js';
 import { runCommand } from '../runner/run-command.js';
 import { runArguments } from '../test-support/run-arguments.js';
 
@@ -77,8 +75,7 @@ interface JsonReport {
 }
 
 async function runFixture(url: string, text: string): Promise<JsonReport> {
-  const folder = mkdtempSync(join(tmpdir(), 'conform-http-streams-'));
-  writeFileSync(join(folder, 'fixture.txtar'), text);
+  const folder = fixtureFolder('conform-http-streams', 'fixture.txtar', text);
   let output = '';
   await runCommand(runArguments({ url, schema: true, jobs: 1, paths: [folder] }), {
     write: (chunk) => (output += chunk),

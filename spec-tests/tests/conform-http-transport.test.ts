@@ -7,9 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { fixtureFolder } from '../test-support/fixture-folder.js';
 import { runCommand } from '../runner/run-command.js';
 import { runArguments } from '../test-support/run-arguments.js';
 import type { RunArguments } from '../runner/cli-args.js';
@@ -194,9 +192,9 @@ async function startRefusingServer(): Promise<{ url: string; close: () => void }
 
 test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected error, fails an expected result and says so', async () => {
   const fake = await startRefusingServer();
-  const folder = mkdtempSync(join(tmpdir(), 'conform-refusals-'));
-  writeFileSync(
-    join(folder, 'tools-list.txtar'),
+  const folder = fixtureFolder(
+    'conform-refusals',
+    'tools-list.txtar',
     'tools/list gets a result.\nspec: https://example.invalid\nprotocol: 2025-11-25\n\n-- client --\n{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n',
   );
   try {
@@ -303,9 +301,9 @@ test('an SSE event id sent twice in one session fails, citing the resumability r
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Mcp-Session-Id': 'session-1' });
     res.end(`id: event-1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
   });
-  const folder = mkdtempSync(join(tmpdir(), 'conform-event-ids-'));
-  writeFileSync(
-    join(folder, 'two-pings.txtar'),
+  const folder = fixtureFolder(
+    'conform-event-ids',
+    'two-pings.txtar',
     'Two pings.\nspec: https://example.invalid\nprotocol: 2025-11-25\n\n-- client --\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{}}\n',
   );
   try {
@@ -340,9 +338,9 @@ test('requests whose ids differ only in type go out one after the other: a serve
       if (target !== res) setTimeout(() => res.end(), 500);
     }, 150);
   });
-  const folder = mkdtempSync(join(tmpdir(), 'conform-type-twins-'));
-  writeFileSync(
-    join(folder, 'twins.txtar'),
+  const folder = fixtureFolder(
+    'conform-type-twins',
+    'twins.txtar',
     'Ids 7 and "7".\nspec: https://example.invalid\nprotocol: 2025-11-25\n\n-- client --\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n{"jsonrpc":"2.0","id":"7","method":"ping"}\n-- server --\n{"jsonrpc":"2.0","id":7,"result":{}}\n{"jsonrpc":"2.0","id":"7","result":{}}\n',
   );
   try {
