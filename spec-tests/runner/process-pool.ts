@@ -125,7 +125,8 @@ export class ServerPool {
    * the server answered another version: that process serves `protocol: any` fixtures).
    */
   continueProbe(version: string, initializeId: JsonValue): ProcessLease | undefined {
-    const repeats = (item: SharedProcess) => item.awaitingFirstTurn && item.initializeResult?.protocolVersion === version;
+    const repeats = (item: SharedProcess) =>
+      item.key === `handshake ${version}` && item.awaitingFirstTurn && item.initializeResult?.protocolVersion === version;
     const index = this.idle.findIndex(repeats);
     const [probe] = index < 0 ? [] : this.idle.splice(index, 1);
     if (probe === undefined) return undefined;

@@ -248,6 +248,25 @@ test("a fixture that opens with a probe's initialize continues the probe's proce
   assert.is(readFileSync(counter, 'utf8').length, 5 + 1);
 });
 
+test("a fixture repeating a probe's initialize never continues another revision's probe answered with the same version", async () => {
+  // Answers every initialize with 2025-06-18, as a server that knows no newer revision does: the
+  // 2025-11-25 probe's process is kept for protocol: any fixtures, its session opened by an
+  // initialize that asked for 2025-11-25. This server refuses a ping in a session opened for
+  // 2025-06-18, so the fixture fails on the right process (and again on a fresh one), and would
+  // pass only on the 2025-11-25 probe's.
+  const server = tinyServer('answers-2025-06-18', {
+    atStart: 'let asked;',
+    onMessage: `if (msg.method === "initialize") { asked = msg.params.protocolVersion; return send({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "older", version: "1" } } }); } if (msg.method === "ping" && asked === "2025-06-18") return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32603, message: "no ping in a 2025-06-18 session" } });`,
+  });
+  const folder = fixtureFolder(INITIALIZE_AS_PROBED, 1);
+  writeFileSync(join(folder, 'pings.txtar'), TWO_PINGS);
+  const report = await runJson(server, folder);
+  assert.equal(
+    report.fixtures.map((fixture) => `${fixture.name} ${fixture.verdict}`),
+    ['f1 failed', 'pings passed'],
+  );
+});
+
 const PING_BEFORE_INITIALIZE = `A ping before any initialize.
 protocol: none
 
