@@ -9,8 +9,8 @@
 //   does for every write: `createIssue: async (input) => (await writes()).createIssue(input)`.
 //   The server also loads the writes' and the query language's companions ahead, once stdin has
 //   been quiet for a moment after its start (lib/main.ts, loadCompanionsWhenQuiet): the seams
-//   then find them loaded, and the first write or query does not pay for them. A code cache for the companions was tried and
-//   not kept: what a companion costs is evaluating it, not compiling it (docs/performance.md).
+//   then find them loaded, and the first write or query does not pay for them. No code cache
+//   for the companions: what a companion costs is evaluating it, not compiling it (docs/performance.md).
 //
 // Every loader (http-loader.ts here, store/writes-loader.ts, tracker/prompts-loader.ts and the
 // others) is the same few lines: build.mjs defines `__MCP_TRACKER_<NAME>_BUNDLE__` as the

@@ -172,10 +172,10 @@ async function serve(line: CommandLine): Promise<void> {
 /**
  * The store's commands (dist/mcp-tracker-writes.mjs) are loaded on the first write, and the query
  * language (dist/mcp-tracker-jql.cjs) on the first query, so a start does not parse them; the first
- * write or query then paid for loading them, 20-30 ms of CPU each, most of it evaluating the module
- * (docs/performance.md). A host starts a server, lists what it offers, and its first call comes
- * seconds later, when a person asks: so once stdin has been quiet for a moment after the start,
- * they are loaded, and the first write or query finds them loaded. The load runs on this thread:
+ * write or query then paid for loading them, most of it evaluating the module (docs/performance.md).
+ * A host starts a server, lists what it offers, and its first call comes seconds later, when a
+ * person asks: so once stdin has been quiet for a moment after the start, they are loaded, and the
+ * first write or query finds them loaded. The load runs on this thread:
  * a request that arrives during it waits for it, once. A read-only server never writes.
  */
 function loadCompanionsWhenQuiet(readOnly: boolean): void {
@@ -191,6 +191,7 @@ function loadCompanionsWhenQuiet(readOnly: boolean): void {
       return;
     }
     process.stdin.off('data', heard);
+    if (process.stdin.readableEnded || process.stdin.destroyed) return; // shutting down: nothing left to serve
     // A companion missing or unreadable: the first write or query names the file to copy (lib/companion-bundle.ts).
     try {
       queryLanguage();

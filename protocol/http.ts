@@ -142,9 +142,7 @@ export async function serveHttp(server: Server, options: HttpOptions): Promise<H
   // Node tells a client how long it keeps an idle connection (`Keep-Alive: timeout=5`) and closes
   // it 1 s after that; the client reuses one until shortly before the time told (undici, behind
   // fetch: 2 s before). A client starved of CPU for longer than those 3 s sends its next request
-  // into a connection already closed ("other side closed"): conform-over-http.test failed so at
-  // a load of 20-28 on 2 cores, and never with the connections kept 60 s (docs/http.md). So the
-  // time told stays, and the connection is kept `idleGraceMs` longer: Node destroys a timed-out
+  // into a connection already closed ("other side closed"; docs/http.md). So the time told stays, and the connection is kept `idleGraceMs` longer: Node destroys a timed-out
   // socket only when nobody listens for 'timeout'. A connection that read nothing since its
   // grace began is closed at the end of it.
   const graceFrom = new WeakMap<Socket, number>();

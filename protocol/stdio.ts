@@ -130,7 +130,8 @@ export function serveStdio(server: Server, options: StdioOptions = {}): Connecti
     // Several requests in one read (pipelined): the answers made while they run leave together
     // (line-writer.ts, gather). One line, the most common read, takes the plain path: gathering
     // there measured slower one request at a time (docs/performance.md).
-    if (chunk.indexOf(10) < chunk.length - 1) writer.gather(() => framer.push(chunk));
+    const newline = chunk.indexOf(10);
+    if (newline !== -1 && newline < chunk.length - 1) writer.gather(() => framer.push(chunk));
     else framer.push(chunk);
     if (framer.holding) stdin.pause();
   });
