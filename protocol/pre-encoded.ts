@@ -58,7 +58,11 @@ export class PreEncoded<Value> {
 
   /** Its JSON's length in UTF-8 bytes, or characters for one kept as a string: what it holds in memory. */
   get size(): number {
-    return this.utf8?.reduce((sum, chunk) => sum + chunk.length, 0) ?? this.json.length;
+    return (
+      this.utf8?.reduce((sum, chunk) => sum + chunk.length, 0) ??
+      this.#parts?.reduce((sum, part) => sum + part.length, 0) ??
+      this.json.length
+    );
   }
 
   /** A text, as its JSON string literal (quoted and escaped here). */

@@ -48,6 +48,7 @@ test('withFields keeps the result and its fields as parts, written into the line
   assert.equal(complete.jsonParts, [result.json.slice(0, -1), ',', '"resultType":"complete"}']);
   const message = resultMessage(7, complete);
   assert.is(Buffer.concat(encodeLineBytes(message)).toString('utf8'), encodeLine(message));
+  assert.is(complete.size, complete.json.length, 'its size counted from the parts');
 });
 
 test('ofString encodes the text itself: JSON text stays text, quotes and newlines included', () => {
