@@ -91,6 +91,9 @@ test('the store: a search asked while another pauses waits for it, even one the 
 test('the store: a scan during which a record is applied is answered but not kept', async () => {
   const store = await storeWithManyIssues('change');
   try {
+    // A first write first: it loads the store's commands (lib/store/writes-loader.ts) and takes the
+    // lock, which on a loaded machine took longer than the whole scan, so the write below came after it.
+    await store.addComment('PROJ-102', { body: 'Warm.' });
     const scanned = store.searchIssuesYielding(SCANNED);
     assert.instance(scanned, Promise);
     let ended = false;
