@@ -27,8 +27,8 @@ const PG_REQUIRE =
 // (the server's, team mode's, import and export's) loads on first use, each from beside itself.
 const STORE_SEAMS = {
   __MCP_TRACKER_WRITES_BUNDLE__: JSON.stringify('./mcp-tracker-writes.mjs'),
-  // The query language, loaded at once on the first query (lib/store/queries/jql-loader.ts), so CommonJS.
-  __MCP_TRACKER_JQL_BUNDLE__: JSON.stringify('./mcp-tracker-jql.cjs'),
+  // The query language and the other occasional reads, loaded at once on the first (lib/store/occasional-reads.ts), so CommonJS.
+  __MCP_TRACKER_READS_BUNDLE__: JSON.stringify('./mcp-tracker-reads.cjs'),
   // import_issues and export_issues load the exchange room from the commands' companion (lib/store/exchange-loader.ts).
   __MCP_TRACKER_IO_BUNDLE__: JSON.stringify('./mcp-tracker-io.mjs'),
 };
@@ -74,8 +74,9 @@ const programs = [
   { entry: 'lib/store/store-mutations.ts', out: 'dist/mcp-tracker-writes.mjs', define: {}, notice: '' },
   // What the prompts expand into, loaded on the first prompts/get (lib/tracker/prompts-loader.ts).
   { entry: 'lib/tracker/prompt-messages.ts', out: 'dist/mcp-tracker-prompts.mjs', define: {}, notice: '' },
-  // The query language's parser, printer and resolver, required on the first query (lib/store/queries/jql-loader.ts).
-  { entry: 'lib/store/queries/jql/language.ts', out: 'dist/mcp-tracker-jql.cjs', define: {}, notice: '', format: 'cjs' },
+  // The query language's parser, printer and resolver, the sprint reports, the completions and the export's snapshot,
+  // required on the first of them (lib/store/queries/jql-loader.ts, lib/store/occasional-reads-loader.ts).
+  { entry: 'lib/store/occasional-reads.ts', out: 'dist/mcp-tracker-reads.cjs', define: {}, notice: '', format: 'cjs' },
   {
     entry: 'spec-tests/runner/main.ts',
     out: 'dist/mcp-conform.mjs',

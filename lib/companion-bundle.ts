@@ -24,10 +24,13 @@
 // again on the server's side: lib/tracker/prompts.ts, asServerError).
 //
 // A user who copied mcp-tracker.mjs alone gets a sentence naming the file to copy beside it, not
-// a stack trace.
+// a stack trace: for a command, on stderr (lib/main.ts); for a request, as its error (-32603, the
+// server's own failure, with the sentence as the message), whichever read, tool, prompt or
+// completion reached the seam.
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ErrorCode, RpcError } from '../protocol/errors.js';
 
 /**
  * In dist/mcp-tracker.mjs the program runs as a script compiled by lib/code-cache.ts, and in
@@ -36,8 +39,15 @@ import { fileURLToPath } from 'node:url';
  */
 declare const __mcpImport: ((specifier: string) => Promise<unknown>) | undefined;
 
-/** A companion bundle is not beside the server bundle. */
-export class CompanionMissing extends Error {}
+/**
+ * A companion bundle is not beside the server bundle. An RpcError, so that a request reaching a
+ * seam is answered with the sentence, not the engine's bare "Internal error" (toRpcError).
+ */
+export class CompanionMissing extends RpcError {
+  constructor(message: string) {
+    super(ErrorCode.InternalError, message);
+  }
+}
 
 /**
  * Runs `load` (the loader's own `import(specifier)`: a relative specifier resolves against the

@@ -2,14 +2,6 @@
 // work kept until the data changes (derived.ts), searches one at a time, and a backend's own
 // search (SQL) where it has one.
 import { parseIssueKey, parseProjectKey, parseText } from './model/args.js';
-import {
-  completeAssignees,
-  completeIssueKeys,
-  completePriorities,
-  completeProjectKeys,
-  completeSprintIds,
-  completeStatuses,
-} from './domain/completions.js';
 import { sprintBurndown } from './changes/burndown.js';
 import { createDerivedCache } from './queries/derived.js';
 import { requireIssue, requireProject, requireSprint, sprintIdOf } from './state/lookup.js';
@@ -19,7 +11,6 @@ import type { ResolveContext } from './queries/jql/conditions.js';
 import { LIMITS, type Issue } from './model/schema.js';
 import { sortedProjectKeys, sortedSprints, type TrackerState } from './state/state.js';
 import { currentSprintFor, currentSprintStats, projectStats, sprintStats } from './domain/stats.js';
-import { projectVelocity, sprintReport } from './domain/sprint-report.js';
 import { allowedMoves } from './model/workflow.js';
 import { workflowOf } from './state/workflows.js';
 import { issueLinks, linkKeys } from './domain/links.js';
@@ -27,9 +18,9 @@ import { readyKeys } from './domain/ready.js';
 import { projectFieldsOf } from './domain/fields.js';
 import { issueHistory, parseHistoryLimit } from './changes/history.js';
 import { attachmentInfo, completeAttachmentNames, listAttachments, requireAttachment } from './domain/attachments.js';
-import { snapshotOf } from './queries/snapshot.js';
 import { peopleReads } from './domain/people.js';
 import type { StoreAccess, StoreReads } from './store-access.js';
+import { occasionalReads } from './occasional-reads-loader.js';
 
 /**
  * A backend's own answer to search_issues (PostgreSQL's: postgres/sql-search.ts), from the
@@ -42,6 +33,8 @@ export type SearchPushdown = (
 ) => Promise<Page<Issue> | null>;
 
 const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
+
+const completions = () => occasionalReads('a completion');
 
 /** A cache key for a query's arguments; plain JSON would make NaN and Infinity look like null. */
 const keyOf = (value: unknown): string =>
@@ -155,15 +148,22 @@ export function storeReads(access: StoreAccess, pushdown?: SearchPushdown): Stor
         const { user } = who();
         return derived.get(state, `current sprint of ${user}`, () => currentSprintFor(state, user) ?? null);
       }),
-    getSprintReport: (id) => read((state) => derived.get(state, `report ${keyOf(id)}`, () => sprintReport(state, id))),
+    getSprintReport: (id) =>
+      read((state) =>
+        derived.get(state, `report ${keyOf(id)}`, () => occasionalReads('a sprint report').sprintReport(state, id)),
+      ),
     getVelocity: (project) =>
-      read((state) => derived.get(state, `velocity ${keyOf(project)}`, () => projectVelocity(state, project))),
-    completeIssueKeys: (prefix) => read((state) => completeIssueKeys(state, prefix)),
-    completeProjectKeys: (prefix) => read((state) => completeProjectKeys(state, prefix)),
-    completeAssignees: (prefix) => read((state) => completeAssignees(state, prefix)),
-    completeStatuses: (prefix, project) => read((state) => completeStatuses(state, prefix, project)),
-    completePriorities: (prefix) => completePriorities(prefix),
-    completeSprintIds: (prefix, project) => read((state) => completeSprintIds(state, prefix, project)),
+      read((state) =>
+        derived.get(state, `velocity ${keyOf(project)}`, () =>
+          occasionalReads("a project's velocity").projectVelocity(state, project),
+        ),
+      ),
+    completeIssueKeys: (prefix) => read((state) => completions().completeIssueKeys(state, prefix)),
+    completeProjectKeys: (prefix) => read((state) => completions().completeProjectKeys(state, prefix)),
+    completeAssignees: (prefix) => read((state) => completions().completeAssignees(state, prefix)),
+    completeStatuses: (prefix, project) => read((state) => completions().completeStatuses(state, prefix, project)),
+    completePriorities: (prefix) => completions().completePriorities(prefix),
+    completeSprintIds: (prefix, project) => read((state) => completions().completeSprintIds(state, prefix, project)),
     getHistory: (key, limit) => {
       const shown = parseHistoryLimit(limit);
       return read((state) => issueHistory(state, parseIssueKey(key), shown));
@@ -183,7 +183,7 @@ export function storeReads(access: StoreAccess, pushdown?: SearchPushdown): Stor
         }
       }),
 
-    exportSnapshot: () => read(snapshotOf),
+    exportSnapshot: () => read((state) => occasionalReads('an export').snapshotOf(state)),
     ...peopleReads(read),
   };
 }

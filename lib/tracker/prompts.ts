@@ -9,9 +9,9 @@
 // into (prompt-messages.ts) is loaded on the first prompts/get (prompts-loader.ts).
 
 import type { PromptDefinition } from '../../protocol/prompts.js';
-import { ErrorCode, RpcError } from '../../protocol/errors.js';
+import { RpcError } from '../../protocol/errors.js';
 import type { TrackerStore } from '../store/index.js';
-import { CompanionMissing, onFirstUse } from '../companion-bundle.js';
+import { onFirstUse } from '../companion-bundle.js';
 import { sprintPrompts } from './prompts-sprints.js';
 import { completers } from './completers.js';
 import { bugReportPrompt } from './prompt-bug-report.js';
@@ -33,10 +33,7 @@ export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
   const complete = completers(store);
   const messages = onFirstUse(loadPromptMessages);
   const expand: Expand = (name) => async (args) => {
-    const { PROMPT_MESSAGES } = await messages().catch((error: unknown) => {
-      // A mcp-tracker.mjs copied alone tells the client which file to copy beside it.
-      throw error instanceof CompanionMissing ? new RpcError(ErrorCode.InternalError, error.message) : error;
-    });
+    const { PROMPT_MESSAGES } = await messages();
     try {
       return PROMPT_MESSAGES[name](store, args);
     } catch (error) {

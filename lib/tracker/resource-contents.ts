@@ -4,8 +4,7 @@
 
 import type { ResourceContents } from '../../protocol/resources.js';
 import type { RequestContext } from '../../protocol/context.js';
-import { ErrorCode, RpcError, excerpt, invalidParams } from '../../protocol/errors.js';
-import { CompanionMissing } from '../companion-bundle.js';
+import { RpcError, excerpt, invalidParams } from '../../protocol/errors.js';
 import { PreEncoded } from '../../protocol/pre-encoded.js';
 import type { IssueTexts } from './issue-texts.js';
 import { CURRENT_SPRINT_URI, JSON_MIME, SVG_MIME, TEMPLATES } from './resource-uris.js';
@@ -73,8 +72,6 @@ export function resourceReaders(store: TrackerStore, texts: IssueTexts) {
       return asContents(uri, readKnownUri(store, uri) ?? {});
     } catch (error) {
       if (isDomainError(error)) throw invalidParams(error.message, { uri });
-      // A mcp-tracker.mjs copied alone tells the client which file to copy beside it (jql-loader.ts).
-      if (error instanceof CompanionMissing) throw new RpcError(ErrorCode.InternalError, error.message);
       throw error;
     }
   };

@@ -60,7 +60,7 @@ function companionsFrom(file: string, dist: string): Record<string, string> {
     __MCP_TRACKER_WRITES_BUNDLE__: near('mcp-tracker-writes.mjs'),
     __MCP_TRACKER_PROMPTS_BUNDLE__: near('mcp-tracker-prompts.mjs'),
     __MCP_TRACKER_IO_BUNDLE__: near('mcp-tracker-io.mjs'),
-    __MCP_TRACKER_JQL_BUNDLE__: near('mcp-tracker-jql.cjs'),
+    __MCP_TRACKER_READS_BUNDLE__: near('mcp-tracker-reads.cjs'),
   };
 }
 

@@ -16,16 +16,16 @@ import { join } from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
 
 const ENTRY = 'lib/main.ts';
-// The companions a working session loads on first use (a write, a prompt, a query) are copied
+// The companions a working session loads on first use (a write, a prompt, a query or another occasional read) are copied
 // from dist/ beside the measured bundle (run node build.mjs first); no session loads the others.
-const SEAMS = ['mcp-tracker-writes.mjs', 'mcp-tracker-prompts.mjs', 'mcp-tracker-jql.cjs'];
+const SEAMS = ['mcp-tracker-writes.mjs', 'mcp-tracker-prompts.mjs', 'mcp-tracker-reads.cjs'];
 const DEFINE = {
   ...Object.fromEntries(
     ['POSTGRES', 'DEMO', 'IO', 'HTTP', 'HELP'].map((name) => [`__MCP_TRACKER_${name}_BUNDLE__`, '"./companion.mjs"']),
   ),
   __MCP_TRACKER_WRITES_BUNDLE__: JSON.stringify(`./${SEAMS[0]}`),
   __MCP_TRACKER_PROMPTS_BUNDLE__: JSON.stringify(`./${SEAMS[1]}`),
-  __MCP_TRACKER_JQL_BUNDLE__: JSON.stringify(`./${SEAMS[2]}`),
+  __MCP_TRACKER_READS_BUNDLE__: JSON.stringify(`./${SEAMS[2]}`),
 };
 
 type Message = Record<string, unknown>;

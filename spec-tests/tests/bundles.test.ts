@@ -65,16 +65,28 @@ const SEAMS = [
     answered: '"description":"Triage PROJ-104"',
   },
   {
-    file: 'mcp-tracker-jql.cjs',
+    file: 'mcp-tracker-reads.cjs',
     method: 'tools/call',
     params: { name: 'search_issues', arguments: { query: 'key in (PROJ-104, WEB-1) ORDER BY key DESC' } },
     answered: '\\"key\\":\\"WEB-1\\"',
   },
   {
-    file: 'mcp-tracker-jql.cjs',
+    file: 'mcp-tracker-reads.cjs',
     method: 'resources/read',
     params: { uri: 'jira://search?jql=key%20%3D%20PROJ-104' },
     answered: '\\"total\\":1',
+  },
+  {
+    file: 'mcp-tracker-reads.cjs',
+    method: 'resources/read',
+    params: { uri: 'jira://sprint/PROJ-S41' },
+    answered: '\\"committed\\":',
+  },
+  {
+    file: 'mcp-tracker-reads.cjs',
+    method: 'completion/complete',
+    params: { ref: { type: 'ref/prompt', name: 'triage_issue' }, argument: { name: 'issue_key', value: 'PROJ-10' } },
+    answered: '"values":["PROJ-101",',
   },
 ] as const;
 
@@ -138,7 +150,7 @@ test('the two bundles, alone in an empty folder: the server answers, the runner 
   }
 });
 
-// The resolver runs in mcp-tracker-jql.cjs, which has its own copy of the store's index code:
+// The resolver runs in mcp-tracker-reads.cjs, which has its own copy of the store's index code:
 // were it to read its own status index (built on its first query, kept current by no write),
 // a write's resolution would not show in the next query.
 test('the query language companion resolves against the server’s own indexes: a write shows in the next query', async () => {
@@ -222,9 +234,9 @@ test('npm pack: the tarball holds the bundles, README, LICENSE and package.json 
       'dist/mcp-tracker-help.mjs',
       'dist/mcp-tracker-http.mjs',
       'dist/mcp-tracker-io.mjs',
-      'dist/mcp-tracker-jql.cjs',
       'dist/mcp-tracker-postgres.mjs',
       'dist/mcp-tracker-prompts.mjs',
+      'dist/mcp-tracker-reads.cjs',
       'dist/mcp-tracker-writes.mjs',
       'dist/mcp-tracker.mjs',
       'package.json',

@@ -1,9 +1,10 @@
-// The store's commands (dist/mcp-tracker-writes.mjs) and the query language
-// (dist/mcp-tracker-jql.cjs) are loaded once the server has been quiet for a moment after its
-// start (lib/main.ts, loadCompanionsWhenQuiet), so that the first write and the first query do
-// not wait for them. Seen from outside: after the quiet moment, the server no longer needs the
-// files to write and to query. And the early load is silent: a server copied alone still starts
-// quietly, and its first write or query names the file to copy, as before.
+// The store's commands (dist/mcp-tracker-writes.mjs) and the query language with the store's
+// other occasional reads (dist/mcp-tracker-reads.cjs) are loaded once the server has been quiet
+// for a moment after its start (lib/main.ts, loadCompanionsWhenQuiet), so that the first write,
+// query or sprint report does not wait for them. Seen from outside: after the quiet moment, the
+// server no longer needs the files to write, to query and to report. And the early load is
+// silent: a server copied alone still starts quietly, and its first write or query names the
+// file to copy, as before.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
@@ -33,6 +34,7 @@ const QUERY = {
   method: 'tools/call',
   params: { name: 'search_issues', arguments: { query: 'project = PROJ AND summary ~ "quiet moment"' } },
 };
+const REPORT = { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'jira://sprint/PROJ-S41' } };
 
 interface Session {
   /** Sends a request and resolves with its answer's line. */
@@ -77,20 +79,21 @@ function folderWith(files: string[]): string {
 
 const quiet = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, QUIET_MS));
 
-test('after a quiet moment the commands and the query language are loaded: the first write and query succeed with the files gone', async () => {
-  const folder = folderWith(['mcp-tracker.mjs', 'mcp-tracker-writes.mjs', 'mcp-tracker-jql.cjs']);
+test('after a quiet moment the commands and the occasional reads are loaded: the first write, query and sprint report succeed with the files gone', async () => {
+  const folder = folderWith(['mcp-tracker.mjs', 'mcp-tracker-writes.mjs', 'mcp-tracker-reads.cjs']);
   const server = startServer(folder);
   try {
     assert.match(await server.ask(INITIALIZE), '"protocolVersion":"2025-11-25"');
     await quiet();
     rmSync(join(folder, 'mcp-tracker-writes.mjs'));
-    rmSync(join(folder, 'mcp-tracker-jql.cjs'));
+    rmSync(join(folder, 'mcp-tracker-reads.cjs'));
     const answer = await server.ask(CREATE);
     assert.match(answer, '\\"title\\":\\"Written after a quiet moment\\"', answer);
     assert.not.match(answer, '"isError":true');
     const found = await server.ask(QUERY);
     assert.match(found, 'Written after a quiet moment', found);
     assert.not.match(found, '"isError":true');
+    assert.match(await server.ask(REPORT), '\\"committed\\":', 'the sprint report, from the same file');
     await server.end();
   } finally {
     server.stop();
@@ -106,7 +109,7 @@ test('the early load of missing files is silent; the first write and query name 
     await quiet();
     const answer = await server.ask(CREATE);
     assert.match(answer, 'needs mcp-tracker-writes.mjs beside this file');
-    assert.match(await server.ask(QUERY), 'needs mcp-tracker-jql.cjs beside this file');
+    assert.match(await server.ask(QUERY), 'needs mcp-tracker-reads.cjs beside this file');
     const stderr = await server.end();
     assert.not.match(stderr, /internal error|ERR_MODULE_NOT_FOUND/, stderr);
   } finally {

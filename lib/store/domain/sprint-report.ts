@@ -15,6 +15,7 @@ import { parseProjectKey, parseSprintId } from '../model/args.js';
 import { requireProject, requireSprint } from '../state/lookup.js';
 import type { Sprint } from '../model/schema.js';
 import { sortedSprints, type ScopeEvent, type TrackerState } from '../state/state.js';
+import { membersAt } from './sprint-members.js';
 
 export interface PointsOf {
   readonly issues: readonly string[];
@@ -41,17 +42,6 @@ export interface Velocity {
 }
 
 export const VELOCITY_SPRINTS = 3;
-
-/** Each issue's last event up to `until` (all of them when null), by key, in the order they were noted. */
-export function membersAt(events: readonly ScopeEvent[], until: string | null): Map<string, ScopeEvent> {
-  const sorted = [...events].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  const last = new Map<string, ScopeEvent>();
-  for (const event of sorted) {
-    if (until !== null && event.at > until) break;
-    last.set(event.key, event);
-  }
-  return last;
-}
 
 export function sprintReport(state: TrackerState, sprintId: unknown): SprintReport {
   const sprint = requireSprint(state, parseSprintId(sprintId));

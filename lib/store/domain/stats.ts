@@ -19,7 +19,7 @@ import { PRIORITIES, type Issue, type Priority, type Sprint, type Status } from 
 import { doneStatusOf } from '../model/workflow.js';
 import { sortedSprints, sprintNumber, type TrackerState } from '../state/state.js';
 import { isDone, isOpen, workflowOf } from '../state/workflows.js';
-import { membersAt } from './sprint-report.js';
+import { membersAt } from './sprint-members.js';
 
 export interface IssueCounts {
   readonly issue_count: number;

@@ -1,6 +1,7 @@
 // The query language (jql/language.ts: the parser, the printer and the resolver), loaded on the
 // first query, not at start: a server that only lists, reads and writes never parses it. In the
-// bundle, build.mjs defines __MCP_TRACKER_JQL_BUNDLE__ as dist/mcp-tracker-jql.cjs.
+// bundle, build.mjs defines __MCP_TRACKER_READS_BUNDLE__ as dist/mcp-tracker-reads.cjs, the companion
+// that also holds the store's other occasional reads (../occasional-reads.ts).
 //
 // Unlike the other seams (lib/companion-bundle.ts), this one loads at once, not with a promise:
 // a search is a synchronous read of the store, and so are its callers that cannot wait (the
@@ -28,7 +29,7 @@ export interface QueryLanguage {
   resolve(state: TrackerState, expression: Expression, context: ResolveContext): Condition;
 }
 
-declare const __MCP_TRACKER_JQL_BUNDLE__: string | undefined;
+declare const __MCP_TRACKER_READS_BUNDLE__: string | undefined;
 
 let loaded: QueryLanguage | undefined;
 
@@ -39,8 +40,8 @@ export function queryLanguage(): QueryLanguage {
 
 function loadLanguage(): LanguageModule {
   const specifier =
-    typeof __MCP_TRACKER_JQL_BUNDLE__ === 'string'
-      ? new URL(__MCP_TRACKER_JQL_BUNDLE__, import.meta.url).href
+    typeof __MCP_TRACKER_READS_BUNDLE__ === 'string'
+      ? new URL(__MCP_TRACKER_READS_BUNDLE__, import.meta.url).href
       : './jql/language.js';
   return requireCompanion<LanguageModule>(specifier, import.meta.url, 'a query (jql)');
 }

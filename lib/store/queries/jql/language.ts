@@ -1,4 +1,4 @@
-// The query language's companion (dist/mcp-tracker-jql.cjs in the bundle): a query's text read
+// The query language (in the bundle, part of the companion dist/mcp-tracker-reads.cjs): a query's text read
 // into its tree (parser.ts), printed back in one spelling (printer.ts), and resolved against the
 // store into conditions (resolve.ts). A server that is never asked a query never loads it; the
 // store reaches it through ../jql-loader.ts, and what runs a resolved query (plan.ts,
