@@ -74,9 +74,9 @@ const programs = [
   { entry: 'lib/store/store-mutations.ts', out: 'dist/mcp-tracker-writes.mjs', define: {}, notice: '' },
   // What the prompts expand into, loaded on the first prompts/get (lib/tracker/prompts-loader.ts).
   { entry: 'lib/tracker/prompt-messages.ts', out: 'dist/mcp-tracker-prompts.mjs', define: {}, notice: '' },
-  // The query language's parser, printer and resolver, the sprint reports, the completions and the export's snapshot,
-  // required on the first of them (lib/store/queries/jql-loader.ts, lib/store/occasional-reads-loader.ts).
-  { entry: 'lib/store/occasional-reads.ts', out: 'dist/mcp-tracker-reads.cjs', define: {}, notice: '', format: 'cjs' },
+  // The occasional reads (lib/reads-companion.ts): the query language, the sprint reports, the completions, the
+  // export's snapshot and the burndown chart, required on the first of them.
+  { entry: 'lib/reads-companion.ts', out: 'dist/mcp-tracker-reads.cjs', define: {}, notice: '', format: 'cjs' },
   {
     entry: 'spec-tests/runner/main.ts',
     out: 'dist/mcp-conform.mjs',

@@ -1,7 +1,8 @@
-// The companion dist/mcp-tracker-reads.cjs: the store's reads that a start and an ordinary
-// session (lists, searches by filter, reading and writing issues) do not make, in one file the
-// server requires on the first such read, or in the first quiet moment after a stdio start
-// (lib/main.ts). Two seams load it, each from source its own part:
+// The store's part of the companion dist/mcp-tracker-reads.cjs (lib/reads-companion.ts): the
+// store's reads that a start and an ordinary session (lists, searches by filter, reading and
+// writing issues) do not make, in one file the server requires on the first such read, or in
+// the first quiet moment after a stdio start (lib/main.ts). Two seams load it, each from
+// source its own part:
 // - the query language (queries/jql-loader.ts: parser, printer, resolver);
 // - the reads below (occasional-reads-loader.ts): what a sprint held and a project's velocity,
 //   the completions of an argument, and the whole data as an export.

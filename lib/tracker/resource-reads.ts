@@ -4,7 +4,7 @@
 // through it. Every read is computed from the store at that moment (dynamic resources).
 
 import { excerpt, invalidParams } from '../../protocol/errors.js';
-import { burndownSvg } from './burndown-svg.js';
+import { loadBurndownSvg } from './burndown-svg-loader.js';
 import { issueWithAttachments } from './issue-texts.js';
 import { readView } from './issue-views.js';
 import { CURRENT_SPRINT_URI, PEOPLE_URI, PROJECTS_URI, TEMPLATES, issueUri } from './resource-uris.js';
@@ -87,7 +87,7 @@ export function readKnownUri(store: TrackerStore, uri: string): Record<string, u
   if ((vars = TEMPLATES.sprint.match(uri)))
     return { ...sprintWithHistory(store, vars.sprint_id ?? ''), read_at: new Date().toISOString() };
   if ((vars = TEMPLATES.burndown.match(uri))) return { ...store.getSprintBurndown(vars.sprint_id ?? '') };
-  if ((vars = TEMPLATES.burndownSvg.match(uri))) return { svg: burndownSvg(store.getSprintBurndown(vars.sprint_id ?? '')) };
+  if ((vars = TEMPLATES.burndownSvg.match(uri))) return { svg: loadBurndownSvg()(store.getSprintBurndown(vars.sprint_id ?? '')) };
   if ((vars = TEMPLATES.search.match(uri))) {
     const jql = vars.jql ?? '';
     const page = store.searchIssues({ query: jql, limit: SEARCH_SHOWN_MAX });

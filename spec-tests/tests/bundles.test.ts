@@ -84,6 +84,12 @@ const SEAMS = [
   },
   {
     file: 'mcp-tracker-reads.cjs',
+    method: 'resources/read',
+    params: { uri: 'jira://sprint/PROJ-S42/burndown.svg' },
+    answered: '"mimeType":"image/svg+xml","text":"<svg',
+  },
+  {
+    file: 'mcp-tracker-reads.cjs',
     method: 'completion/complete',
     params: { ref: { type: 'ref/prompt', name: 'triage_issue' }, argument: { name: 'issue_key', value: 'PROJ-10' } },
     answered: '"values":["PROJ-101",',
