@@ -73,7 +73,13 @@ const programs = [
   // The store's commands, loaded on the first write (lib/store/writes-loader.ts).
   { entry: 'lib/store/store-mutations.ts', out: 'dist/mcp-tracker-writes.mjs', define: {}, notice: '' },
   // What the prompts expand into, loaded on the first prompts/get (lib/tracker/prompts-loader.ts).
-  { entry: 'lib/tracker/prompt-messages.ts', out: 'dist/mcp-tracker-prompts.mjs', define: {}, notice: '' },
+  {
+    entry: 'lib/tracker/prompt-messages.ts',
+    out: 'dist/mcp-tracker-prompts.mjs',
+    // Its resource reads reach the chart's seam: the companion beside it, as for the server.
+    define: { __MCP_TRACKER_READS_BUNDLE__: STORE_SEAMS.__MCP_TRACKER_READS_BUNDLE__ },
+    notice: '',
+  },
   // The occasional reads (lib/reads-companion.ts): the query language, the sprint reports, the completions, the
   // export's snapshot and the burndown chart, required on the first of them.
   { entry: 'lib/reads-companion.ts', out: 'dist/mcp-tracker-reads.cjs', define: {}, notice: '', format: 'cjs' },

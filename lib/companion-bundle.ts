@@ -7,7 +7,7 @@
 //   requests, loaded on the first such request. Every handler is asynchronous already, so the
 //   seam awaits the module (`onFirstUse`, below) and calls it, as lib/store/writes-loader.ts
 //   does for every write: `createIssue: async (input) => (await writes()).createIssue(input)`.
-//   The server also loads the writes' and the query language's companions ahead, once stdin has
+//   The server also loads the writes' and the occasional reads' companions ahead, once stdin has
 //   been quiet for a moment after its start (lib/main.ts, loadCompanionsWhenQuiet): the seams
 //   then find them loaded, and the first write or query does not pay for them. No code cache
 //   for the companions: what a companion costs is evaluating it, not compiling it (docs/performance.md).
@@ -20,8 +20,8 @@
 // A companion carries its own copies of the modules it imports, so nothing may cross a seam
 // that is told apart by identity (`instanceof`, a class's private fields): what crosses is plain
 // data, objects whose methods are called, and errors read by their fields (the store's are
-// plain Errors with a `kind`, lib/store/model/errors.ts; the engine's RpcError is a class, made
-// again on the server's side: lib/tracker/prompts.ts, asServerError).
+// plain Errors with a `kind`, lib/store/model/errors.ts; the engine's RpcError, a class, carries a
+// mark every copy of it shares: protocol/errors.ts, isRpcError).
 //
 // A user who copied mcp-tracker.mjs alone gets a sentence naming the file to copy beside it, not
 // a stack trace: for a command, on stderr (lib/main.ts); for a request, as its error (-32603, the

@@ -170,8 +170,10 @@ async function serve(line: CommandLine): Promise<void> {
 }
 
 /**
- * The store's commands (dist/mcp-tracker-writes.mjs) are loaded on the first write, and the query
- * language (dist/mcp-tracker-reads.cjs) on the first query, so a start does not parse them; the first
+ * The store's commands (dist/mcp-tracker-writes.mjs) are loaded on the first write, and the
+ * occasional reads (dist/mcp-tracker-reads.cjs: the query language, the sprint reports, the
+ * completions, the chart; one file, which `require` keeps once loaded, so loading the query
+ * language loads them all) on the first query, so a start does not parse them; the first
  * write or query then paid for loading them, most of it evaluating the module (docs/performance.md).
  * A host starts a server, lists what it offers, and its first call comes seconds later, when a
  * person asks: so once stdin has been quiet for a moment after the start, they are loaded, and the

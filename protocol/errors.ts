@@ -29,10 +29,18 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
+/**
+ * The mark every RpcError carries. A program bundled in pieces (the tracker's companions,
+ * lib/companion-bundle.ts) holds a copy of this module in each piece, and `instanceof` knows
+ * only its own copy's class; `Symbol.for` gives every copy in a process the same symbol.
+ */
+const RPC_ERROR = Symbol.for('mcp-by-hand.RpcError');
+
 /** An error that travels to the peer as a JSON-RPC `error` object. */
 export class RpcError extends Error {
   readonly code: number;
   readonly data: unknown;
+  readonly [RPC_ERROR] = true;
 
   constructor(code: number, message: string, data?: unknown) {
     super(message);
@@ -88,13 +96,18 @@ export function excerpts(inputs: readonly string[]): string[] {
   return inputs.length > ECHO_MAX_ITEMS ? [...shown, `… (${inputs.length - ECHO_MAX_ITEMS} more)`] : shown;
 }
 
+/** Whether `thrown` is an RpcError, made by this copy of the class or by another (RPC_ERROR). */
+export function isRpcError(thrown: unknown): thrown is RpcError {
+  return thrown instanceof Error && (thrown as Partial<Record<typeof RPC_ERROR, boolean>>)[RPC_ERROR] === true;
+}
+
 /**
  * Anything a handler throws becomes a JSON-RPC error here. An RpcError passes as it is;
  * anything else is a fault of ours: -32603 with a one-line message and no stack trace
  * (the stack goes to stderr through `report`, never to the peer).
  */
 export function toRpcError(thrown: unknown, report: (detail: string) => void): RpcError {
-  if (thrown instanceof RpcError) return thrown;
+  if (isRpcError(thrown)) return thrown;
   const detail = thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown);
   report(detail);
   return new RpcError(ErrorCode.InternalError, 'Internal error');

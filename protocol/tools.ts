@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 import { AskingContext, type ElicitForm, type ToolContext, runAsking } from './asking.js';
 import { type ContentBlock, shapeContentBlock } from './content.js';
 import type { AuthInfo, RequestContext } from './context.js';
-import { ErrorCode, RpcError, excerpt, invalidParams } from './errors.js';
+import { ErrorCode, type RpcError, excerpt, invalidParams, isRpcError } from './errors.js';
 import { type AskForMissing, FORM_KEY, InputRequired, type InputRequiredResult, type Rounds } from './mrtr.js';
 import { JSON_SCHEMA_2020_12, type JsonSchema, toJsonSchema } from './json-schema.js';
 import { PreEncoded } from './pre-encoded.js';
@@ -203,7 +203,7 @@ export function createToolRegistry(
     try {
       return { result: shapeResult(await tool.run(data, asking), context.rules) };
     } catch (thrown) {
-      if (thrown instanceof RpcError) return { error: thrown };
+      if (isRpcError(thrown)) return { error: thrown };
       return { result: shapeResult(failure(tool, thrown, asking), context.rules) };
     }
   }
@@ -249,7 +249,7 @@ export function createToolRegistry(
 }
 
 const isMissingCapability = (thrown: unknown): thrown is RpcError =>
-  thrown instanceof RpcError && thrown.code === ErrorCode.MissingRequiredClientCapability;
+  isRpcError(thrown) && thrown.code === ErrorCode.MissingRequiredClientCapability;
 
 const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
 

@@ -183,7 +183,8 @@ export function storeReads(access: StoreAccess, pushdown?: SearchPushdown): Stor
         }
       }),
 
-    exportSnapshot: () => read((state) => occasionalReads('an export').snapshotOf(state)),
+    exportSnapshot: () =>
+      read((state) => occasionalReads('an export, or a CSV import (it rehearses on a copy)').snapshotOf(state)),
     ...peopleReads(read),
   };
 }

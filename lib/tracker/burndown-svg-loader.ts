@@ -2,7 +2,7 @@
 // jira://sprint/{id}/burndown.svg, not at start. In the bundle, build.mjs defines
 // __MCP_TRACKER_READS_BUNDLE__ as dist/mcp-tracker-reads.cjs (lib/reads-companion.ts), the
 // companion of the occasional reads; synchronous, since readUri, which the resource watch calls
-// inside a change's work, is (lib/store/occasional-reads-loader.ts says why it is CommonJS).
+// inside a change's work, is (lib/store/queries/jql-loader.ts says why it is CommonJS).
 import { requireCompanion } from '../companion-bundle.js';
 
 type BurndownSvgModule = Pick<typeof import('./burndown-svg.js'), 'burndownSvg'>;

@@ -9,7 +9,6 @@
 // into (prompt-messages.ts) is loaded on the first prompts/get (prompts-loader.ts).
 
 import type { PromptDefinition } from '../../protocol/prompts.js';
-import { RpcError } from '../../protocol/errors.js';
 import type { TrackerStore } from '../store/index.js';
 import { onFirstUse } from '../companion-bundle.js';
 import { sprintPrompts } from './prompts-sprints.js';
@@ -18,27 +17,14 @@ import { bugReportPrompt } from './prompt-bug-report.js';
 import type { Expand } from './prompt-parts.js';
 import { loadPromptMessages } from './prompts-loader.js';
 
-/**
- * The messages' bundle carries its own copy of the engine's RpcError, which the engine would not
- * know for one (protocol/errors.ts, toRpcError): made again as the server's, a bad argument
- * still reaches the client as -32602.
- */
-function asServerError(error: unknown): unknown {
-  if (error instanceof RpcError || !(error instanceof Error)) return error;
-  const { code, data } = error as Partial<RpcError>;
-  return typeof code === 'number' ? new RpcError(code, error.message, data) : error;
-}
-
 export function trackerPrompts(store: TrackerStore): PromptDefinition[] {
   const complete = completers(store);
   const messages = onFirstUse(loadPromptMessages);
   const expand: Expand = (name) => async (args) => {
+    // The messages' bundle throws its own copy of the engine's RpcError (a bad argument,
+    // -32602), which the engine knows by its mark (protocol/errors.ts, isRpcError).
     const { PROMPT_MESSAGES } = await messages();
-    try {
-      return PROMPT_MESSAGES[name](store, args);
-    } catch (error) {
-      throw asServerError(error);
-    }
+    return PROMPT_MESSAGES[name](store, args);
   };
 
   const triage: PromptDefinition = {
