@@ -13,13 +13,13 @@
 // up complete lines other processes appended (one byte read past what we have read: was
 // anything appended?), and a file watcher does the same in the background.
 //
-// The file replaced under us (deleted, moved, another file renamed onto the path) is noticed
-// by a `stat` of the path: before every write, so a replaced file is never written to, and at
-// every look of the file watcher (at once where the system reports changes, else within
-// `pollIntervalMs`). Reads do not look at the path: until the watcher reports it, they answer
-// from the file the store opened, as they did before it was replaced. A `stat` per read was
-// a good share of what a read allocated (docs/performance.md), to notice at once a replacement
-// nobody makes to a running server but by mistake.
+// The file replaced under us (deleted, moved, another file renamed onto the path, or cut
+// shorter than what we have read) is noticed by a `stat` of the path: before every write, so a
+// replaced file is never written to, and at every look of the file watcher (at once where the
+// system reports changes, else within `pollIntervalMs`). Reads do not look at the path: until
+// the watcher reports it, they answer from the file the store opened, as they did before it was
+// replaced. A `stat` per read was a good share of what a read allocated (docs/performance.md),
+// to notice at once a replacement nobody makes to a running server but by mistake.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Change } from '../state/change.js';
