@@ -80,7 +80,7 @@ export function storeOn(backend: StoreBackend, options: StoreOptions, pushdown?:
     emit('external', backend.catchUp());
   }
 
-  // Queries read memory after a cheap check for appends by others: one stat() of the file.
+  // Queries read memory after a cheap check for appends by others (the journal: one byte read).
   // The check is made once per synchronous run of code: nothing can be appended between two
   // reads in it that this process could know about (its own mutations, and another store's
   // in this process, all await), so they may as well share one look. A batch of pipelined

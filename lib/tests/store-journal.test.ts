@@ -222,20 +222,51 @@ test('a live lock makes a mutation wait, then fail with a clear timeout; nothing
   store.close();
 });
 
-test('a data file replaced under a running store is reported, not written to', async () => {
-  const file = await journalWithHistory();
-  const store = await open(file);
+/** Another file renamed onto the path, as an editor or a restore from a backup does it. */
+function replaceUnderStore(file: string): Buffer {
   const other = `${file}.other`;
   fs.copyFileSync(file, other);
   fs.renameSync(other, file);
+  return fs.readFileSync(file);
+}
+
+async function assertReplaced(work: () => unknown): Promise<void> {
   try {
-    store.getIssue('PROJ-101');
+    await work();
     assert.unreachable('the file was replaced');
   } catch (error) {
-    assert.ok(isStoreFileError(error));
+    assert.ok(isStoreFileError(error), `expected a StoreFileError, got ${String(error)}`);
     assert.is(error.reason, 'replaced');
     assert.match(error.message, 'Restart the server');
   }
+}
+
+test('a data file replaced under a running store is never written to: the next write reports it, and every read after', async () => {
+  const file = await journalWithHistory();
+  const store = await open(file);
+  const replaced = replaceUnderStore(file);
+  // Reads do not look at the path (journal-log.ts): until a write or the watcher does, they
+  // answer from the file the store opened.
+  assert.is(store.getIssue('PROJ-101').status, 'in_review');
+  await assertReplaced(() => store.updateStatus('PROJ-103', 'done'));
+  assert.equal(fs.readFileSync(file), replaced);
+  await assertReplaced(() => store.getIssue('PROJ-101'));
+  store.close();
+});
+
+test('a data file replaced under a running store is reported by the file watcher, without a write', async () => {
+  const file = await journalWithHistory();
+  const { log, lines } = recordingLogger();
+  const store = await openStore({ path: file, log, pollIntervalMs: 20 });
+  replaceUnderStore(file);
+  for (let waited = 0; waited < 2_000 && !lines.some((line) => line.includes('another file took its place')); waited += 10) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.ok(
+    lines.some((line) => line.startsWith('error: ') && line.includes('another file took its place')),
+    lines.join('\n'),
+  );
+  await assertReplaced(() => store.getIssue('PROJ-101'));
   store.close();
 });
 

@@ -3,28 +3,43 @@
 // collection, with the bytes allocated since the one before), warms it up, then sends N
 // requests (the mixed set unless a workload is named), 64 in flight, and sums the lines printed
 // while they were answered; the CPU time is the server process's utime + stime from /proc over
-// the same requests, a figure the machine's load moves far less than wall time. Not part of
-// `npm run bench`: a tool for deciding a change on the request path (docs/performance.md).
+// the same requests, a figure the machine's load moves far less than wall time, and its share
+// on the main thread and on V8's helper threads (the optimizing compiler, the collector's
+// helpers): a server still being optimized spends a core on them. Not part of `npm run bench`:
+// a tool for deciding a change on the request path (docs/performance.md).
 //
 //   npx tsx spec-tests/bench/allocations.ts [--stateless] [--workload mixed|get_issue|search_uncached|...]
-//     [--requests N] [--window N] [--bundle FILE] [-- NODE_FLAG...]
+//     [--requests N] [--window N] [--warmup N] [--bundle FILE] [-- NODE_FLAG...]
+//
+// --warmup (default 40,000): requests before the measured ones. The bench measures a fresh
+// server after a few thousand, before V8 has optimized the code they run: --warmup 2500
+// --window 1 --workload get_issue comes close to where the bench measures get_issue.
 //
 // V8 prints to stdout, between the answers (sometimes inside a line of its own): the driver tells them apart.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyForRun, ensureDataFiles } from './data.js';
 import { type Call, type Era, INITIALIZE, LATENCY_OPS, mixedIn, paramsIn } from './workload.js';
+
+interface Measured {
+  collections: Collection[];
+  ms: number;
+  cpuMs: number;
+  mainThreadMs: number;
+  otherThreadsMs: number;
+  reads: number;
+  writes: number;
+  peakRssMiB: number;
+}
 
 interface Collection {
   kind: string;
   pauseMs: number;
   allocated: number;
 }
-
-const WARMUP = 20_000;
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(name);
@@ -38,6 +53,7 @@ async function main(): Promise<void> {
   if (!calls) throw new Error(`unknown workload ${workload}; mixed or one of ${Object.keys(LATENCY_OPS).join(', ')}`);
   const requests = Number(option('--requests', '20000'));
   const window = Number(option('--window', '64'));
+  const warmup = Number(option('--warmup', '40000'));
   const bundle = option('--bundle', 'dist/mcp-tracker.mjs');
   const dashes = process.argv.indexOf('--');
   const nodeFlags = dashes >= 0 ? process.argv.slice(dashes + 1) : [];
@@ -50,11 +66,13 @@ async function main(): Promise<void> {
     await new Promise((resolve) =>
       spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'ignore'] }).once('exit', resolve),
     );
-    const result = await measure(args, era, calls, requests, window);
+    const result = await measure(args, era, calls, requests, window, warmup);
     const perRequest = (value: number) => value / requests;
     const scavenges = result.collections.filter((c) => c.kind === 's');
     const pause = result.collections.reduce((sum, c) => sum + c.pauseMs, 0);
-    console.log(`${bundle} ${nodeFlags.join(' ')} (${era}, ${requests} ${workload} requests, ${window} in flight)`);
+    console.log(
+      `${bundle} ${nodeFlags.join(' ')} (${era}, ${requests} ${workload} requests, ${window} in flight, after ${warmup})`,
+    );
     console.log(
       `  allocated per request   ${(perRequest(result.collections.reduce((s, c) => s + c.allocated, 0)) / 1024).toFixed(2)} KiB`,
     );
@@ -62,6 +80,9 @@ async function main(): Promise<void> {
     console.log(`  other collections       ${result.collections.length - scavenges.length}`);
     console.log(`  GC pause per request    ${(perRequest(pause) * 1000).toFixed(1)} µs (${pause.toFixed(0)} ms in all)`);
     console.log(`  server CPU per request  ${(perRequest(result.cpuMs) * 1000).toFixed(1)} µs (utime + stime)`);
+    console.log(
+      `    main thread           ${(perRequest(result.mainThreadMs) * 1000).toFixed(1)} µs, other threads ${(perRequest(result.otherThreadsMs) * 1000).toFixed(1)} µs`,
+    );
     console.log(
       `  system calls per 1,000  ${((result.reads * 1000) / requests).toFixed(0)} reads, ${((result.writes * 1000) / requests).toFixed(0)} writes`,
     );
@@ -78,7 +99,8 @@ async function measure(
   calls: (i: number) => Call,
   requests: number,
   window: number,
-): Promise<{ collections: Collection[]; ms: number; cpuMs: number; reads: number; writes: number; peakRssMiB: number }> {
+  warmup: number,
+): Promise<Measured> {
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const collections: Collection[] = [];
   let counting = false;
@@ -143,14 +165,14 @@ async function measure(
       await nextAnswer();
       send({ method: 'notifications/initialized' }, true);
     }
-    await run(WARMUP);
+    await run(warmup);
   } catch (error) {
     child.kill();
     throw error;
   }
-  await run(WARMUP);
   counting = true;
   const cpuBefore = cpuTimeMs(child.pid!);
+  const threadsBefore = threadTimesMs(child.pid!);
   const callsBefore = systemCalls(child.pid!);
   const start = performance.now();
   await run(requests).catch((error: unknown) => {
@@ -159,6 +181,9 @@ async function measure(
   });
   const ms = performance.now() - start;
   const cpuMs = cpuTimeMs(child.pid!) - cpuBefore;
+  const threadsAfter = threadTimesMs(child.pid!);
+  const mainThreadMs = threadsAfter.main - threadsBefore.main;
+  const otherThreadsMs = threadsAfter.all - threadsBefore.all - mainThreadMs;
   const callsAfter = systemCalls(child.pid!);
   const reads = callsAfter.reads - callsBefore.reads;
   const writes = callsAfter.writes - callsBefore.writes;
@@ -166,7 +191,7 @@ async function measure(
   const peakRssMiB = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
   child.stdin.end();
   await new Promise((resolve) => child.once('exit', resolve));
-  return { collections, ms, cpuMs, reads, writes, peakRssMiB };
+  return { collections, ms, cpuMs, mainThreadMs, otherThreadsMs, reads, writes, peakRssMiB };
 }
 
 /** A process's CPU time so far, all its threads (utime + stime, /proc/PID/stat fields 14 and 15). */
@@ -175,6 +200,16 @@ function cpuTimeMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   const CLOCK_TICKS_PER_SECOND = 100;
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * CPU time so far of the main thread and of all threads, in nanoseconds' precision
+ * (/proc/PID/task/TID/schedstat, its first field; the main thread's TID is the PID).
+ * Threads that ended meanwhile drop out of the sum: V8's and libuv's threads live as long as the process.
+ */
+function threadTimesMs(pid: number): { main: number; all: number } {
+  const ranMs = (tid: string) => Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  return { main: ranMs(String(pid)), all: readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + ranMs(tid), 0) };
 }
 
 /** Read and write system calls so far (/proc/PID/io syscr and syscw: write and writev count alike). */

@@ -9,15 +9,32 @@
 //   4. append the record, fdatasync, apply it to our state (fenced: if another
 //      writer got in while we stalled, plan again from step 1, see lock.ts),
 //   5. release the lock and return.
-// The promise resolves only after step 4, so an acknowledged change is on disk. catchUp picks
-// up complete lines other processes appended (one stat() of the path), and a file watcher
-// does the same in the background.
+// The promise resolves only after step 4, so an acknowledged change is on disk. A read picks
+// up complete lines other processes appended (one byte read past what we have read: was
+// anything appended?), and a file watcher does the same in the background.
+//
+// The file replaced under us (deleted, moved, another file renamed onto the path, or cut
+// shorter than what we have read) is noticed by a `stat` of the path: before every write, so a
+// replaced file is never written to, and at every look of the file watcher (at once where the
+// system reports changes, else within `pollIntervalMs`). Reads do not look at the path: until
+// the watcher reports it, they answer from the file the store opened, as they did before it was
+// replaced. A `stat` per read was a good share of what a read allocated (docs/performance.md),
+// to notice at once a replacement nobody makes to a running server but by mistake.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Change } from '../state/change.js';
 import { demoRecords } from '../model/demo-data.js';
 import { domainError, isStoreFileError, storeFileError, type StoreFileError } from '../model/errors.js';
-import { appendRecord, catchUp, closeJournal, createJournal, ensureSameFile, openJournal, snapshotJournal } from './journal.js';
+import {
+  appendRecord,
+  catchUp,
+  closeJournal,
+  createJournal,
+  ensureSameFile,
+  hasAppended,
+  openJournal,
+  snapshotJournal,
+} from './journal.js';
 import { withFileLock, type LockOptions } from './lock.js';
 import type { Logger } from '../model/log.js';
 import type { Plan, StoreBackend } from '../backend/record-log.js';
@@ -105,10 +122,15 @@ export async function openJournalLog(options: JournalLogOptions): Promise<StoreB
     }
   }
 
-  /** Picks up complete lines other processes appended. Never touches a tail. */
+  /** Picks up complete lines other processes appended, after checking the path still names our file. Never touches a tail. */
   function catchUpNow(): Change[] {
     state();
     return guarded(() => catchUp(journal, { holdsLock: false, now, log }, ensureSameFile(journal)));
+  }
+
+  /** A read's look (store.ts asks for the state first): catchUpNow only when a byte follows what we have read. */
+  function catchUpIfAppended(): Change[] {
+    return hasAppended(journal) ? catchUpNow() : [];
   }
 
   async function append(plan: Plan, external: Change[]): Promise<Change | null> {
@@ -139,7 +161,7 @@ export async function openJournalLog(options: JournalLogOptions): Promise<StoreB
   return {
     name: file,
     state,
-    catchUp: catchUpNow,
+    catchUp: catchUpIfAppended,
     append,
     watch(onExternal) {
       // The watcher's catch-up: errors are already logged once by guarded().

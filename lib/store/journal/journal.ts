@@ -208,9 +208,23 @@ function readBackOwnLine(journal: Journal, text: string, log: Logger, external: 
   return mineChange;
 }
 
+/** The one byte `hasAppended` reads into: kept, so the look makes no object. */
+const PAST_OUR_END = Buffer.alloc(1);
+
+/**
+ * Whether the file holds a byte past what we have read: another process appended (or is
+ * appending) since our last read. One `pread` of one byte on the descriptor we hold. Unlike
+ * ensureSameFile, it makes no `Stats` (on Node 20, fourteen numbers and four `Date`s per call)
+ * and walks no path; it cannot see the path handed to another file, which ensureSameFile does
+ * on every write and on every look of the file watcher (journal-log.ts, docs/performance.md).
+ */
+export function hasAppended(journal: Journal): boolean {
+  return fs.readSync(journal.fd, PAST_OUR_END, 0, 1, journal.offset) === 1;
+}
+
 /**
  * Throws if the path no longer names the file we opened (deleted, replaced, moved); else
- * returns its size, which spares catchUp a second system call on every read.
+ * returns its size, which spares catchUp a second system call.
  */
 export function ensureSameFile(journal: Journal): number {
   let stat: fs.Stats;
