@@ -105,8 +105,10 @@ class ServerSession implements Session {
   readonly #io: ConnectionIo;
   readonly #maxDepth: number | undefined;
   readonly #handshake: Handshake = createHandshake();
-  readonly #subscriptions: SubscriptionRegistry;
-  readonly #streams: ListenStreams;
+  // The subscriptions and listen streams are made on first use: over HTTP in 2026-07-28 every
+  // POST is a connection of its own (http.ts), and nearly all of them subscribe to nothing.
+  #subscriptionsMade: SubscriptionRegistry | undefined;
+  #streamsMade: ListenStreams | undefined;
   readonly #peer: Peer;
   /** Answers still being worked on, so `idle` can wait for them. */
   readonly #running = new Set<Promise<unknown>>();
@@ -121,18 +123,6 @@ class ServerSession implements Session {
     this.#onClose = onClose;
     this.#io = io;
     this.#maxDepth = limits.maxDepth;
-    const { resources, subscriptionLimits } = shared;
-    this.#subscriptions = createSubscriptionRegistry(
-      resources.canonicalUri,
-      subscriptionLimits,
-      shared.subscriptionHooks,
-      this.viewer,
-    );
-    this.#streams = createListenStreams(
-      (message, route) => io.send(message, route),
-      this.#subscriptions,
-      subscriptionLimits.maxStreams,
-    );
     const route = createEraRouter({
       shared,
       handshake: this.#handshake,
@@ -149,6 +139,27 @@ class ServerSession implements Session {
     });
   }
 
+  #subscriptions(): SubscriptionRegistry {
+    const { resources, subscriptionLimits, subscriptionHooks } = this.#shared;
+    this.#subscriptionsMade ??= createSubscriptionRegistry(
+      resources.canonicalUri,
+      subscriptionLimits,
+      subscriptionHooks,
+      this.viewer,
+    );
+    return this.#subscriptionsMade;
+  }
+
+  #streams(): ListenStreams {
+    const io = this.#io;
+    this.#streamsMade ??= createListenStreams(
+      (message, route) => io.send(message, route),
+      this.#subscriptions(),
+      this.#shared.subscriptionLimits.maxStreams,
+    );
+    return this.#streamsMade;
+  }
+
   /** What the method table's handlers may read and change on this connection. */
   #methodState(): SessionState {
     const shared = this.#shared;
@@ -162,10 +173,11 @@ class ServerSession implements Session {
       setLogLevel: (level) => void (handshake.logLevel = level),
       initialize: (params) => shared.initializeResult(handshake.initialize(params)),
       discover: () => shared.discoverResult(),
-      listen: (filter, context) => this.#streams.open(context.requestId, honouredFilter(filter, shared.features), context.signal),
-      subscribe: (uri) => this.#subscriptions.subscribe(uri),
-      isWatched: (uri) => this.#subscriptions.isWatched(uri),
-      unsubscribe: (uri) => this.#subscriptions.unsubscribe(uri),
+      listen: (filter, context) =>
+        this.#streams().open(context.requestId, honouredFilter(filter, shared.features), context.signal),
+      subscribe: (uri) => this.#subscriptions().subscribe(uri),
+      isWatched: (uri) => this.#subscriptions().isWatched(uri),
+      unsubscribe: (uri) => this.#subscriptions().unsubscribe(uri),
     };
   }
 
@@ -400,9 +412,9 @@ class ServerSession implements Session {
     // Only for URIs the client subscribed to
     // (https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions), and with
     // its spelling: the client matches the notification to its subscription by that string.
-    for (const { holder, uri: spelling } of this.#subscriptions.subscribersOf(uri)) {
+    for (const { holder, uri: spelling } of this.#subscriptionsMade?.subscribersOf(uri) ?? []) {
       if (holder === null) this.#io.send(notificationMessage('notifications/resources/updated', { uri: spelling }), {});
-      else this.#streams.resourceUpdated(holder, spelling);
+      else this.#streams().resourceUpdated(holder, spelling);
     }
   }
 
@@ -410,7 +422,7 @@ class ServerSession implements Session {
     if (this.#handshake.ready && this.#shared.features.has('resourceListChanged')) {
       this.#io.send(notificationMessage('notifications/resources/list_changed'), {});
     }
-    this.#streams.resourceListChanged();
+    this.#streamsMade?.resourceListChanged();
   }
 
   /** Only the handshake era has a session-wide log level for a log not tied to a request. */
@@ -423,14 +435,14 @@ class ServerSession implements Session {
   }
 
   get subscriptions(): number {
-    return this.#subscriptions.count();
+    return this.#subscriptionsMade?.count() ?? 0;
   }
 
   // Listen streams and handlers waiting for the client's answer are not work the transport
   // must wait for: counting them could stop the input with the very message that would end
   // them (a cancel, the client's answer) unread.
   get inFlight(): number {
-    return this.#waiting + Math.max(0, this.#peer.inFlight() - this.#streams.count() - this.#peer.awaitingAnswers());
+    return this.#waiting + Math.max(0, this.#peer.inFlight() - (this.#streamsMade?.count() ?? 0) - this.#peer.awaitingAnswers());
   }
 
   get waiting(): number {
@@ -438,7 +450,7 @@ class ServerSession implements Session {
   }
 
   async idle(): Promise<void> {
-    this.#streams.closeAll();
+    this.#streamsMade?.closeAll();
     while (this.#running.size > 0 || this.#waiting > 0) {
       if (this.#running.size > 0) await Promise.allSettled([...this.#running]);
       else await new Promise((resolve) => setImmediate(resolve));
@@ -448,8 +460,8 @@ class ServerSession implements Session {
   close(): void {
     this.#closed = true;
     this.#peer.abortAll();
-    this.#streams.closeAll();
-    this.#subscriptions.clear();
+    this.#streamsMade?.closeAll();
+    this.#subscriptionsMade?.clear();
     this.#onClose();
   }
 }
