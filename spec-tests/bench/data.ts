@@ -1,7 +1,9 @@
 // The data files the servers are benchmarked on, made through the store's own API
 // (openStore + createIssue / addComment), so they are journals any version of the server
 // accepts. Mutations are durable (fsync each), which is slow, so the files are cached in
-// the temp folder; bump DATA_VERSION when what is generated here changes.
+// the temp folder; bump DATA_VERSION when what is generated here changes. The snapshot's format
+// version is part of the name too: a snapshot of an older format is not used by the server, which
+// then replays the journal at every start, and the cold starts would measure a replay.
 //
 // - `issues`: the demo data grown to 1,000 issues, for every latency and throughput figure.
 // - `big`: the demo data plus one issue whose comments make `resources/read` of it about
@@ -19,8 +21,11 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, silentLogger, type TrackerStore } from '../../lib/store/index.js';
+import { SNAPSHOT_VERSION } from '../../lib/store/journal/journal-snapshot.js';
 
 const DATA_VERSION = 3;
+/** In every cached file's name: what was generated, and the snapshot format it was saved in. */
+const CACHE_KEY = `v${DATA_VERSION}-snapshot${SNAPSHOT_VERSION}`;
 export const CACHE_DIR = join(tmpdir(), 'mcp-by-hand-bench');
 export const ISSUE_COUNT = 1_000;
 /** 520 comments of 10,000 characters: the read is just over 5 MiB. */
@@ -43,7 +48,7 @@ export async function ensureDataFiles(log: (line: string) => void): Promise<Data
   mkdirSync(CACHE_DIR, { recursive: true });
   const issues = await ensureIssuesFile(log);
   let bigKey = '';
-  const big = await cached(`big-v${DATA_VERSION}.jsonl`, log, async (store) => {
+  const big = await cached(`big-${CACHE_KEY}.jsonl`, log, async (store) => {
     bigKey = await fillBig(store);
   });
   // The key is deterministic: the demo's last PROJ issue is PROJ-114, so the next is PROJ-115.
@@ -52,7 +57,7 @@ export async function ensureDataFiles(log: (line: string) => void): Promise<Data
 
 /** The 1,000 issues alone (the correctness checks need no more: spec-tests/tests/bench-peers.test.ts). */
 export const ensureIssuesFile = (log: (line: string) => void): Promise<string> =>
-  cached(`issues-${ISSUE_COUNT}-v${DATA_VERSION}.jsonl`, log, fillIssues);
+  cached(`issues-${ISSUE_COUNT}-${CACHE_KEY}.jsonl`, log, fillIssues);
 
 /**
  * A private copy for one server process, so no run can see another's lock or changes; with
