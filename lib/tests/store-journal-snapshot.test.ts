@@ -180,10 +180,32 @@ function defineTests(): void {
       /journal changed before/,
     ],
     ['another journal in its place', (file) => editJournal(file, '"created_at":"', '"created_at":"1'), /another journal/],
+    // The checksums read their parts a chunk at a time (64 KiB): a long discussion puts these past the first.
+    [
+      'the journal changed in its last chunk before its offset',
+      (file) => editJournal(file, 'The last word.', 'The last WORD.'),
+      /journal changed before/,
+    ],
+    [
+      'a byte of the issues flipped in their last chunk',
+      (file) => flipByte(snapshotOf(file), 4096 + headerOf(snapshotOf(file)).issuesBytes - 100),
+      /checksum of its issues is wrong/,
+    ],
   ];
+  /** The busy file, and a discussion of 145 KB on one issue after it, so the checksums read several chunks. */
+  async function longFile(): Promise<string> {
+    const file = await busyFile();
+    const store = await open(file);
+    for (let n = 0; n < 16; n++) await store.addComment('PROJ-105', { body: `${n}: ${'A long look. '.repeat(700)}` });
+    await store.addComment('PROJ-105', { body: 'The last word.' });
+    store.close();
+    assert.ok(fs.statSync(file).size > 2 * 65_536);
+    assert.ok(headerOf(snapshotOf(file)).issuesBytes > 2 * 65_536);
+    return file;
+  }
   for (const [what, spoil, reason] of doubts) {
     test(`a snapshot in doubt is not used, and says why: ${what}`, async () => {
-      const file = await busyFile();
+      const file = what.includes('last chunk') ? await longFile() : await busyFile();
       spoil(file);
       const { log, lines } = recordingLogger();
       let ours: unknown;

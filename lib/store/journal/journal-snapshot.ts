@@ -33,7 +33,6 @@ import { nameIndex } from '../changes/people.js';
 import type { Person } from '../model/person.js';
 import { errnoCode, storeFileError } from '../model/errors.js';
 import { IssueTable, type IssueEntry, type IssueSource } from '../state/issue-table.js';
-import { READ_CHUNK_BYTES } from './journal-file.js';
 import { PIECE_BYTES, parseSlot, readSlotInTurns } from './snapshot-slot.js';
 import { setIndexSource, type IndexSource, type SavedIndexes } from '../indexes/saved-indexes.js';
 import type { Logger } from '../model/log.js';
@@ -55,6 +54,8 @@ export const SNAPSHOT_VERSION = 6;
 export const HEADER_BYTES = 4096;
 /** How much of the journal before the covered offset must still be what the snapshot saw. */
 const TAIL_CHECK_BYTES = 1_048_576;
+/** What a checksum reads of a file at a time (sectionChecksum). */
+const CHECKSUM_CHUNK_BYTES = 65_536;
 /** What reading one unread issue reads of the file; the issues after it come with it. */
 const WINDOW_BYTES = 65_536;
 /** A state that would take more than this is not snapshotted: the next open replays. */
@@ -383,12 +384,18 @@ function journalHeaderLine(journalFd: number, journalSize: number): string {
 
 export function tailChecksum(journalFd: number, offset: number): string {
   const from = Math.max(0, offset - TAIL_CHECK_BYTES);
-  return sha256(readBytes(journalFd, from, offset - from));
+  return sectionChecksum(journalFd, from, offset - from);
 }
 
+/**
+ * The SHA-256 of a part of a file, read a small chunk at a time into one buffer: an open checks
+ * the journal's tail and the issues section (about a megabyte at 1,000 issues), and a buffer of
+ * their size is fresh memory, each of its pages a page fault, which costs more than the hashing
+ * (docs/performance.md, "Cold start, sixth pass").
+ */
 function sectionChecksum(fd: number, start: number, length: number): string {
   const hash = crypto.createHash('sha256');
-  const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, length));
+  const chunk = Buffer.allocUnsafe(Math.min(CHECKSUM_CHUNK_BYTES, length));
   for (let done = 0; done < length;) {
     const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, length - done), start + done);
     if (read === 0) break;
