@@ -110,4 +110,19 @@ test('property: AND, OR, NOT and counting of bitmaps answer as the same operatio
   );
 });
 
+test('a query bitmap starts empty and shares no word with another, across shared buffers and past their size', () => {
+  // emptyBits cuts bitmaps from shared buffers (id-set.ts): each must be its own, zeroed words.
+  for (const count of [1_000, 100_000, 200_000]) {
+    const kept: Bits[] = [];
+    for (let i = 0; i < 600; i++) {
+      const bits = emptyBits(count);
+      assert.is(bits.length, (count + 31) >>> 5);
+      assert.is(countBits(bits), 0, `bitmap ${i} of ${count} issues starts empty`);
+      bits.fill(0xffffffff);
+      kept.push(bits);
+    }
+    kept.forEach((bits, i) => assert.is(countBits(bits), bits.length * 32, `bitmap ${i} of ${count} issues kept its bits`));
+  }
+});
+
 test.run();

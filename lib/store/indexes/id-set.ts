@@ -17,8 +17,33 @@
 /** One bit per issue id; bits past the issue count are always 0. */
 export type Bits = Uint32Array;
 
+// Performance (a first reading may skip it): where a query's bitmaps come from.
+/**
+ * A query makes a handful of bitmaps and drops them when it answers. `new Uint32Array(n)` of
+ * more than 64 bytes gets a backing store of its own outside V8's heap, allocated, zeroed,
+ * counted as external memory and freed by the collector one by one: at 1,000 issues (128 bytes
+ * a bitmap) that was two thirds of the time of search_issues' index answer (docs/performance.md).
+ * So the bitmaps are views cut one after another from a shared zeroed buffer, a new one when it
+ * is used up; no view is handed out twice, so each starts at zero. A buffer lives as long as any
+ * of its views: these are a query's temporaries, so not long (the indexes' own sets, which live
+ * on, make their bitmaps themselves). A bitmap larger than a quarter of a buffer (over 131,072
+ * issues) gets a buffer of its own, as before.
+ */
+const SHARED_BUFFER_BYTES = 64 * 1024;
+let shared = new ArrayBuffer(0); // the first on the first query: a start makes none
+let sharedUsed = 0;
+
 export function emptyBits(count: number): Bits {
-  return new Uint32Array((count + 31) >>> 5);
+  const words = (count + 31) >>> 5;
+  const bytes = words * 4;
+  if (bytes > SHARED_BUFFER_BYTES / 4) return new Uint32Array(words);
+  if (sharedUsed + bytes > shared.byteLength) {
+    shared = new ArrayBuffer(SHARED_BUFFER_BYTES);
+    sharedUsed = 0;
+  }
+  const bits = new Uint32Array(shared, sharedUsed, words);
+  sharedUsed += bytes;
+  return bits;
 }
 
 /** Every id below `count`. */

@@ -15,7 +15,7 @@
 // not a secret signature, and need not be: a forged position only starts a page elsewhere in
 // the same search. Both backends (memory and PostgreSQL, postgres/sql-search.ts) read and write
 // this one cursor, so any instance can answer the next page, from SQL or from its memory.
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { domainError } from '../model/errors.js';
 import { compareBy, dueOf, type SortFields } from './jql/order.js';
 import type { OrderField, SortKey } from './jql/ast.js';
@@ -69,11 +69,17 @@ export function searchIdentity(arguments_: Record<string, unknown>): string {
   );
 }
 
+/**
+ * The one-shot `crypto.hash` (Node 20.12 and later) gives the same digest as a `Hash` object
+ * for a fifth of the time and none of the garbage; older Node makes the object.
+ */
+const sha256 =
+  typeof crypto.hash === 'function'
+    ? (text: string): string => crypto.hash('sha256', text, 'base64url')
+    : (text: string): string => crypto.createHash('sha256').update(text).digest('base64url');
+
 const checkOf = (identity: string, values: readonly SortValue[]): string =>
-  createHash('sha256')
-    .update(JSON.stringify([identity, values]))
-    .digest('base64url')
-    .slice(0, 16);
+  sha256(JSON.stringify([identity, values])).slice(0, 16);
 
 export function encodeCursor(identity: string, values: readonly SortValue[]): string {
   return Buffer.from(JSON.stringify([checkOf(identity, values), ...values])).toString('base64url');

@@ -9,7 +9,7 @@
 // (see worthSorting) are read and put in order as they are (order.ts).
 import { valueIndex, timeIndex } from '../../indexes/field-index.js';
 import type { FieldValue, IndexedField } from '../../indexes/index-fields.js';
-import { andBits, countBits, eachBit, hasBit, type Bits, type IdSet } from '../../indexes/id-set.js';
+import { andBits, countBits, eachBit, emptyBits, hasBit, type Bits, type IdSet } from '../../indexes/id-set.js';
 import { firstInKeyOrder } from '../../indexes/key-order.js';
 import type { Issue } from '../../model/schema.js';
 import type { TrackerState } from '../../state/state.js';
@@ -131,7 +131,7 @@ function* valueRuns(
   const holders = [...byValue.values()].map((ids) => ({ ids, holder: state.issues.at(ids.first()) }));
   holders.sort((a, b) => compare(a.holder, b.holder));
   for (const { ids } of holders) {
-    const bits = andBits(ids.orInto(new Uint32Array(matches.length)), matches);
+    const bits = andBits(ids.orInto(emptyBits(state.issues.size)), matches);
     const count = countBits(bits);
     if (count > 0) yield { bits, count };
   }
