@@ -22,7 +22,7 @@ export type Bits = Uint32Array;
  * A query makes a handful of bitmaps and drops them when it answers. `new Uint32Array(n)` of
  * more than 64 bytes gets a backing store of its own outside V8's heap, allocated, zeroed,
  * counted as external memory and freed by the collector one by one: at 1,000 issues (128 bytes
- * a bitmap) that was two thirds of the time of search_issues' index answer (docs/performance.md).
+ * a bitmap), most of the time of search_issues' index answer went there (docs/performance.md).
  * So the bitmaps are views cut one after another from a shared zeroed buffer, a new one when it
  * is used up; no view is handed out twice, so each starts at zero. A buffer lives as long as any
  * of its views: these are a query's temporaries, so not long (the indexes' own sets, which live
