@@ -71,7 +71,7 @@ export interface SearchPage extends PageRequest {
 
 export function pageRequest(query: SearchIssuesQuery): SearchPage {
   const page = parsePage(query.offset, query.limit);
-  const identity = searchIdentity({ ...query });
+  const identity = searchIdentity(query);
   if (query.cursor === undefined) return { ...page, identity };
   if (query.offset !== undefined) {
     throw domainError('invalid_argument', 'Give a cursor or an offset, not both: the cursor says where the page starts.');
