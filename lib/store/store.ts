@@ -4,7 +4,8 @@
 // A mutation plans against the newest state and appends one record (see the backend for how
 // it keeps two writers apart); the promise resolves only after the record is durable. Queries
 // first pick up what other processes appended that can be read at once (for the journal, one
-// stat() of the path, shared by the reads of one synchronous run, when there is nothing), and
+// byte read past what it has read, shared by the reads of one synchronous run, when there is
+// nothing), and
 // the backend's watcher does the same in the background so change listeners hear about other
 // processes' changes.
 //

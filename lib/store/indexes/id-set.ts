@@ -27,7 +27,7 @@ export type Bits = Uint32Array;
  * is used up; no view is handed out twice, so each starts at zero. A buffer lives as long as any
  * of its views: these are a query's temporaries, so not long (the indexes' own sets, which live
  * on, make their bitmaps themselves). A bitmap larger than a quarter of a buffer (over 131,072
- * issues) gets a buffer of its own, as before.
+ * issues) gets a buffer of its own.
  */
 const SHARED_BUFFER_BYTES = 64 * 1024;
 let shared = new ArrayBuffer(0); // the first on the first query: a start makes none
