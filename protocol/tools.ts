@@ -219,7 +219,14 @@ export function createToolRegistry(
     // Whatever went wrong inside the tool — even a failed request to the client — is the
     // tool's failure, reported to the model, not a protocol error.
     if (thrown instanceof ToolError || isMissingCapability(thrown)) return errorResult(thrown.message);
-    report(`tool ${tool.name} failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`);
+    // An RpcError is an answer somebody chose (the client refused a request, a file the server
+    // needs is missing), and its sentence says it all; anything else is a bug: its stack.
+    const detail = isRpcError(thrown)
+      ? thrown.message
+      : thrown instanceof Error
+        ? (thrown.stack ?? thrown.message)
+        : String(thrown);
+    report(`tool ${tool.name} failed: ${detail}`);
     return errorResult(`${tool.name} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   }
 

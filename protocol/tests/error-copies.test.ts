@@ -5,6 +5,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ServerDefinition } from '../definition.js';
+import * as z from 'zod/mini';
+import { createServer } from '../server.js';
 import { RpcError, isRpcError } from '../errors.js';
 import { transcript } from './harness.js';
 
@@ -42,6 +44,44 @@ test('resources/read: an RpcError thrown by another copy is answered with its co
   t.client({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'test://companion' } });
   const [answer] = (await t.server()) as any[];
   assert.equal(answer.error, { code: -32603, message: 'needs mcp-tracker-reads.cjs beside this file', data: { file: 'x' } });
+});
+
+test('tools/call: a tool that throws an RpcError reports its sentence, without a stack; a bug reports its stack', async () => {
+  const another = await anotherCopy();
+  const reports: string[] = [];
+  const server = createServer(
+    {
+      info: { name: 'test-server', version: '1.0.0' },
+      tools: [
+        {
+          name: 'needs_companion',
+          description: 'Throws what a seam throws when its file is missing.',
+          input: z.object({}),
+          run: () => {
+            throw new another.RpcError(another.ErrorCode.InternalError, 'needs mcp-tracker-reads.cjs beside this file');
+          },
+        },
+        {
+          name: 'buggy',
+          description: 'Throws what a bug throws.',
+          input: z.object({}),
+          run: () => {
+            throw new TypeError('x is undefined');
+          },
+        },
+      ],
+    },
+    (detail) => reports.push(detail),
+  );
+  const t = transcript(server);
+  await t.initialize();
+  t.client({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'needs_companion', arguments: {} } });
+  t.client({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'buggy', arguments: {} } });
+  const answers = (await t.server()) as any[];
+  assert.is(answers[0].result.isError, true);
+  assert.match(answers[0].result.content[0].text, 'needs mcp-tracker-reads.cjs beside this file');
+  assert.equal(reports[0], 'tool needs_companion failed: needs mcp-tracker-reads.cjs beside this file');
+  assert.match(reports[1] ?? '', /^tool buggy failed: TypeError: x is undefined\n\s+at /);
 });
 
 test.run();
