@@ -70,6 +70,28 @@ async function startServer(
   };
 }
 
+/**
+ * The opening of a fake server that answers each request on an event stream: a POST only, a
+ * notification accepted with 202, a request given a 200 event stream in session-1. Returns the
+ * request and the result it gets (initialize's names the server `name`), or nothing when answered.
+ */
+function openEventStream(
+  req: IncomingMessage,
+  body: string,
+  res: ServerResponse,
+  name: string,
+): { message: Message; result: object } | undefined {
+  if (req.method !== 'POST') return void res.writeHead(405).end();
+  const message = JSON.parse(body) as Message;
+  if (message.id === undefined) return void res.writeHead(202).end();
+  const result =
+    message.method === 'initialize'
+      ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name, version: '1' } }
+      : {};
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Mcp-Session-Id': 'session-1' });
+  return { message, result };
+}
+
 async function startBrokenServer(): Promise<{ url: string; close: () => void }> {
   return startServer((req, body, res) => {
     let message: Message | undefined;
@@ -291,14 +313,9 @@ test('a stream resumed with Last-Event-ID that replays an answer the client alre
 
 test('an SSE event id sent twice in one session fails, citing the resumability rule', async () => {
   const server = await startServer((req, body, res) => {
-    if (req.method !== 'POST') return void res.writeHead(405).end();
-    const message = JSON.parse(body) as Message;
-    if (message.id === undefined) return void res.writeHead(202).end();
-    const result =
-      message.method === 'initialize'
-        ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'same-ids', version: '1' } }
-        : {};
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Mcp-Session-Id': 'session-1' });
+    const opened = openEventStream(req, body, res, 'same-ids');
+    if (!opened) return;
+    const { message, result } = opened;
     res.end(`id: event-1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
   });
   const folder = fixtureFolder(
@@ -321,14 +338,9 @@ test('requests whose ids differ only in type go out one after the other: a serve
   // to the stream last opened under the id's text, so with 7 and "7" in flight at once one is lost.
   const streams = new Map<string, ServerResponse>();
   const server = await startServer((req, body, res) => {
-    if (req.method !== 'POST') return void res.writeHead(405).end();
-    const message = JSON.parse(body) as Message;
-    if (message.id === undefined) return void res.writeHead(202).end();
-    const result =
-      message.method === 'initialize'
-        ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'string-keys', version: '1' } }
-        : {};
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Mcp-Session-Id': 'session-1' });
+    const opened = openEventStream(req, body, res, 'string-keys');
+    if (!opened) return;
+    const { message, result } = opened;
     if (message.method !== 'ping') return void res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n\n`);
     res.flushHeaders();
     streams.set(String(message.id), res);
