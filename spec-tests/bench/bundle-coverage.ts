@@ -6,14 +6,17 @@
 // that may wait, is what a companion bundle can take out of the server's start.
 //
 //   npx tsx spec-tests/bench/bundle-coverage.ts [--files N]   the rooms, then the N files that ran least (default 40)
+//   npx tsx spec-tests/bench/bundle-coverage.ts --without a.ts,b.ts
+//       the program's size with those source files left out (each an empty module), and what
+//       only they import with them: the most a seam around them could take out of the start
 //
 // Coverage is taken on an unminified bundle of the same entry (its `// path` lines say where
 // each source file starts) and counted in non-space characters of code.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BuildOptions, build } from 'esbuild';
+import { join, relative } from 'node:path';
+import { type BuildOptions, type Plugin, build } from 'esbuild';
 
 const ENTRY = 'lib/main.ts';
 // The companions a working session loads on first use (a write, a prompt, a query or another occasional read) are copied
@@ -115,7 +118,42 @@ function room(path: string): string {
   return 'lib (main, command line, loaders)';
 }
 
+/** The minified program with `paths` emptied: an upper bound, since a seam's own loader is not counted. */
+async function sizeWithout(paths: readonly string[]): Promise<void> {
+  const emptied: Plugin = {
+    name: 'emptied',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, (file) =>
+        paths.includes(relative(process.cwd(), file.path)) ? { contents: 'module.exports = {}', loader: 'js' } : undefined,
+      );
+    },
+  };
+  const sizeOf = async (plugins: Plugin[]) => {
+    const result = await build({
+      entryPoints: [ENTRY],
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      define: { ...DEFINE, 'import.meta.url': '__mcpBundleUrl' },
+      minify: true,
+      legalComments: 'none',
+      write: false,
+      logLevel: 'error',
+      plugins,
+    });
+    return (result.outputFiles[0]?.contents.length ?? 0) / 1024;
+  };
+  const whole = await sizeOf([]);
+  const without = await sizeOf([emptied]);
+  console.log(
+    `program ${whole.toFixed(1)} KiB; without ${paths.join(', ')}: ${without.toFixed(1)} KiB (${(without - whole).toFixed(1)})`,
+  );
+}
+
 async function main(): Promise<void> {
+  const withoutAt = process.argv.indexOf('--without');
+  if (withoutAt >= 0) return sizeWithout((process.argv[withoutAt + 1] ?? '').split(',').filter((path) => path !== ''));
   const filesShown = process.argv.includes('--files') ? Number(process.argv[process.argv.indexOf('--files') + 1]) : 40;
   const folder = mkdtempSync(join(tmpdir(), 'mcp-bundle-coverage-build-'));
   try {
