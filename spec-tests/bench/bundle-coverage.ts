@@ -6,7 +6,7 @@
 // that may wait, is what a companion bundle can take out of the server's start.
 //
 //   npx tsx spec-tests/bench/bundle-coverage.ts [--files N]   the rooms, then the N files that ran least (default 40)
-//   npx tsx spec-tests/bench/bundle-coverage.ts --without a.ts,b.ts
+//   npx tsx spec-tests/bench/bundle-coverage.ts --without PATH,PATH...
 //       the program's size with those source files left out (each an empty module), and what
 //       only they import with them: the most a seam around them could take out of the start
 //
