@@ -9,6 +9,8 @@ import * as assert from 'uvu/assert';
 import { runCommand } from '../runner/run-command.js';
 import { parseFixture } from '../runner/fixture-parser.js';
 import { asWrittenIds, processNeed } from '../runner/process-sharing.js';
+import { findFixtureFiles } from '../runner/fixture-files.js';
+import { initializeRequest } from '../runner/handshake.js';
 import { scratchDir, tinyServer } from '../test-support/tiny-servers.js';
 import { runArguments } from '../test-support/run-arguments.js';
 
@@ -282,6 +284,24 @@ test("a fixture that repeats a probe's initialize and ends its process leaves th
     JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
   );
   assert.is(readFileSync(counter, 'utf8').length, 5 + 1, 'f1 continued the probe, the EOF fixture had a process of its own');
+});
+
+test("the initialize-VERSION fixtures spell out the probe's initialize, whatever the runner's version", () => {
+  // The probe's clientInfo is fixed (handshake.ts): were it the runner's version, a new release
+  // would quietly stop these four fixtures continuing their probe's process.
+  assert.equal(initializeRequest('x', '2025-06-18').params, {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'mcp-conform', version: '0.1.0' },
+  });
+  const files = findFixtureFiles(['spec-tests/fixtures/tracker/capabilities']).filter((file) =>
+    /\/initialize-\d{4}-\d\d-\d\d$/.test(file.name),
+  );
+  assert.is(files.length, 4);
+  for (const file of files) {
+    const need = processNeed(parseFixture(readFileSync(file.path, 'utf8'), file.path, file.name));
+    assert.ok('continuesProbe' in need, `${file.name}: ${JSON.stringify(need)}`);
+  }
 });
 
 const PING_BEFORE_INITIALIZE = `A ping before any initialize.
