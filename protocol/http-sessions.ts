@@ -24,6 +24,7 @@ import {
   type StreamOptions,
   createEventStream,
   createPostResponse,
+  refusedId,
   replyError,
 } from './http-stream.js';
 import { type OutgoingMessage, type ParsedLine, type RequestId, classify } from './json-rpc.js';
@@ -93,8 +94,11 @@ export class HandshakeSessions {
   post(req: IncomingMessage, res: ServerResponse, parsed: ParsedLine, identity: Identity | undefined): void {
     const messages = parsed.kind === 'batch' ? parsed.items.map(classify) : parsed.kind === 'single' ? [parsed.message] : [];
     const opens = messages.length === 1 && messages[0]!.kind === 'request' && messages[0]!.method === 'initialize';
+    const refused = refusedId(parsed);
     const session =
-      opens && req.headers['mcp-session-id'] === undefined ? this.#open(req, res, identity) : this.#find(req, res, identity);
+      opens && req.headers['mcp-session-id'] === undefined
+        ? this.#open(req, res, identity, refused)
+        : this.#find(req, res, identity, refused);
     if (!session) return;
     session.lastSeen = Date.now();
     const requests = messages.flatMap((message) => (message.kind === 'request' ? [message.id] : []));
@@ -105,7 +109,7 @@ export class HandshakeSessions {
     const running = session.connection.inFlight;
     if (requests.length > 0 && running >= this.#options.budget.limits.maxInFlight) {
       const busy = invalidRequest(`Too Many Requests: this session has ${running} requests running; retry later`);
-      return replyError(res, 429, busy, { ...headers, 'Retry-After': '1' });
+      return replyError(res, 429, busy, { ...headers, 'Retry-After': '1' }, refused);
     }
     // 2025-11-25→: a slow answer comes on a primed stream, which the client can resume.
     const priming = session.version !== undefined && rulesFor(session.version).ssePriming;
@@ -171,20 +175,29 @@ export class HandshakeSessions {
     return { keepAliveMs, encodeLine, maxQueuedBytes, queued: (res) => budget.noteQueued(peer, res) };
   }
 
-  #open(req: IncomingMessage, res: ServerResponse, identity: Identity | undefined): HttpSession | undefined {
+  #open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    identity: Identity | undefined,
+    refused: RequestId | null,
+  ): HttpSession | undefined {
     const { maxSessions } = this.#options;
     const peer = peerOf(req);
     const mine = this.#perPeer.get(peer) ?? 0;
     // A quota per peer, so one client cannot lock every other out of the handshake era.
     if (mine >= share(maxSessions)) {
       const message = `Too Many Requests: ${mine} sessions are open from your address (at most ${share(maxSessions)}); end one with DELETE, or retry later`;
-      replyError(res, 429, invalidRequest(message), { 'Retry-After': '60' });
+      replyError(res, 429, invalidRequest(message), { 'Retry-After': '60' }, refused);
       return undefined;
     }
     if (this.#sessions.size >= maxSessions) {
-      replyError(res, 503, invalidRequest(`Service Unavailable: at most ${maxSessions} sessions at once`), {
-        'Retry-After': '60',
-      });
+      replyError(
+        res,
+        503,
+        invalidRequest(`Service Unavailable: at most ${maxSessions} sessions at once`),
+        { 'Retry-After': '60' },
+        refused,
+      );
       return undefined;
     }
     const id = this.#options.idPrefix + randomBytes(16).toString('hex');
@@ -235,10 +248,16 @@ export class HandshakeSessions {
     else if (error !== undefined) queueMicrotask(() => this.#end(session));
   }
 
-  #find(req: IncomingMessage, res: ServerResponse, identity: Identity | undefined): HttpSession | undefined {
+  /** The request's session; else refused (with `refused`, the id of the one request the POST carried), undefined. */
+  #find(
+    req: IncomingMessage,
+    res: ServerResponse,
+    identity: Identity | undefined,
+    refused: RequestId | null = null,
+  ): HttpSession | undefined {
     const id = req.headers['mcp-session-id'];
     if (typeof id !== 'string') {
-      replyError(res, 400, invalidRequest('Bad Request: an Mcp-Session-Id header is required after initialize'));
+      replyError(res, 400, invalidRequest('Bad Request: an Mcp-Session-Id header is required after initialize'), {}, refused);
       return undefined;
     }
     const session = this.#sessions.get(id);
@@ -246,7 +265,8 @@ export class HandshakeSessions {
     // are looked up by user and id ("Session Hijacking", https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices:
     // servers SHOULD bind session ids to user-specific information). 404 tells a thief nothing.
     if (!session || !sameCredential(session.identity, identity)) {
-      replyError(res, 404, invalidRequest('Not Found: no such session (it ended or never existed); send initialize again'));
+      const gone = invalidRequest('Not Found: no such session (it ended or never existed); send initialize again');
+      replyError(res, 404, gone, {}, refused);
       return undefined;
     }
     const version = req.headers['mcp-protocol-version'];
@@ -254,7 +274,8 @@ export class HandshakeSessions {
     // no such header (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
     // "Protocol Version Header"). A client SHOULD send the negotiated one; we do not refuse others.
     if (version !== undefined && (typeof version !== 'string' || !isHandshakeVersion(version))) {
-      replyError(res, 400, invalidRequest(`Bad Request: MCP-Protocol-Version ${version} is not a version this server speaks`));
+      const unknown = invalidRequest(`Bad Request: MCP-Protocol-Version ${version} is not a version this server speaks`);
+      replyError(res, 400, unknown, {}, refused);
       return undefined;
     }
     return session;

@@ -16,7 +16,7 @@
 
 import type { ServerResponse } from 'node:http';
 import type { RpcError } from './errors.js';
-import { type LineBytes, type OutgoingMessage, type RequestId, errorMessage, lineLength } from './json-rpc.js';
+import { type LineBytes, type OutgoingMessage, type ParsedLine, type RequestId, errorMessage, lineLength } from './json-rpc.js';
 
 /**
  * A message as one line of JSON with its newline, in UTF-8 chunks: the engine's encodeLineBytes
@@ -229,7 +229,22 @@ export function replyJson(res: ServerResponse, status: number, body: unknown, he
   res.writeHead(status, { ...headers, 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 }
 
-/** An error for a request we could not read or route: a JSON-RPC error without an id. */
-export function replyError(res: ServerResponse, status: number, error: RpcError, headers: Record<string, string> = {}): void {
-  replyJson(res, status, errorMessage(null, error), headers);
+/**
+ * A refusal at the HTTP layer, as a JSON-RPC error: with the id of the one request the POST
+ * carried when the body was read (refusedId), else without one. JSON-RPC gives id null only
+ * when the request's id cannot be read (https://www.jsonrpc.org/specification#response_object).
+ */
+export function replyError(
+  res: ServerResponse,
+  status: number,
+  error: RpcError,
+  headers: Record<string, string> = {},
+  id: RequestId | null = null,
+): void {
+  replyJson(res, status, errorMessage(id, error), headers);
+}
+
+/** The id a refusal of this message answers with: its request's, when it is one request; else null (a batch, a notification). */
+export function refusedId(parsed: ParsedLine): RequestId | null {
+  return parsed.kind === 'single' && parsed.message.kind === 'request' ? parsed.message.id : null;
 }

@@ -20,7 +20,7 @@ import { HttpBudget, type Refusal, peerOf, share } from './http-budget.js';
 import type { ReplayLimits } from './http-replay.js';
 import { checkStatelessHeaders } from './http-headers.js';
 import { HandshakeSessions } from './http-sessions.js';
-import { type EncodeLine, createPostResponse, replyError, replyJson } from './http-stream.js';
+import { type EncodeLine, createPostResponse, refusedId, replyError, replyJson } from './http-stream.js';
 import { type ParsedLine, type Request, classify, encodeLineBytes, errorMessage, parseLine } from './json-rpc.js';
 import type { Server } from './server.js';
 import { type Session, tooManyValues } from './session.js';
@@ -306,16 +306,17 @@ class HttpTransport {
       const costly = costlyRequests(parsed);
       if (costly > 0) {
         const refused = this.#budget.admitOutput(peer);
-        if (refused) return replyError(res, refused.status, invalidRequest(refused.message), { 'Retry-After': '1' });
+        if (refused)
+          return replyError(res, refused.status, invalidRequest(refused.message), { 'Retry-After': '1' }, refusedId(parsed));
         const taken = this.#budget.takeSlots(peer, costly, res);
         if (taken !== true && !(await taken)) {
           if (res.destroyed) return;
           const busy = `Service Unavailable: ${this.#budget.total.inFlight} requests are running and no slot freed in ${this.#budget.limits.slotWaitMs} ms; retry later`;
-          return replyError(res, 503, invalidRequest(busy), { 'Retry-After': '1' });
+          return replyError(res, 503, invalidRequest(busy), { 'Retry-After': '1' }, refusedId(parsed));
         }
         // While it waited, the output of others may have filled the budget.
         const late = taken === true ? undefined : this.#budget.admitOutput(peer);
-        if (late) return replyError(res, late.status, invalidRequest(late.message), { 'Retry-After': '1' });
+        if (late) return replyError(res, late.status, invalidRequest(late.message), { 'Retry-After': '1' }, refusedId(parsed));
       }
       this.#dispatch(req, res, parsed, identity);
     } finally {

@@ -181,6 +181,7 @@ test('--max-in-flight over HTTP: past it a request waits for a slot (as on stdio
     const late = await send(http.url, '127.0.0.3', callTool('small'), toolHeaders('small'));
     assert.equal([late.status, late.headers['retry-after']], [503, '1'], 'no slot freed within slotWaitMs');
     assert.match(JSON.parse(late.body).error.message, /Service Unavailable: 2 requests are running/);
+    assert.is(JSON.parse(late.body).id, 1, 'the refusal names the request it read (JSON-RPC: id null only when unreadable)');
     while (holds.length > 0) holds.shift()!();
     assert.equal([(await first).status, (await second).status, (await third).status], [200, 200, 200]);
   } finally {
@@ -316,6 +317,7 @@ test('sessions: a quota per peer (429 with Retry-After), another peer still gets
     assert.is((await send(http.url, '127.0.0.1', body)).status, 200);
     const third = await send(http.url, '127.0.0.1', body);
     assert.equal([third.status, third.headers['retry-after']], [429, '60'], 'half of 4 sessions from one address');
+    assert.is(JSON.parse(third.body).id, 0, "the refusal names the initialize's id");
     assert.is((await send(http.url, '127.0.0.2', body)).status, 200, 'another peer');
     const id = first.headers['mcp-session-id'] as string;
     assert.is((await send(http.url, '127.0.0.1', '', { 'Mcp-Session-Id': id }, 'DELETE')).status, 200);
@@ -336,6 +338,11 @@ test('sessions expire after their idle time even with a GET stream open', async 
     assert.is(http.sessions, 0);
     const after = await send(http.url, '127.0.0.1', '{"jsonrpc":"2.0","id":2,"method":"ping"}', { 'Mcp-Session-Id': id });
     assert.is(after.status, 404, 'the client learns it and initializes again');
+    assert.is(JSON.parse(after.body).id, 2, 'the refusal names the request it read');
+    const notified = await send(http.url, '127.0.0.1', '{"jsonrpc":"2.0","method":"notifications/initialized"}', {
+      'Mcp-Session-Id': id,
+    });
+    assert.equal([notified.status, JSON.parse(notified.body).id], [404, null], 'a notification has no id to name');
   } finally {
     await http.close(100);
   }

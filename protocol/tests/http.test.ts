@@ -132,9 +132,11 @@ test('handshake era: initialize issues a session id; later requests need it (400
     assert.is(((await sessionless.json()) as any).id, 1, 'answered with the request id: send initialize, or carry the _meta');
     const discover = await post(http.url, { jsonrpc: '2.0', id: 9, method: 'server/discover' });
     assert.equal([discover.status, ((await discover.json()) as any).error.code], [400, -32602], 'discover without _meta');
-    assert.is((await post(http.url, list, { 'Mcp-Session-Id': 'f'.repeat(32) })).status, 404, 'unknown session');
+    const stranger = await post(http.url, list, { 'Mcp-Session-Id': 'f'.repeat(32) });
+    assert.equal([stranger.status, ((await stranger.json()) as any).id], [404, 1], 'unknown session, the request named');
     const unknown = await post(http.url, list, { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '1999-01-01' });
     assert.is(unknown.status, 400, 'an MCP-Protocol-Version we do not speak');
+    assert.is(((await unknown.json()) as any).id, 1, 'the refusal names the request it read');
     assert.is((await post(http.url, list, { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-11-25' })).status, 200);
     const other = await post(http.url, list, { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-03-26' });
     assert.is(
@@ -145,7 +147,8 @@ test('handshake era: initialize issues a session id; later requests need it (400
     assert.is(http.sessions, 1);
     assert.is((await fetch(http.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': id } })).status, 200);
     assert.is(http.sessions, 0);
-    assert.is((await post(http.url, list, { 'Mcp-Session-Id': id })).status, 404, 'an ended session');
+    const ended = await post(http.url, list, { 'Mcp-Session-Id': id });
+    assert.equal([ended.status, ((await ended.json()) as any).id], [404, 1], 'an ended session, the request named');
   } finally {
     await http.close(100);
   }

@@ -5,7 +5,8 @@
 //                   (tasks, custom headers); each scenario the 2026-07-28 revision requires (the
 //                   `server:` list of the suite's requirements/2026-07-28.yaml) must have run.
 // One line per scenario, then `N passed, N failed, N skipped` (skipped: failures expected by
-// baseline.txt, each with its spec reason). It builds nothing: run `node build.mjs` first.
+// baseline.txt, each with its spec reason). The CLI writes its results to a temporary folder,
+// removed once read unless a scenario failed. It builds nothing: run `node build.mjs` first.
 //
 //   node spec-tests/conformance/run.mjs [--url URL] [--suite 0.1|0.2]
 //     --url URL    test a server that is already running there, instead of starting ours
@@ -17,7 +18,7 @@
 // npm script, and the project's own tests must keep running on Node 20.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -41,7 +42,9 @@ const server = options.url ? { url: options.url, stop() {} } : await startConfor
 let totals = { passed: 0, failed: 0, skipped: 0 };
 try {
   for (const suite of SUITES.filter((s) => !options.suite || s.key === options.suite)) {
-    const outcome = report(suite, runSuite(suite, server.url));
+    const ran = runSuite(suite, server.url);
+    const outcome = report(suite, ran);
+    keepOutputIfFailed(ran, outcome);
     totals = {
       passed: totals.passed + outcome.passed,
       failed: totals.failed + outcome.failed,
@@ -162,8 +165,7 @@ function runSuite(suite, url) {
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
     maxBuffer: 64 * 1024 * 1024,
   });
-  const logPath = join(out, 'cli.log');
-  writeFileSync(logPath, `${run.stdout ?? ''}${run.stderr ?? ''}`);
+  writeFileSync(join(out, 'cli.log'), `${run.stdout ?? ''}${run.stderr ?? ''}`);
   const results = new Map();
   for (const entry of readdirSync(out, { withFileTypes: true }).filter((e) => e.isDirectory())) {
     const scenario = entry.name.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
@@ -173,7 +175,17 @@ function runSuite(suite, url) {
   const required = suite.required
     ? requiredScenarios(join(HERE, 'node_modules', suite.dir, 'requirements', `${suite.required}.yaml`))
     : [];
-  return { results, required, logPath, status: run.status };
+  return { results, required, out, status: run.status };
+}
+
+/**
+ * The folder the CLI wrote (its output and each scenario's checks) is removed once read, so runs
+ * leave nothing in the temporary folder; when a scenario failed, or the CLI did, it is kept, and
+ * named, to be read.
+ */
+function keepOutputIfFailed({ out, status }, outcome) {
+  if (outcome.failed === 0 && status === 0) rmSync(out, { recursive: true, force: true });
+  else console.log(`The CLI's output (cli.log) and each scenario's checks are kept in ${out}`);
 }
 
 /** The `server:` list of a requirements file: plain `  - name` lines up to the next top-level key. */
@@ -188,8 +200,8 @@ function requiredScenarios(path) {
   return names;
 }
 
-function report(suite, { results, required, logPath }) {
-  console.log(`\n== @modelcontextprotocol/conformance ${suite.tag} (CLI output: ${logPath})`);
+function report(suite, { results, required }) {
+  console.log(`\n== @modelcontextprotocol/conformance ${suite.tag}`);
   const counts = { passed: 0, failed: 0, skipped: 0 };
   // Every scenario that ran, and every required one, so a required scenario that did not run fails.
   const names = [...new Set([...required, ...results.keys()])].sort();

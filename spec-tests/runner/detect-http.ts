@@ -24,7 +24,7 @@ import {
   assembleDetection,
   describeError,
 } from './detect.js';
-import { HANDSHAKE_VERSIONS, RUNNER_VERSION, STATELESS_VERSIONS } from './handshake.js';
+import { HANDSHAKE_VERSIONS, STATELESS_VERSIONS, initializeRequest } from './handshake.js';
 import { causeOf, contentTypeOf, readAnswer } from './http-answers.js';
 import { POST_HEADERS, sessionHeaders, statelessHeaders } from './http-request-headers.js';
 
@@ -43,13 +43,7 @@ export async function detectHttpServer(url: string, startupTimeoutMs: number): P
 }
 
 async function probeInitialize(url: string, version: string, timeoutMs: number): Promise<Answered & { probe: HandshakeProbe }> {
-  const request = {
-    jsonrpc: '2.0',
-    id: PROBE_ID,
-    method: 'initialize',
-    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: RUNNER_VERSION } },
-  };
-  const exchange = await postProbe(url, request, {}, timeoutMs);
+  const exchange = await postProbe(url, initializeRequest(PROBE_ID, version), {}, timeoutMs);
   const result = isJsonObject(exchange.answer?.result) ? exchange.answer.result : undefined;
   const negotiated = typeof result?.protocolVersion === 'string' ? result.protocolVersion : undefined;
   const sessionId = exchange.response?.headers.get('mcp-session-id') ?? undefined;

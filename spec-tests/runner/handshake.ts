@@ -12,6 +12,14 @@ export const HANDSHAKE_VERSIONS: readonly string[] = ['2024-11-05', '2025-03-26'
 export const NEWEST_HANDSHAKE_VERSION = '2025-11-25';
 export const RUNNER_VERSION = '0.1.0';
 /**
+ * The clientInfo of every initialize the runner sends (the detection probes and the handshake it
+ * plays), fixed whatever RUNNER_VERSION says: a fixture that opens with a probe's very initialize
+ * continues the probe's process (process-sharing.ts), and the initialize-VERSION fixtures spell
+ * this value out, so a new runner version must not change it. Which runner ran, `mcp-conform
+ * version` and the JSON report say.
+ */
+export const RUNNER_CLIENT_INFO = { name: 'mcp-conform', version: '0.1.0' } as const;
+/**
  * Revisions without a handshake (https://modelcontextprotocol.io/specification/2026-07-28/basic): each request carries its version
  * and client capabilities in `_meta`, so the fixture's requests spell them out and the runner
  * sends nothing first.
@@ -28,7 +36,7 @@ export function initializeRequest(id: string, version: string): JsonObject {
     jsonrpc: '2.0',
     id,
     method: 'initialize',
-    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: RUNNER_VERSION } },
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { ...RUNNER_CLIENT_INFO } },
   };
 }
 

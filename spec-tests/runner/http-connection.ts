@@ -281,11 +281,13 @@ export class HttpConnection implements ServerConnection {
         this.noticeEventId(item.id, stateless);
       } else if (item.kind === 'message' && (!failed || isJsonRpc(item.value)) && !refusedInput) {
         stream.answered = true;
-        for (const response of Array.isArray(item.value) ? item.value : [item.value])
+        const value = failed ? this.refusalAnswer(message, item.value, where) : item.value;
+        if (value === undefined) return;
+        for (const response of Array.isArray(value) ? value : [value])
           if (messageKind(response) === 'response' && isJsonObject(response)) stream.responded.add(idKey(response));
-        this.noticeSession(message, item.value, response);
-        if (gathered !== undefined && answersRequestIn(message, item.value)) gathered.push(item.value);
-        else this.push({ kind: 'message', value: item.value });
+        this.noticeSession(message, value, response);
+        if (gathered !== undefined && answersRequestIn(message, value)) gathered.push(value);
+        else this.push({ kind: 'message', value });
       } else if (item.kind === 'problem' && !failed) {
         stream.answered = true;
         this.problem(`${where} with ${item.problem}`, rule);
@@ -307,6 +309,24 @@ export class HttpConnection implements ServerConnection {
         'should',
       );
     else this.problem(`${where} ${type || 'with no body'}: the request got no answer`, JSON_ANSWER_RULE);
+  }
+
+  /**
+   * The JSON-RPC body of an HTTP error that answers a POST of one well-formed request: an error
+   * without an id (null or absent) is that request's answer. JSON-RPC gives an error id null
+   * when the request's id could not be read (https://www.jsonrpc.org/specification#response_object),
+   * and a server that refuses a POST at the HTTP layer (an unknown session's 404, an overload's
+   * 429 or 503) may do so before it reads the body; over HTTP the POST it answers says which
+   * request that was. So the answer is judged as the request's (an error where a result is
+   * owed fails, at the fixture's level), not reported as a response nobody asked for. The
+   * runner's own ping (a fence, sent to see a step is over) refused is no answer at all: it shows
+   * nothing about the requests before it; undefined.
+   */
+  private refusalAnswer(message: JsonValue, answer: JsonValue, where: string): JsonValue | undefined {
+    if (!isWellFormedRequest(message) || !isJsonObject(message) || !isErrorWithoutId(answer)) return answer;
+    const fence = isRunnersOwn(message) && message.method === 'ping';
+    this.note(`${where} with an error without an id: ${fence ? "the runner's own ping refused" : 'taken as its answer'}`);
+    return fence ? undefined : { ...answer, id: message.id ?? null };
   }
 
   /**
@@ -549,6 +569,10 @@ function describeBody(body: string): string {
   } catch {
     return body === '' ? '(no body)' : `the body ${JSON.stringify(excerpt(body).slice(0, 60))}`;
   }
+}
+
+function isErrorWithoutId(value: JsonValue): value is JsonObject {
+  return isJsonObject(value) && isJsonObject(value.error) && !('method' in value) && (value.id ?? null) === null;
 }
 
 function isJsonRpc(value: JsonValue): boolean {

@@ -14,7 +14,8 @@
 // (run-command.ts), it ends a process the run would stop anyway instead of starting its own. A
 // `protocol: none` fixture that opens with a detection probe's very initialize continues that
 // probe's process (the four initialize-VERSION fixtures: four starts fewer); one other that
-// drives the lifecycle may continue a legacy server's server/discover probe process. Sharing
+// drives the lifecycle may continue a legacy server's server/discover probe process; neither if
+// it ends the process, which would use up the probe's process for nothing. Sharing
 // never decides a verdict: a fixture that does not pass on a shared process is played again on a
 // new one (run-fixture.ts).
 import type { Fixture } from './fixture-types.js';
@@ -57,8 +58,8 @@ export function processNeed(fixture: Fixture): ProcessNeed {
  * process has seen exactly that and nothing else, so the fixture can go on from there.
  */
 function repeatedProbe(fixture: Fixture): { continuesProbe: string; initializeId: JsonValue } | undefined {
-  const { header, steps } = fixture;
-  if (header.protocol.kind !== 'none' || header.freshProcess !== undefined || header.serverArgs !== undefined) return undefined;
+  const { steps } = fixture;
+  if (!mayContinueProbe(fixture)) return undefined;
   const first = steps[0];
   const message = first?.kind === 'send-json' && first.messages.length === 1 ? first.messages[0]?.value : undefined;
   if (!isJsonObject(message) || !isPlainId(message.id) || !isJsonObject(message.params)) return undefined;
@@ -76,9 +77,19 @@ function repeatedProbe(fixture: Fixture): { continuesProbe: string; initializeId
  * on a process of its own (run-fixture.ts).
  */
 function mayFollowDiscover(fixture: Fixture): boolean {
-  const { header, steps } = fixture;
+  return mayContinueProbe(fixture) && fixture.steps[0]?.kind === 'send-json';
+}
+
+/**
+ * A probe's process serves one `protocol: none` fixture, started as written (no `process: fresh`,
+ * no `server-args`), that leaves it running: a turn that closes stdin or waits for an exit never
+ * ends clean, so it is played again on a process of its own (run-fixture.ts), and the probe's
+ * process, used up, serves no fixture that could have kept it.
+ */
+function mayContinueProbe(fixture: Fixture): boolean {
+  const { header } = fixture;
   if (header.protocol.kind !== 'none' || header.freshProcess !== undefined || header.serverArgs !== undefined) return false;
-  return steps[0]?.kind === 'send-json';
+  return !endsProcess(fixture);
 }
 
 /** It closes stdin or waits for the server to exit: nothing can follow it on its process. */

@@ -9,6 +9,8 @@ import * as assert from 'uvu/assert';
 import { runCommand } from '../runner/run-command.js';
 import { parseFixture } from '../runner/fixture-parser.js';
 import { asWrittenIds, processNeed } from '../runner/process-sharing.js';
+import { findFixtureFiles } from '../runner/fixture-files.js';
+import { initializeRequest } from '../runner/handshake.js';
 import { scratchDir, tinyServer } from '../test-support/tiny-servers.js';
 import { runArguments } from '../test-support/run-arguments.js';
 
@@ -267,6 +269,41 @@ test("a fixture repeating a probe's initialize never continues another revision'
   );
 });
 
+test("a fixture that repeats a probe's initialize and ends its process leaves the probe's process to one that does not", async () => {
+  const counter = join(scratchDir, 'probe-then-eof.starts');
+  writeFileSync(counter, '');
+  const server = tinyServer('probe-then-eof', { atStart: `require("node:fs").appendFileSync(${JSON.stringify(counter)}, "x");` });
+  const folder = fixtureFolder(INITIALIZE_AS_PROBED, 1);
+  // Named first: were it to take the probe's process, its turn (stdin closed) could not end
+  // clean, it would be played again on a process of its own, and f1 would need one too.
+  writeFileSync(join(folder, 'a-eof.txtar'), `${INITIALIZE_AS_PROBED}-- eof --\n-- exit --\ncode: 0\n`);
+  const report = await runJson(server, folder);
+  assert.equal(
+    report.fixtures.map((fixture) => `${fixture.name} ${fixture.verdict}`),
+    ['a-eof passed', 'f1 passed'],
+    JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
+  );
+  assert.is(readFileSync(counter, 'utf8').length, 5 + 1, 'f1 continued the probe, the EOF fixture had a process of its own');
+});
+
+test("the initialize-VERSION fixtures spell out the probe's initialize, whatever the runner's version", () => {
+  // The probe's clientInfo is fixed (handshake.ts): were it the runner's version, a new release
+  // would quietly stop these four fixtures continuing their probe's process.
+  assert.equal(initializeRequest('x', '2025-06-18').params, {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'mcp-conform', version: '0.1.0' },
+  });
+  const files = findFixtureFiles(['spec-tests/fixtures/tracker/capabilities']).filter((file) =>
+    /\/initialize-\d{4}-\d\d-\d\d$/.test(file.name),
+  );
+  assert.is(files.length, 4);
+  for (const file of files) {
+    const need = processNeed(parseFixture(readFileSync(file.path, 'utf8'), file.path, file.name));
+    assert.ok('continuesProbe' in need, `${file.name}: ${JSON.stringify(need)}`);
+  }
+});
+
 const PING_BEFORE_INITIALIZE = `A ping before any initialize.
 protocol: none
 
@@ -286,6 +323,19 @@ test("a fixture that drives the lifecycle itself continues a legacy server's ser
   // The probe refused server/discover (-32601) and answered the ping after it: the first copy
   // continues that process, the second starts its own.
   assert.is(server.starts(), 5 + 1);
+});
+
+test("a fixture that drives the lifecycle and ends its process leaves the server/discover probe's process to one that does not", async () => {
+  const server = countingStrictServer('discover-then-eof');
+  const folder = fixtureFolder(PING_BEFORE_INITIALIZE, 1);
+  writeFileSync(join(folder, 'a-eof.txtar'), `${PING_BEFORE_INITIALIZE}-- eof --\n-- exit --\ncode: 0\n`);
+  const report = await runJson(server.command, folder);
+  assert.equal(
+    report.fixtures.map((fixture) => `${fixture.name} ${fixture.verdict}`),
+    ['a-eof passed', 'f1 passed'],
+    JSON.stringify(report.fixtures.map((fixture) => fixture.failures)),
+  );
+  assert.is(server.starts(), 5 + 1, 'f1 continued the server/discover probe, the EOF fixture had a process of its own');
 });
 
 test('a fixture failing on the server/discover probe process is played again on a process of its own', async () => {
@@ -383,6 +433,9 @@ test('which fixtures need a process of their own', () => {
     beforeInitialize: true,
   });
   assert.equal(need('protocol: none', '-- client raw --\n{}\\n\n'), { fresh: 'protocol: none (it drives the lifecycle itself)' });
+  // Not one that ends its process: its turn there could not end clean (process-sharing.ts, mayContinueProbe).
+  assert.equal(need('protocol: none', `${ping}-- eof --\n`), { fresh: 'protocol: none (it drives the lifecycle itself)' });
+  assert.equal(need('protocol: none', `${ping}-- exit --\n`), { fresh: 'protocol: none (it drives the lifecycle itself)' });
   assert.ok(fresh('protocol: any\nserver-args: --read-only', ping));
   assert.ok(fresh('protocol: any', '-- client raw --\n{}\n'));
   // Ending the process is the last turn of a shared one (run last, it ends a process the run would stop anyway).
@@ -398,6 +451,7 @@ test('which fixtures need a process of their own', () => {
     `-- client --\n{"jsonrpc":"2.0","id":1,"method":"initialize","params":${params}}\n-- server --\n{"jsonrpc":"2.0","id":1,"result":{}}\n`;
   const probeParams = '{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcp-conform","version":"0.1.0"}}';
   assert.equal(need('protocol: none', initialize(probeParams)), { continuesProbe: '2025-06-18', initializeId: 1 });
+  assert.ok(fresh('protocol: none', `${initialize(probeParams)}-- eof --\n-- exit --\n`));
   assert.ok(fresh('protocol: none', initialize(probeParams.replace('{}', '{"roots":{}}'))));
   assert.ok(fresh('protocol: none', initialize(probeParams.replace('2025-06-18', '1999-01-01'))));
   assert.ok(fresh('protocol: none\nprocess: fresh: it counts its starts', initialize(probeParams)));
