@@ -4,8 +4,8 @@
 // module runs: from then on only the protocol's writer can reach stdout.
 import '../protocol/stdout-guard.js';
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { encodeLineBytes } from '../protocol/json-rpc.js';
@@ -16,6 +16,7 @@ import { afterCodeCache } from './after-code-cache.js';
 import { parseCommandLine, type CommandLine } from './cli.js';
 import { CompanionMissing } from './companion-bundle.js';
 import { loadDemo } from './demo/demo-loader.js';
+import { makeEphemeralFolder } from './ephemeral-folder.js';
 import { loadHelp } from './help-loader.js';
 import { loadHttpServing } from './http-loader.js';
 import { loadImportExport } from './import-export-loader.js';
@@ -119,7 +120,7 @@ async function serve(line: CommandLine): Promise<void> {
   }
   // The HTTP transport's bundle before the store: a missing file is reported before any data file is made.
   const http = line.http ? await loadHttpServing() : undefined;
-  const temporary = line.ephemeral ? mkdtempSync(join(tmpdir(), 'mcp-tracker-')) : undefined;
+  const temporary = line.ephemeral ? ephemeralFolder() : undefined;
   const dataPath = temporary
     ? join(temporary, 'tracker.jsonl')
     : resolveDataPath({ argv: line.data ? ['--data', line.data] : [], env: process.env, home: homedir(), cwd: process.cwd() })
@@ -167,6 +168,16 @@ async function serve(line: CommandLine): Promise<void> {
     onShutdown: release,
   });
   loadCompanionsWhenQuiet(tools.readOnly === true);
+}
+
+/** --ephemeral's folder, after removing those of earlier ephemeral servers that are gone (lib/ephemeral-folder.ts). */
+function ephemeralFolder(): string {
+  try {
+    return makeEphemeralFolder(report);
+  } catch (error) {
+    report(`cannot make a temporary folder for --ephemeral: ${(error as Error).message}`);
+    process.exit(1);
+  }
 }
 
 /**

@@ -33,7 +33,8 @@ Options:
                              $XDG_DATA_HOME/mcp-tracker/tracker.jsonl); created with demo data if missing
   --store postgres://...     keep the data in PostgreSQL instead (team mode: many instances,
                              one database; default: $MCP_TRACKER_STORE); migrated at start
-  --ephemeral                use a fresh demo data file in a temporary folder, removed on exit
+  --ephemeral                use a fresh demo data file in a temporary folder, removed on exit (and
+                             the folders of earlier --ephemeral servers that were killed)
   --user NAME                who you are (a handle such as alice): currentUser() in queries, and the
                              reporter of issues you create (default: $MCP_TRACKER_USER)
   --toolsets LIST            offer only these sets of tools, e.g. issues,sprints (sets: issues, sprints,
