@@ -105,6 +105,11 @@ test('a client that closes our stderr: diagnostics are dropped, the server goes 
   client.child.stderr.destroy();
   for (let i = 0; i < 20; i++) client.writeRaw('{"jsonrpc":"1.0","method":"malformed/notification"}\n');
   assert.equal((await client.request('ping')).result, {});
+  // A query and a write now: they load the companions (lib/main.ts loads them once stdin has been
+  // quiet for 500 ms, which a loaded machine delays into the window measured below).
+  const query = { name: 'search_issues', arguments: { query: 'status = "In Progress"' } };
+  const write = { name: 'add_comment', arguments: { key: 'PROJ-101', body: 'Loads the writes.' } };
+  for (const call of [query, write]) assert.not.ok(((await client.request('tools/call', call)) as any).result.isError);
   // V8 does some work of its own after a start (a memory-reducing collection once the process
   // goes quiet, background compilation): let it finish, then a busy loop is all that could spend.
   await new Promise((resolve) => setTimeout(resolve, 1000));
