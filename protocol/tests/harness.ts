@@ -54,8 +54,10 @@ export function transcript(definition: ServerDefinition | Server, auth?: AuthInf
       outbox = [];
       return out;
     },
-    async until(done, timeoutMs = 3000) {
+    async until(done, timeoutMs = 15_000) {
       // A deadline, not a fixed wait: a loaded machine may take longer, a quick one need not wait.
+      // Generous: a tracker's first query or write in a test process loads its module from source
+      // (200-470 ms of CPU under tsx), which a loaded machine stretches several times over.
       const deadline = Date.now() + timeoutMs;
       while (!done(outbox) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
       return self.server();
