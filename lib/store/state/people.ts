@@ -4,6 +4,7 @@
 // an alias (a Jira account id), in any case. A name nobody goes by is refused, never taken as a
 // new person: that is how "zed" got assigned issues nobody would ever see (issue 32). The
 // refusal names the closest handles ("did you mean alice?") and the people there are, bounded.
+import { COMPARED_MAX, typoAllowance, typoDistance } from '../../../protocol/closest-names.js';
 import { domainError } from '../model/errors.js';
 import { foldName, identitiesOf, otherNamesOf, type Person } from '../model/person.js';
 import type { TrackerState } from './state.js';
@@ -12,8 +13,6 @@ import type { TrackerState } from './state.js';
 export const PEOPLE_LISTED_MAX = 20;
 /** Suggestions in "did you mean". */
 const SUGGESTIONS_MAX = 3;
-/** Longer input is compared by its first characters only: a typo is in a name, not in a page of text. */
-const COMPARED_MAX = 64;
 
 /** What a name finds: one handle, several people who share it, or nobody. */
 export type Found = { readonly handle: string } | { readonly several: readonly string[] } | null;
@@ -77,24 +76,18 @@ function describePerson(state: TrackerState, handle: string): string {
 }
 
 /**
- * The handles whose names are within a typo of `text`: at most a third of its letters changed
- * (at least 2), or a name that starts with it. Closest first, then by handle.
+ * The handles whose names are within a typo of `text` (protocol/closest-names.ts: at most a
+ * third of its letters changed, at least 2, or a name that starts with it). Closest first, then by handle.
  */
 function closestHandles(state: TrackerState, text: string): string[] {
   const wanted = foldName(text).slice(0, COMPARED_MAX);
-  const allowed = Math.max(2, Math.floor(wanted.length / 3));
+  const allowed = typoAllowance(wanted);
   const scored: Array<{ handle: string; distance: number }> = [];
   for (const handle of state.people) {
     const person = state.directory.get(handle);
     const names = person === undefined ? [handle] : namesOf(person);
     let distance = Infinity;
-    for (const name of names) {
-      const candidate = name.slice(0, COMPARED_MAX);
-      if (wanted.length >= 2 && candidate.startsWith(wanted)) distance = Math.min(distance, 1);
-      // Lengths further apart than the allowance cannot be within it: most names end here.
-      else if (Math.abs(candidate.length - wanted.length) <= allowed)
-        distance = Math.min(distance, editDistance(wanted, candidate));
-    }
+    for (const name of names) distance = Math.min(distance, typoDistance(wanted, name.slice(0, COMPARED_MAX), allowed));
     if (distance <= allowed) scored.push({ handle, distance });
   }
   scored.sort((a, b) => a.distance - b.distance || (a.handle < b.handle ? -1 : 1));
@@ -107,18 +100,4 @@ function namesOf(person: Person): string[] {
   const firstWord = (name ?? '').split(' ')[0] ?? '';
   const local = person.email === null ? [] : [foldName(person.email.slice(0, person.email.indexOf('@')))];
   return [person.handle, name ?? '', firstWord, ...local, ...rest];
-}
-
-/** Levenshtein's distance: the fewest single-character insertions, deletions and replacements. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const replace = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(replace, (previous[j] as number) + 1, (current[j - 1] as number) + 1));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
 }
