@@ -4,8 +4,8 @@
 // generic code and allocates a result; for a lone request, with its caches cold, it is one of
 // the largest costs of a tools/call (docs/performance.md). The check made here accepts only
 // values that zod accepts and returns unchanged, so the arguments can go to the tool as they
-// are; anything else (a wrong type, a key the schema does not declare, which zod would drop)
-// goes to zod, which also writes the error. It is made from the schema's own description,
+// are; anything else (a wrong type, a key the schema does not declare, which zod would drop or
+// refuse) goes to zod, which also writes the error. It is made from the schema's own description,
 // so it cannot drift from it; a schema using a kind or a check this file does not know gets no
 // quick check at all. lib/tests/tool-quick-arguments.test.ts holds every tool's check to zod.
 
@@ -80,12 +80,13 @@ function compile(schema: Schema): QuickCheck {
 
 /**
  * An object zod returns unchanged: a plain object (what JSON.parse makes; zod drops an own
- * `__proto__`) whose keys are all declared (a stripping object would drop the others; a loose
- * one keeps them) and whose declared keys pass their checks, absent ones as undefined.
+ * `__proto__`) whose keys are all declared (a stripping object would drop the others, a strict
+ * one refuses them; a loose one keeps them) and whose declared keys pass their checks, absent
+ * ones as undefined.
  */
 function objectCheck(def: Def): QuickCheck {
   const catchall = def.catchall?._zod.def.type;
-  if (catchall !== undefined && catchall !== 'unknown') throw new Unchecked();
+  if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'never') throw new Unchecked();
   const loose = catchall === 'unknown';
   const keys = Object.keys(def.shape!);
   const checks = Object.values(def.shape!).map(compile);

@@ -6,12 +6,20 @@
 // - a problem *inside* the tool — arguments that fail its inputSchema, an unknown issue, an
 //   exception — is a result with `isError: true` and text the model can read and act on
 //   (SEP-1303, 2025-11-25; we use it for every revision, which A-8 allows for older ones).
+//
+// An argument name the tool does not know is such a problem when its schema says so (a zod
+// strictObject, `additionalProperties: false` in tools/list): a model's typo (`projcet`) would
+// otherwise be dropped and the call run as if the argument were never given. The refusal names
+// the closest known name, so the model can correct itself: the 2025-11-25 page's "Error
+// Handling" lists input validation errors among the tool execution errors, which "contain
+// actionable feedback that language models can use to self-correct and retry".
 
 import * as z from 'zod/mini';
 import { AskingContext, type ElicitForm, type ToolContext, runAsking } from './asking.js';
 import { type ContentBlock, shapeContentBlock } from './content.js';
 import type { AuthInfo, RequestContext } from './context.js';
-import { ErrorCode, type RpcError, excerpt, invalidParams, isRpcError } from './errors.js';
+import { ErrorCode, type RpcError, excerpt, excerpts, invalidParams, isRpcError } from './errors.js';
+import { closestNames } from './closest-names.js';
 import { type AskForMissing, FORM_KEY, InputRequired, type InputRequiredResult, type Rounds } from './mrtr.js';
 import { JSON_SCHEMA_2020_12, type JsonSchema, toJsonSchema } from './json-schema.js';
 import { PreEncoded } from './pre-encoded.js';
@@ -145,10 +153,11 @@ export function createToolRegistry(
    * Runs a tool on its arguments. A tool that answers synchronously is answered synchronously:
    * no promise is made on the busiest path, and its answer leaves with the requests read with it.
    */
-  function run(tool: ToolDefinition, args: Record<string, unknown>, asking: ToolContext): Answer | Promise<Answer> {
+  function run(tool: ToolDefinition, given: Record<string, unknown>, asking: ToolContext): Answer | Promise<Answer> {
     const failed = (thrown: unknown): SentToolResult => shapeResult(failure(tool, thrown, asking), asking.rules);
     let result: ToolResult | CreateTaskResult | Promise<ToolResult | CreateTaskResult>;
     try {
+      const args = withoutMeta(tool, given);
       const parsed = parseArguments(tool, args);
       result = parsed.success ? execute(tool, parsed.data, asking) : runAfterAsking(tool, args, parsed.error.issues, asking);
     } catch (thrown) {
@@ -285,8 +294,90 @@ async function askForMissing(
       why = ` (asking the user failed: ${answer.detail})`;
     }
   }
-  const refusal = `Invalid arguments for ${tool.name}: ${describeIssues(issues)}${why}. Fix the arguments to match the tool's inputSchema and call it again.`;
+  const refusal = `Invalid arguments for ${tool.name}: ${describeArgumentIssues(tool, args, issues)}${why}. Fix the arguments to match the tool's inputSchema and call it again.`;
   return { success: false, refusal: errorResult(refusal) };
+}
+
+/** Suggestions for one unknown name. */
+const SUGGESTIONS_MAX = 2;
+
+/**
+ * What is wrong with the arguments, names the tool does not know first: each with the closest
+ * names it knows that the call left out ("unknown argument `projcet` (did you mean `project`?)";
+ * a name given is no typo of another), and when one is close to none, the names there are.
+ * Read from the tool's JSON Schema: the names the client was shown.
+ */
+function describeArgumentIssues(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  issues: readonly z.core.$ZodIssue[],
+): string {
+  const unknown = issues.filter((issue) => issue.code === 'unrecognized_keys');
+  if (unknown.length === 0) return describeIssues(issues);
+  const schema = toJsonSchema(tool.input, 'draft-2020-12');
+  const clauses = unknown.map((issue) => {
+    const given = valueAt(args, issue.path);
+    const known = namesAt(schema, issue.path);
+    const left = known.filter((name) => typeof given !== 'object' || given === null || !Object.hasOwn(given, name));
+    return unknownNames(tool.name, issue.path, issue.keys, known, left);
+  });
+  const others = issues.filter((issue) => issue.code !== 'unrecognized_keys');
+  if (others.length > 0) clauses.push(describeIssues(others));
+  return clauses.join('; ');
+}
+
+/**
+ * "unknown argument `projcet` (did you mean `project`?)", or "custom.0: unknown key `x`;
+ * custom.0 takes name, type, options": guesses among `left`, the names the call did not give.
+ */
+function unknownNames(
+  tool: string,
+  path: readonly PropertyKey[],
+  keys: readonly string[],
+  known: readonly string[],
+  left: readonly string[],
+): string {
+  const where = path.length === 0 ? '' : `${excerpt(path.join('.'))}: `;
+  const what = path.length === 0 ? 'argument' : 'key';
+  const guesses = excerpts(keys).map((name) => ({ name, close: closestNames(name, left, SUGGESTIONS_MAX) }));
+  const said = guesses.map(({ name, close }) =>
+    close.length === 0 ? quoted(name) : `${quoted(name)} (did you mean ${close.map(quoted).join(' or ')}?)`,
+  );
+  const owner = path.length === 0 ? tool : excerpt(path.join('.'));
+  const takes = guesses.some(({ close }) => close.length === 0) ? `; ${owner} takes ${known.join(', ') || 'none'}` : '';
+  return `${where}unknown ${what}${keys.length > 1 ? 's' : ''} ${said.join(', ')}${takes}`;
+}
+
+const quoted = (name: string): string => `\`${name}\``;
+
+/** The value at `path` inside the arguments (undefined when the path leads nowhere). */
+function valueAt(args: unknown, path: readonly PropertyKey[]): unknown {
+  let at = args;
+  for (const step of path) at = typeof at === 'object' && at !== null ? (at as Record<PropertyKey, unknown>)[step] : undefined;
+  return at;
+}
+
+/** The property names a JSON Schema declares at `path`, through `properties` and array `items`. */
+function namesAt(schema: JsonSchema | undefined, path: readonly PropertyKey[]): string[] {
+  let at = schema;
+  for (const step of path) {
+    at = (typeof step === 'number' ? at?.items : (at?.properties as Record<string, JsonSchema> | undefined)?.[String(step)]) as
+      JsonSchema | undefined;
+  }
+  return Object.keys((at?.properties as JsonSchema | undefined) ?? {});
+}
+
+/**
+ * The arguments without a top-level `_meta` the tool does not declare. `_meta` is the name MCP
+ * reserves for metadata a client or server attaches (https://modelcontextprotocol.io/specification/2025-11-25/basic
+ * "General fields: `_meta`"); a request's own goes in params, beside `arguments`. One a client or
+ * a gateway put among the arguments is not the model's typo, and a refusal the model cannot act
+ * on would only make it try again: so it is left out, and never reaches the tool.
+ */
+function withoutMeta(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(args, '_meta') || namesAt(toJsonSchema(tool.input, 'draft-2020-12'), []).includes('_meta')) return args;
+  const { _meta: _left, ...rest } = args;
+  return rest;
 }
 
 function missingArgumentsForm(ask: AskForMissing, missing: readonly string[]): ElicitForm {

@@ -82,7 +82,7 @@ export function addAttachmentTool(
       `Attaches a file (base64) to an issue: up to ${LIMITS.attachmentBytesMax / 1024} KiB, ` +
       `${LIMITS.attachmentsPerIssueMax} per issue; names are unique and never replaced. ` +
       'get_issue with attachment reads it back.',
-    input: z.object({
+    input: z.strictObject({
       key: describe('Issue key, e.g. PROJ-101.'),
       name: describe('File name, e.g. screenshot.png: letters, digits, . _ -'),
       mimeType: describe('e.g. image/png, text/plain.'),

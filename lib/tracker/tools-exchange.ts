@@ -38,7 +38,7 @@ export function importIssuesTool(store: TrackerStore): ToolDefinition {
       'Imports a Jira CSV export (Jira column names; people, statuses and types mapped, a new project gets a workflow of ' +
       "the file's statuses) or an mcp-tracker JSON export (empty store only). Issues already here are updated by key, " +
       'never duplicated; a refused row refuses no other. dry_run: report what would be imported, updated and refused, write nothing.',
-    input: z.object({
+    input: z.strictObject({
       text: described(z.string(), 'The CSV or JSON file, whole.'),
       format: optional(FORMAT, 'csv or json; default: json when the text starts with {.'),
       dry_run: optional(z.boolean(), 'Report only (default false).'),
@@ -83,7 +83,7 @@ export function exportIssuesTool(store: TrackerStore): ToolDefinition {
     name: 'export_issues',
     title: 'Export issues',
     description: `Every issue as a Jira CSV (default), or the whole store as JSON (import_issues reads both). At most ${EXPORT_TOOL_MAX_BYTES} bytes.`,
-    input: z.object({ format: optional(FORMAT, 'csv (default) or json.') }),
+    input: z.strictObject({ format: optional(FORMAT, 'csv (default) or json.') }),
     output: z.object({ format: FORMAT, issues: z.number(), projects: z.number(), text: z.string() }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async ({ format = 'csv' }) => {

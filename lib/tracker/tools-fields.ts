@@ -26,12 +26,12 @@ export function defineFieldsTool(store: TrackerStore): ToolDefinition {
       "Sets what a project's issues may carry beyond the built-in fields: components, versions (fix versions) and " +
       'custom fields. Each part given replaces the old one; removing a value an issue still holds is refused. ' +
       'Issues set them with create_issue or update_issue `fields`; JQL: due, component, fixVersion, "Field Name".',
-    input: z.object({
+    input: z.strictObject({
       project: described(z.string(), 'Project key, e.g. PROJ.'),
       components: optional(z.array(z.string()), 'Every component, e.g. ["api", "Web UI"].'),
       versions: optional(z.array(z.string()), 'Every version, e.g. ["2.1", "2.2"].'),
       custom: optional(
-        z.array(z.object({ name: z.string(), type: z.string(), options: z.optional(z.array(z.string())) })),
+        z.array(z.strictObject({ name: z.string(), type: z.string(), options: z.optional(z.array(z.string())) })),
         `Every custom field: name, type (${FIELD_TYPES.join(', ')}), options of a select.`,
       ),
     }),

@@ -46,7 +46,7 @@ export function searchIssuesTool(store: TrackerStore): ToolDefinition {
     description:
       'Finds issues by a JQL query or by filters and words (all must occur in title, description or comments), ' +
       'in key order unless the query says ORDER BY (ready: most urgent first), a page at a time.',
-    input: z.object({
+    input: z.strictObject({
       query: optional(
         z.string(),
         'JQL, e.g. project = PROJ AND status IN (todo, "In Progress") AND assignee = currentUser() ORDER BY priority, updated DESC. ' +
@@ -151,13 +151,13 @@ export function getIssueTool(store: TrackerStore): ToolDefinition {
     title: 'Get issue',
     description:
       `Returns one issue with its newest ${COMMENTS_SHOWN} comments, the statuses it can move to, its links ` +
-      'and attachments; with attachment, that file too (images as image content).',
-    input: z.object({
+      'and attachments.',
+    input: z.strictObject({
       key: KEY,
       fields: optional(z.array(z.string()), 'Only these, e.g. ["status","comments"]; default all.'),
       comments_before: optional(integerWithin(2, LIMITS.commentsPerIssueReadMax), `Comment id: the ${COMMENTS_SHOWN} before it.`),
       include: optional(IncludeSchema, 'history: who changed what, when; links: linked issues with their status.'),
-      attachment: optional(z.string(), 'An attachment name to return.'),
+      attachment: optional(z.string(), 'An attachment to return too (images as image content).'),
     }),
     output: z.object({
       issue: PartialIssueSchema,

@@ -67,7 +67,7 @@ export function createIssueTool(store: TrackerStore): ToolDefinition {
     name: 'create_issue',
     title: 'Create issue',
     description: 'Creates an issue, reported by you, and returns its key (PROJ-123). Priority defaults to P2, type to task.',
-    input: z.object({
+    input: z.strictObject({
       project: text('Project key, e.g. PROJ (jira://projects).'),
       title: text('One line saying what is wrong or what to do.'),
       description: optional(z.string(), 'Details, steps to reproduce, acceptance criteria.'),
@@ -109,10 +109,9 @@ export function updateIssueTool(store: TrackerStore): ToolDefinition {
     name: 'update_issue',
     title: 'Update issue',
     description:
-      "Changes any of an issue's fields, assignee, sprint and status, and can add a " +
-      "comment, in one call. Status moves along the project's workflow, by default todo → in_progress → in_review → done, any open ↔ blocked " +
-      'or → done with a resolution, done → reopened; get_issue lists the allowed moves. Values it already has change nothing.',
-    input: z.object({
+      "Changes any of an issue's fields, assignee, sprint and status, and can add a comment, in one call. " +
+      "Status moves along the project's workflow; get_issue lists the allowed moves. Values it already has change nothing.",
+    input: z.strictObject({
       key: KEY,
       status: optional(z.string(), STATUS_WORDS),
       resolution: optional(z.string(), `With status done: ${RESOLUTIONS.join(', ')}; default done.`),
@@ -142,8 +141,8 @@ export function bulkUpdateStatusTool(store: TrackerStore): ToolDefinition {
     title: 'Update status of many issues',
     description:
       'Sets one status on many issues, one at a time; each change is saved as it is made. ' +
-      'Reports progress when asked and stops when cancelled, saying which issues were not attempted.',
-    input: z.object({
+      'Once cancelled, it says which issues were not attempted.',
+    input: z.strictObject({
       keys: described(z.array(z.string()), 'Issue keys, e.g. ["PROJ-101", "PROJ-102"].'),
       status: text(STATUS_WORDS),
     }),
@@ -188,7 +187,7 @@ export function addCommentTool(store: TrackerStore): ToolDefinition {
     name: 'add_comment',
     title: 'Add comment',
     description: `Adds your comment to an issue; each call adds one, up to ${LIMITS.commentsPerIssueMax} per issue.`,
-    input: z.object({
+    input: z.strictObject({
       key: KEY,
       body: text(`The comment text, up to ${LIMITS.commentMax} characters.`),
     }),
@@ -204,8 +203,8 @@ export function linkIssuesTool(store: TrackerStore): ToolDefinition {
     title: 'Link issues',
     description:
       'Links two issues: from blocks to, from relates_to to, from duplicates to, or parent (`to`, an epic or ' +
-      'an issue, becomes the parent of `from`). remove: true takes the link away.',
-    input: z.object({
+      'an issue, becomes the parent of `from`).',
+    input: z.strictObject({
       from: KEY,
       type: text('blocks, relates_to, duplicates or parent.'),
       to: KEY,

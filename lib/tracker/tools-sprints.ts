@@ -47,7 +47,7 @@ const optional = <T extends z.ZodMiniType>(schema: T, description: string) => de
 const SUMMARY_ISSUES_MAX = 50;
 const SUMMARY_MAX_TOKENS = 300;
 
-const SummaryInput = z.object({
+const SummaryInput = z.strictObject({
   sprint: optional(z.string(), 'Sprint id, e.g. PROJ-S42; default: the active sprint of the project.'),
   project: optional(z.string(), 'Project key, e.g. PROJ; default: your current sprint.'),
   prose: optional(z.boolean(), "true: the host's model writes the summary (sampling)."),
@@ -137,7 +137,7 @@ async function prose(
   return sampled.ok ? sampled.value : { why: `sampling ${sampled.why}: ${sampled.detail}` };
 }
 
-const Input = z.object({
+const Input = z.strictObject({
   action: z.enum(ACTIONS),
   sprint: optional(z.string(), 'Sprint id or name, e.g. PROJ-S43; not for create.'),
   project: optional(z.string(), 'create: project key.'),
@@ -165,7 +165,7 @@ export function sprintTools(store: TrackerStore): ToolDefinition[] {
     title: 'Summarize sprint',
     description:
       "A sprint's numbers (default: your current one), its history (committed, added, done, carried), its project's " +
-      "sprints, numbers and burndown, with a summary computed from them, or written by the host's model when prose is true.",
+      'sprints, numbers and burndown, with a summary computed from them.',
     input: SummaryInput,
     output: SummaryOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
