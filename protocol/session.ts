@@ -37,7 +37,7 @@ import { CancelledParamsSchema, type ClientCapabilities, LOG_LEVELS, type LogLev
 import type { SharedState } from './definition.js';
 import { honouredFilter } from './capabilities.js';
 import { type ListenStreams, createListenStreams } from './stateless.js';
-import { type SubscriptionRegistry, createSubscriptionRegistry } from './subscriptions.js';
+import { type SubscriptionRegistry, createSubscriptionRegistry, isWatched } from './subscriptions.js';
 import type { Connection, ConnectionIo, Inbound, Route } from './transport.js';
 import type { VersionRules } from './versions.js';
 
@@ -176,7 +176,7 @@ class ServerSession implements Session {
       listen: (filter, context) =>
         this.#streams().open(context.requestId, honouredFilter(filter, shared.features), context.signal),
       subscribe: (uri) => this.#subscriptions().subscribe(uri),
-      isWatched: (uri) => this.#subscriptions().isWatched(uri),
+      isWatched: (uri) => isWatched(shared.subscriptionHooks, shared.resources.canonicalUri, uri, this.viewer),
       unsubscribe: (uri) => this.#subscriptions().unsubscribe(uri),
     };
   }

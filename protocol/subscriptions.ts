@@ -77,8 +77,15 @@ export interface SubscriptionRegistry {
   subscribersOf(uri: string): Iterable<Subscription>;
   /** Subscriptions held, every spelling and every stream counted. */
   count(): number;
-  /** A connection of this server already subscribes to the resource a URI names. */
-  isWatched(uri: string): boolean;
+}
+
+/**
+ * A connection of this server already subscribes to the resource a URI names: the server's
+ * count (`hooks.watched`), not a session's, so it is read without making the session's registry,
+ * which most connections never need (session.ts makes it on first use).
+ */
+export function isWatched(hooks: SubscriptionHooks, canonicalUri: (uri: string) => string, uri: string, viewer: string): boolean {
+  return hooks.watched(canonicalUri(uri), viewer);
 }
 
 export function createSubscriptionRegistry(
@@ -163,6 +170,5 @@ export function createSubscriptionRegistry(
     },
     subscribersOf: (uri) => byKey.get(canonicalUri(uri)) ?? [],
     count: () => size,
-    isWatched: (uri) => hooks.watched(canonicalUri(uri), viewer),
   };
 }
