@@ -21,7 +21,7 @@ export const addNote: ToolDefinition<{ name: string; text: string }> = {
   name: 'add_note',
   title: 'Add a note',
   description: 'Add a note under a new name (lower case letters, digits and hyphens). Fails if the name is taken.',
-  input: z.object({ name: z.string(), text: z.string().check(z.maxLength(2000)) }),
+  input: z.strictObject({ name: z.string(), text: z.string().check(z.maxLength(2000)) }),
   output: z.object({ name: z.string(), uri: z.string(), notes: z.number() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run({ name, text }) {
