@@ -99,7 +99,7 @@ export const subscriptions: Chapter = {
         Promise.all([
           tour.client.request('tools/call', {
             name: 'add_comment',
-            arguments: { key: 'PROJ-101', body: 'Seen on the tour.', author: 'tour' },
+            arguments: { key: 'PROJ-101', body: 'Seen on the tour.' },
           }),
           tour.client.nextNotification('notifications/resources/updated', 3000),
         ]),

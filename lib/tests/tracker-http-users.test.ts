@@ -83,14 +83,13 @@ test('each user is themselves: reporter, comment author, currentUser() and histo
   const alice = await sessionOf(bearer(ALICE));
   const bob = await sessionOf(bearer(BOB));
 
-  const created = await alice.call('create_issue', {
-    project: 'PROJ',
-    title: 'Refund rounding',
-    assignee: 'alice',
-    reporter: 'bob', // no such argument: dropped
-  });
+  // No tool takes a reporter or an author: naming one is refused (an unknown argument), never obeyed.
+  const spoofed = await alice.call('create_issue', { project: 'PROJ', title: 'Refund rounding', reporter: 'bob' });
+  assert.is(spoofed.isError, true);
+  const created = await alice.call('create_issue', { project: 'PROJ', title: 'Refund rounding', assignee: 'alice' });
   const key = created.structuredContent.issue.key as string;
-  const comment = await alice.call('add_comment', { key, body: 'Seen on staging.', author: 'bob' });
+  assert.is((await alice.call('add_comment', { key, body: 'Seen on staging.', author: 'bob' })).isError, true);
+  const comment = await alice.call('add_comment', { key, body: 'Seen on staging.' });
   assert.is(comment.structuredContent.comment.author, 'alice');
   await alice.call('update_issue', { key, status: 'in_progress' });
   const read = await bob.call('get_issue', { key, include: ['history'] });
