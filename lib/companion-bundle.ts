@@ -25,12 +25,13 @@
 //
 // A user who copied mcp-tracker.mjs alone gets a sentence naming the file to copy beside it, not
 // a stack trace: for a command, on stderr (lib/main.ts); for a request, as its error (-32603, the
-// server's own failure, with the sentence as the message), whichever read, tool, prompt or
-// completion reached the seam.
+// server's own failure, with the sentence as the message), whichever read, prompt or completion
+// reached the seam; for a tool, as its result with `isError: true` and the sentence, at once or
+// as a task alike (lib/tracker/domain-errors.ts).
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ErrorCode, RpcError } from '../protocol/errors.js';
+import { ErrorCode, RpcError, isRpcError } from '../protocol/errors.js';
 
 /**
  * In dist/mcp-tracker.mjs the program runs as a script compiled by lib/code-cache.ts, and in
@@ -44,9 +45,16 @@ declare const __mcpImport: ((specifier: string) => Promise<unknown>) | undefined
  * seam is answered with the sentence, not the engine's bare "Internal error" (toRpcError).
  */
 export class CompanionMissing extends RpcError {
+  /** Read by isCompanionMissing: a companion's own copy of this class is another class. */
+  readonly companionMissing = true;
   constructor(message: string) {
     super(ErrorCode.InternalError, message);
   }
+}
+
+/** Whether `thrown` is a CompanionMissing, made by this copy of the class or by a companion's. */
+export function isCompanionMissing(thrown: unknown): thrown is CompanionMissing {
+  return isRpcError(thrown) && (thrown as { companionMissing?: unknown }).companionMissing === true;
 }
 
 /**
