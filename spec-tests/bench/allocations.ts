@@ -18,10 +18,11 @@
 // V8 prints to stdout, between the answers (sometimes inside a line of its own): the driver tells them apart.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyForRun, ensureDataFiles } from './data.js';
+import { cpuTimeMs, systemCalls, threadTimesMs } from './process-times.js';
 import { type Call, type Era, INITIALIZE, LATENCY_OPS, mixedIn, paramsIn } from './workload.js';
 
 interface Measured {
@@ -192,31 +193,6 @@ async function measure(
   child.stdin.end();
   await new Promise((resolve) => child.once('exit', resolve));
   return { collections, ms, cpuMs, mainThreadMs, otherThreadsMs, reads, writes, peakRssMiB };
-}
-
-/** A process's CPU time so far, all its threads (utime + stime, /proc/PID/stat fields 14 and 15). */
-function cpuTimeMs(pid: number): number {
-  // The command name (field 2) may hold spaces: count fields from after its closing parenthesis.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const CLOCK_TICKS_PER_SECOND = 100;
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
-
-/**
- * CPU time so far of the main thread and of all threads, in nanoseconds' precision
- * (/proc/PID/task/TID/schedstat, its first field; the main thread's TID is the PID).
- * Threads that ended meanwhile drop out of the sum: V8's and libuv's threads live as long as the process.
- */
-function threadTimesMs(pid: number): { main: number; all: number } {
-  const ranMs = (tid: string) => Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-  return { main: ranMs(String(pid)), all: readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + ranMs(tid), 0) };
-}
-
-/** Read and write system calls so far (/proc/PID/io syscr and syscw: write and writev count alike). */
-function systemCalls(pid: number): { reads: number; writes: number } {
-  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
-  const count = (name: string) => Number(new RegExp(`${name}: (\\d+)`).exec(io)?.[1] ?? NaN);
-  return { reads: count('syscr'), writes: count('syscw') };
 }
 
 function parseCollection(line: string): Collection {

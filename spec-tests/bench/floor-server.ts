@@ -1,6 +1,7 @@
 // The floor: the least a Node stdio JSON-RPC server can do. It frames lines without
 // re-concatenating, parses each one, and writes a canned result with the request's id.
-// No validation, no state, no routing beyond a table lookup.
+// No state, no routing beyond a table lookup, and no validation but what 2026-07-28 requires
+// of every request (floor-rules.ts).
 //
 // So that the floor moves the same bytes as the real servers, its canned results are the
 // tracker's own answers (canned-results.ts).
@@ -8,6 +9,7 @@
 //   node dist/bench/floor.mjs --canned DIR
 
 import { cannedResults } from './canned-results.js';
+import { statelessRefusal } from './floor-rules.js';
 
 const cannedIndex = process.argv.indexOf('--canned');
 const cannedResult = cannedResults(cannedIndex === -1 ? undefined : process.argv[cannedIndex + 1]);
@@ -15,7 +17,9 @@ const cannedResult = cannedResults(cannedIndex === -1 ? undefined : process.argv
 function answer(line: string): void {
   const message = JSON.parse(line) as { id?: unknown; method?: unknown; params?: unknown };
   if (message.id === undefined) return; // a notification
-  process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${cannedResult(message)}}\n`);
+  const refusal = statelessRefusal(message.params);
+  const body = refusal === undefined ? `"result":${cannedResult(message)}` : `"error":${refusal}`;
+  process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},${body}}\n`);
 }
 
 let parts: Buffer[] = [];
