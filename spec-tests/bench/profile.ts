@@ -10,9 +10,9 @@
 
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { copyForRun, ensureDataFiles } from './data.js';
 import { largeRead, pipelined, sequential } from './measure.js';
+import { buildProfileBundle } from './profile-bundle.js';
 import { openSession } from './session.js';
 import { type Era, LATENCY_OPS, mixedIn } from './workload.js';
 
@@ -40,17 +40,7 @@ const WORKLOADS: Record<string, (server: Awaited<ReturnType<typeof openSession>>
 
 async function main(): Promise<void> {
   const root = process.cwd();
-  const out = resolve(root, 'dist/bench/mcp-tracker.profile.mjs');
-  await build({
-    absWorkingDir: root,
-    entryPoints: ['lib/main.ts'],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    logLevel: 'warning',
-  });
+  const out = await buildProfileBundle(root);
   const files = await ensureDataFiles(() => {});
   const args = process.argv.slice(2);
   const era: Era = args.includes('--stateless') ? 'stateless' : 'handshake';
