@@ -45,6 +45,10 @@ export interface RouterParts {
   ): RequestContext;
 }
 
+/** Most 2026-07-28 requests ask for no log level: they share one getter. */
+const noLevel = (): LogLevel | undefined => undefined;
+const levelGetter = (level: LogLevel | undefined): (() => LogLevel | undefined) => (level === undefined ? noLevel : () => level);
+
 /** Returns the runner of one request: its result (or a promise of it), or it throws an RpcError. */
 export function createEraRouter(parts: RouterParts): (request: Request, running: RunningRequest) => unknown {
   const { shared, handshake, state } = parts;
@@ -84,15 +88,12 @@ export function createEraRouter(parts: RouterParts): (request: Request, running:
     if (!method || method.era === 'handshake') throw methodNotFound(request.method);
     const params = parseOrThrow(method.params, request.params, request.method);
     const rules = rulesFor(version);
-    const result = method.run(
-      params,
-      parts.contextFor(request, running, rules, client, () => logLevel),
-      state,
-    );
+    const result = method.run(params, parts.contextFor(request, running, rules, client, levelGetter(logLevel)), state);
     if (!rules.resultType) return result;
-    const complete = (value: unknown) =>
-      completeResult(value, rules.cacheHints ? cacheHint(request.method, method) : undefined, shared.definition.info);
-    return result instanceof Promise ? result.then(complete) : complete(result);
+    const cache = rules.cacheHints ? cacheHint(request.method, method) : undefined;
+    // A result answered at once is completed at once: no function made for it (one per request).
+    if (!(result instanceof Promise)) return completeResult(result, cache, shared.definition.info);
+    return result.then((value: unknown) => completeResult(value, cache, shared.definition.info));
   }
 
   return (request, running) => {

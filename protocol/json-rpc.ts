@@ -307,5 +307,9 @@ function utf8Of(parts: readonly string[]): Buffer {
 function isEncodedResult(message: unknown): message is { jsonrpc: '2.0'; id: RequestId; result: PreEncoded<unknown> } {
   if (typeof message !== 'object' || message === null) return false;
   const { result } = message as { result?: unknown };
-  return result instanceof PreEncoded && Object.keys(message).length === 3;
+  if (!(result instanceof PreEncoded)) return false;
+  // Counted in place: Object.keys would make an array for every answer.
+  let keys = 0;
+  for (const key in message) if (Object.hasOwn(message, key)) keys++;
+  return keys === 3;
 }

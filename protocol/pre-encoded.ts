@@ -133,10 +133,11 @@ export class PreEncoded<Value> {
 
   /**
    * This object's JSON with more fields at its end, as a spread of `fields` after it would place
-   * them. For fields this object does not have: the JSON would then hold a key twice.
+   * them. For fields this object does not have: the JSON would then hold a key twice. Fields
+   * added to many answers alike may come encoded once (ofValue).
    */
-  withFields(fields: Record<string, unknown>): PreEncoded<unknown> {
-    const more = encodeJson(fields).slice(1);
+  withFields(fields: Record<string, unknown> | PreEncoded<Record<string, unknown>>): PreEncoded<unknown> {
+    const more = (fields instanceof PreEncoded ? fields.json : encodeJson(fields)).slice(1);
     if (more === '}') return this;
     const json = this.json;
     // Kept as parts: a tool's result joined with the fields each 2026-07-28 answer adds would be

@@ -82,10 +82,26 @@ export function readStatelessMeta(params: unknown): StatelessRequest {
  */
 export function completeResult(result: unknown, cache: CacheHint | undefined, serverInfo: object): unknown {
   // A result already encoded (a tool's, tools.ts) has none of these fields: they go at its end, as below.
-  if (result instanceof PreEncoded) return result.withFields(completeFields({}, cache, serverInfo));
+  if (result instanceof PreEncoded) return result.withFields(encodedFields(cache, serverInfo));
   // Object.assign, not a spread: V8 (Node 20) gives a spread's copy a shape of its own, and
   // each key added to it afterwards then makes yet another shape (docs/performance.md).
   return completeFields(Object.assign({}, result), cache, serverInfo);
+}
+
+/**
+ * The fields of an encoded result, encoded once for the last hint and server asked: a tool's
+ * results get the same ones every time, and encoding them anew for each answer was the largest
+ * garbage of a 2026-07-28 get_issue (717 of 4,340 bytes; docs/performance.md). The server's
+ * info is its definition's, made once.
+ */
+let lastFields: { ttlMs?: number; scope?: string; serverInfo: object; encoded: PreEncoded<Record<string, unknown>> } | undefined;
+
+function encodedFields(cache: CacheHint | undefined, serverInfo: object): PreEncoded<Record<string, unknown>> {
+  const last = lastFields;
+  if (last?.serverInfo === serverInfo && last.ttlMs === cache?.ttlMs && last.scope === cache?.scope) return last.encoded;
+  const encoded = PreEncoded.ofValue(completeFields({}, cache, serverInfo));
+  lastFields = { ttlMs: cache?.ttlMs, scope: cache?.scope, serverInfo, encoded };
+  return encoded;
 }
 
 /** Adds the fields every 2026-07-28 result has to `out`, a copy of the result. */

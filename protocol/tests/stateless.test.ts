@@ -125,6 +125,20 @@ test('every result has resultType and serverInfo; lists and reads have ttlMs and
   await validated(out, sent);
 });
 
+test('two servers in one process: each tool result carries its own serverInfo, call after call', async () => {
+  const first = transcript(definition());
+  const second = transcript({ ...definition(), info: { name: 'second-server', version: '2.0.0' } });
+  const call = (id: number) => req(id, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
+  for (const id of [1, 2]) {
+    first.client(call(id));
+    second.client(call(id));
+  }
+  const [a, b] = [(await first.server()) as any[], (await second.server()) as any[]];
+  for (const message of a) assert.equal(message.result._meta, SERVER_INFO);
+  const secondInfo = { 'io.modelcontextprotocol/serverInfo': { name: 'second-server', version: '2.0.0' } };
+  for (const message of b) assert.equal(message.result._meta, secondInfo);
+});
+
 test('a missing resource is -32602 in 2026-07-28, not -32002', async () => {
   const t = transcript(definition());
   t.client(req(1, 'resources/read', { uri: 'test://missing' }));
