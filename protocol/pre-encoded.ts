@@ -128,7 +128,8 @@ export class PreEncoded<Value> {
    * tail's. For a text made once that ends differently on each use (a timestamp at its end).
    */
   static ofStringThen(head: PreEncoded<string>, tail: string): PreEncoded<string> {
-    return new PreEncoded<string>(`${head.json.slice(0, -1)}${escapeLineSeparators(JSON.stringify(tail)).slice(1)}`, true);
+    // Kept as two parts, not joined: the joined text would be copied whole on its way to the pipe.
+    return new PreEncoded<string>({ parts: [head.json.slice(0, -1), escapeLineSeparators(JSON.stringify(tail)).slice(1)] });
   }
 
   /**
@@ -180,8 +181,8 @@ export function encodeJson(message: unknown): string {
 }
 
 /**
- * encodeJson's JSON as parts: a fragment kept as bytes stays those bytes, its own part (for a
- * writer that sends bytes); the text around it is joined into one string per stretch.
+ * encodeJson's JSON as parts, in order: the text between fragments, and each fragment, as its
+ * own parts (a fragment kept as bytes stays those bytes), for a writer that sends bytes.
  */
 export function encodeJsonParts(message: unknown): JsonParts {
   const fragments: PreEncoded<unknown>[] = [];
@@ -206,10 +207,15 @@ function escapeLineSeparators(json: string): string {
   return json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-/** Puts each fragment where JSON.stringify left its mark, in order. */
+/**
+ * Puts each fragment where JSON.stringify left its mark, in order. Each piece is a part of its
+ * own, not joined to its neighbours: a joined string is a rope to V8, and writing a rope copies
+ * it whole first (a 2 KB sprint text, once more for each read: docs/performance.md). A slice of
+ * the JSON points into it, and a writer of bytes (json-rpc.ts, encodeLineBytes) encodes each
+ * part where it stands.
+ */
 function splice(json: string, fragments: readonly PreEncoded<unknown>[]): JsonParts {
   const parts: JsonParts = [];
-  let text = '';
   let from = 0;
   fragments.forEach((fragment, i) => {
     const mark = `${SPLICE_MARK_JSON}${i}"`;
@@ -217,15 +223,10 @@ function splice(json: string, fragments: readonly PreEncoded<unknown>[]): JsonPa
     // Only a JSON.stringify inside our own (a toJSON that encodes a PreEncoded) could lose a
     // mark; failing is better than a broken line, and the caller answers -32603 instead.
     if (at === -1) throw new Error('a PreEncoded fragment lost its place in the line');
-    text += json.slice(from, at);
-    if (fragment.utf8 === undefined) text += fragment.json;
-    else {
-      if (text !== '') parts.push(text);
-      parts.push(...fragment.utf8);
-      text = '';
-    }
+    parts.push(json.slice(from, at));
+    parts.push(...(fragment.utf8 ?? fragment.jsonParts ?? [fragment.json]));
     from = at + mark.length;
   });
-  parts.push(text + json.slice(from));
+  parts.push(json.slice(from));
   return parts;
 }

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeLine, encodeLineBytes, resultMessage } from '../json-rpc.js';
-import { PreEncoded } from '../pre-encoded.js';
+import { PreEncoded, encodeJsonParts } from '../pre-encoded.js';
 import type { ResourceContents } from '../resources.js';
 import type { ServerDefinition } from '../definition.js';
 import { transcript } from './harness.js';
@@ -49,6 +49,26 @@ test('withFields keeps the result and its fields as parts, written into the line
   const message = resultMessage(7, complete);
   assert.is(Buffer.concat(encodeLineBytes(message)).toString('utf8'), encodeLine(message));
   assert.is(complete.size, complete.json.length, 'its size counted from the parts');
+});
+
+test('a fragment goes into the line as its own parts, the text around it as slices: the same bytes, no joined copy', () => {
+  // As the current sprint's text is made: a head kept for as long as the numbers hold, and the time of each read.
+  const head = PreEncoded.ofString('{"sprint":"PROJ-S42"');
+  const tail = ',"read_at":"now \u2028"}';
+  const text = PreEncoded.ofStringThen(head, tail);
+  const whole = `{"sprint":"PROJ-S42"${tail}`;
+  // The tail's JSON without its opening quote, U+2028 escaped as in every line.
+  assert.equal(text.jsonParts, [head.json.slice(0, -1), JSON.stringify(tail).slice(1).replace('\u2028', '\\u2028')]);
+  assert.is(JSON.parse(text.json), whole);
+  const result = { contents: [{ uri: 'jira://sprint/current', text }], ttlMs: 0 };
+  assert.equal(encodeJsonParts(result), [
+    '{"contents":[{"uri":"jira://sprint/current","text":',
+    ...text.jsonParts!,
+    '}],"ttlMs":0}',
+  ]);
+  const message = resultMessage(3, result);
+  assert.is(Buffer.concat(encodeLineBytes(message)).toString('utf8'), encodeLine(message));
+  assert.equal(JSON.parse(encodeLine(message)).result.contents[0].text, whole);
 });
 
 test('ofString encodes the text itself: JSON text stays text, quotes and newlines included', () => {
