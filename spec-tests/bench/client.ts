@@ -7,7 +7,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { type Era, paramsIn } from './workload.js';
+import { type Era, STATELESS_META, paramsIn } from './workload.js';
 
 export interface Reply {
   /** The raw response line, without its newline. */
@@ -90,7 +90,7 @@ export function startServer(command: readonly string[], era: Era = 'handshake', 
   const api: ServerProcess = {
     child,
     era,
-    encode: (id, method, params) => encodeRequest(id, method, paramsIn(era, params)),
+    encode: (id, method, params) => requestLine(era, id, method, params),
     nextId: () => `~${++counter}`,
     request(method, params) {
       const id = api.nextId();
@@ -126,6 +126,23 @@ export function startServer(command: readonly string[], era: Era = 'handshake', 
 
 function encodeRequest(id: string, method: string, params?: unknown): string {
   return `${JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params })}\n`;
+}
+
+/** The members of the 2026-07-28 `_meta`, as JSON, made once. */
+const STATELESS_META_MEMBERS = JSON.stringify(STATELESS_META).slice(1, -1);
+
+/**
+ * A request's line as a client speaking `era` writes it: the bytes encodeRequest makes of
+ * paramsIn's params. In 2026-07-28 the `_meta` every request carries is spliced in as text
+ * made once, not copied into new objects and encoded again for each request: on 2 cores the
+ * driver shares the CPU with the server, and that doubled copy made a 2026-07-28 request cost
+ * it half again a handshake one (docs/performance.md).
+ */
+export function requestLine(era: Era, id: string, method: string, params?: Record<string, unknown>): string {
+  if (era === 'handshake' || params?._meta !== undefined) return encodeRequest(id, method, paramsIn(era, params));
+  const members = params === undefined ? '' : JSON.stringify(params).slice(1, -1);
+  const meta = `"_meta":{${STATELESS_META_MEMBERS}}`;
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"params":{${members === '' ? meta : `${members},${meta}`}}}\n`;
 }
 
 /** The "~n" id of a response line. The SDK writes `id` last, we write it first: search both ways. */

@@ -26,7 +26,8 @@ export const INITIALIZE: Call = {
 /** The 2026-07-28 opening a client makes before its first real request. */
 export const DISCOVER: Call = { method: 'server/discover' };
 
-const STATELESS_META = {
+/** What every 2026-07-28 request of the benchmark carries in its `_meta`. */
+export const STATELESS_META = {
   'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION,
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
