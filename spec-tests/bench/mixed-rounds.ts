@@ -8,7 +8,11 @@
 // deciding a change to this figure (docs/performance.md).
 //
 //   npx tsx spec-tests/bench/mixed-rounds.ts [--rounds N] [--eras handshake,stateless]
-//     [--candidates ours,floor,sdk2] [--bundle FILE] [--full]
+//     [--candidates ours,floor,sdk2] [--bundle FILE] [--before FILE] [--full]
+//
+// --bundle: ours from another file than the one build.mjs makes; --before FILE: one more
+// candidate, "before", ours from FILE (a build of the code before a change: its companions
+// beside it), in every round after ours.
 //
 // --full: the full bench's request counts (warm-up 500, 1,000 per latency run, 10,000 mixed);
 // without it, --quick's (200, 200, 3,000).
@@ -46,7 +50,9 @@ const log = (line: string): void => void process.stderr.write(`[mixed] ${line}\n
 async function main(): Promise<void> {
   const rounds = Number(option('--rounds', '5'));
   const eras = option('--eras', ERAS.join(',')).split(',') as Era[];
-  const names = option('--candidates', 'ours,floor').split(',') as CandidateName[];
+  const before = option('--before', '');
+  const names: string[] = option('--candidates', 'ours,floor').split(',');
+  if (before !== '') names.splice(names.indexOf('ours') + 1, 0, 'before');
   const sizes = parseOptions(process.argv.includes('--full') ? [] : ['--quick']);
   const root = process.cwd();
   const bundles = await buildBundles(root);
@@ -55,6 +61,9 @@ async function main(): Promise<void> {
   const cannedDir = (era: Era, data: string) => join(root, BENCH_DIST, `canned-${era}-${data}`);
   const canned = Object.fromEntries(ERAS.map((era) => [era, { issues: cannedDir(era, 'issues'), big: cannedDir(era, 'big') }]));
   const launcher = createLauncher({ ...bundles, ours: bundle }, files, canned as never, false);
+  const beforeLauncher = createLauncher({ ...bundles, ours: before }, files, canned as never, false);
+  const command = (name: string, era: Era): string[] =>
+    name === 'before' ? beforeLauncher.command('ours', 'issues', era) : launcher.command(name as CandidateName, 'issues', era);
   for (const era of eras) {
     // The floor's answers to every kind of request in the mixed set, as npm run bench captures them.
     const verify = [...Object.values(LATENCY_OPS).map((make) => make(0)), read(`jira://issue/${issueKey(1)}`)].filter(
@@ -67,7 +76,7 @@ async function main(): Promise<void> {
   for (let r = 1; r <= rounds; r++) {
     for (const era of eras)
       for (const name of names) {
-        const sample = await measure(launcher.command(name, 'issues', era), era, sizes);
+        const sample = await measure(command(name, era), era, sizes);
         const key = `${era} ${name}`;
         samples.set(key, [...(samples.get(key) ?? []), sample]);
         log(
@@ -99,12 +108,12 @@ async function main(): Promise<void> {
   }
   for (const era of eras) {
     const rate = (name: string) => median((samples.get(`${era} ${name}`) ?? []).map((s) => s.perSec));
-    if (names.includes('ours') && names.includes('floor')) {
-      const perRound = (samples.get(`${era} ours`) ?? []).map(
+    for (const name of names.filter((n) => (n === 'ours' || n === 'before') && names.includes('floor'))) {
+      const perRound = (samples.get(`${era} ${name}`) ?? []).map(
         (s, i) => s.perSec / (samples.get(`${era} floor`)?.[i]?.perSec ?? NaN),
       );
       console.log(
-        `${era}: ours/floor ${(rate('ours') / rate('floor')).toFixed(2)}x (rounds ${Math.min(...perRound).toFixed(2)}-${Math.max(...perRound).toFixed(2)}; >= 0.5x in ${perRound.filter((x) => x >= 0.5).length} of ${perRound.length})`,
+        `${era}: ${name}/floor ${(rate(name) / rate('floor')).toFixed(2)}x (rounds ${Math.min(...perRound).toFixed(2)}-${Math.max(...perRound).toFixed(2)}; >= 0.5x in ${perRound.filter((x) => x >= 0.5).length} of ${perRound.length})`,
       );
     }
   }
