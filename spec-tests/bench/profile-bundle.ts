@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
-/** Builds dist/bench/mcp-tracker.profile.mjs under `root`; returns its path. */
+/** Builds the profiling bundle into dist/bench/ under `root`; returns its path. */
 export async function buildProfileBundle(root: string): Promise<string> {
   const out = resolve(root, 'dist/bench/mcp-tracker.profile.mjs');
   await build({
