@@ -56,8 +56,8 @@ export function makeEphemeralFolder(report: (line: string) => void): string {
   return folder;
 }
 
-/** Looks at up to FOLDERS_LOOKED_AT_PER_START ephemeral folders in `parent` and removes those whose server is gone; returns their names. */
-export function removeGoneEphemeralFolders(parent: string): string[] {
+/** Looks at up to `lookAtMost` ephemeral folders in `parent` and removes those whose server is gone; returns their names. */
+export function removeGoneEphemeralFolders(parent: string, lookAtMost = FOLDERS_LOOKED_AT_PER_START): string[] {
   let names: string[];
   try {
     names = readdirSync(parent).filter((name) => name.startsWith(EPHEMERAL_FOLDER_PREFIX));
@@ -66,7 +66,7 @@ export function removeGoneEphemeralFolders(parent: string): string[] {
   }
   const us = identityOf(process.pid);
   const removed: string[] = [];
-  for (const name of pickAtRandom(names, FOLDERS_LOOKED_AT_PER_START)) {
+  for (const name of pickAtRandom(names, lookAtMost)) {
     const folder = join(parent, name);
     try {
       if (!isLeftBehind(folder, us)) continue;
