@@ -15,13 +15,19 @@
 //   machine, a file we may not read) is left: never a folder a live server uses.
 //   Where Linux's /proc is missing (macOS, Windows) there is no start time: a live pid keeps its
 //   folder, even if it is a reused one.
-// - A folder without a readable server.json is one whose server was killed between making it
-//   and writing the file (microseconds): removed once it has not changed for a minute.
+// - Only a folder that is ours is judged: a real directory (not a symlink), owned by our user and
+//   closed to others (mode 0700, as mkdtemp makes it). In a shared /tmp anyone may make a folder
+//   with our prefix and a server.json naming a dead pid: removing it recursively would follow
+//   what they swap into it.
+// - An empty folder is one whose server was killed between making it and writing server.json
+//   (microseconds): removed (not recursively) once it has not changed for a minute. A folder
+//   without server.json that holds anything is left: a live server's whose file was deleted.
 // - The store's lock file in the folder says nothing here: it is held only while a write is
 //   under way (lib/store/journal/lock.ts), not while a server lives.
-// - Bounded work per start: at most FOLDERS_LOOKED_AT_PER_START folders, picked at random among
-//   the ephemeral ones, so folders of live servers cannot hide the others from every start.
-import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// - Bounded work per start: at most FOLDERS_LOOKED_AT_PER_START folders judged, picked at random
+//   among the ephemeral ones, so folders of live servers cannot hide the others from every start.
+//   Listing the temporary folder is the one cost that grows with it.
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -69,8 +75,13 @@ export function removeGoneEphemeralFolders(parent: string, lookAtMost = FOLDERS_
   for (const name of pickAtRandom(names, lookAtMost)) {
     const folder = join(parent, name);
     try {
-      if (!isLeftBehind(folder, us)) continue;
-      rmSync(folder, { recursive: true, force: true });
+      if (!isOurs(folder)) continue;
+      const server = readServer(folder);
+      if (server === null) {
+        if (Date.now() - lstatSync(folder).mtimeMs <= UNOWNED_QUIET_MS) continue;
+        rmdirSync(folder); // empty, else it throws and the folder stays
+      } else if (isGone(server, us)) rmSync(folder, { recursive: true, force: true });
+      else continue;
       removed.push(name);
     } catch {
       // Not ours to read or remove (another user's), or removed by another start meanwhile.
@@ -79,14 +90,28 @@ export function removeGoneEphemeralFolders(parent: string, lookAtMost = FOLDERS_
   return removed;
 }
 
-function isLeftBehind(folder: string, us: ServerIdentity): boolean {
-  const server = readServer(folder);
-  if (server === null) return Date.now() - statSync(folder).mtimeMs > UNOWNED_QUIET_MS;
+/** A real directory of our user's, closed to others; where there are no uids (Windows), the user's own temporary folder. */
+function isOurs(folder: string): boolean {
+  const stat = lstatSync(folder);
+  if (!stat.isDirectory()) return false;
+  return process.getuid === undefined || (stat.uid === process.getuid() && (stat.mode & 0o077) === 0);
+}
+
+function isGone(server: ServerIdentity, us: ServerIdentity): boolean {
   if (server.host !== us.host) return false;
   if (isEarlierBootOfOurs(server, us)) return true;
   if (server.pid_ns !== us.pid_ns || server.boot_id !== us.boot_id) return false;
   if (!isAlive(server.pid)) return true;
-  return server.started !== null && startTimeOf(server.pid) !== server.started;
+  if (server.started === null) return false;
+  // Only a start time read and different says "reused"; a read that fails for another reason than
+  // the process having just ended (too many open files, no permission) says nothing.
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${server.pid}/stat`, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+  return startTimeIn(stat) !== server.started;
 }
 
 function isEarlierBootOfOurs(server: ServerIdentity, us: ServerIdentity): boolean {
@@ -122,10 +147,13 @@ export function identityOf(pid: number): ServerIdentity {
   };
 }
 
-/** Field 22 of /proc/PID/stat, counted after the command's name, which may hold spaces and parentheses. */
 function startTimeOf(pid: number): string | null {
   const stat = readOrNull(() => readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  if (stat === null) return null;
+  return stat === null ? null : startTimeIn(stat);
+}
+
+/** Field 22 of /proc/PID/stat, counted after the command's name, which may hold spaces and parentheses. */
+function startTimeIn(stat: string): string | null {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
 }
 

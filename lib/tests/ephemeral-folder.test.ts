@@ -2,7 +2,7 @@
 // killed before it could remove it, by a later --ephemeral start; never a live server's.
 // Each test gives the servers a temporary folder of its own (TMPDIR).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -70,8 +70,9 @@ function killed(client: StdioClient): Promise<void> {
 }
 
 /** A folder as a server would leave it, naming `server`. */
-function leftFolder(parent: string, name: string, server: ServerIdentity): void {
-  mkdirSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}${name}`));
+/** As mkdtemp makes it: closed to others (0700). */
+function leftFolder(parent: string, name: string, server: ServerIdentity, mode = 0o700): void {
+  mkdirSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}${name}`), { mode });
   writeFileSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}${name}`, SERVER_FILE), JSON.stringify(server));
 }
 
@@ -123,26 +124,44 @@ test(
     leftFolder(parent, 'other-machine', { ...us, boot_id: 'its-boot', machine_id: 'another-machine' });
     leftFolder(parent, 'other-namespace', { ...us, pid: goneProcessPid(), pid_ns: 'pid:[1]' });
     leftFolder(parent, 'other-host', { ...us, pid: goneProcessPid(), boot_id: 'its-boot', host: `not-${us.host}` });
+    // Another user may make a folder with our prefix in a shared /tmp: one open to others, or a
+    // symlink, is not ours to judge, whatever its server.json says.
+    leftFolder(parent, 'open-to-others', { ...us, pid: goneProcessPid() }, 0o755);
+    leftFolder(parent, 'linked-to', { ...us, pid: goneProcessPid() });
+    symlinkSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}linked-to`), join(parent, `${EPHEMERAL_FOLDER_PREFIX}symlink`));
     // Made by a start killed before it wrote server.json: removed once quiet for a minute.
-    mkdirSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}unowned-new`));
-    mkdirSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}unowned-old`));
+    mkdirSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}unowned-new`), { mode: 0o700 });
+    mkdirSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}unowned-old`), { mode: 0o700 });
+    // Without server.json but holding data: a live server's whose file was deleted, never removed.
+    mkdirSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}unowned-with-data`), { mode: 0o700 });
+    writeFileSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}unowned-with-data`, 'tracker.jsonl'), '');
     const anHourAgo = new Date(Date.now() - 3_600_000);
-    utimesSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}unowned-old`), anHourAgo, anHourAgo);
+    for (const name of ['unowned-old', 'unowned-with-data'])
+      utimesSync(join(parent, `${EPHEMERAL_FOLDER_PREFIX}${name}`), anHourAgo, anHourAgo);
     mkdirSync(join(parent, 'mcp-tracker-other'));
-    // Nine folders of ours, more than a start looks at: this test judges every one of them.
+    // More folders of ours than a start looks at: this test judges every one of them. Without
+    // /etc/machine-id (some containers) an earlier boot cannot be told from another machine.
+    const earlierBootKnown = us.machine_id !== null && us.boot_id !== null;
     const removed = removeGoneEphemeralFolders(parent, 100).sort();
+    const gone = ['gone', 'linked-to', 'reused', 'unowned-old', ...(earlierBootKnown ? ['alive-earlier-boot'] : [])];
+    assert.equal(removed, gone.map((name) => `${EPHEMERAL_FOLDER_PREFIX}${name}`).sort());
+    const kept = [
+      'alive',
+      'open-to-others',
+      'other-host',
+      'other-machine',
+      'other-namespace',
+      'symlink',
+      'unowned-new',
+      'unowned-with-data',
+    ];
     assert.equal(
-      removed,
-      ['alive-earlier-boot', 'gone', 'reused', 'unowned-old'].map((name) => `${EPHEMERAL_FOLDER_PREFIX}${name}`),
+      readdirSync(parent).sort(),
+      [
+        ...[...kept, ...(earlierBootKnown ? [] : ['alive-earlier-boot'])].map((name) => `${EPHEMERAL_FOLDER_PREFIX}${name}`),
+        'mcp-tracker-other',
+      ].sort(),
     );
-    assert.equal(readdirSync(parent).sort(), [
-      'mcp-tracker-ephemeral-alive',
-      'mcp-tracker-ephemeral-other-host',
-      'mcp-tracker-ephemeral-other-machine',
-      'mcp-tracker-ephemeral-other-namespace',
-      'mcp-tracker-ephemeral-unowned-new',
-      'mcp-tracker-other',
-    ]);
   }),
 );
 

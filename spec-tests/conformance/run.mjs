@@ -167,10 +167,16 @@ function runSuite(suite, url) {
   });
   writeFileSync(join(out, 'cli.log'), `${run.stdout ?? ''}${run.stderr ?? ''}`);
   const results = new Map();
-  for (const entry of readdirSync(out, { withFileTypes: true }).filter((e) => e.isDirectory())) {
-    const scenario = entry.name.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
-    const checksPath = join(out, entry.name, 'checks.json');
-    results.set(scenario, existsSync(checksPath) ? JSON.parse(readFileSync(checksPath, 'utf8')) : []);
+  try {
+    for (const entry of readdirSync(out, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+      const scenario = entry.name.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
+      const checksPath = join(out, entry.name, 'checks.json');
+      results.set(scenario, existsSync(checksPath) ? JSON.parse(readFileSync(checksPath, 'utf8')) : []);
+    }
+  } catch (error) {
+    // A result this script cannot read is a failure too: its folder is kept and named.
+    console.log(`The CLI's output could not be read; it is kept in ${out}`);
+    throw error;
   }
   const required = suite.required
     ? requiredScenarios(join(HERE, 'node_modules', suite.dir, 'requirements', `${suite.required}.yaml`))
