@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { copyForRun, ensureDataFiles } from './data.js';
 import { pipelined } from './measure.js';
 import { buildProfileBundle } from './profile-bundle.js';
+import { option } from './options.js';
 import { openSession } from './session.js';
 import { type Call, type Era, LATENCY_OPS, mixedIn } from './workload.js';
 
@@ -50,11 +51,6 @@ process.on('SIGUSR2', () => {
   }
 });
 `;
-
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-}
 
 async function main(): Promise<void> {
   const era: Era = process.argv.includes('--stateless') ? 'stateless' : 'handshake';

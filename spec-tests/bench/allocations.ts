@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { copyForRun, ensureDataFiles } from './data.js';
 import { cpuTimeMs, systemCalls, threadTimesMs } from './process-times.js';
 import { type Call, type Era, INITIALIZE, LATENCY_OPS, mixedIn, paramsIn } from './workload.js';
+import { option } from './options.js';
 
 interface Measured {
   collections: Collection[];
@@ -40,11 +41,6 @@ interface Collection {
   kind: string;
   pauseMs: number;
   allocated: number;
-}
-
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
 }
 
 async function main(): Promise<void> {

@@ -24,7 +24,7 @@ import { type CandidateName, createLauncher } from './candidates.js';
 import { captureCanned } from './correctness.js';
 import { ensureDataFiles } from './data.js';
 import { pipelined, sequential } from './measure.js';
-import { parseOptions } from './options.js';
+import { option, parseOptions } from './options.js';
 import { systemCalls, threadTimesMs } from './process-times.js';
 import { openSession } from './session.js';
 import { median } from './stats.js';
@@ -38,11 +38,6 @@ interface Sample {
   driverCpuUs: number;
   /** The server's write system calls per 1,000 requests (write and writev alike). */
   writesPer1000: number;
-}
-
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
 }
 
 const log = (line: string): void => void process.stderr.write(`[mixed] ${line}\n`);

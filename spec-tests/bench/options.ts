@@ -58,6 +58,12 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--rounds N] [--out FILE
   --replay         start every server on the journal alone, without the snapshot a clean close
                    leaves beside it: each start replays the journal, as the first start does`;
 
+/** `--name VALUE` from the command line, else `fallback`: the options of the bench's own tools (allocations.ts and its kin). */
+export function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
+}
+
 export function parseOptions(argv: readonly string[]): Options {
   const quick = argv.includes('--quick');
   const options: Options = {

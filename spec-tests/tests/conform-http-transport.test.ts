@@ -5,8 +5,8 @@
 // 2026-07-28 answers everything 200). Our own server passes them all (conform-over-http.test.ts).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startFakeHttpServer } from '../test-support/fake-http-server.js';
 import { fixtureFolder } from '../test-support/fixture-folder.js';
 import { runCommand } from '../runner/run-command.js';
 import { runArguments } from '../test-support/run-arguments.js';
@@ -50,26 +50,6 @@ function answerBroken(req: IncomingMessage, message: Message | undefined, res: S
   json({ ok: true });
 }
 
-/** A small HTTP server on a free loopback port: `handle` gets each request with its body read whole. */
-async function startServer(
-  handle: (req: IncomingMessage, body: string, res: ServerResponse) => void,
-): Promise<{ url: string; close: () => void }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => handle(req, body, res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
 /**
  * The opening of a fake server that answers each request on an event stream: a POST only, a
  * notification accepted with 202, a request given a 200 event stream in session-1. Returns the
@@ -93,7 +73,7 @@ function openEventStream(
 }
 
 async function startBrokenServer(): Promise<{ url: string; close: () => void }> {
-  return startServer((req, body, res) => {
+  return startFakeHttpServer((req, body, res) => {
     let message: Message | undefined;
     try {
       message = body === '' ? {} : (JSON.parse(body) as Message);
@@ -182,7 +162,7 @@ test('every HTTP transport check fails a server that breaks its rule, and says w
  * as separate SSE events.
  */
 async function startRefusingServer(): Promise<{ url: string; close: () => void }> {
-  return startServer((req, body, res) => {
+  return startFakeHttpServer((req, body, res) => {
     if (req.method !== 'POST') return void res.writeHead(405).end();
     const message = JSON.parse(body) as Message | Message[];
     const version = req.headers['mcp-protocol-version'] ?? '2025-03-26';
@@ -266,7 +246,7 @@ test('JSON-RPC expectations over HTTP: a 400 without a body answers an expected 
 
 /** Answers a ping on an event stream with an event id; a GET with Last-Event-ID resumes, replaying that answer if `replays`. */
 async function startResumingServer(replays: boolean): Promise<{ url: string; close: () => void }> {
-  return startServer((req, body, res) => {
+  return startFakeHttpServer((req, body, res) => {
     if (req.method === 'DELETE') return void res.writeHead(200).end();
     if (req.method === 'GET') {
       if (req.headers['last-event-id'] === undefined) return void res.writeHead(405).end();
@@ -312,7 +292,7 @@ test('a stream resumed with Last-Event-ID that replays an answer the client alre
 });
 
 test('an SSE event id sent twice in one session fails, citing the resumability rule', async () => {
-  const server = await startServer((req, body, res) => {
+  const server = await startFakeHttpServer((req, body, res) => {
     const opened = openEventStream(req, body, res, 'same-ids');
     if (!opened) return;
     const { message, result } = opened;
@@ -337,7 +317,7 @@ test('requests whose ids differ only in type go out one after the other: a serve
   // As the Python SDK's streamable_http.py does (`request_id = str(message.id)`): the answer goes
   // to the stream last opened under the id's text, so with 7 and "7" in flight at once one is lost.
   const streams = new Map<string, ServerResponse>();
-  const server = await startServer((req, body, res) => {
+  const server = await startFakeHttpServer((req, body, res) => {
     const opened = openEventStream(req, body, res, 'string-keys');
     if (!opened) return;
     const { message, result } = opened;

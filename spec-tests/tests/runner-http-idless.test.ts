@@ -5,8 +5,8 @@
 // id null that nobody asked for.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { startFakeHttpServer } from '../test-support/fake-http-server.js';
 import { fixtureFolder } from '../test-support/fixture-folder.js';
 import { runCommand } from '../runner/run-command.js';
 import { runArguments } from '../test-support/run-arguments.js';
@@ -48,20 +48,7 @@ async function startRefusingServer(): Promise<{ url: string; close: () => void }
     if (message.method === 'tools/call') return json(res, 503, idless('Service Unavailable: busy; retry later'));
     res.writeHead(202).end();
   };
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => answer(req.method ?? '', body === '' ? {} : (JSON.parse(body) as Message), res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
+  return startFakeHttpServer((req, body, res) => answer(req.method ?? '', body === '' ? {} : (JSON.parse(body) as Message), res));
 }
 
 interface JsonReport {
